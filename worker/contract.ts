@@ -1,0 +1,96 @@
+/**
+ * The browser-facing API: what `<kyc-onboard>` (or any partner code) sends to
+ * the worker and gets back. The widget imports these *types* only
+ * (`import type`), which costs it no bytes; the worker validates with the
+ * schemas. Rules are DESIGN.md's "Browser-facing API".
+ */
+import * as z from 'zod';
+
+const MAX_NAME = 100;
+const MAX_AGE_YEARS = 120;
+
+const namePart = (max = MAX_NAME) =>
+  z
+    .string()
+    .transform((s) => s.trim().replace(/\s+/g, ' '))
+    .pipe(z.string().max(max, `must be at most ${max} characters`));
+
+/** An optional name part: blank after trimming counts as absent. */
+const optionalNamePart = namePart()
+  .optional()
+  .transform((s) => (s ? s : undefined));
+
+/** `YYYY-MM-DD`, a real calendar date, in the past, at most 120 years ago. */
+export function dateOfBirthProblem(value: string, today = new Date()): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return 'must be a date written YYYY-MM-DD';
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) {
+    return 'is not a real calendar date';
+  }
+  const todayUtc = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  if (date.getTime() >= todayUtc) return 'must be in the past';
+  const oldest = Date.UTC(today.getUTCFullYear() - MAX_AGE_YEARS, today.getUTCMonth(), today.getUTCDate());
+  if (date.getTime() < oldest) return `must be at most ${MAX_AGE_YEARS} years ago`;
+  return undefined;
+}
+
+export const OnboardingLinkRequest = z.strictObject({
+  name: z.strictObject({
+    givenName: optionalNamePart,
+    middleName: optionalNamePart,
+    familyName: namePart().pipe(z.string().min(1, 'is required')),
+  }),
+  dateOfBirth: z.string().superRefine((value, ctx) => {
+    const problem = dateOfBirthProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  }),
+  phone: z.strictObject({
+    code: z.string().trim().regex(/^\+[1-9]\d{0,3}$/, 'must be a country code with a leading +, e.g. +61'),
+    number: z.string().trim().min(1, 'is required').max(32, 'is too long'),
+  }),
+  consent: z.literal(true, { error: 'must be true' }),
+  sendSMS: z.boolean().optional(),
+  customerRef: z.string().trim().min(1).max(100, 'must be at most 100 characters').optional(),
+  returnUrl: z.string().max(2048, 'is too long').optional(),
+  turnstileToken: z.string().max(2048, 'is too long').optional(),
+});
+export type OnboardingLinkRequest = z.input<typeof OnboardingLinkRequest>;
+
+export interface OnboardingLinkAnswer {
+  /** The hosted onboarding flow; send the browser there. */
+  url: string;
+  /** When `url` stops working, as the vendor wrote it (ISO 8601 in the sandbox). */
+  urlExpiry: string;
+  /** The vendor's status of the link request. */
+  status: string;
+  /** True when the vendor was asked to text the link. */
+  smsSent: boolean;
+  /** Opaque signed token; hand it back to `/api/result`. */
+  session: string;
+}
+
+export const ResultRequest = z.strictObject({
+  session: z.string().min(1, 'is required').max(4096, 'is too long'),
+  checkId: z.string().trim().min(1).max(200, 'is too long').optional(),
+  token: z.string().trim().min(1).max(2048, 'is too long').optional(),
+});
+export type ResultRequest = z.input<typeof ResultRequest>;
+
+export interface ResultAnswer {
+  /** `CHECKING` while the check runs; any other value is final. */
+  checkStatus: string;
+}
+
+export interface RuokAnswer {
+  status: 'OK';
+}
+
+/** The spec's ErrorObject, as every error of the worker is shaped. */
+export interface ErrorObject {
+  errorCode: string;
+  errorMsg: string;
+  issues: { issue: string; issueLocation: string }[];
+  requestId: string;
+}
