@@ -1,0 +1,92 @@
+/**
+ * The worker's bindings. Names are part of the product contract
+ * (shared/DESIGN.md, "Worker configuration"); each line says what it is.
+ * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
+ */
+import type { DurableObjectNamespace, Fetcher, RateLimit } from '@cloudflare/workers-types';
+
+export interface Env {
+  /** Vendor host root (`{base_url}`). Unset or `sandbox` = the built-in sandbox. */
+  KYC_BASE_URL?: string;
+  /** Secret. Sent as header `api_key`. Sandbox default `sandbox-key`. */
+  KYC_API_KEY?: string;
+  /** Secret/var. Sent as `X-Service-CustomerID`. Sandbox default `demo-customer`. */
+  KYC_CUSTOMER_ID?: string;
+  /** Secret/var. Sent as `X-Service-CustomerChildID`, only when set. */
+  KYC_CUSTOMER_CHILD_ID?: string;
+  /** Sent as `X-Service-Channel`, truncated to 64 chars; never taken from the browser. Default `api`. */
+  KYC_CHANNEL?: string;
+  /** `flowId` of the hosted flow. */
+  KYC_FLOW_ID?: string;
+  /** `provider` sent with the result call. */
+  KYC_PROVIDER?: string;
+  /** `senderName` of the SMS. */
+  KYC_SMS_SENDER_NAME?: string;
+  /** `messageTemplateId` of the SMS. */
+  KYC_SMS_TEMPLATE_ID?: string;
+  /** Path of entity search under `{base_url}`. Default `/v2/kyc/entity/search`. */
+  KYC_SEARCH_PATH?: string;
+  /** Timeout of every vendor call, in milliseconds. Default 8000. */
+  KYC_TIMEOUT_MS?: string;
+  /** Comma list of partner origins (CORS and redirect targets). The worker's own origin is always allowed. */
+  ALLOWED_ORIGINS?: string;
+  /** Secret. Signs session tokens. May be unset only while the sandbox is the vendor. */
+  SESSION_SECRET?: string;
+  /** Comma list of ISO 3166-1 alpha-2 countries an SMS may go to. Default `AU,NZ,GB,IE,US,CA`. */
+  SMS_ALLOWED_COUNTRIES?: string;
+  /** Secret. Turns on the Turnstile bot check before link creation. */
+  TURNSTILE_SECRET_KEY?: string;
+  /** Where Turnstile tokens are verified. Default Cloudflare's siteverify. */
+  TURNSTILE_VERIFY_URL?: string;
+  /** JSON: the sandbox's customers, children, keys and switches. */
+  SANDBOX_CREDENTIALS?: string;
+  /** The sandbox's hard cap on search results. Default 50. */
+  SANDBOX_SEARCH_CAP?: string;
+  /** How long sandbox data lives, in seconds. Default 86400. */
+  SANDBOX_TTL_SECONDS?: string;
+
+  /** Static assets: the widget bundle and the demo (dist/public). */
+  ASSETS?: Fetcher;
+  /** Durable Object (SQLite) that holds the sandbox's state. */
+  SANDBOX_STORE?: DurableObjectNamespace;
+  /** Durable Object that remembers answers per Idempotency-Key. */
+  IDEMPOTENCY?: DurableObjectNamespace;
+  /** Rate limit per client IP on every /api route. */
+  RL_IP?: RateLimit;
+  /** Rate limit per destination phone number for SMS. */
+  RL_SMS?: RateLimit;
+}
+
+/** Hono's generic for apps and handlers of this worker. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: { requestId: string; vendorStatus?: number };
+}
+
+export const DEFAULTS = {
+  channel: 'api',
+  searchPath: '/v2/kyc/entity/search',
+  timeoutMs: 8000,
+  smsAllowedCountries: ['AU', 'NZ', 'GB', 'IE', 'US', 'CA'],
+  sandboxApiKey: 'sandbox-key',
+  sandboxCustomerId: 'demo-customer',
+} as const;
+
+/** True while the built-in sandbox is the vendor (DESIGN.md: unset or `sandbox`). */
+export function usesSandbox(env: Env): boolean {
+  const base = env.KYC_BASE_URL?.trim();
+  return !base || base === 'sandbox';
+}
+
+export function timeoutMs(env: Env): number {
+  const n = Number(env.KYC_TIMEOUT_MS);
+  return Number.isFinite(n) && n > 0 ? Math.min(n, 60_000) : DEFAULTS.timeoutMs;
+}
+
+/** Splits a comma list, trimming and dropping blanks. */
+export function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}

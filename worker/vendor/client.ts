@@ -1,0 +1,145 @@
+/**
+ * The one typed client of the vendor (spec section 4). Routes talk to the
+ * vendor only through this; the sandbox is just another vendor behind it.
+ * Explicit requests to a fixed base with the credentials added here, a hard
+ * timeout around the whole exchange (headers and body), `redirect: 'manual'`,
+ * and every answer parsed by the spec's schemas. No retries: the onboarding
+ * link may send an SMS.
+ */
+import type * as z from 'zod';
+import {
+  ErrorObject,
+  OnboardingUrlResponse,
+  ResultResponse,
+  RuokResponse,
+  SearchResponse,
+  type Entity,
+  type OnboardingUrlRequest,
+  type ResultRequest,
+  type SearchOptions,
+} from './schemas';
+
+export interface VendorConfig {
+  /** `{base_url}`, without a trailing slash. */
+  baseUrl: string;
+  apiKey: string;
+  customerId: string;
+  childId?: string;
+  /** Truncated to 64 characters here, as the spec says the vendor would. */
+  channel: string;
+  timeoutMs: number;
+  searchPath: string;
+  /** How requests leave: global `fetch`, or an in-process call into the sandbox. */
+  fetch: (request: Request) => Promise<Response>;
+}
+
+export type VendorFault =
+  | { kind: 'timeout' }
+  | { kind: 'unreachable' }
+  /** Answered, but not with what the spec says (non-JSON, truncated, wrong shape, redirect). */
+  | { kind: 'bad-answer'; status: number }
+  /** Answered with an error status; `error` is its ErrorObject when it sent one. */
+  | { kind: 'status'; status: number; error?: ErrorObject };
+
+export class VendorError extends Error {
+  constructor(readonly fault: VendorFault) {
+    super(`vendor ${fault.kind}${'status' in fault ? ` ${fault.status}` : ''}`);
+    this.name = 'VendorError';
+  }
+  get status(): number | undefined {
+    return 'status' in this.fault ? this.fault.status : undefined;
+  }
+}
+
+const MAX_CHANNEL = 64;
+
+export function createVendorClient(config: VendorConfig) {
+  const base = config.baseUrl.replace(/\/+$/, '');
+
+  function headers(): Headers {
+    const h = new Headers({
+      api_key: config.apiKey,
+      'X-Service-CustomerID': config.customerId,
+      'X-Service-Channel': config.channel.slice(0, MAX_CHANNEL),
+      'Content-Type': 'application/json',
+      Accept: 'application/json',
+    });
+    if (config.childId) h.set('X-Service-CustomerChildID', config.childId);
+    return h;
+  }
+
+  async function call<S extends z.ZodType>(method: 'GET' | 'POST', path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new VendorError({ kind: 'timeout' }));
+      }, config.timeoutMs);
+    });
+    const exchange = (async () => {
+      let response: Response;
+      try {
+        response = await config.fetch(
+          new Request(base + path, {
+            method,
+            headers: headers(),
+            body: body === undefined ? undefined : JSON.stringify(body),
+            redirect: 'manual',
+            signal: controller.signal,
+          }),
+        );
+      } catch (err) {
+        if (err instanceof VendorError) throw err;
+        throw new VendorError(controller.signal.aborted ? { kind: 'timeout' } : { kind: 'unreachable' });
+      }
+      let text: string;
+      try {
+        text = await response.text();
+      } catch {
+        throw new VendorError(controller.signal.aborted ? { kind: 'timeout' } : { kind: 'bad-answer', status: response.status });
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      if (response.status < 200 || response.status > 299) {
+        const parsed = ErrorObject.safeParse(json);
+        throw new VendorError({ kind: 'status', status: response.status, error: parsed.success ? parsed.data : undefined });
+      }
+      const parsed = schema.safeParse(json);
+      if (!parsed.success) throw new VendorError({ kind: 'bad-answer', status: response.status });
+      return parsed.data as z.infer<S>;
+    })();
+    try {
+      return await Promise.race([exchange, timeout]);
+    } finally {
+      clearTimeout(timer);
+      // A timed-out exchange may still settle later; nobody is listening.
+      exchange.catch(() => {});
+    }
+  }
+
+  return {
+    /** 4.1 — POST {base}/idv/v2/idvalidate/onboarding-url */
+    onboardingUrl: (body: OnboardingUrlRequest) => call('POST', '/idv/v2/idvalidate/onboarding-url', OnboardingUrlResponse, body),
+    /** 4.2 — POST {base}/idv/v2/idvalidate/result */
+    result: (body: ResultRequest) => call('POST', '/idv/v2/idvalidate/result', ResultResponse, body),
+    /** 4.3 — POST {base}{KYC_SEARCH_PATH}?child&searchType&onlyEntityIds&resultLimit */
+    search: (criteria: Entity, options: SearchOptions = {}) => {
+      const q = new URLSearchParams();
+      if (options.child !== undefined) q.set('child', String(options.child));
+      if (options.searchType !== undefined) q.set('searchType', options.searchType);
+      if (options.onlyEntityIds !== undefined) q.set('onlyEntityIds', String(options.onlyEntityIds));
+      if (options.resultLimit !== undefined) q.set('resultLimit', String(options.resultLimit));
+      const path = '/' + config.searchPath.replace(/^\/+/, '');
+      return call('POST', q.size ? `${path}?${q}` : path, SearchResponse, criteria);
+    },
+    /** 4.4 — GET {base}/v2/kyc/ruok */
+    ruok: () => call('GET', '/v2/kyc/ruok', RuokResponse),
+  };
+}
+
+export type VendorClient = ReturnType<typeof createVendorClient>;
