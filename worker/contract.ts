@@ -72,7 +72,8 @@ export interface OnboardingLinkAnswer {
 }
 
 export const ResultRequest = z.strictObject({
-  session: z.string().min(1, 'is required').max(4096, 'is too long'),
+  /** Missing is answered 401 by the route, like an expired or tampered one. */
+  session: z.string().max(4096, 'is too long').optional(),
   checkId: z.string().trim().min(1).max(200, 'is too long').optional(),
   token: z.string().trim().min(1).max(2048, 'is too long').optional(),
 });

@@ -116,7 +116,7 @@ export function createVendorClient(config: VendorConfig) {
     try {
       return await Promise.race([exchange, timeout]);
     } finally {
-      clearTimeout(timer);
+      if (timer !== undefined) clearTimeout(timer);
       // A timed-out exchange may still settle later; nobody is listening.
       exchange.catch(() => {});
     }

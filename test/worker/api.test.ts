@@ -1,0 +1,423 @@
+/**
+ * The worker's contract with the browser and with the vendor, in node:
+ * the real Hono app (`app.request`) with msw standing in for the vendor.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { delay, http, HttpResponse } from 'msw';
+import { sign } from 'hono/jwt';
+import { resetRuokCache } from '../../worker/routes/ruok';
+import {
+  API_KEY,
+  PARTNER,
+  SECRET,
+  VENDOR,
+  WORKER,
+  answerBodies,
+  baseEnv,
+  call,
+  linkAnswer,
+  logLines,
+  okVendor,
+  person,
+  record,
+  secrets,
+  startHarness,
+  stopHarness,
+  vendor,
+  vendorRequests,
+} from './harness';
+
+before(startHarness);
+after(stopHarness);
+beforeEach(() => {
+  vendor(...okVendor);
+  resetRuokCache();
+});
+
+const link = (json: unknown, init: RequestInit = {}, env = baseEnv) => call('/api/onboarding-link', { method: 'POST', json, ...init }, env);
+
+function assertErrorObject(json: any, errorCode: string): void {
+  assert.equal(json.errorCode, errorCode);
+  assert.equal(typeof json.errorMsg, 'string');
+  assert.ok(Array.isArray(json.issues));
+  assert.match(json.requestId, /^[0-9A-HJKMNP-TV-Z]{26}$/);
+}
+
+describe('POST /api/onboarding-link', () => {
+  it('builds the vendor request itself and answers only url, urlExpiry, status, smsSent, session', async () => {
+    const res = await link({ ...person, name: { ...person.name, middleName: '  Anh ' }, customerRef: 'cust-ref-1' });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(Object.keys(res.json).sort(), ['session', 'smsSent', 'status', 'url', 'urlExpiry']);
+    assert.equal(res.json.url, linkAnswer.url);
+    assert.equal(res.json.urlExpiry, linkAnswer.urlExpiry);
+    assert.equal(res.json.status, 'CREATED');
+    assert.equal(res.json.smsSent, false);
+    const requestId = res.headers.get('X-Request-Id');
+    assert.match(requestId ?? '', /^[0-9A-Z]{26}$/);
+
+    assert.equal(vendorRequests.length, 1);
+    const seen = vendorRequests[0]!;
+    assert.equal(seen.method, 'POST');
+    assert.equal(seen.url, `${VENDOR}/idv/v2/idvalidate/onboarding-url`);
+    assert.equal(seen.headers['api_key'], API_KEY);
+    assert.equal(seen.headers['x-service-customerid'], 'cust-42');
+    assert.equal(seen.headers['x-service-customerchildid'], 'child-7');
+    assert.equal(seen.headers['x-service-channel'], baseEnv.KYC_CHANNEL!.slice(0, 64));
+    assert.equal(seen.headers['x-service-channel']!.length, 64);
+    assert.equal(seen.headers['content-type'], 'application/json');
+    assert.deepEqual(seen.body, {
+      applicationRef: requestId,
+      consent: true,
+      customerRef: 'cust-ref-1',
+      entity: {
+        entityType: 'INDIVIDUAL',
+        name: { givenName: 'Thi Minh', middleName: 'Anh', familyName: 'Nguyen-Quartermaine' },
+        dateOfBirth: { dateOfBirth: '1987-04-23' },
+      },
+      flowId: 'flow-idv-1',
+      sendSMS: false,
+      phoneCode: '+61',
+      phoneNumber: '412345678',
+      successRedirectURL: `${PARTNER}/?kyc_return=success`,
+      errorRedirectURL: `${PARTNER}/?kyc_return=error`,
+    });
+  });
+
+  it('asks the vendor to text the link, with recipient, sender and template', async () => {
+    const res = await link({ ...person, sendSMS: true, returnUrl: `${PARTNER}/open-account?step=2` });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.smsSent, true);
+    const body = vendorRequests[0]!.body as Record<string, unknown>;
+    assert.equal(body.sendSMS, true);
+    assert.equal(body.recipientName, 'Thi Minh Nguyen-Quartermaine');
+    assert.equal(body.senderName, 'AcmeBank');
+    assert.equal(body.messageTemplateId, 'tpl-9');
+    assert.equal(body.successRedirectURL, `${PARTNER}/open-account?step=2&kyc_return=success`);
+    assert.equal(body.errorRedirectURL, `${PARTNER}/open-account?step=2&kyc_return=error`);
+  });
+
+  it('sends the child header only when configured, and a person with one name', async () => {
+    const env = { ...baseEnv, KYC_CUSTOMER_CHILD_ID: undefined, KYC_CHANNEL: undefined, KYC_FLOW_ID: undefined };
+    const res = await link({ ...person, name: { familyName: 'Suharto' } }, {}, env);
+    assert.equal(res.status, 200, res.text);
+    const seen = vendorRequests[0]!;
+    assert.equal(seen.headers['x-service-customerchildid'], undefined);
+    assert.equal(seen.headers['x-service-channel'], 'api');
+    const body = seen.body as any;
+    assert.deepEqual(body.entity.name, { familyName: 'Suharto' });
+    assert.equal('flowId' in body, false);
+  });
+
+  it('refuses a body that is not JSON, and never calls the vendor', async () => {
+    const res = await link(undefined, { body: '{"name": {', headers: { 'Content-Type': 'application/json' } });
+    assert.equal(res.status, 400);
+    assertErrorObject(res.json, 'INVALID_JSON');
+    const wrongType = await link(undefined, { body: 'name=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    assert.equal(wrongType.status, 415);
+    assertErrorObject(wrongType.json, 'UNSUPPORTED_MEDIA_TYPE');
+    const array = await link([1, 2]);
+    assert.equal(array.status, 400);
+    assert.equal(vendorRequests.length, 0);
+  });
+
+  const invalid: [string, Record<string, unknown>, string][] = [
+    ['no family name', { ...person, name: { givenName: 'Ana' } }, 'name.familyName'],
+    ['a blank family name', { ...person, name: { familyName: '   ' } }, 'name.familyName'],
+    ['a given name over 100 characters', { ...person, name: { givenName: 'G'.repeat(101), familyName: 'Lee' } }, 'name.givenName'],
+    ['a date that is not YYYY-MM-DD', { ...person, dateOfBirth: '23/04/1987' }, 'dateOfBirth'],
+    ['a date that does not exist', { ...person, dateOfBirth: '1987-02-30' }, 'dateOfBirth'],
+    ['a date in the future', { ...person, dateOfBirth: '2999-01-01' }, 'dateOfBirth'],
+    ['a date more than 120 years ago', { ...person, dateOfBirth: '1880-01-01' }, 'dateOfBirth'],
+    ['a country code without +', { ...person, phone: { code: '61', number: '0412345678' } }, 'phone.code'],
+    ['letters in the number', { ...person, phone: { code: '+61', number: '04xx-CALL-ME' } }, 'phone.number'],
+    ['a landline', { ...person, phone: { code: '+61', number: '02 9876 5432' } }, 'phone.number'],
+    ['a premium-rate number', { ...person, phone: { code: '+44', number: '0909 879 0000' } }, 'phone.number'],
+    ['consent false', { ...person, consent: false }, 'consent'],
+    ['no consent', { ...person, consent: undefined }, 'consent'],
+    ['a customerRef over 100 characters', { ...person, customerRef: 'r'.repeat(101) }, 'customerRef'],
+    ['a returnUrl on another site (open redirect)', { ...person, returnUrl: 'https://evil.example/phish' }, 'returnUrl'],
+    ['a javascript: returnUrl', { ...person, returnUrl: 'javascript:alert(1)' }, 'returnUrl'],
+    ['an unknown field', { ...person, isAdmin: true }, 'isAdmin'],
+    ['a string for sendSMS', { ...person, sendSMS: 'yes' }, 'sendSMS'],
+    ['SMS to a country not on the list', { ...person, sendSMS: true, phone: { code: '+33', number: '06 12 34 56 78' } }, 'phone.number'],
+  ];
+  for (const [what, body, field] of invalid) {
+    it(`refuses ${what} with a 400 naming ${field}, without the value, and no vendor call`, async () => {
+      const res = await link(body);
+      assert.equal(res.status, 400, res.text);
+      assertErrorObject(res.json, 'VALIDATION_FAILED');
+      assert.ok(
+        res.json.issues.some((i: any) => i.issueLocation === field),
+        `expected an issue at ${field}: ${JSON.stringify(res.json.issues)}`,
+      );
+      for (const v of ['G'.repeat(101), '23/04/1987', '1987-02-30', '04xx-CALL-ME', 'evil.example', 'javascript:', 'r'.repeat(101)]) {
+        assert.equal(res.text.includes(v), false, `answer echoes ${v}`);
+      }
+      assert.equal(vendorRequests.length, 0);
+    });
+  }
+
+  it('answers a body over 64 KB with 413', async () => {
+    const res = await link({ ...person, customerRef: 'x'.repeat(70 * 1024) });
+    assert.equal(res.status, 413);
+    assertErrorObject(res.json, 'PAYLOAD_TOO_LARGE');
+    assert.equal(vendorRequests.length, 0);
+  });
+
+  it('refuses a disallowed origin with 403 and no CORS grant; grants an allowed one', async () => {
+    const res = await link(person, { headers: { Origin: 'https://evil.example' } });
+    assert.equal(res.status, 403);
+    assertErrorObject(res.json, 'ORIGIN_NOT_ALLOWED');
+    assert.equal(res.headers.get('Access-Control-Allow-Origin'), null);
+    assert.equal(vendorRequests.length, 0);
+
+    const preflight = await call('/api/onboarding-link', {
+      method: 'OPTIONS',
+      headers: { Origin: PARTNER, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,idempotency-key' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('Access-Control-Allow-Origin'), PARTNER);
+    const evilPreflight = await call('/api/onboarding-link', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+    });
+    assert.equal(evilPreflight.headers.get('Access-Control-Allow-Origin'), null);
+  });
+
+  it('accepts requests from its own origin without configuration', async () => {
+    const res = await link(person, { headers: { Origin: WORKER } }, { ...baseEnv, ALLOWED_ORIGINS: undefined });
+    assert.equal(res.status, 200, res.text);
+    assert.equal((vendorRequests[0]!.body as any).successRedirectURL, `${WORKER}/?kyc_return=success`);
+  });
+
+  it('replays an Idempotency-Key without a second vendor call, and refuses the key for another body', async () => {
+    const headers = { 'Idempotency-Key': 'submission-0001-abcdef' };
+    const first = await link({ ...person, sendSMS: true }, { headers });
+    const second = await link({ ...person, sendSMS: true }, { headers });
+    assert.equal(first.status, 200);
+    assert.equal(second.status, 200);
+    assert.equal(second.text, first.text);
+    assert.equal(second.headers.get('Idempotent-Replayed'), 'true');
+    assert.equal(vendorRequests.length, 1);
+    const other = await link({ ...person, dateOfBirth: '1990-01-01' }, { headers });
+    assert.equal(other.status, 409);
+    assertErrorObject(other.json, 'IDEMPOTENCY_CONFLICT');
+    assert.equal(vendorRequests.length, 1);
+    const noKey = await link(person);
+    assert.equal(noKey.status, 200);
+    assert.equal(vendorRequests.length, 2);
+  });
+
+  it('answers 500 MISCONFIGURED with a real vendor and no SESSION_SECRET', async () => {
+    const res = await link(person, {}, { ...baseEnv, SESSION_SECRET: undefined });
+    assert.equal(res.status, 500);
+    assertErrorObject(res.json, 'MISCONFIGURED');
+    assert.equal(vendorRequests.length, 0);
+    const ruok = await call('/api/ruok', {}, { ...baseEnv, SESSION_SECRET: '' });
+    assert.equal(ruok.status, 500);
+  });
+});
+
+describe('vendor faults on /api/onboarding-link', () => {
+  const onboarding = `${VENDOR}/idv/v2/idvalidate/onboarding-url`;
+  const faults: [string, () => ReturnType<typeof http.post>, number, string][] = [
+    ['401 (our credentials)', () => http.post(onboarding, () => HttpResponse.json({ errorCode: 'AUTH' }, { status: 401 })), 502, 'VENDOR_REJECTED'],
+    ['403 (our credentials)', () => http.post(onboarding, () => new HttpResponse(null, { status: 403 })), 502, 'VENDOR_REJECTED'],
+    ['500 ErrorObject', () => http.post(onboarding, () => HttpResponse.json({ errorCode: 'E', errorMsg: 'boom' }, { status: 500 })), 502, 'VENDOR_ERROR'],
+    ['503 HTML', () => http.post(onboarding, () => new HttpResponse('<html>down</html>', { status: 503 })), 502, 'VENDOR_ERROR'],
+    ['200 non-JSON', () => http.post(onboarding, () => new HttpResponse('OK!', { status: 200 })), 502, 'VENDOR_ERROR'],
+    ['200 truncated JSON', () => http.post(onboarding, () => new HttpResponse('{"entity":{"entityId":"7d', { status: 200, headers: { 'Content-Type': 'application/json' } })), 502, 'VENDOR_ERROR'],
+    ['200 of the wrong shape', () => http.post(onboarding, () => HttpResponse.json({ hello: 'world' })), 502, 'VENDOR_ERROR'],
+    ['a redirect', () => http.post(onboarding, () => new HttpResponse(null, { status: 302, headers: { Location: 'https://elsewhere.test/' } })), 502, 'VENDOR_ERROR'],
+    ['418', () => http.post(onboarding, () => HttpResponse.json({}, { status: 418 })), 502, 'VENDOR_ERROR'],
+    ['a refused connection', () => http.post(onboarding, () => HttpResponse.error()), 502, 'VENDOR_ERROR'],
+    ['no answer within KYC_TIMEOUT_MS', () => http.post(onboarding, async () => { await delay('infinite'); return HttpResponse.json(linkAnswer); }), 504, 'VENDOR_TIMEOUT'],
+    ['headers in time but a body that never ends', () => http.post(onboarding, () => new HttpResponse(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"entity":')); } }), { status: 200 })), 504, 'VENDOR_TIMEOUT'],
+  ];
+  for (const [what, handler, status, code] of faults) {
+    it(`maps vendor ${what} to ${status} ${code}, in time`, async () => {
+      vendor(handler());
+      const started = Date.now();
+      const res = await link(person);
+      assert.ok(Date.now() - started < 300 + 700, 'answered within the timeout plus a margin');
+      assert.equal(res.status, status, res.text);
+      assertErrorObject(res.json, code);
+      assert.equal(res.text.includes('boom'), false);
+    });
+  }
+
+  it('maps a vendor 400/422 ErrorObject to a 400 on our field names, without the vendor text', async () => {
+    for (const status of [400, 422]) {
+      vendor(
+        http.post(onboarding, () =>
+          HttpResponse.json(
+            { errorCode: 'INVALID', errorMsg: 'bad', issues: [{ issue: 'Nguyen-Quartermaine is not allowed', issueLocation: 'entity.name.familyName' }, { issue: 'x', issueLocation: 'secret.internal' }] },
+            { status },
+          ),
+        ),
+      );
+      const res = await link(person);
+      assert.equal(res.status, 400);
+      assertErrorObject(res.json, 'VALIDATION_FAILED');
+      assert.deepEqual(res.json.issues.map((i: any) => i.issueLocation), ['name.familyName', '<body>']);
+      assert.equal(res.text.includes('Quartermaine'), false);
+    }
+  });
+
+  it('never retries the link call (it may send an SMS)', async () => {
+    let calls = 0;
+    vendor(http.post(onboarding, () => { calls++; return new HttpResponse(null, { status: 503 }); }));
+    await link({ ...person, sendSMS: true });
+    assert.equal(calls, 1);
+  });
+
+  it('keeps a timed-out SMS request answered from the record: a replay does not text twice', async () => {
+    let calls = 0;
+    vendor(http.post(onboarding, async () => { calls++; await delay('infinite'); return HttpResponse.json(linkAnswer); }));
+    const headers = { 'Idempotency-Key': 'submission-timeout-0001' };
+    const first = await link({ ...person, sendSMS: true }, { headers });
+    const again = await link({ ...person, sendSMS: true }, { headers });
+    assert.equal(first.status, 504);
+    assert.equal(again.status, 504);
+    assert.equal(calls, 1);
+  });
+
+  it('lets a refused request be retried with the same key', async () => {
+    let calls = 0;
+    vendor(http.post(onboarding, async ({ request }) => { calls++; if (calls === 1) return HttpResponse.error(); await record(request); return HttpResponse.json(linkAnswer); }));
+    const headers = { 'Idempotency-Key': 'submission-refused-0001' };
+    assert.equal((await link(person, { headers })).status, 502);
+    assert.equal((await link(person, { headers })).status, 200);
+    assert.equal(calls, 2);
+  });
+});
+
+async function session(): Promise<string> {
+  const res = await link(person);
+  assert.equal(res.status, 200, res.text);
+  vendorRequests.length = 0;
+  return res.json.session;
+}
+
+describe('POST /api/result', () => {
+  it('asks the vendor about the session\'s entity and answers only checkStatus', async () => {
+    const s = await session();
+    const res = await call('/api/result', { method: 'POST', json: { session: s, checkId: 'chk-1' } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json, { checkStatus: 'CHECKED_SUCCESS_CLEAR' });
+    const seen = vendorRequests[0]!;
+    assert.equal(seen.url, `${VENDOR}/idv/v2/idvalidate/result`);
+    assert.equal(seen.headers['api_key'], API_KEY);
+    assert.deepEqual(seen.body, { entity: { entityId: linkAnswer.entity.entityId }, checkId: 'chk-1', provider: 'provider-x' });
+  });
+
+  it('refuses a missing, tampered or expired session with 401, without asking the vendor', async () => {
+    const s = await session();
+    const [h, p, sig] = s.split('.');
+    const payload = JSON.parse(Buffer.from(p!, 'base64url').toString());
+    const forged = `${h}.${Buffer.from(JSON.stringify({ ...payload, sub: 'someone-else' })).toString('base64url')}.${sig}`;
+    const expired = await sign({ ...payload, exp: Math.floor(Date.now() / 1000) - 5 }, SECRET, 'HS256');
+    const otherKey = await sign(payload, 'not-our-secret-at-all', 'HS256');
+    for (const bad of [undefined, '', 'garbage', forged, expired, otherKey]) {
+      const res = await call('/api/result', { method: 'POST', json: { session: bad } });
+      assert.equal(res.status, 401, `session ${String(bad).slice(0, 20)}: ${res.text}`);
+      assertErrorObject(res.json, 'SESSION_INVALID');
+    }
+    assert.equal(vendorRequests.length, 0);
+  });
+
+  it('refuses a session used from another allowed origin with 403', async () => {
+    const s = await session();
+    const res = await call('/api/result', { method: 'POST', json: { session: s }, headers: { Origin: 'https://other-partner.example' } });
+    assert.equal(res.status, 403);
+    assertErrorObject(res.json, 'ORIGIN_NOT_ALLOWED');
+    assert.equal(vendorRequests.length, 0);
+  });
+
+  it('maps vendor faults (401, 5xx, garbage, timeout)', async () => {
+    const s = await session();
+    const url = `${VENDOR}/idv/v2/idvalidate/result`;
+    const cases: [ReturnType<typeof http.post>, number][] = [
+      [http.post(url, () => new HttpResponse(null, { status: 401 })), 502],
+      [http.post(url, () => new HttpResponse('nope', { status: 500 })), 502],
+      [http.post(url, () => HttpResponse.json({ checkStatus: 42 })), 502],
+      [http.post(url, async () => { await delay('infinite'); return HttpResponse.json({}); }), 504],
+    ];
+    for (const [handler, status] of cases) {
+      vendor(handler);
+      const res = await call('/api/result', { method: 'POST', json: { session: s } });
+      assert.equal(res.status, status, res.text);
+    }
+  });
+});
+
+describe('GET /api/ruok', () => {
+  it('answers OK when the vendor confirms our credentials, and caches it briefly', async () => {
+    const res = await call('/api/ruok');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.json, { status: 'OK' });
+    assert.equal(vendorRequests[0]!.url, `${VENDOR}/v2/kyc/ruok`);
+    assert.equal(vendorRequests[0]!.method, 'GET');
+    assert.equal(vendorRequests[0]!.headers['api_key'], API_KEY);
+    assert.equal(vendorRequests[0]!.headers['x-service-customerid'], 'cust-42');
+    await call('/api/ruok');
+    assert.equal(vendorRequests.length, 1);
+  });
+
+  it('answers 502 for every vendor failure, including a timeout', async () => {
+    const url = `${VENDOR}/v2/kyc/ruok`;
+    for (const handler of [
+      http.get(url, () => HttpResponse.json({ status: 'DEGRADED' })),
+      http.get(url, () => new HttpResponse(null, { status: 401 })),
+      http.get(url, () => HttpResponse.error()),
+      http.get(url, async () => { await delay('infinite'); return HttpResponse.json({ status: 'OK' }); }),
+    ]) {
+      vendor(handler);
+      resetRuokCache();
+      const res = await call('/api/ruok');
+      assert.equal(res.status, 502, res.text);
+      assertErrorObject(res.json, 'VENDOR_ERROR');
+    }
+  });
+});
+
+describe('everything else', () => {
+  it('answers an unknown route with a 404 ErrorObject and a request id', async () => {
+    const res = await call('/api/nope');
+    assert.equal(res.status, 404);
+    assertErrorObject(res.json, 'NOT_FOUND');
+    assert.equal(res.headers.get('X-Request-Id'), res.json.requestId);
+  });
+
+  it('hides /sandbox while a real vendor is configured', async () => {
+    const res = await call('/sandbox/v2/kyc/ruok');
+    assert.equal(res.status, 404);
+  });
+
+  it('sends secure headers', async () => {
+    const res = await call('/api/ruok');
+    assert.equal(res.headers.get('X-Content-Type-Options'), 'nosniff');
+    assert.ok(res.headers.get('Strict-Transport-Security'));
+  });
+
+  it('logs one structured line per request, with no personal data', async () => {
+    const from = logLines.length;
+    await link(person);
+    const lines = logLines.slice(from).map((l) => JSON.parse(l));
+    assert.equal(lines.length, 1);
+    assert.deepEqual(Object.keys(lines[0]).sort(), ['durationMs', 'level', 'method', 'requestId', 'route', 'status', 'vendorStatus']);
+    assert.equal(lines[0].route, '/api/onboarding-link');
+    assert.equal(lines[0].vendorStatus, 200);
+  });
+});
+
+// Runs last (node:test runs in order): every answer and log line of this file.
+describe('leak scan', () => {
+  it('no answer body or log line carries the api key, the session secret or the person\'s data', () => {
+    assert.ok(answerBodies.length > 40 && logLines.length > 5, 'the scan has material');
+    for (const text of [...answerBodies, ...logLines]) {
+      for (const s of secrets) assert.equal(text.includes(s), false, `leaked ${s} in ${text.slice(0, 200)}`);
+    }
+  });
+});

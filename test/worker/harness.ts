@@ -1,0 +1,134 @@
+/**
+ * Node-tier harness: the real Hono app through `app.request()`, with msw as
+ * the vendor at https://vendor.test. Records every vendor request, every
+ * answer body and every log line, so tests can assert on them and the leak
+ * scan can read them all.
+ */
+import { http, HttpResponse, type HttpHandler } from 'msw';
+import { setupServer } from 'msw/node';
+import app from '../../worker/app';
+import type { Env } from '../../worker/env';
+
+export const VENDOR = 'https://vendor.test';
+export const PARTNER = 'https://partner.example';
+export const WORKER = 'https://kyc.worker.test';
+export const API_KEY = 'test-api-key-Zq81vT0pLx44';
+export const SECRET = 'test-session-secret-9f8e7d6c5b4a';
+
+export const baseEnv: Env = {
+  KYC_BASE_URL: VENDOR,
+  KYC_API_KEY: API_KEY,
+  KYC_CUSTOMER_ID: 'cust-42',
+  KYC_CUSTOMER_CHILD_ID: 'child-7',
+  KYC_CHANNEL: 'partner-web-' + 'c'.repeat(70),
+  KYC_FLOW_ID: 'flow-idv-1',
+  KYC_PROVIDER: 'provider-x',
+  KYC_SMS_SENDER_NAME: 'AcmeBank',
+  KYC_SMS_TEMPLATE_ID: 'tpl-9',
+  KYC_TIMEOUT_MS: '300',
+  ALLOWED_ORIGINS: `${PARTNER}, https://other-partner.example`,
+  SESSION_SECRET: SECRET,
+};
+
+export interface Seen {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+export const vendorRequests: Seen[] = [];
+export const answerBodies: string[] = [];
+export const logLines: string[] = [];
+
+export const server = setupServer();
+
+export function startHarness(): void {
+  server.listen({ onUnhandledRequest: 'error' });
+  const log = console.log;
+  const error = console.error;
+  console.log = (...args: unknown[]) => void logLines.push(args.map(String).join(' '));
+  console.error = (...args: unknown[]) => void logLines.push(args.map(String).join(' '));
+  (startHarness as { restore?: () => void }).restore = () => {
+    console.log = log;
+    console.error = error;
+  };
+}
+export function stopHarness(): void {
+  (startHarness as { restore?: () => void }).restore?.();
+  server.close();
+}
+
+/** Installs vendor handlers that record what they receive. */
+export function vendor(...handlers: HttpHandler[]): void {
+  vendorRequests.length = 0;
+  server.resetHandlers(...handlers);
+}
+
+export async function record(request: Request): Promise<void> {
+  const text = await request.clone().text();
+  vendorRequests.push({
+    method: request.method,
+    url: request.url,
+    headers: Object.fromEntries(request.headers.entries()),
+    body: text ? JSON.parse(text) : undefined,
+  });
+}
+
+export const linkAnswer = {
+  entity: { entityId: '7d9c1b2e-1111-4222-8333-444455556666', name: { familyName: 'Nguyen' } },
+  status: 'CREATED',
+  url: 'https://flow.vendor.test/f/abc',
+  urlExpiry: '2030-01-01T00:00:00Z',
+};
+
+export const okVendor = [
+  http.post(`${VENDOR}/idv/v2/idvalidate/onboarding-url`, async ({ request }) => {
+    await record(request);
+    return HttpResponse.json(linkAnswer);
+  }),
+  http.post(`${VENDOR}/idv/v2/idvalidate/result`, async ({ request }) => {
+    await record(request);
+    return HttpResponse.json({ checkStatus: 'CHECKED_SUCCESS_CLEAR', entity: { entityId: linkAnswer.entity.entityId, name: { familyName: 'Nguyen' } } });
+  }),
+  http.get(`${VENDOR}/v2/kyc/ruok`, async ({ request }) => {
+    await record(request);
+    return HttpResponse.json({ status: 'OK' });
+  }),
+];
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export async function call(path: string, init: RequestInit & { json?: unknown } = {}, env: Env = baseEnv): Promise<Answer> {
+  const headers = new Headers(init.headers);
+  let body = init.body;
+  if (init.json !== undefined) {
+    body = JSON.stringify(init.json);
+    if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
+  }
+  if (!headers.has('Origin') && (init.method ?? 'GET') !== 'GET') headers.set('Origin', PARTNER);
+  const res = await app.request(`${WORKER}${path}`, { ...init, headers, body }, env);
+  const text = await res.text();
+  answerBodies.push(text);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+export const person = {
+  name: { givenName: 'Thi Minh', familyName: 'Nguyen-Quartermaine' },
+  dateOfBirth: '1987-04-23',
+  phone: { code: '+61', number: '0412 345 678' },
+  consent: true,
+};
+
+/** Values that must never leave the worker in an answer or a log line. */
+export const secrets = [API_KEY, SECRET, 'Thi Minh', 'Nguyen-Quartermaine', '1987-04-23', '412345678', '0412 345 678'];

@@ -1,0 +1,124 @@
+/**
+ * The worker's Hono app: middleware in STYLE.md's order (request id → log →
+ * CORS → origin guard → secure headers → body limit → configuration guard →
+ * rate limit), the /api routes, the sandbox when it is the vendor, and one
+ * error envelope. The entry (`index.ts`) adds the Durable Object classes.
+ */
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import { secureHeaders } from 'hono/secure-headers';
+import { ulid } from 'ulid';
+import { usesSandbox, type AppEnv } from './env';
+import { ApiError, errorResponse } from './errors';
+import { clientIp, enforce } from './limits';
+import { isAllowedOrigin } from './origins';
+import { onboardingLink } from './routes/onboarding-link';
+import { result } from './routes/result';
+import { ruok } from './routes/ruok';
+import { sandbox } from './sandbox/app';
+import { sessionSecret } from './session';
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const app = new Hono<AppEnv>();
+
+app.use('*', async (c, next) => {
+  const requestId = ulid();
+  c.set('requestId', requestId);
+  const started = performance.now();
+  await next();
+  c.res.headers.set('X-Request-Id', requestId);
+  // One structured line per request. Never a body, a query string or a header
+  // value: those may carry personal data or credentials.
+  console.log(
+    JSON.stringify({
+      level: c.res.status >= 500 ? 'error' : 'info',
+      requestId,
+      method: c.req.method,
+      route: c.req.routePath,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      vendorStatus: c.get('vendorStatus'),
+    }),
+  );
+});
+
+app.use(
+  '/api/*',
+  cors({
+    origin: (origin, c) => (isAllowedOrigin(c.env, c.req.url, origin) ? origin : null),
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Content-Type', 'Idempotency-Key'],
+    exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed'],
+    maxAge: 600,
+  }),
+);
+
+// State-changing requests must come from an allowed page (CORS alone only
+// hides the answer; it does not stop the request).
+app.use('/api/*', async (c, next) => {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && !isAllowedOrigin(c.env, c.req.url, c.req.header('Origin'))) {
+    throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'This site is not allowed to use this service.');
+  }
+  await next();
+});
+
+app.use('*', secureHeaders());
+
+app.use(
+  '/api/*',
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${MAX_BODY_BYTES / 1024} KB.`);
+    },
+  }),
+);
+
+app.use('/api/*', async (c, next) => {
+  const env = c.env;
+  if (!usesSandbox(env)) {
+    let baseOk = false;
+    try {
+      baseOk = /^https?:$/.test(new URL(env.KYC_BASE_URL!.trim()).protocol);
+    } catch {
+      baseOk = false;
+    }
+    if (!baseOk || !sessionSecret(env) || !env.KYC_API_KEY || !env.KYC_CUSTOMER_ID) {
+      throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
+    }
+  }
+  await next();
+});
+
+app.use('/api/*', async (c, next) => {
+  await enforce(c.env.RL_IP, clientIp(c.req.raw.headers), 'requests');
+  await next();
+});
+
+app.route('/api', onboardingLink);
+app.route('/api', result);
+app.route('/api', ruok);
+
+// The sandbox exists only while it is the vendor.
+app.use('/sandbox/*', async (c, next) => {
+  if (!usesSandbox(c.env)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+  await next();
+});
+app.route('/', sandbox);
+
+app.notFound((c) => errorResponse(c, new ApiError(404, 'NOT_FOUND', 'There is nothing here.')));
+
+app.onError((err, c) => {
+  if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof HTTPException && err.status < 500) {
+    return errorResponse(c, new ApiError(err.status as 400, 'VALIDATION_FAILED', 'The request could not be read.'));
+  }
+  // The error's name only: its message could quote input.
+  console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: err?.name ?? 'Error' }));
+  return errorResponse(c, new ApiError(500, 'INTERNAL_ERROR', 'Something went wrong on our side. Please try again.'));
+});
+
+export default app;

@@ -1,0 +1,88 @@
+/**
+ * Idempotency-Key: a repeat of a link request with the same key (from the
+ * same origin) within IDEMPOTENCY_TTL_MS returns the first answer and never
+ * calls the vendor twice: no second entity, no second SMS. Records live in a
+ * Durable Object per key (`IDEMPOTENCY`), so a repeat is caught whichever
+ * isolate it reaches; without the binding (node tests) an in-memory map
+ * stands in with the same behaviour.
+ */
+import type { Env } from './env';
+
+export const IDEMPOTENCY_TTL_MS = 10 * 60 * 1000;
+/** An in-flight claim older than this is presumed dead (its isolate was evicted). */
+export const IN_FLIGHT_STALE_MS = 60 * 1000;
+
+export interface StoredAnswer {
+  status: number;
+  body: string;
+}
+
+export type Claim =
+  | { kind: 'new' }
+  | { kind: 'replay'; answer: StoredAnswer }
+  | { kind: 'busy' }
+  | { kind: 'mismatch' };
+
+interface Record {
+  fingerprint: string;
+  at: number;
+  answer?: StoredAnswer;
+}
+
+/** The record logic, shared by the Durable Object and the in-memory stand-in. */
+export class IdempotencyRecords {
+  constructor(
+    private readonly get: (key: string) => Promise<Record | undefined>,
+    private readonly put: (key: string, r: Record) => Promise<void>,
+    private readonly del: (key: string) => Promise<void>,
+  ) {}
+
+  async claim(key: string, fingerprint: string, now = Date.now()): Promise<Claim> {
+    const r = await this.get(key);
+    const alive = r && (r.answer ? now - r.at < IDEMPOTENCY_TTL_MS : now - r.at < IN_FLIGHT_STALE_MS);
+    if (r && alive) {
+      if (r.fingerprint !== fingerprint) return { kind: 'mismatch' };
+      return r.answer ? { kind: 'replay', answer: r.answer } : { kind: 'busy' };
+    }
+    await this.put(key, { fingerprint, at: now });
+    return { kind: 'new' };
+  }
+
+  async finish(key: string, fingerprint: string, answer: StoredAnswer, now = Date.now()): Promise<void> {
+    await this.put(key, { fingerprint, at: now, answer });
+  }
+
+  async release(key: string): Promise<void> {
+    await this.del(key);
+  }
+}
+
+export interface IdempotencyStoreApi {
+  claim(key: string, fingerprint: string): Promise<Claim>;
+  finish(key: string, fingerprint: string, answer: StoredAnswer): Promise<void>;
+  release(key: string): Promise<void>;
+}
+
+const memory = new Map<string, Record>();
+const memoryRecords = new IdempotencyRecords(
+  async (k) => memory.get(k),
+  async (k, r) => {
+    memory.set(k, r);
+    if (memory.size > 10_000) memory.delete(memory.keys().next().value!);
+  },
+  async (k) => void memory.delete(k),
+);
+
+export function idempotencyStore(env: Env, scopedKey: string): IdempotencyStoreApi {
+  const ns = env.IDEMPOTENCY;
+  if (!ns) return memoryRecords;
+  // One object per key: claims for one key are serialised by the object.
+  const stub = ns.get(ns.idFromName(scopedKey)) as unknown as IdempotencyStoreApi;
+  return stub;
+}
+
+/** SHA-256 of the request body, so a key reused for a different request is caught. */
+export async function fingerprint(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}

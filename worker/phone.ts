@@ -1,0 +1,49 @@
+/**
+ * Phone numbers: parsed, validated and normalised with libphonenumber-js,
+ * using its "mobile" metadata, under which a number is valid only if it can
+ * be a mobile number. The field is "Mobile number" in every case; an SMS
+ * additionally needs a destination country on SMS_ALLOWED_COUNTRIES. Premium-
+ * rate, shared-cost, toll-free and fixed-line numbers are therefore refused
+ * before any vendor call (the SMS-pumping guard).
+ */
+import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
+import { DEFAULTS, list, type Env } from './env';
+import type { Issue } from './errors';
+
+export interface ParsedPhone {
+  /** E.164, e.g. +61412345678 */
+  e164: string;
+  /** +61 */
+  code: string;
+  /** National significant number, e.g. 412345678 */
+  national: string;
+  /** ISO 3166-1 alpha-2, when the number pins one down. */
+  country?: string;
+}
+
+export function smsAllowedCountries(env: Env): string[] {
+  const l = list(env.SMS_ALLOWED_COUNTRIES).map((c) => c.toUpperCase());
+  return l.length ? l : [...DEFAULTS.smsAllowedCountries];
+}
+
+export function parsePhone(code: string, number: string): { phone?: ParsedPhone; issues: Issue[] } {
+  const digits = number.replace(/[\s\-().]/g, '');
+  if (!/^\+?\d{4,20}$/.test(digits)) {
+    return { issues: [{ issue: 'must contain only digits, spaces and dashes', issueLocation: 'phone.number' }] };
+  }
+  const callingCode = code.replace(/^\+/, '');
+  const parsed = digits.startsWith('+')
+    ? parsePhoneNumberFromString(digits)
+    : parsePhoneNumberFromString(digits, { defaultCallingCode: callingCode });
+  if (!parsed) return { issues: [{ issue: 'is not a phone number', issueLocation: 'phone.number' }] };
+  if (digits.startsWith('+') && parsed.countryCallingCode !== callingCode) {
+    return { issues: [{ issue: 'does not match the country code', issueLocation: 'phone.code' }] };
+  }
+  if (!parsed.isValid()) {
+    return { issues: [{ issue: 'is not a valid mobile number for this country code', issueLocation: 'phone.number' }] };
+  }
+  return {
+    phone: { e164: parsed.number, code: `+${parsed.countryCallingCode}`, national: parsed.nationalNumber, country: parsed.country },
+    issues: [],
+  };
+}

@@ -1,0 +1,130 @@
+/** POST /api/onboarding-link — DESIGN.md "Browser-facing API". */
+import { Hono } from 'hono';
+import { OnboardingLinkRequest, type OnboardingLinkAnswer } from '../contract';
+import type { AppEnv } from '../env';
+import { ApiError, validationError } from '../errors';
+import { fingerprint, idempotencyStore } from '../idempotency';
+import { clientIp, enforce } from '../limits';
+import { allowedOrigins, normaliseOrigin } from '../origins';
+import { parsePhone, smsAllowedCountries } from '../phone';
+import { createSession, sessionSecret } from '../session';
+import { verifyTurnstile } from '../turnstile';
+import { VendorError } from '../vendor/client';
+import { vendorFault } from '../vendor/errors';
+import { vendorFor } from '../vendor/from-env';
+import { readJson } from '../validation';
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
+
+/** The hosted flow sends people back here; the widget recognises the parameter. */
+export function redirectUrl(returnUrl: string, outcome: 'success' | 'error'): string {
+  const u = new URL(returnUrl);
+  u.searchParams.set('kyc_return', outcome);
+  return u.toString();
+}
+
+export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async (c) => {
+  const env = c.env;
+  const { data: body, text } = await readJson(c, OnboardingLinkRequest);
+  const origin = normaliseOrigin(c.req.header('Origin') ?? '')!; // the origin guard let only allowed origins through
+
+  const { phone, issues } = parsePhone(body.phone.code, body.phone.number);
+  if (!phone) throw validationError(issues);
+  if (body.sendSMS) {
+    const allowed = smsAllowedCountries(env);
+    if (!phone.country || !allowed.includes(phone.country)) {
+      throw validationError([{ issue: 'cannot receive a text message from this service', issueLocation: 'phone.number' }]);
+    }
+  }
+
+  const returnUrl = body.returnUrl ?? origin;
+  const returnOrigin = normaliseOrigin(returnUrl);
+  if (!returnOrigin || !allowedOrigins(env, c.req.url).has(returnOrigin)) {
+    throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
+  }
+
+  const ip = clientIp(c.req.raw.headers);
+  await verifyTurnstile(env, body.turnstileToken, ip);
+
+  const key = c.req.header('Idempotency-Key');
+  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+    throw validationError([{ issue: 'must be 8 to 128 letters, digits or -_:.', issueLocation: 'Idempotency-Key' }]);
+  }
+  const scoped = key ? `${origin} ${key}` : undefined;
+  const store = scoped ? idempotencyStore(env, scoped) : undefined;
+  const print = scoped ? await fingerprint(text) : '';
+  if (store && scoped) {
+    const claim = await store.claim(scoped, print);
+    if (claim.kind === 'replay') {
+      c.header('Idempotent-Replayed', 'true');
+      return c.body(claim.answer.body, claim.answer.status as 200, { 'Content-Type': 'application/json' });
+    }
+    if (claim.kind === 'busy') {
+      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This request is already being processed.', [], { 'Retry-After': '1' });
+    }
+    if (claim.kind === 'mismatch') {
+      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a different request.');
+    }
+  }
+
+  try {
+    if (body.sendSMS) await enforce(env.RL_SMS, phone.e164, 'text messages to this number');
+    const secret = sessionSecret(env)!; // the misconfiguration guard ran first
+    const name = body.name;
+    const link = await vendorFor(c).onboardingUrl({
+      applicationRef: c.get('requestId'),
+      consent: true,
+      ...(body.customerRef ? { customerRef: body.customerRef } : {}),
+      entity: {
+        entityType: 'INDIVIDUAL',
+        name: {
+          ...(name.givenName ? { givenName: name.givenName } : {}),
+          ...(name.middleName ? { middleName: name.middleName } : {}),
+          familyName: name.familyName,
+        },
+        dateOfBirth: { dateOfBirth: body.dateOfBirth },
+      },
+      ...(env.KYC_FLOW_ID ? { flowId: env.KYC_FLOW_ID } : {}),
+      sendSMS: body.sendSMS === true,
+      phoneCode: phone.code,
+      phoneNumber: phone.national,
+      ...(body.sendSMS
+        ? {
+            recipientName: [name.givenName, name.familyName].filter(Boolean).join(' '),
+            ...(env.KYC_SMS_SENDER_NAME ? { senderName: env.KYC_SMS_SENDER_NAME } : {}),
+            ...(env.KYC_SMS_TEMPLATE_ID ? { messageTemplateId: env.KYC_SMS_TEMPLATE_ID } : {}),
+          }
+        : {}),
+      successRedirectURL: redirectUrl(returnUrl, 'success'),
+      errorRedirectURL: redirectUrl(returnUrl, 'error'),
+    });
+    const entityId = link.entity.entityId;
+    if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
+    const answer: OnboardingLinkAnswer = {
+      url: link.url,
+      urlExpiry: link.urlExpiry,
+      status: link.status,
+      smsSent: body.sendSMS === true,
+      session: await createSession(secret, entityId, origin),
+    };
+    const json = JSON.stringify(answer);
+    if (store && scoped) await store.finish(scoped, print, { status: 200, body: json });
+    return c.body(json, 200, { 'Content-Type': 'application/json' });
+  } catch (err) {
+    const apiError = err instanceof VendorError ? vendorFault(err, 'link') : err;
+    if (store && scoped) {
+      // When the vendor may have acted (a timeout or an unreadable answer), a
+      // replay must not ask it again: that could text the person twice.
+      const outcomeUnknown = err instanceof VendorError && (err.fault.kind === 'timeout' || err.fault.kind === 'bad-answer');
+      if (outcomeUnknown && apiError instanceof ApiError) {
+        await store.finish(scoped, print, {
+          status: apiError.status,
+          body: JSON.stringify({ errorCode: apiError.errorCode, errorMsg: apiError.errorMsg, issues: [], requestId: c.get('requestId') }),
+        });
+      } else {
+        await store.release(scoped);
+      }
+    }
+    throw apiError;
+  }
+});

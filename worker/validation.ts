@@ -1,0 +1,29 @@
+/**
+ * Reads and validates a JSON body. Instead of @hono/zod-validator, whose
+ * default failure answer returns the whole ZodError with the submitted
+ * values, this maps each problem to an ErrorObject issue without the value.
+ */
+import type { Context } from 'hono';
+import type * as z from 'zod';
+import type { AppEnv } from './env';
+import { ApiError, validationError, zodIssues } from './errors';
+
+export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<{ data: z.output<S>; text: string }> {
+  const type = c.req.header('Content-Type') ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON (Content-Type: application/json).');
+  }
+  const text = await c.req.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'INVALID_JSON', 'The body is not valid JSON.', [{ issue: 'is not valid JSON', issueLocation: '<body>' }]);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    throw new ApiError(400, 'INVALID_JSON', 'The body must be a JSON object.', [{ issue: 'must be a JSON object', issueLocation: '<body>' }]);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw validationError(zodIssues(parsed.error));
+  return { data: parsed.data, text };
+}
