@@ -11,9 +11,9 @@ import { createVendorClient, type VendorClient } from './client';
 export function vendorFor(c: Context<AppEnv>): VendorClient {
   const env = c.env;
   const inSandbox = usesSandbox(env);
-  let ctx: ExecutionContext | undefined;
+  let ctx: Parameters<typeof sandbox.fetch>[2];
   try {
-    ctx = c.executionCtx as ExecutionContext;
+    ctx = c.executionCtx;
   } catch {
     ctx = undefined; // app.request() in node tests has no execution context
   }

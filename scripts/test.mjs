@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// `npm test`: every check, in the order a failure is cheapest to find.
+// Each step is one npm script; all steps run, and the run fails if any did.
+import { spawnSync } from 'node:child_process';
+
+const steps = [
+  ['chromium', ['node', 'scripts/ensure-chromium.mjs']],
+  ['typecheck', ['npm', 'run', '-s', 'typecheck']],
+  ['build', ['npm', 'run', '-s', 'build']],
+  ['worker tests (node + workerd)', ['npm', 'run', '-s', 'test:worker']],
+  ['sandbox tests', ['npm', 'run', '-s', 'test:sandbox']],
+  ['widget tests (Chromium)', ['npm', 'run', '-s', 'test:widget']],
+  ['widget size budget', ['npm', 'run', '-s', 'size:widget']],
+  ['hardening tests (workerd)', ['npm', 'run', '-s', 'test:hardening']],
+  ['end-to-end tests (Chromium + workerd)', ['npm', 'run', '-s', 'test:e2e']],
+  ['deploy dry run + worker bundle budget', ['npm', 'run', '-s', 'check:deploy']],
+];
+
+const only = process.argv.slice(2);
+const results = [];
+for (const [name, [cmd, ...args]] of steps) {
+  if (only.length && !only.some((o) => name.startsWith(o))) continue;
+  const started = Date.now();
+  console.log(`\n━━ ${name} ━━`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+  const ok = r.status === 0;
+  results.push({ name, ok, seconds: Math.round((Date.now() - started) / 100) / 10 });
+  // Without a browser or a typecheck nothing after is meaningful.
+  if (!ok && (name === 'chromium' || name === 'build')) break;
+}
+
+console.log('\n━━ summary ━━');
+for (const r of results) console.log(`${r.ok ? '✔' : '✘'} ${r.name} (${r.seconds} s)`);
+const failed = results.filter((r) => !r.ok);
+if (failed.length) {
+  console.log(`\nnpm test FAILED: ${failed.map((f) => f.name).join(', ')}`);
+  process.exit(1);
+}
+console.log('\nnpm test: all steps green');

@@ -1,0 +1,103 @@
+/**
+ * Runs the real worker in workerd with `wrangler dev` on 127.0.0.1, in its own
+ * process group so that stop() takes workerd down with it. State goes to a
+ * fresh temporary directory, so every start begins empty.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Keeps wrangler off the internet (shared/TOOLCHAIN.md). */
+export const WRANGLER_ENV = {
+  CI: 'true',
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  NO_COLOR: '1',
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => ok(port));
+    });
+  });
+}
+
+export interface RunningWorker {
+  url: string;
+  port: number;
+  /** Everything wrangler and the worker printed. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export interface StartOptions {
+  vars?: Record<string, string>;
+  port?: number;
+  /** Milliseconds to wait for "Ready". */
+  timeoutMs?: number;
+}
+
+export async function startWorker(options: StartOptions = {}): Promise<RunningWorker> {
+  mkdirSync(join(ROOT, 'dist/public'), { recursive: true }); // wrangler needs the assets dir to exist
+  const port = options.port ?? (await freePort());
+  const state = mkdtempSync(join(tmpdir(), 'kyc-wrangler-'));
+  const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--persist-to', state, '--log-level', 'log'];
+  for (const [k, v] of Object.entries(options.vars ?? {})) args.push('--var', `${k}:${v}`);
+  const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/wrangler'), args, {
+    cwd: ROOT,
+    env: { ...process.env, ...WRANGLER_ENV },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  let exited = false;
+  child.once('exit', () => (exited = true));
+
+  const stop = async () => {
+    if (!exited && child.pid) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        /* already gone */
+      }
+      const deadline = Date.now() + 5000;
+      while (!exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      if (!exited) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
+    }
+    rmSync(state, { recursive: true, force: true });
+  };
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  while (Date.now() < deadline) {
+    if (exited) break;
+    if (/Ready on/.test(out)) {
+      try {
+        await fetch(`${url}/api/__ready__`);
+        return { url, port, output: () => out, stop };
+      } catch {
+        /* not listening yet */
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error(`wrangler dev did not become ready:\n${out.slice(-3000)}`);
+}

@@ -1,0 +1,87 @@
+/**
+ * Runtime tier: the real worker in workerd (`wrangler dev`) in front of a
+ * fake vendor on 127.0.0.1: the three routes' happy paths and the timeout.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { happyVendor, startFakeVendor, type FakeVendor } from '../support/fake-vendor';
+import { startWorker, type RunningWorker } from '../support/wrangler';
+
+let vendor: FakeVendor;
+let worker: RunningWorker;
+
+before(async () => {
+  vendor = await startFakeVendor();
+  worker = await startWorker({
+    vars: {
+      KYC_BASE_URL: vendor.url,
+      KYC_API_KEY: 'workerd-test-key',
+      KYC_CUSTOMER_ID: 'cust-w',
+      SESSION_SECRET: 'workerd-test-secret-123456',
+      KYC_TIMEOUT_MS: '800',
+    },
+  });
+});
+after(async () => {
+  await worker?.stop();
+  await vendor?.close();
+});
+
+const person = {
+  name: { givenName: 'Ana', familyName: 'Lima' },
+  dateOfBirth: '1990-05-06',
+  phone: { code: '+61', number: '0412 345 678' },
+  consent: true,
+};
+
+function post(path: string, body: unknown): Promise<Response> {
+  return fetch(worker.url + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: worker.url },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('the worker in workerd', () => {
+  it('proxies all three routes to the vendor with our credentials', async () => {
+    vendor.behave(happyVendor);
+    vendor.requests.length = 0;
+    const ruok = await fetch(`${worker.url}/api/ruok`);
+    assert.equal(ruok.status, 200);
+    assert.deepEqual(await ruok.json(), { status: 'OK' });
+
+    const link = await post('/api/onboarding-link', person);
+    assert.equal(link.status, 200);
+    const answer = (await link.json()) as Record<string, unknown>;
+    assert.deepEqual(Object.keys(answer).sort(), ['session', 'smsSent', 'status', 'url', 'urlExpiry']);
+
+    const res = await post('/api/result', { session: answer.session });
+    assert.equal(res.status, 200);
+    assert.deepEqual(await res.json(), { checkStatus: 'CHECKED_SUCCESS_CLEAR' });
+
+    assert.deepEqual(vendor.requests.map((r) => `${r.method} ${r.path}`), [
+      'GET /v2/kyc/ruok',
+      'POST /idv/v2/idvalidate/onboarding-url',
+      'POST /idv/v2/idvalidate/result',
+    ]);
+    for (const r of vendor.requests) {
+      assert.equal(r.headers['api_key'], 'workerd-test-key');
+      assert.equal(r.headers['x-service-customerid'], 'cust-w');
+      assert.equal(r.headers['x-service-channel'], 'api');
+    }
+    assert.deepEqual(JSON.parse(vendor.requests[2]!.body), { entity: { entityId: 'e-1' } });
+  });
+
+  it('answers 504 when the vendor does not answer within KYC_TIMEOUT_MS', async () => {
+    vendor.behave(() => {
+      /* never answers */
+    });
+    const started = Date.now();
+    const res = await post('/api/onboarding-link', person);
+    const took = Date.now() - started;
+    assert.equal(res.status, 504);
+    const body = (await res.json()) as Record<string, unknown>;
+    assert.equal(body.errorCode, 'VENDOR_TIMEOUT');
+    assert.ok(took < 800 + 1500, `answered in ${took} ms`);
+  });
+});
