@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** Budget for the deployed worker, gzip. README "Worker bundle budget". */
-export const WORKER_GZIP_BUDGET = 100 * 1024;
+/** Budget for the deployed worker, gzip (README "Benchmarks": why not 100 KB). */
+export const WORKER_GZIP_BUDGET = 128 * 1024;
 
 mkdirSync('dist/public', { recursive: true }); // wrangler refuses to start without the assets dir
 const out = mkdtempSync(join(tmpdir(), 'kyc-deploy-'));
