@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// Builds <kyc-onboard>:
+//   dist/widget/kyc-onboard.js  self-contained ES module for <script type="module" src>, lit inlined, minified, one file
+//   dist/public/widget.js       the same file, served by the worker's static assets (dist/public is not wiped)
+//   dist/npm/widget/*.js        npm build: one module per source file, lit external
+//   dist/npm/widget/*.d.ts      type declarations (dist/npm/worker/contract.d.ts for the contract types)
+//   custom-elements.json        custom-elements manifest generated from the class JSDoc
+// `buildBundle()` is also used by the widget test runner (the size and CSP tests load the real bundle).
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const at = (...p) => join(root, ...p);
+const tsconfig = at('widget/tsconfig.json');
+
+/** Minify the CSS in css`` literals, strip indentation in html`` ones (esbuild leaves template text as is). */
+const minifyTemplates = {
+  name: 'minify-templates',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]widget[\\/].*\.ts$/ }, (args) => {
+      let text = readFileSync(args.path, 'utf8');
+      text = text.replace(/css`([^`]*)`/g, (_, body) =>
+        'css`' + body.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').replace(/\s*([{};,>])\s*/g, '$1').replace(/:\s+/g, ':').replace(/;}/g, '}').trim() + '`',
+      );
+      text = text.replace(/\n[ \t]+/g, '\n').replace(/>\n</g, '><');
+      return { contents: text, loader: 'ts' };
+    });
+  },
+};
+
+/** The self-contained script-tag bundle. */
+export async function buildBundle() {
+  await build({
+    entryPoints: [at('widget/index.ts')],
+    outfile: at('dist/widget/kyc-onboard.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    tsconfig,
+    // Lit's BSD-3-Clause notices, once, instead of one block per module.
+    legalComments: 'none',
+    banner: { js: '/*! kyc-onboard. Includes Lit, Copyright Google LLC, BSD-3-Clause (https://github.com/lit/lit/blob/main/LICENSE) */' },
+    charset: 'utf8',
+    // Private members (`_name`) get short names; lit's own code has no such properties.
+    mangleProps: /^_[a-z]/,
+    plugins: [minifyTemplates],
+    logLevel: 'warning',
+  });
+  return at('dist/widget/kyc-onboard.js');
+}
+
+function sources(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? sources(join(dir, d.name)) : d.name.endsWith('.ts') && !d.name.endsWith('.d.ts') ? [join(dir, d.name)] : [],
+  );
+}
+
+/** The npm build: lit stays external (the app's bundler dedupes it), with .d.ts next to each module. */
+export async function buildNpm() {
+  rmSync(at('dist/npm'), { recursive: true, force: true });
+  await build({
+    entryPoints: sources(at('widget')),
+    outdir: at('dist/npm/widget'),
+    outbase: at('widget'),
+    bundle: false,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    tsconfig,
+    logLevel: 'warning',
+  });
+  execFileSync(
+    process.execPath,
+    [
+      at('node_modules/typescript/bin/tsc'),
+      '-p', tsconfig,
+      '--noEmit', 'false',
+      '--declaration',
+      '--emitDeclarationOnly',
+      '--rootDir', root,
+      '--outDir', at('dist/npm'),
+    ],
+    { stdio: 'inherit', cwd: root },
+  );
+}
+
+/** custom-elements.json from the JSDoc of the class (`@fires @slot @csspart @cssprop`). */
+export function buildManifest() {
+  execFileSync(
+    process.execPath,
+    [at('node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement', '--globs', 'widget/kyc-onboard.ts', 'widget/define.ts', 'widget/events.ts', '--outdir', '.'],
+    { stdio: 'inherit', cwd: root },
+  );
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const file = await buildBundle();
+  mkdirSync(at('dist/public'), { recursive: true });
+  copyFileSync(file, at('dist/public/widget.js'));
+  await buildNpm();
+  buildManifest();
+  console.log('[build-widget] dist/widget/kyc-onboard.js, dist/public/widget.js, dist/npm/, custom-elements.json');
+}

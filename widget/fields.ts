@@ -1,0 +1,116 @@
+/**
+ * What the person types, the rules it must meet before any request, and the
+ * tidying the widget does. Full phone parsing is the worker's job: phone
+ * libraries are larger than this whole widget.
+ */
+import type { OnboardingLinkRequest } from '../worker/contract.js';
+import type { Strings } from './i18n/en.js';
+
+export type FieldName = 'givenName' | 'middleName' | 'familyName' | 'dateOfBirth' | 'phoneCode' | 'phoneNumber' | 'consent';
+
+/** Order of the fields on screen (first invalid one gets focus). */
+export const FIELD_ORDER: FieldName[] = ['givenName', 'middleName', 'familyName', 'dateOfBirth', 'phoneCode', 'phoneNumber', 'consent'];
+
+export interface Values {
+  givenName: string;
+  middleName: string;
+  familyName: string;
+  dateOfBirth: string;
+  phoneCode: string;
+  phoneNumber: string;
+  consent: boolean;
+}
+
+/** A message key of the dictionary that describes a field problem. */
+export type ErrorKey = keyof Pick<
+  Strings,
+  'errFamilyName' | 'errName' | 'errDob' | 'errCode' | 'errNumber' | 'errConsent'
+>;
+export type FieldErrors = Partial<Record<FieldName, ErrorKey>>;
+
+const MAX_NAME = 100;
+
+/** Trim and collapse runs of whitespace. */
+export const tidyName = (s: string): string => s.trim().replace(/\s+/g, ' ');
+
+/** `61`, ` +61 `, `0061` → `+61`. */
+export function tidyCode(s: string): string {
+  const digits = s.replace(/\D/g, '').replace(/^00/, '');
+  return digits ? `+${digits}` : '';
+}
+
+/**
+ * Remove spaces, dashes, dots and brackets; drop the country code if the person
+ * typed it again, and a trunk `0` after it (`0412 345 678` with +61 → `412345678`).
+ */
+export function tidyNumber(number: string, code: string): string {
+  let n = number.replace(/[\s\-.()\u00a0]/g, '');
+  const cc = code.slice(1);
+  if (cc) {
+    if (n.startsWith(`+${cc}`)) n = n.slice(cc.length + 1);
+    else if (n.startsWith(`00${cc}`)) n = n.slice(cc.length + 2);
+  }
+  return n.replace(/^0/, '');
+}
+
+/** Days since the epoch of a `YYYY-MM-DD` string, or NaN when it is not a real date. */
+function dayOf(value: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return NaN;
+  const [y, mo, d] = [+m[1]!, +m[2]! - 1, +m[3]!];
+  const t = Date.UTC(y, mo, d);
+  const date = new Date(t);
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo && date.getUTCDate() === d ? t : NaN;
+}
+
+/** `YYYY-MM-DD` of `today` shifted by whole years / days (for `min` / `max`). */
+export function isoDay(today: Date, years = 0, days = 0): string {
+  return new Date(Date.UTC(today.getFullYear() - years, today.getMonth(), today.getDate() - days)).toISOString().slice(0, 10);
+}
+
+/** The rules DESIGN.md's browser-facing API states, checked before any request. */
+export function validate(v: Values, today = new Date()): FieldErrors {
+  const e: FieldErrors = {};
+  for (const f of ['givenName', 'middleName'] as const) {
+    if (tidyName(v[f]).length > MAX_NAME) e[f] = 'errName';
+  }
+  const family = tidyName(v.familyName);
+  if (!family) e.familyName = 'errFamilyName';
+  else if (family.length > MAX_NAME) e.familyName = 'errName';
+
+  const day = dayOf(v.dateOfBirth); // NaN when empty or not a real date
+  if (!(day < dayOf(isoDay(today)) && day >= dayOf(isoDay(today, 120)))) e.dateOfBirth = 'errDob';
+
+  const code = tidyCode(v.phoneCode);
+  if (!/^\+[1-9]\d{0,3}$/.test(code)) e.phoneCode = 'errCode';
+  const number = tidyNumber(v.phoneNumber, code);
+  if (!/^\+?\d{4,15}$/.test(number)) e.phoneNumber = 'errNumber';
+
+  if (!v.consent) e.consent = 'errConsent';
+  return e;
+}
+
+/** The request body's person part, tidied. */
+export function toRequest(v: Values): Pick<OnboardingLinkRequest, 'name' | 'dateOfBirth' | 'phone' | 'consent'> {
+  const code = tidyCode(v.phoneCode);
+  const name: OnboardingLinkRequest['name'] = { familyName: tidyName(v.familyName) };
+  const given = tidyName(v.givenName);
+  const middle = tidyName(v.middleName);
+  if (given) name.givenName = given;
+  if (middle) name.middleName = middle;
+  return { name, dateOfBirth: v.dateOfBirth, phone: { code, number: tidyNumber(v.phoneNumber, code) }, consent: true };
+}
+
+/** The server's `issueLocation` (`name.familyName`, `phone.number`, …) → a field and its message. */
+export function fieldOfIssue(location: string): [FieldName, ErrorKey] | undefined {
+  const field = (
+    { name: 'familyName', 'phone.code': 'phoneCode', phone: 'phoneNumber', 'phone.number': 'phoneNumber' } as Record<string, FieldName>
+  )[location] ?? (location.replace(/^name\./, '') as FieldName);
+  const key = ({ dateOfBirth: 'errDob', phoneCode: 'errCode', phoneNumber: 'errNumber', consent: 'errConsent' } as Record<string, ErrorKey>)[field];
+  return FIELD_ORDER.includes(field) ? [field, key ?? 'errName'] : undefined;
+}
+
+/** `+61 ••• ••• 678`: enough to recognise one's own number. */
+export function maskPhone(code: string, number: string): string {
+  return number.startsWith('+') ? `••• ${number.slice(-3)}` : `${code} ••• ${number.slice(-3)}`;
+}

@@ -1,0 +1,51 @@
+/**
+ * English strings, and the shape every translation must have. Placeholders in
+ * braces (`{phone}`) are filled in by the widget. Partners override any of
+ * these with the element's `strings` property.
+ */
+const en = {
+  givenName: 'Given name',
+  middleName: 'Middle name',
+  familyName: 'Family name',
+  optional: 'Optional',
+  dateOfBirth: 'Date of birth',
+  countryCode: 'Country code',
+  mobileNumber: 'Mobile number',
+  consent: 'I agree to an identity check against official records.',
+  deliveryLegend: 'How do you want to continue?',
+  continueHere: 'Continue on this device',
+  textMe: 'Text me a link',
+  submit: 'Verify my identity',
+  submitting: 'Please wait…',
+  fixFields: 'Please check the marked fields.',
+  errFamilyName: 'Enter your family name.',
+  errName: 'At most 100 characters.',
+  errDob: 'Enter a real past date, at most 120 years ago.',
+  errCode: 'Enter a code such as +61.',
+  errNumber: 'Enter a valid mobile number.',
+  errConsent: 'Tick this box to continue.',
+  errTurnstile: 'Please complete the security check.',
+  redirecting: 'Opening the secure verification page…',
+  continueLink: 'Continue to verification',
+  smsSent: 'We texted a link to {phone}. Open it on your phone.',
+  smsExpires: 'It works until {time}.',
+  smsExpired: 'The link has expired.',
+  sendAgain: 'Send again',
+  useThisDevice: 'Use this device instead',
+  checking: 'Checking your result…',
+  completeSuccess: 'Thanks, you’re verified.',
+  completeOther: 'We could not verify you online. Thank you for your time.',
+  noSession: 'You can close this page and go back to where you started.',
+  errNetwork: 'Can’t connect. Check your connection and try again.',
+  errRateLimited: 'Too many attempts. Please wait and try again.',
+  errUnavailable: 'Verification is unavailable right now. Please try again.',
+  errSession: 'Your session has expired. Please start again.',
+  errPending: 'Your result isn’t ready yet. Please try again shortly.',
+  errSetup: 'Verification can’t start on this page. Please contact the site.',
+  errGeneric: 'Something went wrong. Please try again.',
+  retry: 'Try again',
+  startAgain: 'Start again',
+};
+
+export type Strings = typeof en;
+export default en;

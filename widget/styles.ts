@@ -1,0 +1,163 @@
+import { css } from 'lit';
+
+/**
+ * Every colour, size and font comes from a `--kyc-*` custom property with a
+ * built-in default, so the element looks right with no theme CSS. The default
+ * colours are `light-dark()` pairs: they follow `prefers-color-scheme`, and
+ * `theme="light"` / `theme="dark"` on the host pins one (via `color-scheme`). Logical properties only, so right-to-left just works.
+ * (Adopted stylesheets: no inline `style`, nothing a strict CSP blocks.)
+ */
+export const styles = css`
+  :host {
+    --_bg: var(--kyc-color-background, light-dark(#fff, #16181d));
+    --_fg: var(--kyc-color-text, light-dark(#1a1c23, #eceef2));
+    --_muted: var(--kyc-color-muted, light-dark(#545a66, #b4b9c4));
+    --_border: var(--kyc-color-border, light-dark(#7b8190, #8a90a0));
+    --_primary: var(--kyc-color-primary, light-dark(#1d4ed8, #8ab4ff));
+    --_on-primary: var(--kyc-color-on-primary, light-dark(#fff, #0b1020));
+    --_error: var(--kyc-color-error, light-dark(#b42318, #ff9c92));
+    --_success: var(--kyc-color-success, light-dark(#067647, #6ce0a4));
+    --_radius: var(--kyc-radius, 0.5rem);
+    --_space: var(--kyc-spacing, 1rem);
+    display: block;
+    max-inline-size: var(--kyc-max-width, 32rem);
+    padding: var(--_space);
+    border-radius: var(--_radius);
+    background: var(--_bg);
+    color: var(--_fg);
+    font: var(--kyc-font-size, 1rem) / 1.5 var(--kyc-font-family, system-ui, sans-serif);
+    color-scheme: light dark;
+  }
+  :host([theme='light']) {
+    color-scheme: light;
+  }
+  :host([theme='dark']) {
+    color-scheme: dark;
+  }
+  :host([hidden]) {
+    display: none;
+  }
+  * {
+    box-sizing: border-box;
+  }
+  form,
+  .panel {
+    display: grid;
+    gap: calc(var(--_space) * 0.75);
+    margin: 0;
+  }
+  .field {
+    display: grid;
+    gap: 0.25rem;
+  }
+  .row {
+    display: grid;
+    grid-template-columns: minmax(5rem, 1fr) 3fr;
+    gap: calc(var(--_space) * 0.5);
+  }
+  label,
+  legend {
+    font-weight: 600;
+  }
+  .hint {
+    color: var(--_muted);
+    font-size: 0.875em;
+  }
+  input:not([type='checkbox'], [type='radio']) {
+    inline-size: 100%;
+    min-block-size: 2.75rem;
+    padding-block: 0.5rem;
+    padding-inline: 0.75rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_bg);
+    color: inherit;
+    font: inherit;
+  }
+  input[aria-invalid='true'] {
+    border-color: var(--_error);
+    border-width: 2px;
+  }
+  input:focus-visible,
+  button:focus-visible,
+  a:focus-visible,
+  [tabindex='-1']:focus-visible {
+    outline: 3px solid var(--kyc-color-focus, var(--_primary));
+    outline-offset: 2px;
+  }
+  .check {
+    display: grid;
+    grid-template-columns: auto 1fr;
+    align-items: start;
+    gap: 0.5rem;
+  }
+  .check label {
+    font-weight: 400;
+  }
+  input[type='checkbox'],
+  input[type='radio'] {
+    inline-size: 1.25rem;
+    block-size: 1.25rem;
+    margin: 0.15rem 0 0;
+    accent-color: var(--_primary);
+  }
+  fieldset {
+    display: grid;
+    gap: 0.25rem;
+    margin: 0;
+    padding: 0;
+    border: 0;
+  }
+  .error {
+    color: var(--_error);
+    font-size: 0.875em;
+  }
+  .error:empty {
+    display: none;
+  }
+  button {
+    min-block-size: 2.75rem;
+    padding-block: 0.5rem;
+    padding-inline: 1.25rem;
+    border: 2px solid var(--_primary);
+    border-radius: var(--_radius);
+    background: var(--_primary);
+    color: var(--_on-primary);
+    font: inherit;
+    font-weight: 600;
+    cursor: pointer;
+  }
+  button.secondary {
+    background: transparent;
+    color: var(--_primary);
+  }
+  button[aria-disabled='true'] {
+    opacity: 0.7;
+    cursor: progress;
+  }
+  .actions {
+    display: flex;
+    flex-wrap: wrap;
+    gap: calc(var(--_space) * 0.5);
+  }
+  .alert {
+    padding: calc(var(--_space) * 0.75);
+    border-inline-start: 4px solid var(--_error);
+    border-radius: var(--_radius);
+    outline: 1px solid var(--_border);
+  }
+  .success {
+    border-inline-start: 4px solid var(--_success);
+    padding-inline-start: calc(var(--_space) * 0.75);
+  }
+  p {
+    margin: 0;
+  }
+  a {
+    color: var(--_primary);
+  }
+  progress {
+    inline-size: 100%;
+    accent-color: var(--_primary);
+  }
+`;
