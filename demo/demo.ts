@@ -1,0 +1,363 @@
+/**
+ * The sales demo's own code: the console beside the fictional partner page.
+ * It only does what a partner could do from outside the widget: set its
+ * attributes and CSS custom properties, and listen for its events. The widget
+ * itself is loaded by `<script type="module" src="/widget.js">`, as on any
+ * partner page. This module runs first (it comes first in the document), so its
+ * listeners are in place before the widget upgrades.
+ *
+ * Settings, the event log and the visitor's reference live in web storage, so
+ * they survive the trip to the hosted flow and back.
+ */
+import type {} from '../widget/index.js';
+
+type Theme = 'light' | 'dark' | 'brand';
+interface Settings {
+  theme: Theme;
+  brand: string;
+  lang: string;
+  sms: boolean;
+}
+interface LogEntry {
+  at: string;
+  kind: 'event' | 'note';
+  name: string;
+  detail?: unknown;
+}
+interface OutboxMessage {
+  to: string;
+  recipientName?: string;
+  senderName?: string;
+  messageTemplateId?: string;
+  text: string;
+  link?: string;
+  createdAt: string;
+}
+
+const EVENTS = ['kyc-submit', 'kyc-link', 'kyc-redirect', 'kyc-complete', 'kyc-error'] as const;
+const LANGS = ['en', 'es', 'fr', 'de', 'ar'];
+const SETTINGS_KEY = 'kyc-demo:settings';
+const LOG_KEY = 'kyc-demo:log';
+const REF_KEY = 'kyc-demo:customer-ref';
+const WIDGET_SESSION_KEY = 'kyc-onboard:session';
+const MAX_LOG = 60;
+const OUTBOX_POLL_MS = 2500;
+const DEFAULTS: Settings = { theme: 'light', brand: '#0f5e59', lang: 'en', sms: true };
+
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+
+function read<T>(store: Storage, key: string, fallback: T): T {
+  try {
+    const raw = store.getItem(key);
+    return raw ? { ...fallback, ...(JSON.parse(raw) as T) } : fallback;
+  } catch {
+    return fallback;
+  }
+}
+function readList<T>(store: Storage, key: string): T[] {
+  try {
+    const v = JSON.parse(store.getItem(key) || '[]') as unknown;
+    return Array.isArray(v) ? (v as T[]) : [];
+  } catch {
+    return [];
+  }
+}
+function write(store: Storage, key: string, value: unknown): void {
+  try {
+    store.setItem(key, JSON.stringify(value));
+  } catch {
+    /* storage blocked: the demo still works, it just forgets */
+  }
+}
+
+/** One random reference per visitor: the widget's `customer-ref`, and the key of this visitor's SMS outbox. */
+function customerRef(): string {
+  try {
+    let ref = localStorage.getItem(REF_KEY);
+    if (!ref) {
+      const bytes = crypto.getRandomValues(new Uint8Array(6));
+      ref = 'demo-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      localStorage.setItem(REF_KEY, ref);
+    }
+    return ref;
+  } catch {
+    return 'demo-anonymous';
+  }
+}
+
+const ref = customerRef();
+let settings: Settings = read(localStorage, SETTINGS_KEY, DEFAULTS);
+if (!LANGS.includes(settings.lang)) settings.lang = 'en';
+if (!/^#[0-9a-f]{6}$/i.test(settings.brand)) settings.brand = DEFAULTS.brand;
+let log: LogEntry[] = readList<LogEntry>(sessionStorage, LOG_KEY);
+
+// ---- the widget's configuration ----------------------------------------------
+
+function widget(): HTMLElement {
+  return document.querySelector('kyc-onboard') as HTMLElement;
+}
+
+/** Text colour (black or white) that reads on a background colour. */
+function onColour(hex: string): string {
+  const n = parseInt(hex.slice(1), 16);
+  const lin = (c: number) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  const l = 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255);
+  return (1.05 / (l + 0.05) >= (l + 0.05) / 0.05) ? '#ffffff' : '#111111';
+}
+
+function apply(): void {
+  const el = widget();
+  const root = document.documentElement;
+  root.dataset.theme = settings.theme;
+  // Dark: the widget's own dark palette (`theme="dark"`), on a dark partner page.
+  if (settings.theme === 'dark') el.setAttribute('theme', 'dark');
+  else el.setAttribute('theme', 'light');
+  // Brand: the partner's colour through the widget's `--kyc-*` custom properties
+  // (CSSOM, so the strict CSP needs no inline style). The rest of the brand look is in demo.css.
+  if (settings.theme === 'brand') {
+    root.style.setProperty('--brand', settings.brand);
+    root.style.setProperty('--brand-on', onColour(settings.brand));
+  } else {
+    root.style.removeProperty('--brand');
+    root.style.removeProperty('--brand-on');
+  }
+  el.setAttribute('lang', settings.lang);
+  el.toggleAttribute('sms', settings.sms);
+  el.setAttribute('customer-ref', ref);
+
+  ($(`theme-${settings.theme}`) as HTMLInputElement).checked = true;
+  ($('brand-colour') as HTMLInputElement).value = settings.brand;
+  $('brand-row').hidden = settings.theme !== 'brand';
+  ($('lang') as HTMLSelectElement).value = settings.lang;
+  ($('sms-option') as HTMLInputElement).checked = settings.sms;
+}
+
+function save(): void {
+  write(localStorage, SETTINGS_KEY, settings);
+  apply();
+}
+
+// ---- the event log -------------------------------------------------------------
+
+function time(iso: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(new Date(iso));
+  } catch {
+    return iso;
+  }
+}
+
+function renderEntry(e: LogEntry): HTMLLIElement {
+  const li = document.createElement('li');
+  li.className = `log__entry log__entry--${e.kind}` + (e.kind === 'event' ? ` log__entry--${e.name}` : '');
+  const head = document.createElement('div');
+  head.className = 'log__head';
+  const name = document.createElement(e.kind === 'event' ? 'code' : 'span');
+  name.className = 'log__name';
+  name.textContent = e.name;
+  const t = document.createElement('time');
+  t.dateTime = e.at;
+  t.textContent = time(e.at);
+  head.append(name, t);
+  li.append(head);
+  if (e.detail !== undefined) {
+    const pre = document.createElement('pre');
+    pre.className = 'log__detail';
+    pre.textContent = JSON.stringify(e.detail, null, 2);
+    li.append(pre);
+  }
+  return li;
+}
+
+function renderLog(): void {
+  const list = $('log');
+  list.replaceChildren(...log.map(renderEntry).reverse());
+  $('log-empty').hidden = log.length > 0;
+}
+
+function addLog(entry: Omit<LogEntry, 'at'>): void {
+  const e = { ...entry, at: new Date().toISOString() };
+  log = [...log, e].slice(-MAX_LOG);
+  write(sessionStorage, LOG_KEY, log);
+  const list = $('log');
+  list.prepend(renderEntry(e));
+  while (list.children.length > MAX_LOG) list.lastElementChild?.remove();
+  $('log-empty').hidden = true;
+}
+
+for (const type of EVENTS) {
+  document.addEventListener(type, (ev) => {
+    addLog({ kind: 'event', name: type, detail: (ev as CustomEvent).detail });
+  });
+}
+
+// ---- the state pill ---------------------------------------------------------------
+
+function showState(): void {
+  const s = widget().getAttribute('state') || 'idle';
+  const out = $('state');
+  out.textContent = s;
+  out.dataset.state = s;
+}
+
+// ---- the SMS outbox ------------------------------------------------------------------
+
+let outboxTimer: ReturnType<typeof setTimeout> | undefined;
+let outboxSeen = '';
+
+function safeLink(u: string | undefined): string | undefined {
+  if (!u) return undefined;
+  try {
+    const url = new URL(u, location.href);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function renderOutbox(messages: OutboxMessage[]): void {
+  const key = JSON.stringify(messages);
+  if (key === outboxSeen) return;
+  outboxSeen = key;
+  const list = $('outbox');
+  const items = [...messages]
+    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
+    .map((m) => {
+      const li = document.createElement('li');
+      li.className = 'sms';
+      const head = document.createElement('div');
+      head.className = 'sms__head';
+      const to = document.createElement('span');
+      to.className = 'sms__to';
+      to.textContent = `To ${m.to}` + (m.recipientName ? ` (${m.recipientName})` : '');
+      const t = document.createElement('time');
+      t.dateTime = m.createdAt;
+      t.textContent = time(m.createdAt);
+      head.append(to, t);
+      const body = document.createElement('p');
+      body.className = 'sms__text';
+      const link = safeLink(m.link);
+      // The text quotes the link: make that part of it clickable.
+      const at = link && m.link ? m.text.indexOf(m.link) : -1;
+      if (link && at >= 0) {
+        const a = document.createElement('a');
+        a.href = link;
+        a.target = '_blank';
+        a.rel = 'noopener';
+        a.textContent = m.link!;
+        body.append(m.text.slice(0, at), a, m.text.slice(at + m.link!.length));
+      } else {
+        body.textContent = m.text;
+      }
+      li.append(head, body);
+      if (link) {
+        const open = document.createElement('a');
+        open.className = 'button button--small sms__open';
+        open.href = link;
+        open.target = '_blank';
+        open.rel = 'noopener';
+        open.textContent = 'Open the link (as the phone)';
+        li.append(open);
+      }
+      if (m.senderName) {
+        const from = document.createElement('p');
+        from.className = 'small';
+        from.textContent = `Sender: ${m.senderName}`;
+        li.append(from);
+      }
+      return li;
+    });
+  list.replaceChildren(...items);
+  $('outbox-empty').hidden = messages.length > 0;
+}
+
+async function pollOutbox(): Promise<void> {
+  clearTimeout(outboxTimer);
+  try {
+    const res = await fetch(`/sandbox/outbox?customerRef=${encodeURIComponent(ref)}`, { headers: { accept: 'application/json' } });
+    if (res.status === 404) {
+      $('outbox-empty').textContent = 'The sandbox is off on this server (a real vendor is configured): text messages go to real phones.';
+      return; // no sandbox, nothing to poll
+    }
+    if (res.ok) {
+      const data = (await res.json()) as { messages?: OutboxMessage[] };
+      renderOutbox(Array.isArray(data.messages) ? data.messages : []);
+    }
+  } catch {
+    /* the server restarted or is gone: try again later */
+  }
+  if (!document.hidden) outboxTimer = setTimeout(() => void pollOutbox(), OUTBOX_POLL_MS);
+}
+
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden) void pollOutbox();
+});
+
+// ---- start over ---------------------------------------------------------------------
+
+/** A fresh widget (a partner would do the same: replace the element), an empty log. */
+function startOver(): void {
+  try {
+    sessionStorage.removeItem(WIDGET_SESSION_KEY);
+  } catch {
+    /* ignore */
+  }
+  const old = widget();
+  const fresh = document.createElement('kyc-onboard');
+  fresh.id = old.id;
+  old.replaceWith(fresh);
+  observer.disconnect();
+  observer.observe(fresh, { attributes: true, attributeFilter: ['state'] });
+  log = [];
+  write(sessionStorage, LOG_KEY, log);
+  renderLog();
+  apply();
+  showState();
+}
+
+// ---- wiring ---------------------------------------------------------------------------
+
+const observer = new MutationObserver(showState);
+
+function init(): void {
+  $('customer-ref').textContent = ref;
+  renderLog();
+  const back = new URLSearchParams(location.search).get('kyc_return');
+  if (back === 'success' || back === 'error') {
+    addLog({ kind: 'note', name: `Back from the hosted flow (kyc_return=${back})` });
+  }
+  apply();
+  showState();
+  observer.observe(widget(), { attributes: true, attributeFilter: ['state'] });
+
+  for (const id of ['theme-light', 'theme-dark', 'theme-brand']) {
+    $(id).addEventListener('change', (e) => {
+      settings = { ...settings, theme: (e.target as HTMLInputElement).value as Theme };
+      save();
+    });
+  }
+  $('brand-colour').addEventListener('input', (e) => {
+    settings = { ...settings, brand: (e.target as HTMLInputElement).value };
+    save();
+  });
+  $('lang').addEventListener('change', (e) => {
+    settings = { ...settings, lang: (e.target as HTMLSelectElement).value };
+    save();
+  });
+  $('sms-option').addEventListener('change', (e) => {
+    settings = { ...settings, sms: (e.target as HTMLInputElement).checked };
+    save();
+  });
+  $('reset').addEventListener('click', startOver);
+  $('clear-log').addEventListener('click', () => {
+    log = [];
+    write(sessionStorage, LOG_KEY, log);
+    renderLog();
+  });
+  void pollOutbox();
+}
+
+init();

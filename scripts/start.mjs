@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+// `npm start`: build the widget and the demo, then run the worker locally with
+// `wrangler dev` (workerd), serving the demo at /, the widget at /widget.js,
+// the API at /api and, while no vendor is configured, the sandbox at /sandbox.
+//
+//   PORT=8787 HOST=127.0.0.1 npm start      (both optional; these are the defaults)
+//   npm start -- --no-build                 skip the build (dist/public must exist)
+//   npm run dev                             the same, rebuilding the widget and the demo on change
+//
+// No .dev.vars is needed: with KYC_BASE_URL unset the built-in sandbox is the
+// vendor. Wrangler runs in its own process group; Ctrl-C (SIGINT), SIGTERM and
+// SIGHUP stop that whole group, so no workerd is left behind.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const watch = args.includes('--watch');
+const build = !args.includes('--no-build');
+const host = process.env.HOST || '127.0.0.1';
+const port = Number(process.env.PORT || 8787);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`[start] PORT must be a port number, not ${JSON.stringify(process.env.PORT)}`);
+  process.exit(2);
+}
+
+/** Keeps wrangler off the internet and quiet (shared/TOOLCHAIN.md). */
+const WRANGLER_ENV = {
+  CI: 'true',
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+};
+
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+if (build) {
+  const r = spawnSync(npm, ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('[start] the build failed; nothing was started.');
+    process.exit(r.status ?? 1);
+  }
+} else if (!existsSync(join(root, 'dist/public/index.html')) || !existsSync(join(root, 'dist/public/widget.js'))) {
+  console.error('[start] dist/public is not built: run `npm run build` (or `npm start` without --no-build).');
+  process.exit(1);
+}
+mkdirSync(join(root, 'dist/public'), { recursive: true });
+
+/** Child processes, each in its own process group. */
+const children = [];
+function launch(cmd, argv, opts = {}) {
+  const child = spawn(cmd, argv, {
+    cwd: root,
+    detached: true, // own process group: we signal the group, which includes workerd / esbuild
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...opts,
+    env: { ...process.env, ...WRANGLER_ENV, ...(opts.env ?? {}) },
+  });
+  children.push(child);
+  return child;
+}
+
+let stopping = false;
+async function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  const alive = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  for (const c of alive) {
+    try {
+      process.kill(-c.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  }
+  const deadline = Date.now() + 5000;
+  while (alive.some((c) => c.exitCode === null && c.signalCode === null) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  for (const c of alive) {
+    try {
+      process.kill(-c.pid, 'SIGKILL'); // the group, in case workerd ignored SIGTERM
+    } catch {
+      /* already gone */
+    }
+  }
+  process.exit(code);
+}
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    if (!stopping) console.log(`\n[start] ${sig}: stopping the worker…`);
+    void stop(0);
+  });
+}
+process.on('exit', () => {
+  // Last resort (an exception in this script): never leave a group running.
+  for (const c of children) {
+    try {
+      process.kill(-c.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+});
+
+if (watch) {
+  // Rebuild the widget bundle (straight into dist/public/widget.js, unminified)
+  // and the demo on change; wrangler serves the new assets on the next request.
+  const { context } = await import('esbuild');
+  const ctx = await context({
+    entryPoints: [join(root, 'widget/index.ts')],
+    outfile: join(root, 'dist/public/widget.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    sourcemap: 'inline',
+    tsconfig: join(root, 'widget/tsconfig.json'),
+    logLevel: 'info',
+  });
+  await ctx.watch();
+  process.on('exit', () => void ctx.dispose());
+  const d = launch(process.execPath, [join(root, 'scripts/build-demo.mjs'), '--watch']);
+  d.stdout.pipe(process.stdout);
+  d.stderr.pipe(process.stderr);
+}
+
+const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
+  'dev',
+  '--ip',
+  host,
+  '--port',
+  String(port),
+  '--inspector-port',
+  '0',
+]);
+
+// wrangler reads KYC_BASE_URL from wrangler.toml, .dev.vars or --var; say which vendor that means.
+let devVars = '';
+try {
+  devVars = readFileSync(join(root, '.dev.vars'), 'utf8');
+} catch {
+  /* none: fine */
+}
+const base = /^\s*KYC_BASE_URL\s*=\s*"?([^"\n]*)"?/m.exec(devVars)?.[1]?.trim();
+const vendor = base && base !== 'sandbox' ? `${base} (from .dev.vars)` : `the built-in sandbox (${url}/sandbox/…)`;
+let announced = false;
+function onOutput(chunk, stream) {
+  stream.write(chunk);
+  if (!announced && /Ready on/.test(String(chunk))) {
+    announced = true;
+    const line = '─'.repeat(60);
+    console.log(`\n${line}
+  kyc-onboard is running${watch ? ' (watching widget/ and demo/)' : ''}
+
+  Demo          ${url}/
+  Widget        ${url}/widget.js
+  API           ${url}/api   (health: ${url}/api/ruok)
+  Vendor        ${vendor}
+
+  Press Ctrl-C to stop.
+${line}\n`);
+  }
+}
+wrangler.stdout.on('data', (c) => onOutput(c, process.stdout));
+wrangler.stderr.on('data', (c) => onOutput(c, process.stderr));
+wrangler.on('exit', (code, signal) => {
+  if (stopping) return;
+  console.error(`[start] wrangler exited (${signal ?? `code ${code}`}).`);
+  void stop(code || 1);
+});

@@ -1,0 +1,167 @@
+/**
+ * Shared pieces of the end-to-end tests: the real worker (`wrangler dev`, via
+ * test/support/wrangler.ts), Debian Chromium through playwright-core with a
+ * fresh profile, and the form filled in the way a person fills it: controls
+ * found by their labels and roles, never by CSS selectors into the widget.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumLaunchOptions, freshUserDataDir } from '../support/chromium.mjs';
+import { ROOT, startWorker, type RunningWorker } from '../support/wrangler';
+
+export { freePort } from '../support/wrangler';
+
+/** The e2e tests serve what `npm run build` made; `npm test` builds first. */
+export function requireBuilt(): void {
+  const missing = ['dist/public/index.html', 'dist/public/demo.js', 'dist/public/widget.js', 'dist/public/_headers'].filter(
+    (f) => !existsSync(join(ROOT, f)),
+  );
+  if (missing.length) {
+    throw new Error(`The end-to-end tests need a build first (missing ${missing.join(', ')}). Run \`npm run build\`, or \`npm test\`, which builds.`);
+  }
+}
+
+/** The worker as `npm start` runs it (sandbox vendor unless vars say otherwise), on a free port. */
+export async function startStack(vars: Record<string, string> = {}): Promise<RunningWorker> {
+  requireBuilt();
+  return startWorker({ vars });
+}
+
+/** After stop(), nothing answers on the worker's port any more. */
+export async function assertStopped(url: string): Promise<void> {
+  await assert.rejects(fetch(url, { signal: AbortSignal.timeout(2000) }), `something still answers on ${url}`);
+}
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and CSP violations the pages reported. */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/** Chromium with a fresh, throw-away profile (a new person on a new device). */
+export async function openBrowser(viewport = { width: 1280, height: 900 }): Promise<Browser> {
+  const dir = freshUserDataDir();
+  const context = await chromium.launchPersistentContext(dir, { ...chromiumLaunchOptions(), viewport });
+  context.setDefaultTimeout(15_000);
+  const problems: string[] = [];
+  const watch = (p: Page) => {
+    p.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`${p.url()}: ${m.text()}`);
+    });
+    p.on('pageerror', (e) => problems.push(`${p.url()}: ${e.message}`));
+  };
+  context.on('page', watch);
+  const page = context.pages()[0] ?? (await context.newPage());
+  watch(page);
+  return {
+    context,
+    page,
+    problems,
+    async close() {
+      await context.close().catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Person {
+  givenName?: string;
+  familyName?: string;
+  dateOfBirth?: string;
+  countryCode?: string;
+  mobileNumber?: string;
+  consent?: boolean;
+}
+
+export const ALICE: Required<Person> = {
+  givenName: 'Alice',
+  familyName: 'Citizen',
+  dateOfBirth: '1990-04-12',
+  countryCode: '+61',
+  mobileNumber: '412 345 678',
+  consent: true,
+};
+
+/** The widget on the page: its controls are found inside it by label and role (the demo console has controls too). */
+export const widget = (page: Page) => page.locator('kyc-onboard');
+
+/** Fill the form by its labels, as a person would. The consent checkbox is the form's only checkbox. */
+export async function fillForm(page: Page, p: Person): Promise<void> {
+  const w = widget(page);
+  if (p.givenName !== undefined) await w.getByLabel('Given name').fill(p.givenName);
+  if (p.familyName !== undefined) await w.getByLabel('Family name').fill(p.familyName);
+  if (p.dateOfBirth !== undefined) await w.getByLabel('Date of birth').fill(p.dateOfBirth);
+  if (p.countryCode !== undefined) await w.getByLabel('Country code').fill(p.countryCode);
+  if (p.mobileNumber !== undefined) await w.getByLabel('Mobile number').fill(p.mobileNumber);
+  if (p.consent) await w.getByRole('checkbox').check();
+}
+
+export const submit = (page: Page) => widget(page).getByRole('button', { name: 'Verify my identity' }).click();
+
+/** Waits until `<kyc-onboard>` on the page reflects `state` (the host attribute). */
+export async function waitForState(page: Page, state: string, timeout = 20_000): Promise<void> {
+  try {
+    await page.locator(`kyc-onboard[state="${state}"]`).waitFor({ state: 'attached', timeout });
+  } catch (e) {
+    const now = await page
+      .locator('kyc-onboard')
+      .getAttribute('state', { timeout: 1000 })
+      .catch(() => '(no widget)');
+    throw new Error(`the widget did not reach state "${state}" within ${timeout} ms; it is "${now}" on ${page.url()}`, { cause: e });
+  }
+}
+
+/** Every event `<kyc-onboard>` fires on this page (and on pages it navigates to), with its detail. */
+export async function recordEvents(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __kycEvents: { type: string; detail: unknown }[] };
+    w.__kycEvents = [];
+    for (const type of ['kyc-submit', 'kyc-link', 'kyc-redirect', 'kyc-complete', 'kyc-error']) {
+      document.addEventListener(type, (e) => w.__kycEvents.push({ type, detail: (e as CustomEvent).detail }));
+    }
+  });
+}
+
+export async function recordedEvents(page: Page): Promise<{ type: string; detail: Record<string, unknown> }[]> {
+  return page.evaluate(() => (window as unknown as { __kycEvents?: { type: string; detail: Record<string, unknown> }[] }).__kycEvents ?? []);
+}
+
+/** The demo's event log, newest first, as the visitor reads it. */
+export function eventLog(page: Page) {
+  return page.getByRole('region', { name: 'Widget events' }).getByRole('listitem');
+}
+
+/** A static server on 127.0.0.1 (a partner's site on its own origin). */
+export async function staticServer(pages: Record<string, string>): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const body = pages[path];
+    if (body === undefined) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    stop: () =>
+      new Promise<void>((ok) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => ok());
+      }),
+  };
+}
