@@ -466,9 +466,10 @@ export class KycOnboard extends LitElement {
   }
 
   private _onBlur(e: FocusEvent): void {
-    const name = (e.target as HTMLInputElement).name as FieldName;
+    const input = e.target as HTMLInputElement;
+    const name = input.name as FieldName;
     if (!FIELD_ORDER.includes(name)) return;
-    if (name === 'phoneCode') this._values.phoneCode = tidyCode(this._values.phoneCode) || this._values.phoneCode;
+    if (name === 'phoneCode') input.value = this._values.phoneCode = tidyCode(input.value) || input.value;
     this._touched.add(name);
     this.requestUpdate();
   }

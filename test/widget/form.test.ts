@@ -1,0 +1,274 @@
+// The form: accessible names, validation, tidying, keyboard-only completion, submit and its events.
+import { expect, fixtureCleanup, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import { HttpResponse } from 'msw';
+import { $, check, countRole, deferred, fillValid, linkAnswer, mockApi, mount, oneEvent, submit, text, type, waitState } from './helpers.js';
+
+afterEach(() => {
+  fixtureCleanup();
+  sessionStorage.clear();
+});
+
+describe('<kyc-onboard> form', () => {
+  it('is accessible in idle, with the contract accessible names', async () => {
+    mockApi();
+    const el = await mount();
+    await expect(el).to.be.accessible();
+    expect(el.getAttribute('state')).to.equal('idle');
+    expect(await countRole('textbox', 'Family name')).to.equal(1);
+    expect(await countRole('textbox', 'Given name')).to.equal(1);
+    expect(await countRole('textbox', 'Middle name')).to.equal(1);
+    expect(await countRole('textbox', 'Country code')).to.equal(1);
+    expect(await countRole('textbox', 'Mobile number')).to.equal(1);
+    expect($(el, '#dateOfBirth').type).to.equal('date');
+    expect($(el, 'label[for=dateOfBirth]').textContent).to.equal('Date of birth');
+    expect(await countRole('checkbox', 'I agree to an identity check against official records.')).to.equal(1);
+    expect(await countRole('button', 'Verify my identity')).to.equal(1);
+    expect(el.shadowRoot!.querySelectorAll('input[type=checkbox]').length).to.equal(1);
+    expect($<HTMLFormElement>(el, 'form').noValidate).to.equal(true);
+    // No SMS choice without the `sms` attribute.
+    expect(await countRole('radio', 'Text me a link')).to.equal(0);
+  });
+
+  it('names the consent checkbox by the slotted consent text', async () => {
+    mockApi();
+    await mount(html`<kyc-onboard><span slot="consent">I accept the Acme privacy terms</span></kyc-onboard>`);
+    expect(await countRole('checkbox', 'I accept the Acme privacy terms')).to.equal(1);
+  });
+
+  it('offers the radio pair with `sms`, "Continue on this device" preselected', async () => {
+    mockApi();
+    const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
+    expect(await countRole('radio', 'Continue on this device')).to.equal(1);
+    expect(await countRole('radio', 'Text me a link')).to.equal(1);
+    expect($(el, '#here').checked).to.equal(true);
+    expect($(el, '#sms').checked).to.equal(false);
+    await expect(el).to.be.accessible();
+  });
+
+  it('shows errors only after a field is touched', async () => {
+    mockApi();
+    const el = await mount();
+    expect($(el, '#familyName').hasAttribute('aria-invalid')).to.equal(false);
+    await type(el, 'familyName', '   ');
+    expect($(el, '#familyName').getAttribute('aria-invalid')).to.equal('true');
+    expect($(el, '#familyName-error').textContent).to.equal('Enter your family name.');
+    // Untouched fields stay quiet.
+    expect($(el, '#phoneNumber').hasAttribute('aria-invalid')).to.equal(false);
+    // Fixing the field clears the error.
+    await type(el, 'familyName', 'Citizen');
+    expect($(el, '#familyName').hasAttribute('aria-invalid')).to.equal(false);
+  });
+
+  it('on an invalid submit: marks each bad field, links its error, focuses the first, sends nothing', async () => {
+    const calls = mockApi();
+    const el = await mount();
+    let submitted = false;
+    el.addEventListener('kyc-submit', () => (submitted = true));
+    await type(el, 'dateOfBirth', '2999-01-01');
+    await submit(el);
+    for (const id of ['familyName', 'dateOfBirth', 'phoneNumber', 'consent']) {
+      const input = $(el, `#${id}`);
+      expect(input.getAttribute('aria-invalid'), id).to.equal('true');
+      const described = $(el, `#${input.getAttribute('aria-describedby')!.split(' ').pop()}`);
+      expect(described.textContent!.length, id).to.be.greaterThan(3);
+      expect(input.validity.customError, id).to.equal(true);
+    }
+    expect($(el, '#dateOfBirth-error').textContent).to.contain('past');
+    expect($(el, '#givenName').hasAttribute('aria-invalid')).to.equal(false);
+    expect(el.shadowRoot!.activeElement?.id).to.equal('familyName');
+    expect(el.state).to.equal('idle');
+    expect(calls.link.length).to.equal(0);
+    expect(submitted).to.equal(false);
+    await expect(el).to.be.accessible();
+  });
+
+  it('rejects a birth date more than 120 years ago and a too-short number', async () => {
+    mockApi();
+    const el = await mount();
+    await type(el, 'dateOfBirth', '1890-01-01');
+    await type(el, 'phoneNumber', '12');
+    await type(el, 'phoneCode', 'abc');
+    expect($(el, '#dateOfBirth').getAttribute('aria-invalid')).to.equal('true');
+    expect($(el, '#phoneNumber').getAttribute('aria-invalid')).to.equal('true');
+    expect($(el, '#phoneCode').getAttribute('aria-invalid')).to.equal('true');
+  });
+
+  it('can be completed with the keyboard only', async () => {
+    const calls = mockApi();
+    const el = await mount();
+    el.addEventListener('kyc-redirect', (e) => e.preventDefault());
+    const focused = () => el.shadowRoot!.activeElement as HTMLElement | null;
+    /** Press Tab until `target` has focus (a date input may take an extra Tab for its segments). */
+    async function tabTo(target: string) {
+      for (let i = 0; i < 4 && !focused()?.matches(target); i++) await sendKeys({ press: 'Tab' });
+      expect(focused()?.matches(target), target).to.equal(true);
+    }
+    $(el, '#givenName').focus();
+    await sendKeys({ type: 'Jane' });
+    await tabTo('#middleName');
+    await tabTo('#familyName');
+    await sendKeys({ type: 'Citizen' });
+    await tabTo('#dateOfBirth');
+    await sendKeys({ type: '02011990' }); // month/day/year segments in en-US
+    await tabTo('#phoneCode'); // +61 already there
+    await tabTo('#phoneNumber');
+    await sendKeys({ type: '0412 345 678' });
+    await tabTo('#consent');
+    await sendKeys({ press: 'Space' });
+    await tabTo('button[type=submit]');
+    const redirect = oneEvent(el, 'kyc-redirect');
+    await sendKeys({ press: 'Enter' });
+    await redirect;
+    expect(calls.link.length).to.equal(1);
+    expect(calls.link[0]!.body).to.deep.include({ dateOfBirth: '1990-02-01', consent: true });
+    expect(calls.link[0]!.body.name).to.deep.equal({ givenName: 'Jane', familyName: 'Citizen' });
+    expect(calls.link[0]!.body.phone).to.deep.equal({ code: '+61', number: '412345678' });
+  });
+
+  it('submits with Enter from a text field', async () => {
+    const calls = mockApi();
+    const el = await mount();
+    el.navigate = () => {};
+    await fillValid(el);
+    $(el, '#familyName').focus();
+    await sendKeys({ press: 'Enter' });
+    await waitState(el, 'redirecting');
+    expect(calls.link.length).to.equal(1);
+  });
+
+  it('tidies what people type before sending', async () => {
+    const calls = mockApi();
+    const el = await mount();
+    el.addEventListener('kyc-redirect', (e) => e.preventDefault());
+    await fillValid(el, { givenName: '  Mary   Anne ', familyName: ' van  der Berg ', phoneNumber: '+61 (0)412-345.678' });
+    await type(el, 'phoneCode', '61');
+    await type(el, 'middleName', '   ');
+    expect($(el, '#phoneCode').value).to.equal('+61');
+    await submit(el);
+    await waitState(el, 'redirecting');
+    const body = calls.link[0]!.body;
+    expect(body.name).to.deep.equal({ givenName: 'Mary Anne', familyName: 'van der Berg' });
+    expect(body.phone).to.deep.equal({ code: '+61', number: '412345678' });
+  });
+
+  it('submits: submitting (accessible, busy) → kyc-submit, kyc-link, kyc-redirect → navigates', async () => {
+    const hold = deferred();
+    const calls = mockApi({
+      link: async () => {
+        await hold.promise;
+        return HttpResponse.json(linkAnswer());
+      },
+    });
+    const el = await mount(html`<kyc-onboard customer-ref="crm-42"></kyc-onboard>`);
+    const seen: string[] = [];
+    for (const name of ['kyc-submit', 'kyc-link', 'kyc-redirect', 'kyc-complete', 'kyc-error'] as const) {
+      document.addEventListener(name, (e) => seen.push(`${e.type}:${e.bubbles}:${e.composed}`));
+    }
+    const navigated: string[] = [];
+    el.navigate = (url) => navigated.push(url);
+    await fillValid(el);
+    const submitEvent = oneEvent(el, 'kyc-submit');
+    await submit(el);
+    expect((await submitEvent).detail).to.deep.equal({ sendSMS: false });
+    expect(el.state).to.equal('submitting');
+    expect(el.getAttribute('state')).to.equal('submitting');
+    expect(el.matches(':state(submitting)')).to.equal(true);
+    expect($(el, 'button[type=submit]').getAttribute('aria-disabled')).to.equal('true');
+    expect(text(el)).to.contain('Please wait');
+    await expect(el).to.be.accessible();
+    const link = oneEvent(el, 'kyc-link');
+    const redirect = oneEvent(el, 'kyc-redirect');
+    hold.resolve();
+    expect((await link).detail).to.deep.include({ url: 'https://hosted.example/flow/abc', smsSent: false });
+    const r = await redirect;
+    expect(r.detail.url).to.equal('https://hosted.example/flow/abc');
+    expect(r.cancelable).to.equal(true);
+    expect(el.state).to.equal('redirecting');
+    expect(navigated).to.deep.equal(['https://hosted.example/flow/abc']);
+    expect(seen).to.deep.equal(['kyc-submit:true:true', 'kyc-link:true:true', 'kyc-redirect:true:true']);
+    const call = calls.link[0]!;
+    expect(call.key).to.match(/^[0-9a-f-]{32,36}$/);
+    expect(call.body.returnUrl).to.equal(location.origin + location.pathname);
+    expect(call.body.customerRef).to.equal('crm-42');
+    expect(call.body).not.to.have.property('sendSMS');
+    expect(call.body).not.to.have.property('turnstileToken');
+    // The session waits in sessionStorage for the return; nothing personal is stored.
+    const stored = sessionStorage.getItem('kyc-onboard:session')!;
+    expect(JSON.parse(stored)).to.deep.equal({ session: 'sess-123' });
+    expect(stored).not.to.contain('Citizen');
+    expect(stored).not.to.contain('1990');
+    expect(localStorage.length).to.equal(0);
+  });
+
+  it('sends `return-url` when set', async () => {
+    const calls = mockApi();
+    const el = await mount(html`<kyc-onboard return-url="https://partner.example/back"></kyc-onboard>`);
+    el.navigate = () => {};
+    await fillValid(el);
+    await submit(el);
+    await waitState(el, 'redirecting');
+    expect(calls.link[0]!.body.returnUrl).to.equal('https://partner.example/back');
+  });
+
+  it('kyc-redirect is cancelable: preventDefault keeps the page where it is', async () => {
+    mockApi();
+    const el = await mount();
+    const navigated: string[] = [];
+    el.navigate = (url) => navigated.push(url);
+    el.addEventListener('kyc-redirect', (e) => e.preventDefault());
+    await fillValid(el);
+    await submit(el);
+    await waitState(el, 'redirecting');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(navigated).to.deep.equal([]);
+    // The host got the URL; the widget offers it as a plain link too.
+    expect($(el, 'a[part=link]').getAttribute('href')).to.equal('https://hosted.example/flow/abc');
+    await expect(el).to.be.accessible();
+  });
+
+  it('a double click sends one request', async () => {
+    const hold = deferred();
+    const calls = mockApi({
+      link: async () => {
+        await hold.promise;
+        return HttpResponse.json(linkAnswer());
+      },
+    });
+    const el = await mount();
+    el.navigate = () => {};
+    await fillValid(el);
+    const button = $(el, 'button[type=submit]');
+    button.click();
+    button.click();
+    button.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));
+    $<HTMLFormElement>(el, 'form').requestSubmit();
+    await new Promise((r) => setTimeout(r, 100));
+    hold.resolve();
+    await waitState(el, 'redirecting');
+    expect(calls.link.length).to.equal(1);
+  });
+
+  it('never follows a non-http link', async () => {
+    mockApi({ link: () => HttpResponse.json(linkAnswer({ url: 'javascript:alert(1)' })) });
+    const el = await mount();
+    const navigated: string[] = [];
+    el.navigate = (url) => navigated.push(url);
+    await fillValid(el);
+    await submit(el);
+    await waitState(el, 'error');
+    expect(navigated).to.deep.equal([]);
+  });
+
+  it('uses one radio choice for SMS, and sends sendSMS only when chosen', async () => {
+    const calls = mockApi();
+    const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
+    el.navigate = () => {};
+    await fillValid(el);
+    await check(el, 'sms');
+    await check(el, 'here');
+    await submit(el);
+    await waitState(el, 'redirecting');
+    expect(calls.link[0]!.body).not.to.have.property('sendSMS');
+  });
+});

@@ -1,0 +1,122 @@
+// Shared helpers of the widget's browser tests: msw as the worker, element queries, form filling.
+import { executeServerCommand } from '@web/test-runner-commands';
+import { fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { http, HttpResponse, type DefaultBodyType, type StrictResponse } from 'msw';
+import { setupWorker } from 'msw/browser';
+import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultRequest } from '../../worker/contract.js';
+import '../../widget/index.js';
+import type { KycOnboard, KycState } from '../../widget/index.js';
+
+export const worker = setupWorker();
+let started: Promise<unknown> | undefined;
+
+/** Start msw once per page (the service worker is served at /mockServiceWorker.js by the test-runner config). */
+export function startMsw(): Promise<unknown> {
+  return (started ??= worker.start({ serviceWorker: { url: '/mockServiceWorker.js' }, onUnhandledRequest: 'bypass', quiet: true }));
+}
+
+export interface LinkCall {
+  body: OnboardingLinkRequest;
+  key: string | null;
+}
+export interface ResultCall {
+  body: ResultRequest;
+}
+type Reply = Response | StrictResponse<DefaultBodyType> | Promise<Response | StrictResponse<DefaultBodyType>>;
+
+export const linkAnswer = (over: Partial<OnboardingLinkAnswer> = {}): OnboardingLinkAnswer => ({
+  url: 'https://hosted.example/flow/abc',
+  urlExpiry: new Date(Date.now() + 10 * 60_000).toISOString(),
+  status: 'OK',
+  smsSent: false,
+  session: 'sess-123',
+  ...over,
+});
+
+export const errorAnswer = (status: number, errorCode: string, issues: { issue: string; issueLocation: string }[] = [], headers: Record<string, string> = {}) =>
+  HttpResponse.json({ errorCode, errorMsg: errorCode.toLowerCase(), issues, requestId: `req-${status}` }, { status, headers });
+
+/**
+ * Install the worker double. `link(call, n)` / `result(call, n)` answer the
+ * n-th call (0-based); defaults: a redirect link, and `CHECKED_SUCCESS_CLEAR`.
+ * Returns the recorded calls.
+ */
+export function mockApi(opts: { link?: (call: LinkCall, n: number) => Reply; result?: (call: ResultCall, n: number) => Reply } = {}) {
+  const calls = { link: [] as LinkCall[], result: [] as ResultCall[] };
+  worker.resetHandlers(
+    http.post('/api/onboarding-link', async ({ request }) => {
+      const call = { body: (await request.json()) as OnboardingLinkRequest, key: request.headers.get('Idempotency-Key') };
+      calls.link.push(call);
+      return opts.link ? opts.link(call, calls.link.length - 1) : HttpResponse.json(linkAnswer());
+    }),
+    http.post('/api/result', async ({ request }) => {
+      const call = { body: (await request.json()) as ResultRequest };
+      calls.result.push(call);
+      return opts.result ? opts.result(call, calls.result.length - 1) : HttpResponse.json({ checkStatus: 'CHECKED_SUCCESS_CLEAR' });
+    }),
+  );
+  return calls;
+}
+
+/** A promise with its resolve function, to hold a response while the test looks at `submitting`. */
+export function deferred<T = void>() {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+export async function mount(template = html`<kyc-onboard></kyc-onboard>`): Promise<KycOnboard> {
+  await startMsw();
+  const el = await fixture<KycOnboard>(template);
+  el.navigate = () => {
+    throw new Error('navigate() called without a stub');
+  };
+  el.retryDelay = 0;
+  el.pollIntervals = [0, 0, 0];
+  return el;
+}
+
+export const $ = <T extends Element = HTMLInputElement>(el: KycOnboard, sel: string): T => {
+  const found = el.shadowRoot!.querySelector<T>(sel);
+  if (!found) throw new Error(`no ${sel} in the shadow root`);
+  return found;
+};
+export const maybe = (el: KycOnboard, sel: string) => el.shadowRoot!.querySelector<HTMLElement>(sel);
+export const text = (el: KycOnboard) => (el.shadowRoot!.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+/** Set a field as a person would (value + input event), then leave it. */
+export async function type(el: KycOnboard, id: string, value: string): Promise<void> {
+  const input = $(el, `#${id}`);
+  input.focus();
+  input.value = value;
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  input.blur();
+  await el.updateComplete;
+}
+
+export async function check(el: KycOnboard, id: string): Promise<void> {
+  $(el, `#${id}`).click();
+  await el.updateComplete;
+}
+
+export const valid = { familyName: 'Citizen', givenName: 'Jane', dateOfBirth: '1990-02-01', phoneNumber: '0412 345 678' };
+
+export async function fillValid(el: KycOnboard, v: Partial<typeof valid> = {}): Promise<void> {
+  const all = { ...valid, ...v };
+  for (const [id, value] of Object.entries(all)) await type(el, id, value);
+  await check(el, 'consent');
+}
+
+export async function submit(el: KycOnboard): Promise<void> {
+  $(el, 'button[type=submit]').click();
+  await el.updateComplete;
+}
+
+export const waitState = (el: KycOnboard, state: KycState, msg?: string) =>
+  waitUntil(() => el.state === state, msg ?? `state ${state} (is ${el.state})`, { timeout: 4000 });
+
+/** Count elements by ARIA role and exact accessible name, as the browser's accessibility tree sees them. */
+export const countRole = (role: string, name: string, within?: string) =>
+  executeServerCommand<number, { role: string; name: string; within?: string }>('count-role', { role, name, within });
+
+export { oneEvent };

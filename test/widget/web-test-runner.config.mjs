@@ -1,0 +1,111 @@
+// Browser tests of <kyc-onboard>: real Chromium (the system one), msw in the page as the worker.
+//   npm run test:widget
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { buildBundle } from '../../scripts/build-widget.mjs';
+import { chromiumLaunchOptions } from '../support/chromium.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+// The size test and the strict-CSP page load the real self-contained bundle.
+await buildBundle();
+
+const STRICT_CSP = "default-src 'self'";
+
+/** A partner page under a strict CSP (no 'unsafe-inline' anywhere): only same-origin external scripts. */
+const cspPage = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>strict CSP partner page</title>
+    <script src="/__csp/probe.js"></script>
+    <script type="module" src="/dist/widget/kyc-onboard.js"></script>
+  </head>
+  <body>
+    <kyc-onboard endpoint="/__csp/api"></kyc-onboard>
+  </body>
+</html>`;
+
+/** Records CSP violations on the page, so the test can assert there were none. */
+const cspProbe = `window.__violations = [];
+document.addEventListener('securitypolicyviolation', function (e) { window.__violations.push(e.violatedDirective + ' ' + e.blockedURI); });`;
+
+const cspRequests = [];
+
+/** Test-only server routes: msw's worker script at the root, and the strict-CSP page with its tiny API. */
+function testRoutes() {
+  return async (ctx, next) => {
+    if (ctx.path === '/mockServiceWorker.js') {
+      ctx.type = 'application/javascript';
+      ctx.body = readFileSync(new URL('../../node_modules/msw/lib/mockServiceWorker.js', import.meta.url), 'utf8');
+      return;
+    }
+    if (ctx.path === '/__csp/page.html') {
+      ctx.set('Content-Security-Policy', STRICT_CSP);
+      ctx.type = 'text/html';
+      ctx.body = cspPage;
+      return;
+    }
+    if (ctx.path === '/__csp/probe.js') {
+      ctx.type = 'application/javascript';
+      ctx.body = cspProbe;
+      return;
+    }
+    if (ctx.path === '/__csp/api/onboarding-link' && ctx.method === 'POST') {
+      let raw = '';
+      for await (const chunk of ctx.req) raw += chunk;
+      cspRequests.push({ body: JSON.parse(raw), key: ctx.get('Idempotency-Key') });
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify({
+        url: 'https://hosted.example/flow/abc',
+        urlExpiry: new Date(Date.now() + 600_000).toISOString(),
+        status: 'OK',
+        smsSent: false,
+        session: 'csp-session',
+      });
+      return;
+    }
+    if (ctx.path === '/__csp/requests') {
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify(cspRequests);
+      return;
+    }
+    return next();
+  };
+}
+
+/**
+ * Server commands for the tests: count elements by ARIA role and accessible
+ * name as the browser's accessibility tree sees them (Playwright's getByRole
+ * pierces shadow roots), and emulate a colour scheme.
+ */
+function roleQueries() {
+  return {
+    name: 'kyc-role-queries',
+    async executeCommand({ command, payload, session }) {
+      if (command !== 'count-role' && command !== 'color-scheme') return undefined;
+      const page = session.browser.getPage(session.id);
+      if (command === 'color-scheme') {
+        await page.emulateMedia({ colorScheme: payload });
+        return true;
+      }
+      const { role, name, within } = payload;
+      const scope = within ? page.frameLocator(within) : page;
+      return scope.getByRole(role, { name, exact: true }).count();
+    },
+  };
+}
+
+export default {
+  rootDir: root,
+  files: ['test/widget/**/*.test.ts'],
+  nodeResolve: true,
+  hostname: '127.0.0.1',
+  concurrency: 1,
+  browsers: [playwrightLauncher({ product: 'chromium', launchOptions: chromiumLaunchOptions() })],
+  middleware: [testRoutes()],
+  plugins: [esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }), roleQueries()],
+  testFramework: { config: { timeout: 10000 } },
+};
