@@ -470,7 +470,7 @@ function originOf(url: string | null): string | null {
 }
 
 function htmlPage(c: C, html: string, status: 200 | 400 | 404 | 410, check?: CheckRecord) {
-  const formTargets = check ? [originOf(check.successRedirectURL), originOf(check.errorRedirectURL)].filter(Boolean) : [];
+  const formTargets = check ? [...new Set([originOf(check.successRedirectURL), originOf(check.errorRedirectURL)].filter(Boolean))] : [];
   c.header(
     'Content-Security-Policy',
     `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${formTargets.join(' ')}; frame-ancestors 'none'; base-uri 'none'`.replace(/\s+;/g, ';'),

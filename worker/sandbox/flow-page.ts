@@ -15,7 +15,7 @@ main { width: 100%; max-width: 28rem; background: #fff; border: 1px solid var(--
 h1 { font-size: 1.4rem; line-height: 1.25; margin: 0 0 .75rem; }
 p { margin: 0 0 1rem; color: var(--muted); }
 .who { color: var(--ink); font-size: 1.15rem; font-weight: 600; margin: 0 0 1.25rem; overflow-wrap: anywhere; }
-form { display: grid; gap: .75rem; margin: 1.25rem 0 0; }
+form { display: grid; gap: .75rem; margin: 1.25rem 0 1rem; }
 button { font: inherit; font-weight: 600; min-height: 2.9rem; padding: .6rem 1rem; border-radius: 8px; cursor: pointer; border: 2px solid var(--brand); }
 button:focus-visible { outline: 3px solid #f5a623; outline-offset: 2px; }
 .primary { background: var(--brand); color: var(--brand-ink); }
