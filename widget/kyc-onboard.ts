@@ -238,7 +238,8 @@ export class KycOnboard extends LitElement {
   }
 
   protected override firstUpdated(): void {
-    this._readReturn();
+    // After the first render (and after the host had a chance to add listeners).
+    void Promise.resolve().then(() => this._readReturn());
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -662,7 +663,6 @@ export class KycOnboard extends LitElement {
 
   private async _poll(session: string, sms: boolean): Promise<void> {
     const run = ++this._run;
-    const waits = this.pollIntervals;
     const expiry = Date.parse(this._link?.urlExpiry ?? '');
     const until = (Number.isNaN(expiry) ? Date.now() + 20 * 60_000 : expiry) + SMS_GRACE_MS;
     for (let i = 0; ; i++) {
@@ -676,6 +676,7 @@ export class KycOnboard extends LitElement {
         // unless the session itself is gone.
         if (!sms || (isFailure(e) && e.status === 401)) return this._fail(e, 'result');
       }
+      const waits = this.pollIntervals; // read each time: a change applies to the next wait
       const wait = sms ? waits[Math.min(i, waits.length - 1)] : waits[i];
       if (wait === undefined || (sms && Date.now() > until)) {
         if (!sms) this._fail(failure('RESULT_PENDING', 0, true), 'result');

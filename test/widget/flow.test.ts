@@ -1,0 +1,249 @@
+// The SMS path (sms-sent → polling → complete) and the return from the hosted flow (checking → complete),
+// with the poll bound. Poll waits are set to 0 ms by mount(): no timing-based assertions.
+import { expect, fixtureCleanup, html } from '@open-wc/testing';
+import { HttpResponse } from 'msw';
+import { check, errorAnswer, fillValid, linkAnswer, mockApi, mount, oneEvent, submit, text, waitState } from './helpers.js';
+
+const KEY = 'kyc-onboard:session';
+const startUrl = location.href;
+
+/** Pretend the hosted flow sent the browser back here. */
+function comeBack(params: Record<string, string>) {
+  const url = new URL(startUrl);
+  for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  history.replaceState(null, '', url.href);
+}
+
+afterEach(() => {
+  fixtureCleanup();
+  sessionStorage.clear();
+  history.replaceState(null, '', startUrl);
+});
+
+describe('<kyc-onboard> SMS', () => {
+  it('sms-sent: masked number, countdown, polls until final → complete', async () => {
+    const calls = mockApi({
+      link: () => HttpResponse.json(linkAnswer({ smsSent: true, session: 'sms-sess' })),
+      result: (_c, n) => HttpResponse.json({ checkStatus: n < 2 ? 'CHECKING' : 'CHECKED_SUCCESS_CLEAR' }),
+    });
+    const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
+    el.pollIntervals = [60_000]; // hold polling after the first answer
+    await fillValid(el);
+    await check(el, 'sms');
+    const link = oneEvent(el, 'kyc-link');
+    await submit(el);
+    expect((await link).detail.smsSent).to.equal(true);
+    await waitState(el, 'sms-sent');
+    await el.updateComplete;
+    expect(calls.link[0]!.body.sendSMS).to.equal(true);
+    const t = text(el);
+    expect(t).to.contain('+61 ••• 678');
+    expect(t).not.to.contain('412345678');
+    expect(t).to.match(/It works until .+\(\d+:\d\d\)/);
+    expect(maybeButton(el, 'Send again')).to.exist;
+    expect(maybeButton(el, 'Use this device instead')).to.exist;
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.equal({ session: 'sms-sess', phone: '+61 ••• 678' });
+    await expect(el).to.be.accessible();
+    // First poll happened (CHECKING); now let polling run fast to the final answer.
+    await waitUntilCalls(() => calls.result.length >= 1);
+    expect(calls.result[0]!.body).to.deep.equal({ session: 'sms-sess' });
+    el.pollIntervals = [0];
+    el.remove(); // reconnecting restarts polling with the new waits
+    document.body.append(el);
+    const complete = oneEvent(el, 'kyc-complete');
+    expect((await complete).detail).to.deep.equal({ checkStatus: 'CHECKED_SUCCESS_CLEAR' });
+    expect(el.state).to.equal('complete');
+    expect(sessionStorage.getItem(KEY)).to.equal(null);
+    el.remove();
+  });
+
+  it('"Send again" is a new request with a new key; "Use this device instead" redirects', async () => {
+    const calls = mockApi({
+      link: () => HttpResponse.json(linkAnswer({ smsSent: true })),
+      result: () => HttpResponse.json({ checkStatus: 'CHECKING' }),
+    });
+    const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
+    el.pollIntervals = [60_000];
+    await fillValid(el);
+    await check(el, 'sms');
+    await submit(el);
+    await waitState(el, 'sms-sent');
+    await el.updateComplete;
+    maybeButton(el, 'Send again')!.click();
+    await waitUntilCalls(() => calls.link.length === 2);
+    await waitState(el, 'sms-sent');
+    expect(calls.link[1]!.body.sendSMS).to.equal(true);
+    expect(calls.link[1]!.key).not.to.equal(calls.link[0]!.key);
+    await el.updateComplete;
+    const navigated: string[] = [];
+    el.navigate = (url) => navigated.push(url);
+    const redirect = oneEvent(el, 'kyc-redirect');
+    maybeButton(el, 'Use this device instead')!.click();
+    expect((await redirect).detail.url).to.equal('https://hosted.example/flow/abc');
+    expect(el.state).to.equal('redirecting');
+    expect(navigated).to.deep.equal(['https://hosted.example/flow/abc']);
+  });
+
+  it('an expired link says so and offers only "Send again"', async () => {
+    mockApi({
+      link: () => HttpResponse.json(linkAnswer({ smsSent: true, urlExpiry: new Date(Date.now() - 1000).toISOString() })),
+      result: () => HttpResponse.json({ checkStatus: 'CHECKING' }),
+    });
+    const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
+    el.pollIntervals = [60_000];
+    await fillValid(el);
+    await check(el, 'sms');
+    await submit(el);
+    await waitState(el, 'sms-sent');
+    await el.updateComplete;
+    expect(text(el)).to.contain('The link has expired.');
+    expect(maybeButton(el, 'Use this device instead')).to.equal(undefined);
+    expect(maybeButton(el, 'Send again')).to.exist;
+  });
+
+  it('smsSent false although SMS was asked for: continues on this device', async () => {
+    mockApi({ link: () => HttpResponse.json(linkAnswer({ smsSent: false })) });
+    const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
+    const navigated: string[] = [];
+    el.navigate = (url) => navigated.push(url);
+    await fillValid(el);
+    await check(el, 'sms');
+    await submit(el);
+    await waitState(el, 'redirecting');
+    expect(navigated.length).to.equal(1);
+  });
+});
+
+describe('<kyc-onboard> return from the hosted flow', () => {
+  it('checking → polls while CHECKING → complete; sends session, checkId, token; cleans the address bar', async () => {
+    sessionStorage.setItem(KEY, JSON.stringify({ session: 'back-sess' }));
+    comeBack({ kyc_return: 'success', checkId: 'chk-1', token: 'tok-1', keep: 'me' });
+    let release!: () => void;
+    const firstAnswer = new Promise<void>((r) => (release = r));
+    const calls = mockApi({
+      result: async (_c, n) => {
+        if (n === 0) await firstAnswer;
+        return HttpResponse.json({ checkStatus: n < 2 ? 'CHECKING' : 'CHECKED_SUCCESS_WITH_NOTES' });
+      },
+    });
+    const events: string[] = [];
+    document.addEventListener('kyc-complete', (e) => events.push(e.detail.checkStatus));
+    const el = await mount();
+    await waitState(el, 'checking');
+    expect(el.matches(':state(checking)')).to.equal(true);
+    expect(text(el)).to.contain('Checking your result');
+    await expect(el).to.be.accessible();
+    const url = new URL(location.href);
+    expect(url.searchParams.has('kyc_return')).to.equal(false);
+    expect(url.searchParams.has('checkId')).to.equal(false);
+    expect(url.searchParams.has('token')).to.equal(false);
+    expect(url.searchParams.get('keep')).to.equal('me');
+    const complete = oneEvent(el, 'kyc-complete');
+    release();
+    expect((await complete).detail.checkStatus).to.equal('CHECKED_SUCCESS_WITH_NOTES');
+    expect(calls.result.length).to.equal(3);
+    for (const c of calls.result) expect(c.body).to.deep.equal({ session: 'back-sess', checkId: 'chk-1', token: 'tok-1' });
+    expect(el.state).to.equal('complete');
+    await el.updateComplete;
+    expect(text(el)).to.contain('you’re verified');
+    expect(sessionStorage.getItem(KEY)).to.equal(null);
+    expect(events).to.deep.equal(['CHECKED_SUCCESS_WITH_NOTES']);
+    await expect(el).to.be.accessible();
+  });
+
+  it('CHECKED_FAILED is complete, with a neutral message (never "you failed")', async () => {
+    sessionStorage.setItem(KEY, JSON.stringify({ session: 's' }));
+    comeBack({ kyc_return: 'success', checkId: 'c' });
+    mockApi({ result: () => HttpResponse.json({ checkStatus: 'CHECKED_FAILED' }) });
+    const el = await mount();
+    const complete = oneEvent(el, 'kyc-complete');
+    expect((await complete).detail.checkStatus).to.equal('CHECKED_FAILED');
+    await el.updateComplete;
+    expect(el.state).to.equal('complete');
+    expect(text(el).toLowerCase()).to.contain('we could not verify you online');
+    expect(text(el).toLowerCase()).not.to.contain('fail');
+    expect(el.checkStatus).to.equal('CHECKED_FAILED');
+  });
+
+  it('a return through the error URL is complete too (whatever final status the result gives)', async () => {
+    sessionStorage.setItem(KEY, JSON.stringify({ session: 's' }));
+    comeBack({ kyc_return: 'error' });
+    const calls = mockApi({ result: () => HttpResponse.json({ checkStatus: 'UNPROCESSABLE' }) });
+    const el = await mount();
+    const complete = oneEvent(el, 'kyc-complete');
+    expect((await complete).detail.checkStatus).to.equal('UNPROCESSABLE');
+    expect(calls.result[0]!.body).to.deep.equal({ session: 's' });
+    expect(el.state).to.equal('complete');
+  });
+
+  it('stops at the poll bound: RESULT_PENDING, retryable; "Try again" polls again', async () => {
+    sessionStorage.setItem(KEY, JSON.stringify({ session: 's' }));
+    comeBack({ kyc_return: 'success', checkId: 'c' });
+    const calls = mockApi({ result: () => HttpResponse.json({ checkStatus: 'CHECKING' }) });
+    const el = await mount();
+    el.pollIntervals = [0, 0, 0]; // one call, then one after each wait: 4 calls
+    const error = oneEvent(el, 'kyc-error');
+    expect((await error).detail).to.deep.equal({ errorCode: 'RESULT_PENDING', requestId: '', retryable: true, status: 0 });
+    expect(calls.result.length).to.equal(4);
+    expect(el.state).to.equal('error');
+    await el.updateComplete;
+    expect(text(el)).to.contain('isn’t ready yet');
+    await expect(el).to.be.accessible();
+    // The session is kept for the retry.
+    expect(sessionStorage.getItem(KEY)).not.to.equal(null);
+    mockApi({ result: () => HttpResponse.json({ checkStatus: 'NO_MATCH' }) });
+    const complete = oneEvent(el, 'kyc-complete');
+    maybeButton(el, 'Try again')!.click();
+    expect((await complete).detail.checkStatus).to.equal('NO_MATCH');
+  });
+
+  it('401 on the result: session expired, "Start again" goes back to the form', async () => {
+    sessionStorage.setItem(KEY, JSON.stringify({ session: 'old' }));
+    comeBack({ kyc_return: 'success' });
+    mockApi({ result: () => errorAnswer(401, 'SESSION_INVALID') });
+    const el = await mount();
+    const error = oneEvent(el, 'kyc-error');
+    expect((await error).detail).to.deep.include({ errorCode: 'SESSION_INVALID', retryable: false, status: 401 });
+    await el.updateComplete;
+    expect(text(el)).to.contain('session has expired');
+    maybeButton(el, 'Start again')!.click();
+    await waitState(el, 'idle');
+    await el.updateComplete;
+    expect(el.shadowRoot!.querySelector('form')).to.exist;
+    expect(sessionStorage.getItem(KEY)).to.equal(null);
+  });
+
+  it('a return without the session (another device) says to go back where they started', async () => {
+    comeBack({ kyc_return: 'success', checkId: 'c' });
+    const calls = mockApi();
+    const el = await mount();
+    await waitState(el, 'error');
+    await el.updateComplete;
+    expect(text(el)).to.contain('You can close this page and go back to where you started');
+    expect(calls.result.length).to.equal(0);
+    expect(new URL(location.href).searchParams.has('kyc_return')).to.equal(false);
+    await expect(el).to.be.accessible();
+  });
+
+  it('ignores unrelated query parameters', async () => {
+    sessionStorage.setItem(KEY, JSON.stringify({ session: 's' }));
+    comeBack({ kyc_return: 'maybe', checkId: 'c' });
+    const calls = mockApi();
+    const el = await mount();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(el.state).to.equal('idle');
+    expect(calls.result.length).to.equal(0);
+  });
+});
+
+function maybeButton(el: HTMLElement, name: string): HTMLButtonElement | undefined {
+  return [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === name);
+}
+
+async function waitUntilCalls(fn: () => boolean) {
+  for (let i = 0; i < 200 && !fn(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(fn()).to.equal(true);
+}
+
+
+
