@@ -270,6 +270,27 @@ describe('POST /idv/v2/idvalidate/onboarding-url', () => {
     }
   });
 
+  it('refuses a body over 1 MB, and an entity that would grow over 1.5 MB, with 413', async () => {
+    const big = 'A'.repeat(1024 * 1024 + 4);
+    const r = await raw('POST', '/idv/v2/idvalidate/onboarding-url', {
+      creds: parent,
+      body: { entity: { identityDocs: [{ idType: 'PASSPORT', country: 'AUS', docScan: [{ scanData: big }] }] } },
+    });
+    assert.equal(r.status, 413);
+    assertErrorObject(r.body, 'BODY_TOO_LARGE');
+    const c = client(parent);
+    const scan = { scanData: 'A'.repeat(800 * 1024), scanMIME: 'image/png' };
+    const first = await c.onboardingUrl({ entity: { identityDocs: [{ idType: 'PASSPORT', country: 'AUS', docScan: [scan] }] } });
+    const entityId = first.entity.entityId!;
+    const documentId = first.entity.identityDocs![0]!.documentId!;
+    await rejects(
+      c.onboardingUrl({ entity: { entityId, identityDocs: [{ documentId, idType: 'PASSPORT', country: 'AUS', docScan: [scan] }] } }),
+      413,
+      'ENTITY_TOO_LARGE',
+    );
+    await c.onboardingUrl({ entity: { entityId, identityDocs: [{ documentId, idType: 'PASSPORT', country: 'AUS', docScan: [{ ...scan, ScanDelete: true }] }] } });
+  });
+
   it('splits a displayName when no familyName is given', async () => {
     const link = await client(parent).onboardingUrl({ entity: { name: { familyName: '', displayName: 'Mary Jane Watson' } } });
     assert.deepEqual(link.entity.name, { familyName: 'Watson', givenName: 'Mary', middleName: 'Jane', displayName: 'Mary Jane Watson' });

@@ -29,7 +29,9 @@ import { isCandidate, normaliseName, score, searchableDocument } from './search'
 import { clock, storeFor, type CheckRecord, type EntityRecord, type FlowOutcome, type Owner } from './store';
 
 /** Largest request body the sandbox reads (scans are base64). */
-export const MAX_SANDBOX_BODY_BYTES = 5 * 1024 * 1024;
+export const MAX_SANDBOX_BODY_BYTES = 1024 * 1024;
+/** Largest stored entity (a SQLite row holds at most 2 MB; updates can add scans). */
+export const MAX_ENTITY_BYTES = 1536 * 1024;
 const MAX_CHANNEL = 64;
 
 /** The hosted flows the sandbox knows (`flowId`). README-sandbox.md lists them. */
@@ -107,6 +109,14 @@ async function json(c: C): Promise<unknown> {
     return JSON.parse(text);
   } catch {
     throw invalid([{ issue: 'is not valid JSON', issueLocation: 'body' }], 'The body is not valid JSON.', 'INVALID_JSON');
+  }
+}
+
+function assertStorable(record: EntityRecord): void {
+  if (new TextEncoder().encode(JSON.stringify(record)).length > MAX_ENTITY_BYTES) {
+    throw new SandboxError(413, 'ENTITY_TOO_LARGE', 'The entity would be too large to keep; send fewer or smaller scans.', [
+      { issue: 'makes the entity too large', issueLocation: 'entity.identityDocs' },
+    ]);
   }
 }
 
@@ -263,6 +273,7 @@ sandbox.post('/idv/v2/idvalidate/onboarding-url', async (c) => {
     expiresAt: now + ttl,
   };
   const url = `${new URL(c.req.url).origin}/sandbox/flow/${check.linkId}`;
+  assertStorable(record);
   await store.putEntity(record);
   await store.putCheck(check);
 
@@ -328,6 +339,7 @@ sandbox.post('/idv/v2/idvalidate/result', async (c) => {
     }
     rec.entity = applyEntity(body.entity!, rec.entity, { profiles: caller.customer.profiles ?? DEFAULT_PROFILES });
     rec.updatedAt = clock.now();
+    assertStorable(rec);
     await store.putEntity(rec);
   }
 

@@ -10,6 +10,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env';
 import {
   documentIds,
+  MAX_RECORDS,
   type CheckRecord,
   type EntityRecord,
   type EntityScope,
@@ -61,9 +62,17 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
   private sweep(): number {
     const now = Date.now();
     this.sql.exec('DELETE FROM entities WHERE expires_at <= ?', now);
-    this.sql.exec('DELETE FROM documents WHERE entity_id NOT IN (SELECT id FROM entities)');
     this.sql.exec('DELETE FROM checks WHERE expires_at <= ?', now);
     this.sql.exec('DELETE FROM outbox WHERE expires_at <= ?', now);
+    // Past the cap, the oldest go first.
+    for (const [table, max] of [
+      ['entities', MAX_RECORDS.entities],
+      ['checks', MAX_RECORDS.checks],
+      ['outbox', MAX_RECORDS.messages],
+    ] as const) {
+      this.sql.exec(`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?)`, max);
+    }
+    this.sql.exec('DELETE FROM documents WHERE entity_id NOT IN (SELECT id FROM entities)');
     const left = this.sql
       .exec<{ n: number }>('SELECT (SELECT COUNT(*) FROM entities) + (SELECT COUNT(*) FROM checks) + (SELECT COUNT(*) FROM outbox) AS n')
       .one();

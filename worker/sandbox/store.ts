@@ -88,6 +88,12 @@ export interface SandboxStoreApi {
   listMessages(customerRef: string): Promise<OutboxMessage[]>;
 }
 
+/**
+ * At most this many records of each kind are kept; beyond it the oldest go
+ * first (a public demo must not grow without bound).
+ */
+export const MAX_RECORDS = { entities: 10_000, checks: 20_000, messages: 5_000 } as const;
+
 /** The sandbox's clock; tests move it to expire links and data without waiting. */
 export const clock = { now: (): number => Date.now() };
 
@@ -114,8 +120,17 @@ export class MemoryStore implements SandboxStoreApi {
 
   sweep(): void {
     const now = clock.now();
-    for (const map of [this.entities, this.checks, this.messages] as Map<string, { expiresAt: number }>[]) {
+    const kinds: [Map<string, { expiresAt: number; createdAt: number }>, number][] = [
+      [this.entities, MAX_RECORDS.entities],
+      [this.checks, MAX_RECORDS.checks],
+      [this.messages, MAX_RECORDS.messages],
+    ];
+    for (const [map, max] of kinds) {
       for (const [k, v] of map) if (v.expiresAt <= now) map.delete(k);
+      if (map.size >= max) {
+        const oldest = [...map.entries()].sort((a, b) => a[1].createdAt - b[1].createdAt).slice(0, map.size - max + 1);
+        for (const [k] of oldest) map.delete(k);
+      }
     }
   }
 
