@@ -1,7 +1,8 @@
 /**
  * A programmable stand-in for the vendor on 127.0.0.1, for tests of the worker
  * running in workerd (another process, which msw cannot reach). Each request
- * is recorded; `behave` decides the answer per request.
+ * is recorded (unless `record: false`, for load runs); `behave` decides the
+ * answer per request.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -36,7 +37,13 @@ export interface FakeVendor {
   close: () => Promise<void>;
 }
 
-export async function startFakeVendor(initial: Behaviour = happyVendor): Promise<FakeVendor> {
+export interface FakeVendorOptions {
+  /** Keep every request in `requests` (default true). Load runs turn it off: memory stays flat. */
+  record?: boolean;
+}
+
+export async function startFakeVendor(initial: Behaviour = happyVendor, options: FakeVendorOptions = {}): Promise<FakeVendor> {
+  const record = options.record ?? true;
   let behaviour = initial;
   const requests: VendorRequest[] = [];
   const sockets = new Set<Socket>();
@@ -44,7 +51,7 @@ export async function startFakeVendor(initial: Behaviour = happyVendor): Promise
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const seen = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString() };
-    requests.push(seen);
+    if (record) requests.push(seen);
     try {
       await behaviour(seen, res);
     } catch {

@@ -1,0 +1,177 @@
+/**
+ * Items 3 and 6: the worker's cost per request. The real worker runs under
+ * `wrangler dev` (workerd) with KYC_BASE_URL pointing at a fast local fake
+ * vendor (a node process of its own); the same load tool (autocannon, in this
+ * process), the same concurrency and the same duration drive the worker and
+ * the fake vendor directly, in alternating runs. Every request carries its own
+ * CF-Connecting-IP, so the worker's per-IP limiter (60/min) never answers 429:
+ * what is measured is the worker, not its limiter.
+ *
+ * Latencies are the client's per-request times (autocannon's float
+ * milliseconds, kept here rather than its integer-millisecond histogram, so
+ * that "adds under 2 ms" can be told apart from rounding). Only 2xx answers
+ * count; any other status is reported and marks the run as invalid.
+ */
+import autocannon from 'autocannon';
+import { ratio, median, percentile, round, withTimeout } from './lib/stats';
+
+/** The body the widget sends (DESIGN.md "Browser-facing API"). */
+export const LINK_BODY = JSON.stringify({
+  name: { givenName: 'Ada', familyName: 'Lovelace' },
+  dateOfBirth: '1990-04-12',
+  phone: { code: '+61', number: '0412 345 678' },
+  consent: true,
+});
+
+/** Roughly what the worker sends the vendor for that body (the direct baseline sends the same size). */
+export function vendorLinkBody(origin: string): string {
+  return JSON.stringify({
+    applicationRef: '01JBENCH00000000000000000',
+    consent: true,
+    entity: { entityType: 'INDIVIDUAL', name: { givenName: 'Ada', familyName: 'Lovelace' }, dateOfBirth: { dateOfBirth: '1990-04-12' } },
+    sendSMS: false,
+    phoneCode: '+61',
+    phoneNumber: '412345678',
+    successRedirectURL: `${origin}/?kyc_return=success`,
+    errorRedirectURL: `${origin}/?kyc_return=error`,
+  });
+}
+
+export const VENDOR_HEADERS = { api_key: 'bench-key', 'X-Service-CustomerID': 'bench-customer', 'X-Service-Channel': 'api' };
+
+export interface Target {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** The status that counts as a good answer (default: any 2xx). */
+  expect?: number;
+}
+
+export interface LoadRun {
+  connections: number;
+  durationS: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+let ipCounter = 0;
+/** A new client address per request: 10.x.y.z, then wraps (far more than a run sends). */
+function nextIp(): string {
+  const n = ipCounter++ % 16_000_000;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+export async function load(target: Target, connections: number, durationS: number): Promise<LoadRun> {
+  const u = new URL(target.url);
+  const latencies: number[] = [];
+  let ok = 0;
+  let non2xx = 0;
+  const started = performance.now();
+  const result = await withTimeout(
+    new Promise<autocannon.Result>((resolve, reject) => {
+      const inst = autocannon(
+        {
+          url: u.origin,
+          connections,
+          duration: durationS,
+          pipelining: 1,
+          timeout: 10,
+          requests: [
+            {
+              method: target.method,
+              path: u.pathname + u.search,
+              headers: target.headers,
+              ...(target.body ? { body: target.body } : {}),
+              setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'cf-connecting-ip': nextIp() } }),
+            },
+          ],
+        },
+        (err, res) => (err ? reject(err) : resolve(res)),
+      );
+      inst.on('response', (_client: unknown, status: number, _bytes: number, time: number) => {
+        if (target.expect ? status === target.expect : status >= 200 && status < 300) {
+          ok++;
+          latencies.push(time);
+        } else non2xx++;
+      });
+    }),
+    (durationS + 30) * 1000,
+    `load ${target.url}`,
+  );
+  const elapsedS = (performance.now() - started) / 1000;
+  return {
+    connections,
+    durationS,
+    ok,
+    non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    rps: round(ok / Math.max(elapsedS, durationS), 1),
+    p50: round(median(latencies), 3),
+    p99: round(percentile(latencies, 99), 3),
+  };
+}
+
+export interface Compared {
+  connections: number;
+  worker: { rps: number; p50: number; p99: number; runs: LoadRun[] };
+  direct: { rps: number; p50: number; p99: number; runs: LoadRun[] };
+  /** worker rps / direct rps */
+  throughputRatio: number;
+  /** worker p50 − direct p50, ms */
+  addedP50: number;
+  addedP99: number;
+  p50Ratio: number;
+  p99Ratio: number;
+  /** Any run with a non-2xx answer or a socket error. */
+  clean: boolean;
+}
+
+function med(runs: LoadRun[]) {
+  return {
+    rps: round(median(runs.map((r) => r.rps)), 1),
+    p50: round(median(runs.map((r) => r.p50)), 3),
+    p99: round(median(runs.map((r) => r.p99)), 3),
+    runs,
+  };
+}
+
+/** Worker and direct at one concurrency, `repeats` times each, alternating which goes first. */
+export async function compare(worker: Target, direct: Target, connections: number, durationS: number, repeats: number, log: (s: string) => void): Promise<Compared> {
+  const w: LoadRun[] = [];
+  const d: LoadRun[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const order = i % 2 ? ['direct', 'worker'] : ['worker', 'direct'];
+    for (const which of order) {
+      const r = await load(which === 'worker' ? worker : direct, connections, durationS);
+      (which === 'worker' ? w : d).push(r);
+      log(`  ${which.padEnd(6)} c=${String(connections).padStart(3)}  ${String(r.rps).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${r.non2xx || r.errors ? `  (non-2xx ${r.non2xx}, errors ${r.errors})` : ''}`);
+    }
+  }
+  const wm = med(w);
+  const dm = med(d);
+  return {
+    connections,
+    worker: wm,
+    direct: dm,
+    throughputRatio: ratio(wm.rps, dm.rps, 3),
+    addedP50: round(wm.p50 - dm.p50, 3),
+    addedP99: round(wm.p99 - dm.p99, 3),
+    p50Ratio: ratio(wm.p50, dm.p50),
+    p99Ratio: ratio(wm.p99, dm.p99),
+    clean: [...w, ...d].every((r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0),
+  };
+}
+
+/** One request of each target must answer 2xx before any load is put on it. */
+export async function preflight(t: Target): Promise<void> {
+  const res = await fetch(t.url, { method: t.method, headers: { ...t.headers, 'cf-connecting-ip': nextIp() }, body: t.body });
+  const text = await res.text();
+  if (t.expect ? res.status !== t.expect : !res.ok) throw new Error(`${t.method} ${t.url} answered ${res.status}: ${text.slice(0, 500)}`);
+}

@@ -1,0 +1,200 @@
+/**
+ * `npm run bench`: sizes, widget start, worker overhead, worker bundle, end
+ * to end and scaling (issue 7), on this machine, each timing next to a
+ * baseline measured in the same run. Prints one table, writes
+ * bench/results/latest.json (+ a dated copy) and bench/results/latest.md.
+ *
+ * Exit status: 1 when a size budget is exceeded (widget ≤ 16 KB gzip, worker
+ * ≤ scripts/check-deploy.mjs's budget), 2 when a size could not be measured,
+ * else 0. Timing targets are reported (met / missed by how much), never
+ * enforced.
+ *
+ *   npm run bench                   everything (about 5 minutes)
+ *   npm run bench -- --quick        fewer, shorter runs (a smoke test, ~1.5 minutes)
+ *   npm run bench -- --only=size,start,overhead,e2e
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { chromiumLaunchOptions } from '../test/support/chromium.mjs';
+import { ROOT } from '../test/support/wrangler';
+import { endToEnd, type E2eResult } from './e2e';
+import { cleanupAll, installSignalHandlers, onCleanup } from './lib/cleanup';
+import { workerOverhead, type OverheadResult } from './overhead';
+import { markdownTable, rows, textTable } from './report';
+import { widgetSize, workerSize, type WidgetSizeResult, type WorkerSizeResult } from './size';
+import { widgetStart, type StartResult } from './start';
+
+type Outcome<T> = T | { error: string };
+
+export interface BenchResults {
+  date: string;
+  mode: 'full' | 'quick';
+  durationS: number;
+  machine: Record<string, unknown>;
+  notes: string[];
+  items: {
+    widgetSize?: Outcome<WidgetSizeResult>;
+    widgetStart?: Outcome<StartResult>;
+    workerOverhead?: Outcome<OverheadResult>;
+    workerSize?: Outcome<WorkerSizeResult>;
+    endToEnd?: Outcome<E2eResult>;
+  };
+  budgets: { widgetGzip?: boolean; workerGzip?: boolean };
+}
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const want = (k: string) => !only || only.includes(k);
+const log = (s: string) => process.stderr.write(s + '\n');
+
+const P = quick
+  ? { loads: 8, e2eRuns: 4, durationS: 2, repeats: 1, levels: [1, 8, 32, 128], connections: 8 }
+  : { loads: 30, e2eRuns: 15, durationS: 4, repeats: 3, levels: [1, 8, 32, 128], connections: 8 };
+
+async function step<T>(name: string, f: () => Promise<T>): Promise<Outcome<T>> {
+  const t = performance.now();
+  log(`[bench] ${name} …`);
+  try {
+    const r = await f();
+    log(`[bench] ${name}: done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    return r;
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    log(`[bench] ${name}: FAILED: ${msg}`);
+    return { error: msg };
+  }
+}
+
+function ensureBuild() {
+  const needed = ['dist/widget/kyc-onboard.js', 'dist/public/widget.js', 'dist/public/index.html', 'dist/public/_headers'];
+  const missing = needed.filter((f) => !existsSync(join(ROOT, f)));
+  if (missing.length === 0) return;
+  log(`[bench] ${missing.join(', ')} missing: npm run build …`);
+  const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], timeout: 300_000 });
+  if (r.status !== 0) throw new Error('npm run build failed');
+}
+
+function machine(browserVersion: string | undefined) {
+  const c = cpus();
+  let commit = '';
+  let dirty = false;
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+    dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).trim() !== '';
+  } catch {
+    /* not a git checkout */
+  }
+  const pkg = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  return {
+    cpus: c.length,
+    cpuModel: c[0]?.model ?? 'unknown',
+    memoryGB: Math.round(totalmem() / 2 ** 30),
+    platform: `${process.platform} ${process.arch}`,
+    node: process.version,
+    chromium: browserVersion ?? 'not run',
+    wrangler: pkg('wrangler'),
+    autocannon: pkg('autocannon'),
+    commit: commit + (dirty ? ' (+ uncommitted changes)' : ''),
+  };
+}
+
+async function main(): Promise<number> {
+  installSignalHandlers();
+  const started = performance.now();
+  const load0 = loadavg()[0]!;
+  ensureBuild();
+  const results: BenchResults = { date: new Date().toISOString(), mode: quick ? 'quick' : 'full', durationS: 0, machine: {}, notes: [], items: {}, budgets: {} };
+  const it = results.items;
+
+  if (want('size')) {
+    it.widgetSize = await step('1 widget size', widgetSize);
+    it.workerSize = await step('4 worker bundle', workerSize);
+  }
+
+  let browserVersion: string | undefined;
+  if (want('start') || want('e2e')) {
+    let browser: Browser | undefined;
+    try {
+      browser = await chromium.launch(chromiumLaunchOptions());
+      const b = browser;
+      const forget = onCleanup(() => b.close());
+      browserVersion = browser.version();
+      if (want('start')) it.widgetStart = await step(`2 widget start (${P.loads} loads each)`, () => widgetStart(b, P.loads));
+      if (want('e2e')) it.endToEnd = await step(`5 end to end (${P.e2eRuns} runs each)`, () => endToEnd(b, P.e2eRuns, log));
+      forget();
+    } catch (e) {
+      const msg = `Chromium: ${e instanceof Error ? e.message : String(e)}`;
+      if (want('start')) it.widgetStart ??= { error: msg };
+      if (want('e2e')) it.endToEnd ??= { error: msg };
+    } finally {
+      await browser?.close().catch(() => {});
+    }
+  }
+
+  if (want('overhead')) {
+    it.workerOverhead = await step(`3 + 6 worker overhead and scaling (${P.repeats} × ${P.durationS} s per point)`, () =>
+      workerOverhead({ connections: P.connections, levels: P.levels, durationS: P.durationS, repeats: P.repeats, log }),
+    );
+  }
+
+  const load1 = loadavg()[0]!;
+  results.machine = { ...machine(browserVersion), loadAvg1mStart: round2(load0), loadAvg1mEnd: round2(load1) };
+  results.durationS = Math.round((performance.now() - started) / 1000);
+  const nCpu = cpus().length;
+  if (Math.max(load0, load1) > nCpu * 0.75) {
+    results.notes.push(
+      `The machine was busy: 1-minute load average ${round2(load0)} at the start and ${round2(load1)} at the end on ${nCpu} CPUs (other processes were running). Absolute timings are inflated and noisy; the ratios against baselines measured in the same run are the figures to compare.`,
+    );
+  }
+  results.notes.push(
+    `Worker figures are for wrangler ${results.machine.wrangler} dev (workerd behind wrangler's local proxy, one log line per request piped through wrangler), with the load generator, the fake vendor and workerd sharing ${nCpu} CPUs: they show the worker's cost relative to a fast node server on the same machine, not Cloudflare's production throughput.`,
+  );
+  if (it.workerOverhead && 'ruokNote' in it.workerOverhead) results.notes.push(it.workerOverhead.ruokNote);
+
+  if (it.widgetSize && 'withinBudget' in it.widgetSize) results.budgets.widgetGzip = it.widgetSize.withinBudget;
+  if (it.workerSize && 'withinBudget' in it.workerSize) results.budgets.workerGzip = it.workerSize.withinBudget;
+
+  const table = rows(results);
+  const m = results.machine;
+  const header = `kyc-onboard benchmarks, ${results.date.slice(0, 16).replace('T', ' ')} UTC, ${results.mode} run (${results.durationS} s): ${m.cpus} × ${m.cpuModel}, ${m.memoryGB} GB, Node ${m.node}, Chromium ${m.chromium}, wrangler ${m.wrangler}, commit ${m.commit}`;
+  process.stdout.write(`\n${header}\n\n${textTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`);
+
+  const dir = join(ROOT, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const json = JSON.stringify(results, null, 2) + '\n';
+  const stamp = results.date.slice(0, 16).replace(/:/g, '-') + 'Z';
+  // latest.* is the README's table: only a full run of everything replaces it.
+  if (!only && !quick) {
+    writeFileSync(join(dir, 'latest.json'), json);
+    writeFileSync(join(dir, 'latest.md'), `${header}\n\n${markdownTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`);
+  }
+  writeFileSync(join(dir, `${stamp}${quick ? '-quick' : ''}${only ? '-' + only.join('+') : ''}.json`), json);
+  log(`[bench] wrote bench/results/${only || quick ? '' : 'latest.json, latest.md, '}${stamp}….json`);
+
+  if (want('size') && (results.budgets.widgetGzip === undefined || results.budgets.workerGzip === undefined)) {
+    log('[bench] a size could not be measured');
+    return 2;
+  }
+  if (results.budgets.widgetGzip === false || results.budgets.workerGzip === false) {
+    log('[bench] a size budget is exceeded');
+    return 1;
+  }
+  return 0;
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+
+main()
+  .then(async (code) => {
+    await cleanupAll();
+    process.exit(code);
+  })
+  .catch(async (e) => {
+    log(`[bench] ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    await cleanupAll();
+    process.exit(2);
+  });

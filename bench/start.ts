@@ -1,0 +1,115 @@
+/**
+ * Item 2: widget start in headless Chromium. Each page load gets a fresh
+ * browser context (empty cache, no code cache). The bundle is served with one
+ * statement prepended, `performance.mark('bench-eval-start')`, which runs as
+ * the module's evaluation begins; a second module script (modules run in
+ * document order, so it runs right after the bundle) waits for the element
+ * to be defined and its first render done, focuses the first field in the
+ * shadow root and checks that it took the focus (which forces style and
+ * layout). The time between the two is "script evaluation → interactive
+ * form". Alongside: the same from the bundle's responseEnd (so it includes
+ * parse and compile). Widget and minimal element loads alternate.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { ROOT } from '../test/support/wrangler';
+import { startPageServer } from './lib/page-server';
+import { ratio, summary, withTimeout } from './lib/stats';
+import { buildMinimalElement } from './size';
+
+const MARK = "performance.mark('bench-eval-start');\n";
+
+function page(tag: string, attrs: string, script: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>bench ${tag}</title></head>
+<body>
+<${tag} ${attrs}></${tag}>
+<script type="module" src="${script}"></script>
+<script type="module">
+  const tag = ${JSON.stringify(tag)};
+  const t0 = performance.getEntriesByName('bench-eval-start')[0].startTime;
+  const res = performance.getEntriesByType('resource').find((e) => e.name.endsWith(${JSON.stringify(script)}));
+  const el = document.querySelector(tag);
+  await customElements.whenDefined(tag);
+  await el.updateComplete;
+  const field = el.shadowRoot && el.shadowRoot.querySelector('input, select, textarea, button');
+  if (field) field.focus();
+  const ok = !!field && el.shadowRoot.activeElement === field;
+  const t1 = performance.now();
+  window.__bench = { evalToReady: t1 - t0, loadedToReady: res ? t1 - res.responseEnd : null, ok, field: field && (field.id || field.name || field.tagName) };
+</script>
+</body></html>`;
+}
+
+export interface StartResult {
+  loads: number;
+  widget: ReturnType<typeof summary> & { fromResponseEnd: ReturnType<typeof summary> };
+  minimal: ReturnType<typeof summary> & { fromResponseEnd: ReturnType<typeof summary> };
+  /** widget median / minimal median (eval → ready). */
+  ratio: number;
+  ratioFromResponseEnd: number;
+  target: number;
+  met: boolean;
+  firstField: { widget: string; minimal: string };
+}
+
+export async function widgetStart(browser: Browser, loads: number): Promise<StartResult> {
+  const server = await startPageServer();
+  try {
+    const js = 'text/javascript; charset=utf-8';
+    server.set('/widget.js', { type: js, body: MARK + readFileSync(join(ROOT, 'dist/widget/kyc-onboard.js'), 'utf8') });
+    server.set('/minimal.js', { type: js, body: MARK + (await buildMinimalElement()).toString('utf8') });
+    // endpoint points nowhere reachable: the start must not depend on the network (the widget calls nothing before a submit).
+    server.set('/widget.html', { type: 'text/html', body: page('kyc-onboard', 'endpoint="/api"', '/widget.js') });
+    server.set('/minimal.html', { type: 'text/html', body: page('minimal-element', '', '/minimal.js') });
+
+    const samples = { widget: [] as number[], minimal: [] as number[] };
+    const fromEnd = { widget: [] as number[], minimal: [] as number[] };
+    const fields = { widget: '', minimal: '' };
+    const one = async (which: 'widget' | 'minimal') => {
+      const context = await browser.newContext({ viewport: { width: 800, height: 900 } });
+      try {
+        const p = await context.newPage();
+        await p.goto(`${server.url}/${which}.html`, { waitUntil: 'load', timeout: 15_000 });
+        const r = await withTimeout(
+          p.waitForFunction(() => (window as unknown as { __bench?: unknown }).__bench, undefined, { timeout: 10_000 }).then((h) => h.jsonValue()),
+          12_000,
+          `${which} start`,
+        );
+        const b = r as { evalToReady: number; loadedToReady: number | null; ok: boolean; field: string };
+        if (!b.ok) throw new Error(`${which}: the first field in the shadow root did not take the focus`);
+        fields[which] = b.field;
+        return b;
+      } finally {
+        await context.close();
+      }
+    };
+    // Warm-up (the browser process, the server): discarded.
+    await one('widget');
+    await one('minimal');
+    for (let i = 0; i < loads; i++) {
+      const order: ('widget' | 'minimal')[] = i % 2 ? ['minimal', 'widget'] : ['widget', 'minimal'];
+      for (const which of order) {
+        const b = await one(which);
+        samples[which].push(b.evalToReady);
+        if (b.loadedToReady !== null) fromEnd[which].push(b.loadedToReady);
+      }
+    }
+    const w = summary(samples.widget);
+    const m = summary(samples.minimal);
+    const r = ratio(w.median, m.median);
+    return {
+      loads,
+      widget: { ...w, fromResponseEnd: summary(fromEnd.widget) },
+      minimal: { ...m, fromResponseEnd: summary(fromEnd.minimal) },
+      ratio: r,
+      ratioFromResponseEnd: ratio(summary(fromEnd.widget).median, summary(fromEnd.minimal).median),
+      target: 2,
+      met: r <= 2,
+      firstField: fields,
+    };
+  } finally {
+    await server.close();
+  }
+}
