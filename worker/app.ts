@@ -12,7 +12,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { ulid } from 'ulid';
 import { usesSandbox, type AppEnv } from './env';
 import { ApiError, errorResponse } from './errors';
-import { clientIp, enforce } from './limits';
+import { clientIp, enforce, ipKey } from './limits';
 import { isAllowedOrigin } from './origins';
 import { onboardingLink } from './routes/onboarding-link';
 import { result } from './routes/result';
@@ -94,13 +94,24 @@ app.use('/api/*', async (c, next) => {
 });
 
 app.use('/api/*', async (c, next) => {
-  await enforce(c.env.RL_IP, clientIp(c.req.raw.headers), 'requests');
+  await enforce(c.env.RL_IP, ipKey(clientIp(c.req.raw.headers)), 'requests');
   await next();
 });
 
 app.route('/api', onboardingLink);
 app.route('/api', result);
 app.route('/api', ruok);
+
+// A known /api path asked with another method: 405 with Allow, not a 404.
+for (const [path, allow] of [
+  ['/api/onboarding-link', 'POST'],
+  ['/api/result', 'POST'],
+  ['/api/ruok', 'GET, HEAD'],
+] as const) {
+  app.all(path, () => {
+    throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed here.', [], { Allow: allow });
+  });
+}
 
 // The sandbox exists only while it is the vendor.
 app.use('/sandbox/*', async (c, next) => {

@@ -9,11 +9,22 @@ import * as z from 'zod';
 const MAX_NAME = 100;
 const MAX_AGE_YEARS = 120;
 
+/**
+ * Control characters, bidi embeddings/overrides/isolates (which can make text
+ * read differently from what it is, e.g. in the vendor's portal) and lone
+ * surrogates (not text at all) have no place in a name, a reference or a
+ * token. Zero-width joiners and the bidi marks LRM/RLM/ALM stay allowed:
+ * real names need them.
+ */
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const safeText = (s: string) => !UNSAFE_TEXT.test(s);
+const SAFE_TEXT_MESSAGE = 'contains characters that are not allowed';
+
 const namePart = (max = MAX_NAME) =>
   z
     .string()
     .transform((s) => s.trim().replace(/\s+/g, ' '))
-    .pipe(z.string().max(max, `must be at most ${max} characters`));
+    .pipe(z.string().max(max, `must be at most ${max} characters`).refine(safeText, SAFE_TEXT_MESSAGE));
 
 /** An optional name part: blank after trimming counts as absent. */
 const optionalNamePart = namePart()
@@ -52,7 +63,7 @@ export const OnboardingLinkRequest = z.strictObject({
   }),
   consent: z.literal(true, { error: 'must be true' }),
   sendSMS: z.boolean().optional(),
-  customerRef: z.string().trim().min(1).max(100, 'must be at most 100 characters').optional(),
+  customerRef: z.string().trim().min(1).max(100, 'must be at most 100 characters').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
   returnUrl: z.string().max(2048, 'is too long').optional(),
   turnstileToken: z.string().max(2048, 'is too long').optional(),
 });
@@ -74,8 +85,8 @@ export interface OnboardingLinkAnswer {
 export const ResultRequest = z.strictObject({
   /** Missing is answered 401 by the route, like an expired or tampered one. */
   session: z.string().max(4096, 'is too long').optional(),
-  checkId: z.string().trim().min(1).max(200, 'is too long').optional(),
-  token: z.string().trim().min(1).max(2048, 'is too long').optional(),
+  checkId: z.string().trim().min(1).max(200, 'is too long').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
+  token: z.string().trim().min(1).max(2048, 'is too long').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
 });
 export type ResultRequest = z.input<typeof ResultRequest>;
 

@@ -14,6 +14,22 @@ export function clientIp(headers: Headers): string {
   return headers.get('CF-Connecting-IP')?.trim() || 'unknown';
 }
 
+/**
+ * The rate-limit key of a client address. An IPv6 client usually holds a
+ * whole /64 (2^64 addresses), so keying on the full address would let it
+ * step around the limit; IPv6 counts per /64, IPv4 per address.
+ */
+export function ipKey(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  const addr = ip.toLowerCase().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  if (/^::ffff:\d+\.\d+\.\d+\.\d+$/.test(addr)) return addr.slice(7); // IPv4-mapped
+  const [head = '', tail] = addr.split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? h : [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
+  return groups.slice(0, 4).map((g) => (g.replace(/^0+(?=.)/, '') || '0')).join(':') + '::/64';
+}
+
 export async function enforce(binding: RateLimit | undefined, key: string, what: string): Promise<void> {
   if (!binding) return;
   const { success } = await binding.limit({ key });

@@ -28,7 +28,10 @@ export async function verifyTurnstile(env: Env, token: string | undefined, ip: s
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs(env)),
     });
-    const data = (await res.json().catch(() => ({}))) as { success?: unknown };
+    // Only a readable verdict from siteverify can refuse the person; a
+    // siteverify that is down or answers garbage is our problem (502).
+    const data = (await res.json()) as { success?: unknown };
+    if (res.status >= 500 || !data || typeof data !== 'object' || typeof data.success !== 'boolean') throw new Error('no verdict');
     ok = res.ok && data.success === true;
   } catch {
     throw new ApiError(502, 'VENDOR_ERROR', 'The bot check could not be verified. Please try again.');

@@ -13,9 +13,13 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON (Content-Type: application/json).');
   }
-  const text = await c.req.text();
+  // JSON is UTF-8 (RFC 8259); a body that is not is refused rather than
+  // silently repaired with U+FFFD and passed on.
+  const bytes = await c.req.arrayBuffer();
+  let text: string;
   let json: unknown;
   try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
     json = JSON.parse(text);
   } catch {
     throw new ApiError(400, 'INVALID_JSON', 'The body is not valid JSON.', [{ issue: 'is not valid JSON', issueLocation: '<body>' }]);

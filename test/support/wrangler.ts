@@ -34,6 +34,8 @@ export async function freePort(): Promise<number> {
 export interface RunningWorker {
   url: string;
   port: number;
+  /** Process id of wrangler, which is also the id of its process group (workerd included). */
+  pid: number;
   /** Everything wrangler and the worker printed. */
   output: () => string;
   stop: () => Promise<void>;
@@ -91,7 +93,7 @@ export async function startWorker(options: StartOptions = {}): Promise<RunningWo
     if (/Ready on/.test(out)) {
       try {
         await fetch(`${url}/api/__ready__`);
-        return { url, port, output: () => out, stop };
+        return { url, port, pid: child.pid!, output: () => out, stop };
       } catch {
         /* not listening yet */
       }

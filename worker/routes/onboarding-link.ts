@@ -43,16 +43,14 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
   }
 
-  const ip = clientIp(c.req.raw.headers);
-  await verifyTurnstile(env, body.turnstileToken, ip);
-
   const key = c.req.header('Idempotency-Key');
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
     throw validationError([{ issue: 'must be 8 to 128 letters, digits or -_:.', issueLocation: 'Idempotency-Key' }]);
   }
   const scoped = key ? `${origin} ${key}` : undefined;
   const store = scoped ? idempotencyStore(env, scoped) : undefined;
-  const print = scoped ? await fingerprint(text) : '';
+  // The Turnstile token is left out: it is single-use, so a retry may carry a fresh one.
+  const print = scoped ? await fingerprint(JSON.stringify({ ...JSON.parse(text), turnstileToken: undefined })) : '';
   if (store && scoped) {
     const claim = await store.claim(scoped, print);
     if (claim.kind === 'replay') {
@@ -68,6 +66,9 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
   }
 
   try {
+    // After the idempotency claim: a replay needs no second bot check (its
+    // token was spent on the first request), and a failed check frees the key.
+    await verifyTurnstile(env, body.turnstileToken, clientIp(c.req.raw.headers));
     if (body.sendSMS) await enforce(env.RL_SMS, phone.e164, 'text messages to this number');
     const secret = sessionSecret(env)!; // the misconfiguration guard ran first
     const name = body.name;

@@ -1,0 +1,154 @@
+/**
+ * Shared pieces of the hardening suite: a seeded PRNG, simulated client
+ * addresses, the ErrorObject check, the leak check, process-group memory, and
+ * the results file the README quotes.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** mulberry32: tiny, fast, good enough to make fuzz runs reproducible. */
+export function prng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
+  const chance = (p: number) => next() < p;
+  const alnum = (n: number) => {
+    const abc = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+    let s = '';
+    for (let i = 0; i < n; i++) s += abc[Math.floor(next() * abc.length)];
+    return s;
+  };
+  return { next, int, pick, chance, alnum };
+}
+export type Prng = ReturnType<typeof prng>;
+
+/** The seed of this run: HARDENING_SEED, or a fixed default so CI is reproducible. */
+export function seedFromEnv(fallback: number): number {
+  const s = Number(process.env.HARDENING_SEED);
+  return Number.isInteger(s) ? s : fallback;
+}
+
+let ipCounter = 0;
+/**
+ * A client address nobody else in this process has used: rate limits key on
+ * CF-Connecting-IP, so a fresh one per request keeps the limiter from hiding
+ * the worker's own answers. `block` separates the test files' ranges.
+ */
+export function freshIp(block = 10): string {
+  ipCounter++;
+  return `${block}.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+}
+
+export const ERROR_KEYS = ['errorCode', 'errorMsg', 'issues', 'requestId'];
+
+/** Asserts a well-formed ErrorObject (DESIGN.md): exactly its four fields, typed, with the answer's request id. */
+export function assertErrorObject(text: string, headers: Headers, context: string): { errorCode: string; issues: { issue: string; issueLocation: string }[] } {
+  assert.match(headers.get('content-type') ?? '', /^application\/json/, `${context}: content type`);
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    assert.fail(`${context}: answer is not JSON: ${text.slice(0, 200)}`);
+  }
+  assert.ok(body && typeof body === 'object' && !Array.isArray(body), `${context}: not an object`);
+  assert.deepEqual(Object.keys(body).sort(), ERROR_KEYS, `${context}: keys ${Object.keys(body)}`);
+  assert.match(body.errorCode, /^[A-Z][A-Z_]+$/, `${context}: errorCode`);
+  assert.ok(typeof body.errorMsg === 'string' && body.errorMsg.length > 0 && body.errorMsg.length < 300, `${context}: errorMsg`);
+  assert.ok(Array.isArray(body.issues), `${context}: issues`);
+  for (const i of body.issues) {
+    assert.deepEqual(Object.keys(i).sort(), ['issue', 'issueLocation'], `${context}: issue keys`);
+    assert.ok(typeof i.issue === 'string' && i.issue.length > 0 && i.issue.length < 200, `${context}: issue text`);
+    assert.ok(typeof i.issueLocation === 'string' && i.issueLocation.length > 0 && i.issueLocation.length < 200, `${context}: issueLocation`);
+  }
+  assert.ok(typeof body.requestId === 'string' && body.requestId.length > 0, `${context}: requestId`);
+  assert.equal(headers.get('x-request-id'), body.requestId, `${context}: X-Request-Id matches requestId`);
+  return body;
+}
+
+/** Every string leaf of a JSON value (values only, not keys). */
+export function stringLeaves(value: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 50) return out;
+  if (typeof value === 'string') out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringLeaves(v, out, depth + 1);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) stringLeaves(v, out, depth + 1);
+  return out;
+}
+
+/** Asserts that none of `needles` occurs in `haystack` (answer text and header values). */
+export function assertNoLeak(haystack: string, needles: readonly string[], context: string): void {
+  for (const n of needles) {
+    if (n && haystack.includes(n)) assert.fail(`${context}: the answer repeats ${JSON.stringify(n.slice(0, 60))}`);
+  }
+}
+
+export function headerText(headers: Headers): string {
+  return [...headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n');
+}
+
+/** Resident memory (bytes) of every process in process group `pgid`, from /proc. */
+export function groupRss(pgid: number): { total: number; byName: Record<string, number> } {
+  const byName: Record<string, number> = {};
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses.
+      const close = stat.lastIndexOf(')');
+      const comm = stat.slice(stat.indexOf('(') + 1, close);
+      const fields = stat.slice(close + 2).split(' ');
+      if (Number(fields[2]) !== pgid) continue;
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      byName[comm] = (byName[comm] ?? 0) + kb * 1024;
+      total += kb * 1024;
+    } catch {
+      /* the process went away */
+    }
+  }
+  return { total, byName };
+}
+
+export const RESULTS = join(import.meta.dirname, 'results/latest.json');
+
+/** Merges one section into results/latest.json (the README quotes it). */
+export function saveResults(section: string, data: unknown): void {
+  let all: Record<string, unknown> = {};
+  try {
+    all = JSON.parse(readFileSync(RESULTS, 'utf8'));
+  } catch {
+    all = {};
+  }
+  all[section] = data;
+  all.machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: process.platform };
+  mkdirSync(dirname(RESULTS), { recursive: true });
+  writeFileSync(RESULTS, JSON.stringify(all, null, 2) + '\n');
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Runs `fn` over `items` with at most `width` in flight. */
+export async function pool<T>(items: readonly T[], width: number, fn: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(width, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i]!, i);
+    }
+  });
+  await Promise.all(lanes);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
