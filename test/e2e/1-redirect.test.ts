@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ALICE, assertStopped, eventLog, fillForm, openBrowser, startStack, submit, waitForState, widget } from './helpers';
+import { ALICE, en, assertStopped, eventLog, fillForm, openBrowser, startStack, submit, waitForState, widget } from './helpers';
 
 test('redirect path: form → hosted flow → "Complete verification" → back to complete', { timeout: 90_000 }, async () => {
   const worker = await startStack();
@@ -27,7 +27,7 @@ test('redirect path: form → hosted flow → "Complete verification" → back t
 
     await page.waitForURL((u) => u.pathname === '/' && u.origin === worker.url);
     await waitForState(page, 'complete');
-    await page.getByText('Thanks, you’re verified.').waitFor();
+    await widget(page).getByText(en.completeSuccess).waitFor();
 
     // The demo's live log shows the whole story, kyc-complete on top with its detail.
     const newest = eventLog(page).first();

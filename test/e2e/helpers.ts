@@ -14,6 +14,8 @@ import { chromiumLaunchOptions, freshUserDataDir } from '../support/chromium.mjs
 import { ROOT, startWorker, type RunningWorker } from '../support/wrangler';
 
 export { freePort } from '../support/wrangler';
+/** The widget's English strings: the tests look for what a person reads, and follow rewording. */
+export { default as en } from '../../widget/i18n/en';
 
 /** The e2e tests serve what `npm run build` made; `npm test` builds first. */
 export function requireBuilt(): void {
@@ -138,11 +140,15 @@ export function eventLog(page: Page) {
 }
 
 /** A static server on 127.0.0.1 (a partner's site on its own origin). */
-export async function staticServer(pages: Record<string, string>): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
+export async function staticServer(pages: Record<string, string>, port = 0): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const body = pages[path];
+    if (path === '/favicon.ico') {
+      res.writeHead(204).end();
+      return;
+    }
     if (body === undefined) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
@@ -153,11 +159,14 @@ export async function staticServer(pages: Record<string, string>): Promise<{ url
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', ok);
+  });
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: `http://127.0.0.1:${bound}`,
+    port: bound,
     stop: () =>
       new Promise<void>((ok) => {
         for (const s of sockets) s.destroy();
