@@ -23,10 +23,51 @@ const minifyTemplates = {
     b.onLoad({ filter: /[\\/]widget[\\/].*\.ts$/ }, (args) => {
       let text = readFileSync(args.path, 'utf8');
       text = text.replace(/css`([^`]*)`/g, (_, body) =>
-        'css`' + body.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').replace(/\s*([{};,>])\s*/g, '$1').replace(/:\s+/g, ':').replace(/;}/g, '}').trim() + '`',
+        'css`' + body.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').replace(/\s*([{};,>])\s*/g, '$1').replace(/:\s+/g, ':').replace(/;}/g, '}').replace(/\b0\.(\d)/g, '.$1').replace(/='([\w-]+)'/g, '=$1').trim() + '`',
       );
-      text = text.replace(/\n[ \t]+/g, '\n').replace(/>\n</g, '><');
+      // Indentation goes; inside html`` a newline is just whitespace (and none is needed between tags or before `/>`).
+      text = text.replace(/\n[ \t]+/g, '\n').replace(/>\n</g, '><').replace(/\n(\/?>)/g, '$1');
       return { contents: text, loader: 'ts' };
+    });
+  },
+};
+
+/**
+ * The bundle's private copy of Lit must leave no globals on the partner page:
+ * drop Lit's version registries (`globalThis.litHtmlVersions` & co., used only
+ * to warn about several Lits on one page, which is exactly what an embed is).
+ */
+const noLitGlobals = {
+  name: 'no-lit-globals',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/](lit-html|lit-element|@lit[\\/]reactive-element)[\\/][^\\/]+\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace(/\(\w+\.(?:litHtmlVersions|reactiveElementVersions|litElementVersions)\?\?=\[\]\)\.push\("[^"]*"\)/g, 'void 0'),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * Translations other than English ship as one string each, split at load time
+ * onto English's keys (saves the repeated key names). The typed source objects
+ * stay the truth: the build fails unless every key is in English's order.
+ */
+const packTranslations = {
+  name: 'pack-translations',
+  setup(b) {
+    const entries = (file) => [...readFileSync(file, 'utf8').matchAll(/\n  (\w+): '((?:[^'\\]|\\.)*)',/g)].map((m) => [m[1], m[2]]);
+    b.onLoad({ filter: /[\\/]widget[\\/]i18n[\\/](es|fr|de|ar)\.ts$/ }, (args) => {
+      const keys = entries(at('widget/i18n/en.ts')).map(([k]) => k);
+      const own = entries(args.path);
+      const same = own.length === keys.length && own.every(([k], i) => k === keys[i]);
+      if (!same) return { errors: [{ text: `${args.path}: keys must match widget/i18n/en.ts, in the same order` }] };
+      const values = own.map(([, v]) => v.replace(/\\'/g, "'"));
+      if (values.some((v) => v.includes('|'))) return { errors: [{ text: `${args.path}: a string contains "|"` }] };
+      return {
+        contents: `import en from './en.js'; const v = ${JSON.stringify(values.join('|'))}.split('|'); export default Object.fromEntries(Object.keys(en).map((k, i) => [k, v[i]]));`,
+        loader: 'ts',
+        resolveDir: dirname(args.path),
+      };
     });
   },
 };
@@ -44,11 +85,11 @@ export async function buildBundle() {
     tsconfig,
     // Lit's BSD-3-Clause notices, once, instead of one block per module.
     legalComments: 'none',
-    banner: { js: '/*! kyc-onboard. Includes Lit, Copyright Google LLC, BSD-3-Clause (https://github.com/lit/lit/blob/main/LICENSE) */' },
+    banner: { js: '/*! kyc-onboard | Lit (c) Google LLC, BSD-3-Clause */' },
     charset: 'utf8',
     // Private members (`_name`) get short names; lit's own code has no such properties.
     mangleProps: /^_[a-z]/,
-    plugins: [minifyTemplates],
+    plugins: [packTranslations, minifyTemplates, noLitGlobals],
     logLevel: 'warning',
   });
   return at('dist/widget/kyc-onboard.js');

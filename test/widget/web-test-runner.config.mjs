@@ -5,6 +5,7 @@ import { playwrightLauncher } from '@web/test-runner-playwright';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildBundle } from '../../scripts/build-widget.mjs';
+import { BUDGET_GZIP, measure } from '../../scripts/widget-size.mjs';
 import { chromiumLaunchOptions } from '../support/chromium.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -79,12 +80,14 @@ function testRoutes() {
 /**
  * Server commands for the tests: count elements by ARIA role and accessible
  * name as the browser's accessibility tree sees them (Playwright's getByRole
- * pierces shadow roots), and emulate a colour scheme.
+ * pierces shadow roots), emulate a colour scheme, and measure the bundle
+ * exactly as scripts/widget-size.mjs does.
  */
 function roleQueries() {
   return {
     name: 'kyc-role-queries',
     async executeCommand({ command, payload, session }) {
+      if (command === 'widget-size') return { ...measure(), budget: BUDGET_GZIP };
       if (command !== 'count-role' && command !== 'color-scheme') return undefined;
       const page = session.browser.getPage(session.id);
       if (command === 'color-scheme') {

@@ -1,0 +1,57 @@
+// A partner page under a strict Content-Security-Policy (`default-src 'self'`, no 'unsafe-inline'):
+// the self-contained bundle still renders, is styled, and submits. The page is served by the
+// test-runner config (/__csp/page.html) with the CSP as a response header.
+import { expect, waitUntil } from '@open-wc/testing';
+import type { KycOnboard } from '../../widget/index.js';
+import { countRole } from './helpers.js';
+
+describe('<kyc-onboard> under a strict CSP', () => {
+  it('renders, is styled, submits, and causes no CSP violation', async () => {
+    const frame = document.createElement('iframe');
+    frame.src = '/__csp/page.html';
+    frame.style.width = '600px';
+    frame.style.height = '900px';
+    const loaded = new Promise((r) => frame.addEventListener('load', r, { once: true }));
+    document.body.append(frame);
+    await loaded;
+    const win = frame.contentWindow as Window & typeof globalThis & { __violations: string[] };
+    const res = await fetch('/__csp/page.html');
+    expect(res.headers.get('content-security-policy')).to.equal("default-src 'self'");
+
+    await waitUntil(() => win.customElements.get('kyc-onboard'), 'bundle defined the element', { timeout: 4000 });
+    const el = win.document.querySelector('kyc-onboard') as KycOnboard;
+    await el.updateComplete;
+    const root = el.shadowRoot!;
+    expect(root.querySelector('form')).to.exist;
+    // Styles apply (adopted stylesheets are not inline styles).
+    const button = root.querySelector<HTMLButtonElement>('button[type=submit]')!;
+    expect(win.getComputedStyle(button).backgroundColor).to.equal('rgb(29, 78, 216)');
+    expect(await countRole('textbox', 'Family name', 'iframe')).to.equal(1);
+    // The bundle leaves no Lit globals on the page.
+    expect('litHtmlVersions' in win || 'litElementVersions' in win || 'reactiveElementVersions' in win).to.equal(false);
+
+    const set = (id: string, value: string) => {
+      const input = root.querySelector<HTMLInputElement>(`#${id}`)!;
+      input.value = value;
+      input.dispatchEvent(new win.Event('input', { bubbles: true, composed: true }));
+    };
+    set('familyName', 'Citizen');
+    set('dateOfBirth', '1985-06-15');
+    set('phoneNumber', '0400 000 001');
+    root.querySelector<HTMLInputElement>('#consent')!.click();
+    let redirectUrl = '';
+    el.addEventListener('kyc-redirect', (e) => {
+      e.preventDefault();
+      redirectUrl = (e as CustomEvent<{ url: string }>).detail.url;
+    });
+    await el.updateComplete;
+    button.click();
+    await waitUntil(() => el.getAttribute('state') === 'redirecting', 'redirecting', { timeout: 4000 });
+    expect(redirectUrl).to.equal('https://hosted.example/flow/abc');
+    const requests = (await (await fetch('/__csp/requests')).json()) as { body: { name: { familyName: string } }; key: string }[];
+    expect(requests.at(-1)!.body.name.familyName).to.equal('Citizen');
+    expect(requests.at(-1)!.key).to.be.a('string').and.not.equal('');
+    expect(win.__violations).to.deep.equal([]);
+    frame.remove();
+  });
+});
