@@ -185,5 +185,22 @@ describe('SandboxStore Durable Object in workerd', () => {
     assert.equal(await store('getEntity', ['e-short'], name), null);
     assert.equal(await store('findEntityByDocument', ['d-short'], name), null);
     assert.deepEqual(await store('listEntities', [{ customerId: 'cust-x', childId: null }], name), []);
+    // Expired rows are skipped at once and deleted by the next write's sweep (or the alarm's).
+    assert.deepEqual(await store('stats', [], name), { entities: 1, documents: 1, checks: 0, messages: 0 });
+    const m: OutboxMessage = {
+      id: 'm-sweep',
+      customerRef: 'r',
+      to: '***123',
+      recipientName: null,
+      senderName: null,
+      messageTemplateId: null,
+      text: 't',
+      link: 'l',
+      channel: null,
+      createdAt: Date.now(),
+      expiresAt: Date.now() + 60_000,
+    };
+    await store('addMessage', [m], name);
+    assert.deepEqual(await store('stats', [], name), { entities: 0, documents: 0, checks: 0, messages: 1 });
   });
 });

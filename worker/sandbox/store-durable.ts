@@ -16,6 +16,7 @@ import {
   type EntityScope,
   type OutboxMessage,
   type SandboxStoreApi,
+  type StoreStats,
 } from './store';
 
 /** How often the alarm sweeps expired rows while any exist. */
@@ -173,5 +174,10 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
 
   async listMessages(customerRef: string): Promise<OutboxMessage[]> {
     return this.rows('SELECT data FROM outbox WHERE customer_ref = ? AND expires_at > ? ORDER BY created_at, id', customerRef, Date.now());
+  }
+
+  async stats(): Promise<StoreStats> {
+    const count = (table: string) => Number(this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`).one().n);
+    return { entities: count('entities'), documents: count('documents'), checks: count('checks'), messages: count('outbox') };
   }
 }

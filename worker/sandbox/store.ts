@@ -86,6 +86,15 @@ export interface SandboxStoreApi {
   addMessage(message: OutboxMessage): Promise<void>;
   /** Oldest first. */
   listMessages(customerRef: string): Promise<OutboxMessage[]>;
+  /** Rows held, expired or not (diagnostics and tests). */
+  stats(): Promise<StoreStats>;
+}
+
+export interface StoreStats {
+  entities: number;
+  documents: number;
+  checks: number;
+  messages: number;
 }
 
 /**
@@ -183,6 +192,11 @@ export class MemoryStore implements SandboxStoreApi {
   async addMessage(message: OutboxMessage) {
     this.sweep();
     this.messages.set(message.id, clone(message));
+  }
+  async stats() {
+    let documents = 0;
+    for (const r of this.entities.values()) documents += documentIds(r.entity).length;
+    return { entities: this.entities.size, documents, checks: this.checks.size, messages: this.messages.size };
   }
   async listMessages(customerRef: string) {
     const out: OutboxMessage[] = [];
