@@ -42,7 +42,7 @@ const REF_KEY = 'kyc-demo:customer-ref';
 const WIDGET_SESSION_KEY = 'kyc-onboard:session';
 const MAX_LOG = 60;
 const OUTBOX_POLL_MS = 2500;
-const DEFAULTS: Settings = { theme: 'light', brand: '#0f5e59', lang: 'en', sms: true };
+const DEFAULTS: Settings = { theme: 'light', brand: '#5b3cc4', lang: 'en', sms: true };
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 

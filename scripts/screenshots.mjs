@@ -1,0 +1,175 @@
+#!/usr/bin/env node
+// `npm run screenshots`: builds, starts the real stack (wrangler dev, sandbox
+// vendor, fresh state) on a free 127.0.0.1 port, drives the real demo in
+// headless Debian Chromium and writes docs/screenshots/*.png, then stops
+// everything. Nothing here is drawn: each picture is the page as a visitor sees it.
+//
+//   npm run screenshots                 build + shoot
+//   npm run screenshots -- --no-build   shoot what dist/public holds
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions, freshUserDataDir } from '../test/support/chromium.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outDir = join(root, 'docs/screenshots');
+
+if (!process.argv.includes('--no-build')) {
+  const r = spawnSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const freePort = () =>
+  new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
+
+// ---- the stack ----
+const port = await freePort();
+const state = mkdtempSync(join(tmpdir(), 'kyc-shots-'));
+const wrangler = spawn(
+  join(root, 'node_modules/.bin/wrangler'),
+  ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--persist-to', state],
+  {
+    cwd: root,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', CLOUDFLARE_CF_FETCH_ENABLED: 'false', NO_COLOR: '1' },
+  },
+);
+let out = '';
+wrangler.stdout.on('data', (d) => (out += d));
+wrangler.stderr.on('data', (d) => (out += d));
+const stopStack = () => {
+  try {
+    process.kill(-wrangler.pid, 'SIGTERM');
+  } catch {
+    /* gone */
+  }
+};
+process.on('exit', () => {
+  try {
+    process.kill(-wrangler.pid, 'SIGKILL');
+  } catch {
+    /* gone */
+  }
+  rmSync(state, { recursive: true, force: true });
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+
+const base = `http://127.0.0.1:${port}`;
+const deadline = Date.now() + 30_000;
+while (!/Ready on/.test(out)) {
+  if (Date.now() > deadline || wrangler.exitCode !== null) {
+    console.error(`[screenshots] wrangler dev did not start:\n${out.slice(-2000)}`);
+    process.exit(1);
+  }
+  await new Promise((r) => setTimeout(r, 100));
+}
+
+// ---- the browser ----
+mkdirSync(outDir, { recursive: true });
+const shots = [];
+async function browser(viewport, deviceScaleFactor = 1) {
+  const dir = freshUserDataDir();
+  const context = await chromium.launchPersistentContext(dir, { ...chromiumLaunchOptions(), viewport, deviceScaleFactor });
+  context.setDefaultTimeout(20_000);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    page,
+    close: async () => {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+async function shoot(page, name, opts = {}) {
+  await page.evaluate(() => document.fonts?.ready);
+  await page.waitForTimeout(250); // let transitions settle
+  const file = join(outDir, `${name}.png`);
+  await page.screenshot({ path: file, ...opts });
+  shots.push(file);
+  console.log(`[screenshots] ${file.slice(root.length + 1)}`);
+}
+const w = (page) => page.locator('kyc-onboard');
+async function fill(page, p) {
+  await w(page).getByLabel('Given name').fill(p.given);
+  await w(page).getByLabel('Family name').fill(p.family);
+  await w(page).getByLabel('Date of birth').fill('1990-04-12');
+  await w(page).getByLabel('Mobile number').fill('412 345 678');
+  await w(page).getByRole('checkbox').check();
+}
+const state$ = (page, s, timeout = 20_000) => page.locator(`kyc-onboard[state="${s}"]`).waitFor({ state: 'attached', timeout });
+
+try {
+  // 1. Laptop, light: the partner page with the form, the console beside it.
+  {
+    const { page, close } = await browser({ width: 1440, height: 1000 });
+    await page.goto(base + '/');
+    await state$(page, 'idle');
+    await shoot(page, 'demo-laptop');
+
+    // 2. Laptop, dark: "Text me a link", the message in the outbox.
+    await page.getByText('Dark', { exact: true }).click();
+    await fill(page, { given: 'Alice', family: 'Citizen' });
+    await w(page).getByRole('radio', { name: 'Text me a link' }).check();
+    await w(page).getByRole('button', { name: 'Verify my identity' }).click();
+    await state$(page, 'sms-sent');
+    await page.getByRole('region', { name: 'SMS outbox' }).getByRole('listitem').first().waitFor();
+    await shoot(page, 'demo-laptop-dark-sms');
+    await close();
+  }
+
+  // 3. Laptop, brand colour: back from the hosted flow, complete, the event log.
+  {
+    const { page, close } = await browser({ width: 1440, height: 1000 });
+    await page.goto(base + '/');
+    await page.getByText('Brand', { exact: true }).click();
+    await fill(page, { given: 'Bob', family: 'Example' });
+    await w(page).getByRole('button', { name: 'Verify my identity' }).click();
+    await page.waitForURL(/\/sandbox\/flow\//);
+    await shoot(page, 'sandbox-hosted-flow', { clip: { x: 0, y: 0, width: 1440, height: 760 } });
+    await page.getByRole('button', { name: 'Complete verification' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await state$(page, 'complete');
+    await shoot(page, 'demo-laptop-brand-complete');
+    await close();
+  }
+
+  // 4. Phone: the form, then the failure path's neutral message, in Arabic (right to left).
+  {
+    const { page, close } = await browser({ width: 390, height: 844 }, 2);
+    await page.goto(base + '/');
+    await state$(page, 'idle');
+    await page.locator('#open-title').scrollIntoViewIfNeeded();
+    await shoot(page, 'demo-phone');
+    await fill(page, { given: 'Carol', family: 'Example' });
+    await w(page).getByRole('button', { name: 'Verify my identity' }).click();
+    await page.waitForURL(/\/sandbox\/flow\//);
+    await page.getByRole('button', { name: 'Fail verification' }).click();
+    await page.waitForURL((u) => u.pathname === '/');
+    await state$(page, 'complete');
+    await page.getByLabel('Language').selectOption('ar');
+    await page.locator('.widget-card').scrollIntoViewIfNeeded();
+    await shoot(page, 'demo-phone-arabic-failed');
+    await close();
+  }
+} catch (e) {
+  console.error('[screenshots] failed:', e);
+  process.exitCode = 1;
+} finally {
+  stopStack();
+  const until = Date.now() + 5000;
+  while (wrangler.exitCode === null && wrangler.signalCode === null && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+}
+console.log(`[screenshots] ${shots.length} screenshots in docs/screenshots/`);
+process.exit();
