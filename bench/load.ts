@@ -120,8 +120,8 @@ export async function load(target: Target, connections: number, durationS: numbe
 
 export interface Compared {
   connections: number;
-  worker: { rps: number; p50: number; p99: number; runs: LoadRun[] };
-  direct: { rps: number; p50: number; p99: number; runs: LoadRun[] };
+  worker: Summary;
+  direct: Summary;
   /** worker rps / direct rps */
   throughputRatio: number;
   /** worker p50 − direct p50, ms */
@@ -133,7 +133,14 @@ export interface Compared {
   clean: boolean;
 }
 
-function med(runs: LoadRun[]) {
+export interface Summary {
+  rps: number;
+  p50: number;
+  p99: number;
+  runs: LoadRun[];
+}
+
+function med(runs: LoadRun[]): Summary {
   return {
     rps: round(median(runs.map((r) => r.rps)), 1),
     p50: round(median(runs.map((r) => r.p50)), 3),
@@ -142,30 +149,38 @@ function med(runs: LoadRun[]) {
   };
 }
 
-/** Worker and direct at one concurrency, `repeats` times each, alternating which goes first. */
-export async function compare(worker: Target, direct: Target, connections: number, durationS: number, repeats: number, log: (s: string) => void): Promise<Compared> {
-  const w: LoadRun[] = [];
-  const d: LoadRun[] = [];
+/**
+ * Every target at one concurrency, `repeats` rounds, round-robin with the
+ * starting target rotating each round (drift in the machine's load hits all
+ * alike). Returns the median of the runs per target.
+ */
+export async function rounds<K extends string>(targets: Record<K, Target>, connections: number, durationS: number, repeats: number, log: (s: string) => void): Promise<Record<K, Summary>> {
+  const keys = Object.keys(targets) as K[];
+  const runs = Object.fromEntries(keys.map((k) => [k, [] as LoadRun[]])) as Record<K, LoadRun[]>;
+  const width = Math.max(...keys.map((k) => k.length));
   for (let i = 0; i < repeats; i++) {
-    const order = i % 2 ? ['direct', 'worker'] : ['worker', 'direct'];
-    for (const which of order) {
-      const r = await load(which === 'worker' ? worker : direct, connections, durationS);
-      (which === 'worker' ? w : d).push(r);
-      log(`  ${which.padEnd(6)} c=${String(connections).padStart(3)}  ${String(r.rps).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${r.non2xx || r.errors ? `  (non-2xx ${r.non2xx}, errors ${r.errors})` : ''}`);
+    for (let j = 0; j < keys.length; j++) {
+      const k = keys[(i + j) % keys.length]!;
+      const r = await load(targets[k], connections, durationS);
+      runs[k].push(r);
+      log(`  ${k.padEnd(width)} c=${String(connections).padStart(3)}  ${String(r.rps).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${r.non2xx || r.errors ? `  (unexpected status ${r.non2xx}, errors ${r.errors})` : ''}`);
     }
   }
-  const wm = med(w);
-  const dm = med(d);
+  return Object.fromEntries(keys.map((k) => [k, med(runs[k])])) as Record<K, Summary>;
+}
+
+/** A worker-side summary against its direct baseline. */
+export function against(connections: number, worker: Summary, direct: Summary): Compared {
   return {
     connections,
-    worker: wm,
-    direct: dm,
-    throughputRatio: ratio(wm.rps, dm.rps, 3),
-    addedP50: round(wm.p50 - dm.p50, 3),
-    addedP99: round(wm.p99 - dm.p99, 3),
-    p50Ratio: ratio(wm.p50, dm.p50),
-    p99Ratio: ratio(wm.p99, dm.p99),
-    clean: [...w, ...d].every((r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0),
+    worker,
+    direct,
+    throughputRatio: ratio(worker.rps, direct.rps, 3),
+    addedP50: round(worker.p50 - direct.p50, 3),
+    addedP99: round(worker.p99 - direct.p99, 3),
+    p50Ratio: ratio(worker.p50, direct.p50),
+    p99Ratio: ratio(worker.p99, direct.p99),
+    clean: [...worker.runs, ...direct.runs].every((r) => r.non2xx === 0 && r.errors === 0 && r.timeouts === 0),
   };
 }
 

@@ -2,15 +2,13 @@
  * Items 3 and 6 wired up: starts the fake vendor (own process) and the worker
  * under wrangler dev pointing at it, runs the comparisons, stops both.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT } from '../test/support/wrangler';
+import { startFloorWorker } from './lib/floor-worker';
 import { startWorker } from './lib/worker';
-import { compare, LINK_BODY, preflight, VENDOR_HEADERS, vendorLinkBody, type Compared, type Target } from './load';
+import { against, LINK_BODY, rounds, preflight, VENDOR_HEADERS, vendorLinkBody, type Compared, type Target } from './load';
 import { startVendorProcess } from './lib/vendor-process';
 
 export interface OverheadOptions {
-  /** Concurrency of item 3. */
+  /** Concurrency of item 3 (also one of item 6's levels). */
   connections: number;
   /** Item 6's concurrency levels. */
   levels: number[];
@@ -23,11 +21,11 @@ export interface OverheadResult {
   link: Compared;
   ruok: Compared;
   /**
-   * The local stack's own floor: a small static asset answered by wrangler
-   * dev's asset server (no worker code runs) vs the vendor's ruok. What the
-   * worker cannot go below on this machine, whatever its code does.
+   * The floor on this machine, same wrangler dev, same load: a do-nothing
+   * worker (`ok`, vs the vendor's ruok) and a bare pass-through worker that
+   * makes the same vendor call (`proxy`, vs the vendor's onboarding-url).
    */
-  floor: Compared & { asset: string };
+  floor: { ok: Compared; proxy: Compared };
   scaling: Compared[];
   ruokNote: string;
   durationS: number;
@@ -37,6 +35,7 @@ export interface OverheadResult {
 export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult> {
   const vendor = await startVendorProcess();
   let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+  let floorWorker: Awaited<ReturnType<typeof startFloorWorker>> | undefined;
   try {
     worker = await startWorker({
       vars: {
@@ -55,25 +54,34 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
       directRuok: { method: 'GET', url: `${vendor.url}/v2/kyc/ruok`, headers: { ...VENDOR_HEADERS } } satisfies Target,
     };
     for (const x of Object.values(t)) await preflight(x);
-    const asset = smallestAsset();
-    const workerAsset = { method: 'GET', url: `${worker.url}/${asset}`, headers: {} } satisfies Target;
-    await preflight(workerAsset);
+
+    floorWorker = await startFloorWorker(vendor.url);
+    const floorOk = { method: 'GET', url: `${floorWorker.url}/ok`, headers: {} } satisfies Target;
+    const floorProxy = { method: 'POST', url: `${floorWorker.url}/proxy`, headers: json, body: t.directLink.body } satisfies Target;
+    await preflight(floorOk);
+    await preflight(floorProxy);
+    const all = { ...t, floorOk, floorProxy };
 
     // Warm-up: JIT in workerd, the vendor and the load generator; discarded.
     o.log('  warm-up (discarded)');
-    await compare(t.workerLink, t.directLink, o.connections, 2, 1, () => {});
-    await compare(t.workerRuok, t.directRuok, o.connections, 1, 1, () => {});
+    await rounds(all, o.connections, 1, 1, () => {});
 
-    o.log(`  /api/onboarding-link vs vendor onboarding-url, ${o.levels.join('/')} connections, ${o.repeats} × ${o.durationS} s each`);
+    o.log(`  item 3 at ${o.connections} connections: worker, vendor direct and floor workers round-robin, ${o.repeats} × ${o.durationS} s each`);
+    const m = await rounds(all, o.connections, o.durationS, o.repeats, o.log);
+    const link = against(o.connections, m.workerLink, m.directLink);
+    const ruok = against(o.connections, m.workerRuok, m.directRuok);
+    const floor = { ok: against(o.connections, m.floorOk, m.directRuok), proxy: against(o.connections, m.floorProxy, m.directLink) };
+
+    o.log(`  item 6: /api/onboarding-link vs vendor onboarding-url at ${o.levels.join('/')} connections`);
     const scaling: Compared[] = [];
-    for (const c of o.levels) scaling.push(await compare(t.workerLink, t.directLink, c, o.durationS, o.repeats, o.log));
-    let link = scaling.find((s) => s.connections === o.connections);
-    if (!link) link = await compare(t.workerLink, t.directLink, o.connections, o.durationS, o.repeats, o.log);
-
-    o.log(`  /api/ruok vs vendor ruok, ${o.connections} connections`);
-    const ruok = await compare(t.workerRuok, t.directRuok, o.connections, o.durationS, o.repeats, o.log);
-    o.log(`  wrangler dev floor: static /${asset} vs vendor ruok, ${o.connections} connections`);
-    const floor = { ...(await compare(workerAsset, t.directRuok, o.connections, o.durationS, o.repeats, o.log)), asset: `/${asset}` };
+    for (const c of o.levels) {
+      if (c === o.connections) {
+        scaling.push(link);
+        continue;
+      }
+      const r = await rounds({ workerLink: t.workerLink, directLink: t.directLink }, c, o.durationS, o.repeats, o.log);
+      scaling.push(against(c, r.workerLink, r.directLink));
+    }
     return {
       link,
       ruok,
@@ -86,16 +94,8 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
     };
   } finally {
     await worker?.stop();
+    await floorWorker?.stop();
     await vendor.stop();
   }
 }
 
-/** The smallest file the worker serves as a static asset (dist/public). */
-function smallestAsset(): string {
-  const dir = join(ROOT, 'dist/public');
-  const files = readdirSync(dir)
-    .filter((f) => !f.startsWith('_') && statSync(join(dir, f)).isFile())
-    .sort((a, b) => statSync(join(dir, a)).size - statSync(join(dir, b)).size);
-  if (!files[0]) throw new Error('dist/public is empty: run npm run build');
-  return files[0];
-}

@@ -37,9 +37,12 @@ export function rows(r: BenchResults): Row[] {
     const u = o.ruok;
     out.push(['3', `/api/ruok throughput (cached 10 s), ${c} conn.`, rps(u.worker.rps), `vendor direct ${rps(u.direct.rps)}`, pct(u.throughputRatio), '≥ 70% of direct', u.throughputRatio >= 0.7 ? 'met' : `missed by ${round((0.7 - u.throughputRatio) * 100, 1)} points`]);
     out.push(['3', `/api/ruok p50 / p99 (cached 10 s)`, `${ms(u.worker.p50)} / ${ms(u.worker.p99)}`, `vendor direct ${ms(u.direct.p50)} / ${ms(u.direct.p99)}`, `+${ms(u.addedP50)}`, '< +2 ms', u.addedP50 < 2 ? 'met' : `missed by ${ms(u.addedP50 - 2)}`]);
-    const f = o.floor;
-    out.push(['3', `floor: static ${f.asset} via wrangler dev, no worker code`, `${rps(f.worker.rps)}, p50 ${ms(f.worker.p50)}`, `vendor ruok ${rps(f.direct.rps)}`, pct(f.throughputRatio), '', 'context for the two above']);
-    if (![l, u, f].every((cmp) => cmp.clean)) out.push(['3', 'load runs with non-2xx answers or socket errors', 'yes', '', '', '', 'see JSON: figures suspect']);
+    const fo = o.floor.ok;
+    const fp = o.floor.proxy;
+    out.push(['3', `floor: do-nothing worker, same wrangler dev`, `${rps(fo.worker.rps)}, p50 ${ms(fo.worker.p50)}`, `vendor ruok ${rps(fo.direct.rps)}`, pct(fo.throughputRatio), '', `context: the local stack alone (+${ms(fo.addedP50)} p50)`]);
+    out.push(['3', `floor: pass-through worker (one vendor fetch)`, `${rps(fp.worker.rps)}, p50 ${ms(fp.worker.p50)}`, `vendor direct ${rps(fp.direct.rps)}`, pct(fp.throughputRatio), '', `context: the least any proxy costs here (+${ms(fp.addedP50)} p50)`]);
+    out.push(['3', `our worker vs the pass-through floor`, `${rps(l.worker.rps)}`, `pass-through ${rps(fp.worker.rps)}`, pct(ratio1(l.worker.rps, fp.worker.rps)), '', `our code adds ${ms(l.worker.p50 - fp.worker.p50)} at p50`]);
+    if (![l, u, fo, fp].every((cmp) => cmp.clean)) out.push(['3', 'load runs with non-2xx answers or socket errors', 'yes', '', '', '', 'see JSON: figures suspect']);
   } else if (o) err('3', 'worker overhead', o.error);
 
   const w = r.items.workerSize;
@@ -69,7 +72,7 @@ const ratio1 = (a: number, b: number) => (b ? round(a / b, 2) : NaN);
 
 export function textTable(rs: Row[]): string {
   const all = [HEADER, ...rs];
-  const widths = HEADER.map((_, i) => Math.min(60, Math.max(...all.map((r) => r[i].length))));
+  const widths = HEADER.map((_, i) => Math.min(60, Math.max(...all.map((r) => r[i]!.length))));
   const line = (r: Row) => r.map((c, i) => (c.length > widths[i]! ? c.slice(0, widths[i]! - 1) + '…' : c.padEnd(widths[i]!))).join('  ').trimEnd();
   return [line(HEADER), widths.map((w) => '-'.repeat(w)).join('  '), ...rs.map(line)].join('\n');
 }
