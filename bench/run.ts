@@ -151,7 +151,7 @@ async function main(): Promise<number> {
     );
   }
   results.notes.push(
-    `Worker figures are for workerd as `wrangler ${results.machine.wrangler} dev` runs it (its own entry and router workers in front of ours, one log line per request sent to wrangler), with the load generator, the fake vendor and workerd sharing ${nCpu} CPUs: they show the worker's cost relative to a fast node server on the same machine, not Cloudflare's production throughput.`,
+    `Worker figures are for workerd as wrangler ${results.machine.wrangler} dev runs it (its own entry and router workers in front of ours, one log line per request sent to wrangler), with the load generator, the fake vendor and workerd sharing ${nCpu} CPUs: they show the worker's cost relative to a fast node server on the same machine, not Cloudflare's production throughput.`,
   );
   if (it.workerOverhead && 'ruokNote' in it.workerOverhead) results.notes.push(it.workerOverhead.ruokNote);
 
