@@ -10,6 +10,7 @@ const steps = [
   ['worker tests (node + workerd)', ['npm', 'run', '-s', 'test:worker']],
   ['sandbox tests', ['npm', 'run', '-s', 'test:sandbox']],
   ['widget tests (Chromium)', ['npm', 'run', '-s', 'test:widget']],
+  ['widget import in node (SSR safety)', ['npm', 'run', '-s', 'test:widget:ssr']],
   ['widget size budget', ['npm', 'run', '-s', 'size:widget']],
   ['hardening tests (workerd)', ['npm', 'run', '-s', 'test:hardening']],
   ['end-to-end tests (Chromium + workerd)', ['npm', 'run', '-s', 'test:e2e']],
