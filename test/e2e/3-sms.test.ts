@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ALICE, en, assertStopped, eventLog, fillForm, openBrowser, startStack, submit, waitForState, widget } from './helpers';
+import { ALICE, axeViolations, en, assertStopped, eventLog, fillForm, openBrowser, startStack, submit, waitForState, widget } from './helpers';
 
 test('SMS path: "Text me a link" → outbox → phone completes → first page completes by itself', { timeout: 90_000 }, async () => {
   const worker = await startStack();
@@ -31,6 +31,7 @@ test('SMS path: "Text me a link" → outbox → phone completes → first page c
     assert.doesNotMatch(text, /412 ?345 ?678/, 'the number is masked in the outbox');
     const href = await message.getByRole('link', { name: 'Open the link (as the phone)' }).getAttribute('href');
     assert.ok(href && new URL(href).pathname.startsWith('/sandbox/flow/'), `the SMS carries the hosted-flow link (${href})`);
+    assert.deepEqual(await axeViolations(page), [], 'the demo with an SMS in the outbox and events in the log is axe-clean');
 
     // On the phone: open the link, complete. The phone has no session, so it is told to go back.
     await phone.page.goto(href);
