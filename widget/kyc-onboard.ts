@@ -275,11 +275,15 @@ export class KycOnboard extends LitElement {
 
   override render(): TemplateResult {
     const t = this._t();
-    const s = this.state;
-    const form = s === 'idle' || s === 'submitting' || (s === 'error' && this._failure?.context === 'submit');
+    const form = this._showsForm();
     const lang = this._lang();
     const rtl = /^(ar|he|fa|ur)\b/i.test(this._locale());
     return html`<div part="base" dir=${rtl ? 'rtl' : 'ltr'} lang=${lang}>${form ? this._form(t) : this._panel(t)}</div>`;
+  }
+
+  private _showsForm(): boolean {
+    const s = this.state;
+    return s === 'idle' || s === 'submitting' || (s === 'error' && this._failure?.context === 'submit');
   }
 
   private _visibleErrors(): FieldErrors {
@@ -469,7 +473,8 @@ export class KycOnboard extends LitElement {
   private _onBlur(e: FocusEvent): void {
     const input = e.target as HTMLInputElement;
     const name = input.name as FieldName;
-    if (!FIELD_ORDER.includes(name)) return;
+    // (Also fires when the form is replaced by a panel while a field has focus: nothing to do then.)
+    if (!FIELD_ORDER.includes(name) || !this._showsForm()) return;
     if (name === 'phoneCode') input.value = this._values.phoneCode = tidyCode(input.value) || input.value;
     this._touched.add(name);
     this.requestUpdate();
