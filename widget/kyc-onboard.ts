@@ -547,6 +547,7 @@ export class KycOnboard extends LitElement {
     this._busy = true;
     this._run++; // stop any SMS polling ("Send again")
     this._failure = undefined;
+    this._returnParams = {}; // a new link: an earlier return's checkId/token no longer apply
     const sendSMS = this.sms && this._sendSMS;
     this._setState('submitting');
     emit(this, 'kyc-submit', { sendSMS });
@@ -648,7 +649,11 @@ export class KycOnboard extends LitElement {
     if (checkId) this._returnParams.checkId = checkId;
     if (token) this._returnParams.token = token;
     for (const p of RETURN_PARAMS) url.searchParams.delete(p);
-    history.replaceState(history.state, '', url.href);
+    try {
+      history.replaceState(history.state, '', url.href);
+    } catch {
+      // Sandboxed or opaque-origin documents may refuse; the flow goes on.
+    }
     void this._check();
   }
 

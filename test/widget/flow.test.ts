@@ -213,6 +213,28 @@ describe('<kyc-onboard> return from the hosted flow', () => {
     expect(sessionStorage.getItem(KEY)).to.equal(null);
   });
 
+  it('after "Start again", a new SMS link is polled without the old return parameters', async () => {
+    sessionStorage.setItem(KEY, JSON.stringify({ session: 'old' }));
+    comeBack({ kyc_return: 'success', checkId: 'old-check', token: 'old-token' });
+    mockApi({ result: () => errorAnswer(401, 'SESSION_INVALID') });
+    const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
+    await waitState(el, 'error');
+    await el.updateComplete;
+    maybeButton(el, 'Start again')!.click();
+    await waitState(el, 'idle');
+    const calls = mockApi({
+      link: () => HttpResponse.json(linkAnswer({ smsSent: true, session: 'new' })),
+      result: () => HttpResponse.json({ checkStatus: 'CHECKED_SUCCESS_CLEAR' }),
+    });
+    await el.updateComplete;
+    await fillValid(el);
+    await check(el, 'sms');
+    const complete = oneEvent(el, 'kyc-complete');
+    await submit(el);
+    await complete;
+    expect(calls.result[0]!.body).to.deep.equal({ session: 'new' });
+  });
+
   it('a return without the session (another device) says to go back where they started', async () => {
     comeBack({ kyc_return: 'success', checkId: 'c' });
     const calls = mockApi();
