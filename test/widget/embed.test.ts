@@ -113,6 +113,7 @@ describe('<kyc-onboard> theming and isolation', () => {
     await colorScheme('dark');
     const auto = await mount();
     expect(getComputedStyle(auto).backgroundColor).to.equal('rgb(22, 24, 29)');
+    await expect(auto).to.be.accessible(); // contrast holds in dark too
     auto.setAttribute('theme', 'light');
     expect(getComputedStyle(auto).backgroundColor).to.equal('rgb(255, 255, 255)');
     await colorScheme('light');
