@@ -667,6 +667,7 @@ export class KycOnboard extends LitElement {
   }
 
   private _resume(): void {
+    this._tick(this._state === 'sms-sent');
     const stored = readStored();
     if (stored) void this._poll(stored.session, this._state === 'sms-sent');
   }
