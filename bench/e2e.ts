@@ -9,7 +9,8 @@
  *
  * Baseline, in the same run and the same browser: a hand-written plain form
  * on the same page server that does the least any client must do: one fetch
- * of /api/onboarding-link and `location.assign(url)`. The ratio is the cost
+ * of /api/onboarding-link (with an Idempotency-Key, as the widget sends, so
+ * the worker does the same work) and `location.assign(url)`. The ratio is the cost
  * of the widget's own work on top of the worker, the sandbox and the page load.
  * Fresh browser context per run (no cache, no session); runs alternate.
  */
@@ -47,7 +48,7 @@ f.addEventListener('submit', async (e) => {
   const v = (n) => f.elements[n].value;
   const res = await fetch(${JSON.stringify(worker + '/api/onboarding-link')}, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': crypto.randomUUID() },
     body: JSON.stringify({
       name: { givenName: v('givenName'), familyName: v('familyName') },
       dateOfBirth: v('dateOfBirth'),

@@ -46,6 +46,8 @@ export interface Target {
   body?: string;
   /** The status that counts as a good answer (default: any 2xx). */
   expect?: number;
+  /** Send a fresh Idempotency-Key with every request (as the widget does). */
+  idempotencyKey?: boolean;
 }
 
 export interface LoadRun {
@@ -53,6 +55,8 @@ export interface LoadRun {
   durationS: number;
   ok: number;
   non2xx: number;
+  /** Count per unexpected status. */
+  statuses: Record<string, number>;
   errors: number;
   timeouts: number;
   rps: number;
@@ -61,6 +65,7 @@ export interface LoadRun {
 }
 
 let ipCounter = 0;
+const runId = Date.now().toString(36);
 /** A new client address per request: 10.x.y.z, then wraps (far more than a run sends). */
 function nextIp(): string {
   const n = ipCounter++ % 16_000_000;
@@ -72,6 +77,7 @@ export async function load(target: Target, connections: number, durationS: numbe
   const latencies: number[] = [];
   let ok = 0;
   let non2xx = 0;
+  const statuses: Record<string, number> = {};
   const started = performance.now();
   const result = await withTimeout(
     new Promise<autocannon.Result>((resolve, reject) => {
@@ -88,7 +94,10 @@ export async function load(target: Target, connections: number, durationS: numbe
               path: u.pathname + u.search,
               headers: target.headers,
               ...(target.body ? { body: target.body } : {}),
-              setupRequest: (req: autocannon.Request) => ({ ...req, headers: { ...req.headers, 'cf-connecting-ip': nextIp() } }),
+              setupRequest: (req: autocannon.Request) => ({
+                ...req,
+                headers: { ...req.headers, 'cf-connecting-ip': nextIp(), ...(target.idempotencyKey ? { 'idempotency-key': `bench-${runId}-${ipCounter}` } : {}) },
+              }),
             },
           ],
         },
@@ -98,7 +107,10 @@ export async function load(target: Target, connections: number, durationS: numbe
         if (target.expect ? status === target.expect : status >= 200 && status < 300) {
           ok++;
           latencies.push(time);
-        } else non2xx++;
+        } else {
+          non2xx++;
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        }
       });
     }),
     (durationS + 30) * 1000,
@@ -110,6 +122,7 @@ export async function load(target: Target, connections: number, durationS: numbe
     durationS,
     ok,
     non2xx,
+    statuses,
     errors: result.errors,
     timeouts: result.timeouts,
     rps: round(ok / Math.max(elapsedS, durationS), 1),
@@ -163,7 +176,7 @@ export async function rounds<K extends string>(targets: Record<K, Target>, conne
       const k = keys[(i + j) % keys.length]!;
       const r = await load(targets[k], connections, durationS);
       runs[k].push(r);
-      log(`  ${k.padEnd(width)} c=${String(connections).padStart(3)}  ${String(r.rps).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${r.non2xx || r.errors ? `  (unexpected status ${r.non2xx}, errors ${r.errors})` : ''}`);
+      log(`  ${k.padEnd(width)} c=${String(connections).padStart(3)}  ${String(r.rps).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${r.non2xx || r.errors ? `  (unexpected statuses ${JSON.stringify(r.statuses)}, socket errors ${r.errors})` : ''}`);
     }
   }
   return Object.fromEntries(keys.map((k) => [k, med(runs[k])])) as Record<K, Summary>;
@@ -186,7 +199,8 @@ export function against(connections: number, worker: Summary, direct: Summary): 
 
 /** One request of each target must answer 2xx before any load is put on it. */
 export async function preflight(t: Target): Promise<void> {
-  const res = await fetch(t.url, { method: t.method, headers: { ...t.headers, 'cf-connecting-ip': nextIp() }, body: t.body });
+  const headers = { ...t.headers, 'cf-connecting-ip': nextIp(), ...(t.idempotencyKey ? { 'idempotency-key': `bench-${runId}-pre-${ipCounter}` } : {}) };
+  const res = await fetch(t.url, { method: t.method, headers, body: t.body });
   const text = await res.text();
   if (t.expect ? res.status !== t.expect : !res.ok) throw new Error(`${t.method} ${t.url} answered ${res.status}: ${text.slice(0, 500)}`);
 }

@@ -19,6 +19,8 @@ export interface OverheadOptions {
 
 export interface OverheadResult {
   link: Compared;
+  /** The same with a fresh Idempotency-Key per request, as the widget sends it (a Durable Object claim + finish per request). */
+  linkIdempotent: Compared;
   ruok: Compared;
   /**
    * The floor on this machine, same wrangler dev, same load: a do-nothing
@@ -50,6 +52,7 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
     const t = {
       workerLink: { method: 'POST', url: `${worker.url}/api/onboarding-link`, headers: { ...json, origin: worker.url }, body: LINK_BODY } satisfies Target,
       directLink: { method: 'POST', url: `${vendor.url}/idv/v2/idvalidate/onboarding-url`, headers: { ...json, ...VENDOR_HEADERS }, body: vendorLinkBody(worker.url) } satisfies Target,
+      workerLinkIdem: { method: 'POST', url: `${worker.url}/api/onboarding-link`, headers: { ...json, origin: worker.url }, body: LINK_BODY, idempotencyKey: true } satisfies Target,
       workerRuok: { method: 'GET', url: `${worker.url}/api/ruok`, headers: {} } satisfies Target,
       directRuok: { method: 'GET', url: `${vendor.url}/v2/kyc/ruok`, headers: { ...VENDOR_HEADERS } } satisfies Target,
     };
@@ -69,6 +72,7 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
     o.log(`  item 3 at ${o.connections} connections: worker, vendor direct and floor workers round-robin, ${o.repeats} × ${o.durationS} s each`);
     const m = await rounds(all, o.connections, o.durationS, o.repeats, o.log);
     const link = against(o.connections, m.workerLink, m.directLink);
+    const linkIdempotent = against(o.connections, m.workerLinkIdem, m.directLink);
     const ruok = against(o.connections, m.workerRuok, m.directRuok);
     const floor = { ok: against(o.connections, m.floorOk, m.directRuok), proxy: against(o.connections, m.floorProxy, m.directLink) };
 
@@ -84,6 +88,7 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
     }
     return {
       link,
+      linkIdempotent,
       ruok,
       floor,
       scaling,
