@@ -25,6 +25,17 @@ describe('<kyc-onboard> form', () => {
     expect(await countRole('checkbox', 'I agree to an identity check against official records.')).to.equal(1);
     expect(await countRole('button', 'Verify my identity')).to.equal(1);
     expect(el.shadowRoot!.querySelectorAll('input[type=checkbox]').length).to.equal(1);
+    // Optional fields say so in their description, not in their name.
+    for (const id of ['givenName', 'middleName']) {
+      expect($(el, `#${id}`).getAttribute('aria-describedby')).to.equal(`${id}-hint`);
+      expect($(el, `#${id}-hint`).textContent).to.equal('Optional');
+      expect($(el, `#${id}`).required).to.equal(false);
+    }
+    for (const id of ['familyName', 'dateOfBirth', 'phoneCode', 'phoneNumber', 'consent']) expect($(el, `#${id}`).required, id).to.equal(true);
+    // Field errors are polite live regions, so they are announced when they appear.
+    for (const id of ['givenName', 'familyName', 'dateOfBirth', 'phoneCode', 'phoneNumber', 'consent']) {
+      expect($(el, `#${id}-error`).getAttribute('aria-live'), id).to.equal('polite');
+    }
     expect($<HTMLFormElement>(el, 'form').noValidate).to.equal(true);
     // No SMS choice without the `sms` attribute.
     expect(await countRole('radio', 'Text me a link')).to.equal(0);
