@@ -146,8 +146,10 @@ try {
 const base = /^\s*KYC_BASE_URL\s*=\s*"?([^"\n]*)"?/m.exec(devVars)?.[1]?.trim();
 const vendor = base && base !== 'sandbox' ? `${base} (from .dev.vars)` : `the built-in sandbox (${url}/sandbox/…)`;
 let announced = false;
+let portInUse = false;
 function onOutput(chunk, stream) {
   stream.write(chunk);
+  if (/Address already in use/.test(String(chunk))) portInUse = true;
   if (!announced && /Ready on/.test(String(chunk))) {
     announced = true;
     const line = '─'.repeat(60);
@@ -168,5 +170,6 @@ wrangler.stderr.on('data', (c) => onOutput(c, process.stderr));
 wrangler.on('exit', (code, signal) => {
   if (stopping) return;
   console.error(`[start] wrangler exited (${signal ?? `code ${code}`}).`);
+  if (portInUse) console.error(`[start] ${host}:${port} is taken (another \`npm start\`?). Stop it, or pick another port: PORT=${port + 1} npm start`);
   void stop(code || 1);
 });
