@@ -54,8 +54,8 @@ const LABEL: Record<TextField, keyof Strings> = {
 
 function readStored(): Stored | undefined {
   try {
-    const s = JSON.parse(sessionStorage.getItem(STORAGE_KEY) || 'null') as Stored | null;
-    return s && typeof s.session === 'string' && s.session ? s : undefined;
+    const s = JSON.parse(sessionStorage.getItem(STORAGE_KEY)!) as Stored | null;
+    return s?.session ? s : undefined;
   } catch {
     return undefined;
   }
@@ -79,7 +79,7 @@ const fill = (s: string, vars: Record<string, unknown>): unknown[] =>
 /** Only http(s) links may be followed or rendered. */
 function safeUrl(u: string): string {
   const url = new URL(u, location.href);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw failure('BAD_ANSWER', 200, false);
+  if (!/^https?:$/.test(url.protocol)) throw failure('BAD_ANSWER', 200, false);
   return url.href;
 }
 
@@ -382,17 +382,16 @@ export class KycOnboard extends LitElement {
 
   private _errorText(t: Strings, f: Failure): string {
     const byCode: Record<string, string> = { NETWORK_ERROR: t.errNetwork, RESULT_PENDING: t.errPending, NO_SESSION: t.noSession };
-    const byStatus: Record<number, string> = {
-      400: f.issues.length ? t.fixFields : t.errGeneric,
-      401: t.errSession,
-      403: t.errSetup,
-      429: t.errRateLimited,
-      500: t.errSetup,
-      502: t.errUnavailable,
-      503: t.errUnavailable,
-      504: t.errUnavailable,
-    };
-    return byCode[f.errorCode] ?? byStatus[f.status] ?? t.errGeneric;
+    const s = f.status;
+    return (
+      byCode[f.errorCode] ??
+      (s > 501 ? t.errUnavailable // 502, 503, 504: the vendor or the worker's upstream
+        : s === 429 ? t.errRateLimited
+        : s === 401 ? t.errSession
+        : s === 403 || s === 500 ? t.errSetup // origin not allowed, worker misconfigured
+        : s === 400 && f.issues.length ? t.fixFields
+        : t.errGeneric)
+    );
   }
 
   private _alert(t: Strings): TemplateResult {

@@ -1,22 +1,35 @@
 import { css } from 'lit';
 
+/** The dark palette: written once, used for `prefers-color-scheme: dark` and for `theme="dark"`. */
+const dark = css`
+  --_bg: var(--kyc-color-background, #16181d);
+  --_fg: var(--kyc-color-text, #eceef2);
+  --_muted: var(--kyc-color-muted, #b4b9c4);
+  --_border: var(--kyc-color-border, #8a90a0);
+  --_primary: var(--kyc-color-primary, #8ab4ff);
+  --_on-primary: var(--kyc-color-on-primary, #0b1020);
+  --_error: var(--kyc-color-error, #ff9c92);
+  --_success: var(--kyc-color-success, #6ce0a4);
+  color-scheme: dark;
+`;
+
 /**
  * Every colour, size and font comes from a `--kyc-*` custom property with a
- * built-in default, so the element looks right with no theme CSS. The default
- * colours are `light-dark()` pairs: they follow `prefers-color-scheme`, and
- * `theme="light"` / `theme="dark"` on the host pins one (via `color-scheme`). Logical properties only, so right-to-left just works.
+ * built-in default, so the element looks right with no theme CSS. Light and
+ * dark follow `prefers-color-scheme`; `theme="light"` / `theme="dark"` on the
+ * host pins one. Logical properties only, so right-to-left just works.
  * (Adopted stylesheets: no inline `style`, nothing a strict CSP blocks.)
  */
 export const styles = css`
   :host {
-    --_bg: var(--kyc-color-background, light-dark(#fff, #16181d));
-    --_fg: var(--kyc-color-text, light-dark(#1a1c23, #eceef2));
-    --_muted: var(--kyc-color-muted, light-dark(#545a66, #b4b9c4));
-    --_border: var(--kyc-color-border, light-dark(#7b8190, #8a90a0));
-    --_primary: var(--kyc-color-primary, light-dark(#1d4ed8, #8ab4ff));
-    --_on-primary: var(--kyc-color-on-primary, light-dark(#fff, #0b1020));
-    --_error: var(--kyc-color-error, light-dark(#b42318, #ff9c92));
-    --_success: var(--kyc-color-success, light-dark(#067647, #6ce0a4));
+    --_bg: var(--kyc-color-background, #fff);
+    --_fg: var(--kyc-color-text, #1a1c23);
+    --_muted: var(--kyc-color-muted, #545a66);
+    --_border: var(--kyc-color-border, #7b8190);
+    --_primary: var(--kyc-color-primary, #1d4ed8);
+    --_on-primary: var(--kyc-color-on-primary, #fff);
+    --_error: var(--kyc-color-error, #b42318);
+    --_success: var(--kyc-color-success, #067647);
     --_radius: var(--kyc-radius, 0.5rem);
     --_space: var(--kyc-spacing, 1rem);
     display: block;
@@ -26,13 +39,15 @@ export const styles = css`
     background: var(--_bg);
     color: var(--_fg);
     font: var(--kyc-font-size, 1rem) / 1.5 var(--kyc-font-family, system-ui, sans-serif);
-    color-scheme: light dark;
-  }
-  :host([theme='light']) {
     color-scheme: light;
   }
+  @media (prefers-color-scheme: dark) {
+    :host(:not([theme='light'])) {
+      ${dark}
+    }
+  }
   :host([theme='dark']) {
-    color-scheme: dark;
+    ${dark}
   }
   :host([hidden]) {
     display: none;
@@ -140,15 +155,13 @@ export const styles = css`
     flex-wrap: wrap;
     gap: calc(var(--_space) * 0.5);
   }
-  .alert {
-    padding: calc(var(--_space) * 0.75);
+  .alert,
+  .success {
+    padding-inline-start: calc(var(--_space) * 0.75);
     border-inline-start: 4px solid var(--_error);
-    border-radius: var(--_radius);
-    outline: 1px solid var(--_border);
   }
   .success {
-    border-inline-start: 4px solid var(--_success);
-    padding-inline-start: calc(var(--_space) * 0.75);
+    border-color: var(--_success);
   }
   p {
     margin: 0;
