@@ -42,7 +42,13 @@ const REF_KEY = 'kyc-demo:customer-ref';
 const WIDGET_SESSION_KEY = 'kyc-onboard:session';
 const MAX_LOG = 60;
 const OUTBOX_POLL_MS = 2500;
-const DEFAULTS: Settings = { theme: 'light', brand: '#5b3cc4', lang: 'en', sms: true };
+/** First visit: the visitor's own light/dark preference, English, SMS offered. */
+const DEFAULTS: Settings = {
+  theme: matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
+  brand: '#5b3cc4',
+  lang: 'en',
+  sms: true,
+};
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
@@ -150,6 +156,13 @@ function time(iso: string): string {
   }
 }
 
+/** `detail` one key a line (`checkStatus: "CHECKED_FAILED"`), as compact as a log should be. */
+function formatDetail(detail: unknown): string {
+  if (detail === null || typeof detail !== 'object' || Array.isArray(detail)) return JSON.stringify(detail);
+  const lines = Object.entries(detail as Record<string, unknown>).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+  return lines.length ? lines.join('\n') : '{}';
+}
+
 function renderEntry(e: LogEntry): HTMLLIElement {
   const li = document.createElement('li');
   li.className = `log__entry log__entry--${e.kind}` + (e.kind === 'event' ? ` log__entry--${e.name}` : '');
@@ -166,7 +179,7 @@ function renderEntry(e: LogEntry): HTMLLIElement {
   if (e.detail !== undefined) {
     const pre = document.createElement('pre');
     pre.className = 'log__detail';
-    pre.textContent = JSON.stringify(e.detail, null, 2);
+    pre.textContent = formatDetail(e.detail);
     li.append(pre);
   }
   return li;

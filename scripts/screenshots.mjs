@@ -125,7 +125,7 @@ try {
     await w(page).getByRole('button', { name: 'Verify my identity' }).click();
     await state$(page, 'sms-sent');
     await page.getByRole('region', { name: 'SMS outbox' }).getByRole('listitem').first().waitFor();
-    await shoot(page, 'demo-laptop-dark-sms');
+    await shoot(page, 'demo-laptop-dark-sms', { fullPage: true });
     await close();
   }
 
@@ -137,7 +137,7 @@ try {
     await fill(page, { given: 'Bob', family: 'Example' });
     await w(page).getByRole('button', { name: 'Verify my identity' }).click();
     await page.waitForURL(/\/sandbox\/flow\//);
-    await shoot(page, 'sandbox-hosted-flow', { clip: { x: 0, y: 0, width: 1440, height: 760 } });
+    await shoot(page, 'sandbox-hosted-flow', { clip: { x: 400, y: 0, width: 640, height: 500 } });
     await page.getByRole('button', { name: 'Complete verification' }).click();
     await page.waitForURL((u) => u.pathname === '/');
     await state$(page, 'complete');

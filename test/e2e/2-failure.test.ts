@@ -37,7 +37,7 @@ test('failure path: "Fail verification" → error URL → complete with CHECKED_
 
     const newest = eventLog(page).first();
     await newest.getByText('kyc-complete').waitFor();
-    assert.match(await newest.innerText(), /"checkStatus": "CHECKED_FAILED"/);
+    assert.match(await newest.innerText(), /checkStatus: "CHECKED_FAILED"/);
     assert.equal((await eventLog(page).allInnerTexts()).some((t) => /kyc-error/.test(t)), false, 'a failed check is not a kyc-error');
     assert.deepEqual(browser.problems, []);
   } finally {

@@ -46,7 +46,7 @@ test('SMS path: "Text me a link" → outbox → phone completes → first page c
     await newest.getByText('kyc-complete').waitFor();
     assert.match(await newest.innerText(), /CHECKED_SUCCESS_CLEAR/);
     const all = (await eventLog(page).allInnerTexts()).join('\n');
-    assert.match(all, /"smsSent": true/);
+    assert.match(all, /smsSent: true/);
     assert.doesNotMatch(all, /kyc-redirect/, 'the laptop never left for the hosted flow');
     assert.deepEqual(laptop.problems, []);
   } finally {
