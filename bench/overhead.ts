@@ -1,11 +1,22 @@
 /**
- * Items 3 and 6 wired up: starts the fake vendor (own process) and the worker
- * under wrangler dev pointing at it, runs the comparisons, stops both.
+ * Items 3 and 6 wired up. The worker under test is the deployable bundle
+ * (`wrangler deploy --dry-run`) in workerd through Miniflare, with the
+ * bindings of wrangler.toml (lib/miniflare-worker.ts); its vendor is a fast
+ * local fake vendor in a node process of its own. In the same round-robin, at
+ * the same concurrency:
+ *   - the fake vendor called directly (the baseline of the targets);
+ *   - the link route with a fresh Idempotency-Key per request, as the widget sends it;
+ *   - two floor workers in the same Miniflare set-up (bench/fixtures/floor-worker.ts):
+ *     do-nothing, and a bare pass-through making the same vendor call;
+ *   - the same worker under `wrangler dev` (test/support/wrangler.ts, the
+ *     `npm start` stack), to show what the dev tooling adds.
  */
-import { startFloorWorker } from './lib/floor-worker';
-import { startWorker } from './lib/worker';
-import { against, LINK_BODY, rounds, preflight, VENDOR_HEADERS, vendorLinkBody, type Compared, type Target } from './load';
+import { join } from 'node:path';
+import { ROOT } from '../test/support/wrangler';
+import { startMiniflareWorker, type MiniflareWorker } from './lib/miniflare-worker';
 import { startVendorProcess } from './lib/vendor-process';
+import { startWorker } from './lib/worker';
+import { against, LINK_BODY, preflight, rounds, VENDOR_HEADERS, vendorLinkBody, type Compared, type Target } from './load';
 
 export interface OverheadOptions {
   /** Concurrency of item 3 (also one of item 6's levels). */
@@ -18,79 +29,82 @@ export interface OverheadOptions {
 }
 
 export interface OverheadResult {
+  runtime: string;
   link: Compared;
   /** The same with a fresh Idempotency-Key per request, as the widget sends it (a Durable Object claim + finish per request). */
   linkIdempotent: Compared;
   ruok: Compared;
   /**
-   * The floor on this machine, same wrangler dev, same load: a do-nothing
-   * worker (`ok`, vs the vendor's ruok) and a bare pass-through worker that
-   * makes the same vendor call (`proxy`, vs the vendor's onboarding-url).
+   * The floor on this machine, same Miniflare set-up, same load: a
+   * do-nothing worker (`ok`, vs the vendor's ruok) and a bare pass-through
+   * worker that makes the same vendor call (`proxy`, vs the vendor's onboarding-url).
    */
   floor: { ok: Compared; proxy: Compared };
+  /** The link route of the same worker under `wrangler dev` (the npm start stack), vs the vendor directly. */
+  wranglerDev: Compared;
   scaling: Compared[];
   ruokNote: string;
   durationS: number;
   repeats: number;
 }
 
+const VARS = {
+  KYC_API_KEY: 'bench-key',
+  KYC_CUSTOMER_ID: 'bench-customer',
+  SESSION_SECRET: 'bench-session-secret-not-for-production-0123456789',
+};
+
 export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult> {
   const vendor = await startVendorProcess();
-  let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
-  let floorWorker: Awaited<ReturnType<typeof startFloorWorker>> | undefined;
+  let worker: MiniflareWorker | undefined;
+  let floor: MiniflareWorker | undefined;
+  let dev: Awaited<ReturnType<typeof startWorker>> | undefined;
   try {
-    worker = await startWorker({
-      vars: {
-        KYC_BASE_URL: vendor.url,
-        KYC_API_KEY: 'bench-key',
-        KYC_CUSTOMER_ID: 'bench-customer',
-        SESSION_SECRET: 'bench-session-secret-not-for-production-0123456789',
-      },
-      timeoutMs: 60_000,
-    });
+    worker = await startMiniflareWorker(join(ROOT, 'wrangler.toml'), { ...VARS, KYC_BASE_URL: vendor.url });
+    floor = await startMiniflareWorker(join(ROOT, 'bench/fixtures/wrangler-floor.toml'), { VENDOR_URL: vendor.url });
+    dev = await startWorker({ vars: { ...VARS, KYC_BASE_URL: vendor.url }, timeoutMs: 60_000 });
+
     const json = { 'content-type': 'application/json' };
+    const link = (base: string): Target => ({ method: 'POST', url: `${base}/api/onboarding-link`, headers: { ...json, origin: base }, body: LINK_BODY });
+    const directLink: Target = { method: 'POST', url: `${vendor.url}/idv/v2/idvalidate/onboarding-url`, headers: { ...json, ...VENDOR_HEADERS }, body: vendorLinkBody(worker.url) };
     const t = {
-      workerLink: { method: 'POST', url: `${worker.url}/api/onboarding-link`, headers: { ...json, origin: worker.url }, body: LINK_BODY } satisfies Target,
-      directLink: { method: 'POST', url: `${vendor.url}/idv/v2/idvalidate/onboarding-url`, headers: { ...json, ...VENDOR_HEADERS }, body: vendorLinkBody(worker.url) } satisfies Target,
-      workerLinkIdem: { method: 'POST', url: `${worker.url}/api/onboarding-link`, headers: { ...json, origin: worker.url }, body: LINK_BODY, idempotencyKey: true } satisfies Target,
+      workerLink: link(worker.url),
+      directLink,
+      workerLinkIdem: { ...link(worker.url), idempotencyKey: true },
       workerRuok: { method: 'GET', url: `${worker.url}/api/ruok`, headers: {} } satisfies Target,
       directRuok: { method: 'GET', url: `${vendor.url}/v2/kyc/ruok`, headers: { ...VENDOR_HEADERS } } satisfies Target,
+      floorOk: { method: 'GET', url: `${floor.url}/ok`, headers: {} } satisfies Target,
+      floorProxy: { method: 'POST', url: `${floor.url}/proxy`, headers: json, body: directLink.body } satisfies Target,
+      devLink: link(dev.url),
     };
     for (const x of Object.values(t)) await preflight(x);
 
-    floorWorker = await startFloorWorker(vendor.url);
-    const floorOk = { method: 'GET', url: `${floorWorker.url}/ok`, headers: {} } satisfies Target;
-    const floorProxy = { method: 'POST', url: `${floorWorker.url}/proxy`, headers: json, body: t.directLink.body } satisfies Target;
-    await preflight(floorOk);
-    await preflight(floorProxy);
-    const all = { ...t, floorOk, floorProxy };
-
     // Warm-up: JIT in workerd, the vendor and the load generator; discarded.
     o.log('  warm-up (discarded)');
-    await rounds(all, o.connections, 1, 1, () => {});
+    await rounds(t, o.connections, 1, 1, () => {});
 
-    o.log(`  item 3 at ${o.connections} connections: worker, vendor direct and floor workers round-robin, ${o.repeats} × ${o.durationS} s each`);
-    const m = await rounds(all, o.connections, o.durationS, o.repeats, o.log);
-    const link = against(o.connections, m.workerLink, m.directLink);
-    const linkIdempotent = against(o.connections, m.workerLinkIdem, m.directLink);
-    const ruok = against(o.connections, m.workerRuok, m.directRuok);
-    const floor = { ok: against(o.connections, m.floorOk, m.directRuok), proxy: against(o.connections, m.floorProxy, m.directLink) };
+    o.log(`  item 3 at ${o.connections} connections, all targets round-robin, ${o.repeats} × ${o.durationS} s each`);
+    const m = await rounds(t, o.connections, o.durationS, o.repeats, o.log);
+    const c = o.connections;
+    const linkC = against(c, m.workerLink, m.directLink);
 
     o.log(`  item 6: /api/onboarding-link vs vendor onboarding-url at ${o.levels.join('/')} connections`);
     const scaling: Compared[] = [];
-    for (const c of o.levels) {
-      if (c === o.connections) {
-        scaling.push(link);
+    for (const level of o.levels) {
+      if (level === c) {
+        scaling.push(linkC);
         continue;
       }
-      const r = await rounds({ workerLink: t.workerLink, directLink: t.directLink }, c, o.durationS, o.repeats, o.log);
-      scaling.push(against(c, r.workerLink, r.directLink));
+      const r = await rounds({ workerLink: t.workerLink, directLink: t.directLink }, level, o.durationS, o.repeats, o.log);
+      scaling.push(against(level, r.workerLink, r.directLink));
     }
     return {
-      link,
-      linkIdempotent,
-      ruok,
-      floor,
+      runtime: 'workerd via Miniflare (the wrangler deploy --dry-run bundle, wrangler.toml bindings, in-memory state)',
+      link: linkC,
+      linkIdempotent: against(c, m.workerLinkIdem, m.directLink),
+      ruok: against(c, m.workerRuok, m.directRuok),
+      floor: { ok: against(c, m.floorOk, m.directRuok), proxy: against(c, m.floorProxy, m.directLink) },
+      wranglerDev: against(c, m.devLink, m.directLink),
       scaling,
       ruokNote:
         'The worker caches a vendor OK for 10 s per isolate (worker/routes/ruok.ts), so under load /api/ruok makes about one vendor call per 10 s: its figures are the worker answering on its own (middleware, limiter, routing), compared with the vendor answering ruok.',
@@ -98,9 +112,9 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
       repeats: o.repeats,
     };
   } finally {
+    await dev?.stop();
+    await floor?.stop();
     await worker?.stop();
-    await floorWorker?.stop();
     await vendor.stop();
   }
 }
-

@@ -33,6 +33,8 @@ export function rows(r: BenchResults): Row[] {
     const l = o.link;
     out.push(['3', `/api/onboarding-link throughput, ${c} conn.`, rps(l.worker.rps), `vendor direct ${rps(l.direct.rps)}`, pct(l.throughputRatio), '≥ 70% of direct', l.throughputRatio >= 0.7 ? 'met' : `missed by ${round((0.7 - l.throughputRatio) * 100, 1)} points`]);
     out.push(['3', `/api/onboarding-link p50, ${c} conn.`, ms(l.worker.p50), `vendor direct ${ms(l.direct.p50)}`, `+${ms(l.addedP50)}`, '< +2 ms', l.addedP50 < 2 ? 'met' : `missed by ${ms(l.addedP50 - 2)}`]);
+    const one = o.scaling.find((sc) => sc.connections === 1);
+    if (one) out.push(['3', `/api/onboarding-link p50, 1 conn. (no queueing)`, ms(one.worker.p50), `vendor direct ${ms(one.direct.p50)}`, `+${ms(one.addedP50)}`, '< +2 ms', one.addedP50 < 2 ? 'met' : `missed by ${ms(one.addedP50 - 2)}`]);
     out.push(['3', `/api/onboarding-link p99, ${c} conn.`, ms(l.worker.p99), `vendor direct ${ms(l.direct.p99)}`, `+${ms(l.addedP99)}`, '', '']);
     const li = o.linkIdempotent;
     out.push(['3', `  the same with an Idempotency-Key (as the widget sends)`, `${rps(li.worker.rps)}, p50 ${ms(li.worker.p50)}`, `vendor direct ${rps(li.direct.rps)}`, pct(li.throughputRatio), '≥ 70% / < +2 ms', `+${ms(li.addedP50)} p50; ${pct(ratio1(li.worker.rps, l.worker.rps))} of the keyless throughput`]);
@@ -41,10 +43,12 @@ export function rows(r: BenchResults): Row[] {
     out.push(['3', `/api/ruok p50 / p99 (cached 10 s)`, `${ms(u.worker.p50)} / ${ms(u.worker.p99)}`, `vendor direct ${ms(u.direct.p50)} / ${ms(u.direct.p99)}`, `+${ms(u.addedP50)}`, '< +2 ms', u.addedP50 < 2 ? 'met' : `missed by ${ms(u.addedP50 - 2)}`]);
     const fo = o.floor.ok;
     const fp = o.floor.proxy;
-    out.push(['3', `floor: do-nothing worker, same wrangler dev`, `${rps(fo.worker.rps)}, p50 ${ms(fo.worker.p50)}`, `vendor ruok ${rps(fo.direct.rps)}`, pct(fo.throughputRatio), '', `context: the local stack alone (+${ms(fo.addedP50)} p50)`]);
+    out.push(['3', `floor: do-nothing worker, same workerd set-up`, `${rps(fo.worker.rps)}, p50 ${ms(fo.worker.p50)}`, `vendor ruok ${rps(fo.direct.rps)}`, pct(fo.throughputRatio), '', `context: the local stack alone (+${ms(fo.addedP50)} p50)`]);
     out.push(['3', `floor: pass-through worker (one vendor fetch)`, `${rps(fp.worker.rps)}, p50 ${ms(fp.worker.p50)}`, `vendor direct ${rps(fp.direct.rps)}`, pct(fp.throughputRatio), '', `context: the least any proxy costs here (+${ms(fp.addedP50)} p50)`]);
+    const wd = o.wranglerDev;
+    out.push(['3', `the same link route under wrangler dev (npm start)`, `${rps(wd.worker.rps)}, p50 ${ms(wd.worker.p50)}`, `vendor direct ${rps(wd.direct.rps)}`, pct(wd.throughputRatio), '', `context: dev tooling; ${pct(ratio1(wd.worker.rps, l.worker.rps))} of the Miniflare throughput`]);
     out.push(['3', `our worker vs the pass-through floor`, `${rps(l.worker.rps)}`, `pass-through ${rps(fp.worker.rps)}`, pct(ratio1(l.worker.rps, fp.worker.rps)), '', `our code adds ${ms(l.worker.p50 - fp.worker.p50)} at p50`]);
-    if (![l, li, u, fo, fp].every((cmp) => cmp.clean)) out.push(['3', 'load runs with non-2xx answers or socket errors', 'yes', '', '', '', 'see JSON: figures suspect']);
+    if (![l, li, u, fo, fp, wd].every((cmp) => cmp.clean)) out.push(['3', 'load runs with non-2xx answers or socket errors', 'yes', '', '', '', 'see JSON: figures suspect']);
   } else if (o) err('3', 'worker overhead', o.error);
 
   const w = r.items.workerSize;

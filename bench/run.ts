@@ -151,7 +151,7 @@ async function main(): Promise<number> {
     );
   }
   results.notes.push(
-    `Worker figures are for workerd as wrangler ${results.machine.wrangler} dev runs it (its own entry and router workers in front of ours, one log line per request sent to wrangler), with the load generator, the fake vendor and workerd sharing ${nCpu} CPUs: they show the worker's cost relative to a fast node server on the same machine, not Cloudflare's production throughput.`,
+    `Items 3 and 6 run the deployable worker bundle in workerd through Miniflare (no wrangler dev proxy, no inspector; wrangler ${results.machine.wrangler}'s bindings for wrangler.toml, state in memory), with the load generator, the fake vendor and workerd sharing ${nCpu} CPUs: the figures show the worker's cost relative to a fast node server on the same machine, not Cloudflare's production throughput. Item 5 uses wrangler dev, the npm start stack.`,
   );
   if (it.workerOverhead && 'ruokNote' in it.workerOverhead) results.notes.push(it.workerOverhead.ruokNote);
 

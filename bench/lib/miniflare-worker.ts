@@ -1,0 +1,77 @@
+/**
+ * Runs a worker in workerd through Miniflare directly: the bundle
+ * `wrangler deploy --dry-run` produces (what would be uploaded) with the
+ * bindings wrangler derives from the same wrangler.toml
+ * (`unstable_getMiniflareWorkerOptions`), and no dev tooling in front: no
+ * wrangler proxy worker, no inspector. That is the closest this machine gets
+ * to the worker's own cost in production. State is in memory.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { Miniflare } from 'miniflare';
+import { ROOT, WRANGLER_ENV, freePort } from '../../test/support/wrangler';
+import { onCleanup } from './cleanup';
+import { withTimeout } from './stats';
+
+export interface MiniflareWorker {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** The deployable bundle of `config`, in a fresh temporary directory. */
+function dryRunBundle(config: string): { dir: string; main: string } {
+  mkdirSync(join(ROOT, 'dist/public'), { recursive: true }); // wrangler refuses to start without the assets dir
+  const dir = mkdtempSync(join(tmpdir(), 'kyc-bench-bundle-'));
+  const r = spawnSync(join(ROOT, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--config', config, '--outdir', dir], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, ...WRANGLER_ENV },
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`wrangler deploy --dry-run --config ${config} failed:\n${r.stdout}\n${r.stderr}`);
+  const main = readdirSync(dir).find((f) => f.endsWith('.js'));
+  if (!main || !existsSync(join(dir, main))) throw new Error(`no bundle in ${dir}`);
+  return { dir, main: join(dir, main) };
+}
+
+export async function startMiniflareWorker(config: string, vars: Record<string, string>): Promise<MiniflareWorker> {
+  Object.assign(process.env, WRANGLER_ENV);
+  const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
+  const bundle = dryRunBundle(config);
+  const port = await freePort();
+  let errTail = '';
+  // Static assets are not part of what is measured (/api runs the worker first).
+  const { assets: _assets, ...options } = workerOptions as typeof workerOptions & { assets?: unknown };
+  const mf = new Miniflare({
+    ...(options as object),
+    bindings: { ...(workerOptions.bindings ?? {}), ...vars },
+    modules: true,
+    scriptPath: bundle.main,
+    modulesRoot: bundle.dir,
+    host: '127.0.0.1',
+    port,
+    // The worker logs one line per request: drain it (the cost of console.log stays in);
+    // keep the tail of stderr for the error message should workerd fail to start.
+    handleRuntimeStdio: (stdout: Readable, stderr: Readable) => {
+      stdout.resume();
+      stderr.on('data', (d: Buffer) => (errTail = (errTail + d.toString()).slice(-4000)));
+    },
+  } as ConstructorParameters<typeof Miniflare>[0]);
+  const stop = async () => {
+    forget();
+    await mf.dispose().catch(() => {});
+    rmSync(bundle.dir, { recursive: true, force: true });
+  };
+  const forget = onCleanup(stop);
+  try {
+    const url = (await withTimeout(mf.ready, 60_000, `Miniflare (${config})`)).origin;
+    return { url, stop };
+  } catch (e) {
+    await stop();
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${errTail}`);
+  }
+}
