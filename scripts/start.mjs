@@ -4,6 +4,7 @@
 // the API at /api and, while no vendor is configured, the sandbox at /sandbox.
 //
 //   PORT=8787 HOST=127.0.0.1 npm start      (both optional; these are the defaults)
+//   STATE_DIR=/tmp/kyc npm start            where local state lives (default .wrangler/state)
 //   npm start -- --no-build                 skip the build (dist/public must exist)
 //   npm run dev                             the same, rebuilding the widget and the demo on change
 //
@@ -134,6 +135,7 @@ const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
   String(port),
   '--inspector-port',
   '0',
+  ...(process.env.STATE_DIR ? ['--persist-to', process.env.STATE_DIR] : []),
 ]);
 
 // wrangler reads KYC_BASE_URL from wrangler.toml, .dev.vars or --var; say which vendor that means.

@@ -1,0 +1,71 @@
+/**
+ * `npm start` itself (scripts/start.mjs, without the build, which `npm test`
+ * has just done): it prints the URL, serves the demo, the widget and the API on
+ * the port it is given, and Ctrl-C (SIGINT) stops it with no workerd left behind.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { ROOT } from '../support/wrangler';
+import { assertStopped, freePort, requireBuilt } from './helpers';
+
+/** Processes whose command line mentions `needle` (Linux /proc). */
+function processesWith(needle: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmd.includes(needle)) found.push(`${pid} ${cmd}`);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return found;
+}
+
+test('npm start: prints the URL, serves /, /widget.js and /api, and Ctrl-C leaves nothing running', { timeout: 60_000 }, async () => {
+  requireBuilt();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const state = mkdtempSync(join(tmpdir(), 'kyc-start-')); // not the developer's .wrangler/state
+  const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs'), '--no-build'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', STATE_DIR: state },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!out.includes('Press Ctrl-C to stop')) {
+      assert.ok(Date.now() < deadline && child.exitCode === null, `npm start did not come up:\n${out.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.match(out, new RegExp(`Demo\\s+${url}/`));
+    assert.match(out, /built-in sandbox/);
+
+    const page = await fetch(`${url}/`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<kyc-onboard/);
+    const js = await fetch(`${url}/widget.js`);
+    assert.equal(js.status, 200);
+    assert.equal(js.headers.get('access-control-allow-origin'), '*');
+    const ruok = await fetch(`${url}/api/ruok`);
+    assert.deepEqual(await ruok.json(), { status: 'OK' });
+    assert.ok(processesWith(`127.0.0.1:${port}`).some((p) => p.includes('workerd')), 'workerd serves the port');
+
+    child.kill('SIGINT'); // what Ctrl-C sends
+    const code = await exited;
+    assert.equal(code, 0, `npm start exits 0 on Ctrl-C:\n${out.slice(-1500)}`);
+    await assertStopped(url);
+    assert.deepEqual(processesWith(`127.0.0.1:${port}`), [], 'no wrangler or workerd left behind');
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(state, { recursive: true, force: true });
+  }
+});
