@@ -93,6 +93,15 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     void stop(0);
   });
 }
+// `npm start` killed on its own (SIGTERM to npm alone): npm and its shell go, this
+// script is re-parented and never hears a signal. Notice that, and stop too.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) {
+    console.log('[start] the parent process is gone: stopping the worker…');
+    void stop(0);
+  }
+}, 1000).unref();
 process.on('exit', () => {
   // Last resort (an exception in this script): never leave a group running.
   for (const c of children) {
