@@ -70,6 +70,17 @@ test('demo: headers, axe-clean at laptop and phone sizes, and the console drives
       assert.equal(await widget(page).getAttribute('lang'), 'es');
       assert.equal(await widget(page).getAttribute('sms'), null);
       assert.equal(await page.getByLabel('Language').inputValue(), 'es');
+
+      // "Start over": a fresh widget (no errors shown any more), an empty log, settings kept.
+      await page.getByLabel('Language').selectOption('en');
+      await submit(page);
+      await widget(page).locator('input[aria-invalid="true"]').first().waitFor();
+      await page.getByRole('button', { name: 'Start over' }).click();
+      await waitForState(page, 'idle');
+      assert.equal(await widget(page).locator('input[aria-invalid="true"]').count(), 0);
+      assert.equal(await widget(page).getByLabel('Family name').inputValue(), '');
+      assert.equal(await widget(page).getAttribute('lang'), 'en');
+      await page.getByText('No events yet.').waitFor();
       assert.deepEqual(browser.problems, []);
     } finally {
       await browser.close();
