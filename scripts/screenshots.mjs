@@ -137,7 +137,6 @@ try {
     await fill(page, { given: 'Bob', family: 'Example' });
     await w(page).getByRole('button', { name: 'Verify my identity' }).click();
     await page.waitForURL(/\/sandbox\/flow\//);
-    await shoot(page, 'sandbox-hosted-flow', { clip: { x: 400, y: 0, width: 640, height: 500 } });
     await page.getByRole('button', { name: 'Complete verification' }).click();
     await page.waitForURL((u) => u.pathname === '/');
     await state$(page, 'complete');
@@ -153,13 +152,17 @@ try {
     await page.locator('#open-title').scrollIntoViewIfNeeded();
     await shoot(page, 'demo-phone');
     await fill(page, { given: 'Carol', family: 'Example' });
-    await w(page).getByRole('button', { name: 'Verify my identity' }).click();
+    // The same form in Arabic (right to left); what was typed stays.
+    await page.getByLabel('Language').selectOption('ar');
+    await page.locator('.widget-card').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await shoot(page, 'demo-phone-arabic');
+    await w(page).locator('button[type="submit"]').click();
     await page.waitForURL(/\/sandbox\/flow\//);
+    await shoot(page, 'sandbox-hosted-flow-phone', { clip: { x: 0, y: 0, width: 390, height: 540 } });
     await page.getByRole('button', { name: 'Fail verification' }).click();
     await page.waitForURL((u) => u.pathname === '/');
     await state$(page, 'complete');
-    await page.getByLabel('Language').selectOption('ar');
-    await page.locator('.widget-card').scrollIntoViewIfNeeded();
+    await page.locator('.widget-card').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await shoot(page, 'demo-phone-arabic-failed');
     await close();
   }
