@@ -8,7 +8,7 @@
 // It never deletes anything: dist/public/widget.js belongs to `npm run build:widget`.
 // `--watch` rebuilds on change (used by `npm run dev`).
 import { context } from 'esbuild';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, watchFile, writeFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -147,6 +147,11 @@ async function main() {
   const ctx = await context(options);
   if (watch) {
     await ctx.watch();
+    // index.html is not part of the bundle graph: copy it whenever it changes.
+    watchFile(at('demo/index.html'), { interval: 300 }, () => {
+      copyStatic();
+      console.log('[build-demo] demo/index.html → dist/public/index.html');
+    });
     console.log('[build-demo] watching demo/ → dist/public/');
     return;
   }
