@@ -52,25 +52,27 @@ const DEFAULTS: Settings = {
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-function read<T>(store: Storage, key: string, fallback: T): T {
+type StoreName = 'localStorage' | 'sessionStorage';
+
+function read<T>(store: StoreName, key: string, fallback: T): T {
   try {
-    const raw = store.getItem(key);
+    const raw = window[store].getItem(key);
     return raw ? { ...fallback, ...(JSON.parse(raw) as T) } : fallback;
   } catch {
     return fallback;
   }
 }
-function readList<T>(store: Storage, key: string): T[] {
+function readList<T>(store: StoreName, key: string): T[] {
   try {
-    const v = JSON.parse(store.getItem(key) || '[]') as unknown;
+    const v = JSON.parse(window[store].getItem(key) || '[]') as unknown;
     return Array.isArray(v) ? (v as T[]) : [];
   } catch {
     return [];
   }
 }
-function write(store: Storage, key: string, value: unknown): void {
+function write(store: StoreName, key: string, value: unknown): void {
   try {
-    store.setItem(key, JSON.stringify(value));
+    window[store].setItem(key, JSON.stringify(value));
   } catch {
     /* storage blocked: the demo still works, it just forgets */
   }
@@ -92,10 +94,10 @@ function customerRef(): string {
 }
 
 const ref = customerRef();
-let settings: Settings = read(localStorage, SETTINGS_KEY, DEFAULTS);
+let settings: Settings = read('localStorage', SETTINGS_KEY, DEFAULTS);
 if (!LANGS.includes(settings.lang)) settings.lang = 'en';
 if (!/^#[0-9a-f]{6}$/i.test(settings.brand)) settings.brand = DEFAULTS.brand;
-let log: LogEntry[] = readList<LogEntry>(sessionStorage, LOG_KEY);
+let log: LogEntry[] = readList<LogEntry>('sessionStorage', LOG_KEY);
 
 // ---- the widget's configuration ----------------------------------------------
 
@@ -142,7 +144,7 @@ function apply(): void {
 }
 
 function save(): void {
-  write(localStorage, SETTINGS_KEY, settings);
+  write('localStorage', SETTINGS_KEY, settings);
   apply();
 }
 
@@ -194,7 +196,7 @@ function renderLog(): void {
 function addLog(entry: Omit<LogEntry, 'at'>): void {
   const e = { ...entry, at: new Date().toISOString() };
   log = [...log, e].slice(-MAX_LOG);
-  write(sessionStorage, LOG_KEY, log);
+  write('sessionStorage', LOG_KEY, log);
   const list = $('log');
   list.prepend(renderEntry(e));
   while (list.children.length > MAX_LOG) list.lastElementChild?.remove();
@@ -325,7 +327,7 @@ function startOver(): void {
   observer.disconnect();
   observer.observe(fresh, { attributes: true, attributeFilter: ['state'] });
   log = [];
-  write(sessionStorage, LOG_KEY, log);
+  write('sessionStorage', LOG_KEY, log);
   renderLog();
   apply();
   showState();
@@ -367,7 +369,7 @@ function init(): void {
   $('reset').addEventListener('click', startOver);
   $('clear-log').addEventListener('click', () => {
     log = [];
-    write(sessionStorage, LOG_KEY, log);
+    write('sessionStorage', LOG_KEY, log);
     renderLog();
   });
   void pollOutbox();
