@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { ROOT } from '../test/support/wrangler';
 import { startPageServer } from './lib/page-server';
-import { ratio, summary, withTimeout } from './lib/stats';
+import { median, ratio, round, summary, withTimeout } from './lib/stats';
 import { buildMinimalElement } from './size';
 
 const MARK = "performance.mark('bench-eval-start');\n";
@@ -42,6 +42,19 @@ function page(tag: string, attrs: string, script: string): string {
 </body></html>`;
 }
 
+/** The same bundle on a page without the element: how long evaluating the module alone takes. */
+function evalOnlyPage(script: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>bench eval only</title></head>
+<body>
+<script type="module" src="${script}"></script>
+<script type="module">
+  const t0 = performance.getEntriesByName('bench-eval-start')[0].startTime;
+  window.__bench = { evalToReady: performance.now() - t0, loadedToReady: null, ok: true, field: '' };
+</script>
+</body></html>`;
+}
+
 export interface StartResult {
   loads: number;
   widget: ReturnType<typeof summary> & { fromResponseEnd: ReturnType<typeof summary> };
@@ -52,6 +65,12 @@ export interface StartResult {
   target: number;
   met: boolean;
   firstField: { widget: string; minimal: string };
+  /**
+   * Where the time goes (fewer loads): evaluating the module alone (a page
+   * without the element), and the rest (instance, first render, style and
+   * layout of the shadow tree) = total median − evaluation median.
+   */
+  breakdown: { loads: number; widget: { evaluation: number; renderAndLayout: number }; minimal: { evaluation: number; renderAndLayout: number } };
 }
 
 export async function widgetStart(browser: Browser, loads: number): Promise<StartResult> {
@@ -63,11 +82,13 @@ export async function widgetStart(browser: Browser, loads: number): Promise<Star
     // endpoint points nowhere reachable: the start must not depend on the network (the widget calls nothing before a submit).
     server.set('/widget.html', { type: 'text/html', body: page('kyc-onboard', 'endpoint="/api"', '/widget.js') });
     server.set('/minimal.html', { type: 'text/html', body: page('minimal-element', '', '/minimal.js') });
+    server.set('/widget-eval.html', { type: 'text/html', body: evalOnlyPage('/widget.js') });
+    server.set('/minimal-eval.html', { type: 'text/html', body: evalOnlyPage('/minimal.js') });
 
     const samples = { widget: [] as number[], minimal: [] as number[] };
     const fromEnd = { widget: [] as number[], minimal: [] as number[] };
     const fields = { widget: '', minimal: '' };
-    const one = async (which: 'widget' | 'minimal') => {
+    const one = async (which: 'widget' | 'minimal' | 'widget-eval' | 'minimal-eval') => {
       const context = await browser.newContext({ viewport: { width: 800, height: 900 } });
       try {
         const p = await context.newPage();
@@ -79,7 +100,7 @@ export async function widgetStart(browser: Browser, loads: number): Promise<Star
         );
         const b = r as { evalToReady: number; loadedToReady: number | null; ok: boolean; field: string };
         if (!b.ok) throw new Error(`${which}: the first field in the shadow root did not take the focus`);
-        fields[which] = b.field;
+        if (which === 'widget' || which === 'minimal') fields[which] = b.field;
         return b;
       } finally {
         await context.close();
@@ -96,6 +117,12 @@ export async function widgetStart(browser: Browser, loads: number): Promise<Star
         if (b.loadedToReady !== null) fromEnd[which].push(b.loadedToReady);
       }
     }
+    const evalLoads = Math.max(5, Math.ceil(loads / 3));
+    const evalOnly = { widget: [] as number[], minimal: [] as number[] };
+    for (let i = 0; i < evalLoads; i++) {
+      evalOnly.widget.push((await one('widget-eval')).evalToReady);
+      evalOnly.minimal.push((await one('minimal-eval')).evalToReady);
+    }
     const w = summary(samples.widget);
     const m = summary(samples.minimal);
     const r = ratio(w.median, m.median);
@@ -108,6 +135,11 @@ export async function widgetStart(browser: Browser, loads: number): Promise<Star
       target: 2,
       met: r <= 2,
       firstField: fields,
+      breakdown: {
+        loads: evalLoads,
+        widget: { evaluation: round(median(evalOnly.widget)), renderAndLayout: round(w.median - median(evalOnly.widget)) },
+        minimal: { evaluation: round(median(evalOnly.minimal)), renderAndLayout: round(m.median - median(evalOnly.minimal)) },
+      },
     };
   } finally {
     await server.close();
