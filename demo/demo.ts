@@ -41,7 +41,10 @@ const LOG_KEY = 'kyc-demo:log';
 const REF_KEY = 'kyc-demo:customer-ref';
 const WIDGET_SESSION_KEY = 'kyc-onboard:session';
 const MAX_LOG = 60;
-const OUTBOX_POLL_MS = 2500;
+/** The outbox is polled often while a text may be on its way, rarely otherwise (keeps `npm start`'s log readable). */
+const OUTBOX_POLL_FAST_MS = 2500;
+const OUTBOX_POLL_SLOW_MS = 30_000;
+const OUTBOX_FAST_FOR_MS = 2 * 60_000;
 /** First visit: the visitor's own light/dark preference, English, SMS offered. */
 const DEFAULTS: Settings = {
   theme: matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light',
@@ -206,6 +209,7 @@ function addLog(entry: Omit<LogEntry, 'at'>): void {
 for (const type of EVENTS) {
   document.addEventListener(type, (ev) => {
     addLog({ kind: 'event', name: type, detail: (ev as CustomEvent).detail });
+    if (type === 'kyc-submit' || type === 'kyc-link') watchOutbox();
   });
 }
 
@@ -222,6 +226,14 @@ function showState(): void {
 
 let outboxTimer: ReturnType<typeof setTimeout> | undefined;
 let outboxSeen = '';
+let outboxFastUntil = 0;
+let outboxOff = false;
+
+/** A text may be coming: look now, and often for a while. */
+function watchOutbox(): void {
+  outboxFastUntil = Date.now() + OUTBOX_FAST_FOR_MS;
+  void pollOutbox();
+}
 
 function safeLink(u: string | undefined): string | undefined {
   if (!u) return undefined;
@@ -291,11 +303,13 @@ function renderOutbox(messages: OutboxMessage[]): void {
 
 async function pollOutbox(): Promise<void> {
   clearTimeout(outboxTimer);
+  if (outboxOff) return;
   try {
     const res = await fetch(`/sandbox/outbox?customerRef=${encodeURIComponent(ref)}`, { headers: { accept: 'application/json' } });
     if (res.status === 404) {
       $('outbox-empty').textContent = 'The sandbox is off on this server (a real vendor is configured): text messages go to real phones.';
-      return; // no sandbox, nothing to poll
+      outboxOff = true; // no sandbox, nothing to poll
+      return;
     }
     if (res.ok) {
       const data = (await res.json()) as { messages?: OutboxMessage[] };
@@ -304,7 +318,8 @@ async function pollOutbox(): Promise<void> {
   } catch {
     /* the server restarted or is gone: try again later */
   }
-  if (!document.hidden) outboxTimer = setTimeout(() => void pollOutbox(), OUTBOX_POLL_MS);
+  const wait = Date.now() < outboxFastUntil ? OUTBOX_POLL_FAST_MS : OUTBOX_POLL_SLOW_MS;
+  if (!document.hidden) outboxTimer = setTimeout(() => void pollOutbox(), wait);
 }
 
 document.addEventListener('visibilitychange', () => {
