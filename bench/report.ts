@@ -24,6 +24,7 @@ export function rows(r: BenchResults): Row[] {
   const st = r.items.widgetStart;
   if (st && 'widget' in st) {
     out.push(['2', `widget start: eval → interactive form (median of ${st.loads})`, ms(st.widget.median), `minimal element ${ms(st.minimal.median)}`, x(st.ratio), `≤ ${st.target}×`, st.met ? 'met' : `missed by ${x(round(st.ratio - st.target, 2))} (${ms(st.widget.median - st.target * st.minimal.median)})`]);
+    if (st.staticForm) out.push(['2', `  the same form's markup + CSS in a logic-free Lit element`, ms(st.staticForm.median), `widget ${ms(st.widget.median)}`, `widget ${x(st.staticForm.ratio)}`, '', `context: ${x(round(st.staticForm.median / st.minimal.median, 2))} the minimal element with no widget code at all`]);
     const bd = st.breakdown;
     out.push(['2', `  of which module evaluation / render + style + layout`, `${ms(bd.widget.evaluation)} / ${ms(bd.widget.renderAndLayout)}`, `${ms(bd.minimal.evaluation)} / ${ms(bd.minimal.renderAndLayout)}`, `${x(round(bd.widget.evaluation / bd.minimal.evaluation, 2))} / ${x(round(bd.widget.renderAndLayout / bd.minimal.renderAndLayout, 2))}`, '', `evaluation alone: median of ${bd.loads} loads without the element`]);
     out.push(['2', 'widget start incl. parse + compile (from responseEnd)', ms(st.widget.fromResponseEnd.median), `minimal element ${ms(st.minimal.fromResponseEnd.median)}`, x(st.ratioFromResponseEnd), '', 'for information']);

@@ -35,7 +35,7 @@ export function sizesOf(buf: Buffer): Sizes {
 const minifyTemplates = {
   name: 'minify-templates',
   setup(b: import('esbuild').PluginBuild) {
-    b.onLoad({ filter: /[\\/]bench[\\/]fixtures[\\/].*\.ts$/ }, (args) => {
+    b.onLoad({ filter: /[\\/](bench[\\/]fixtures|widget)[\\/].*\.ts$/ }, (args) => {
       let text = readFileSync(args.path, 'utf8');
       text = text.replace(/css`([^`]*)`/g, (_: string, body: string) =>
         'css`' +
@@ -55,17 +55,17 @@ const minifyTemplates = {
 };
 
 /**
- * Bundles bench/fixtures/minimal-element.ts with the options of the widget's
+ * Bundles bench/fixtures/<fixture>.ts (default: minimal-element) with the options of the widget's
  * script-tag bundle (scripts/build-widget.mjs `buildBundle()`): esbuild,
  * esm, es2022, minify, mangleProps /^_[a-z]/, no legal comments, the same
  * one-line licence banner. Returns the bundle's text.
  */
-export async function buildMinimalElement(): Promise<Buffer> {
+export async function buildMinimalElement(fixture = 'minimal-element'): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'kyc-bench-min-'));
   try {
-    const outfile = join(dir, 'minimal-element.js');
+    const outfile = join(dir, `${fixture}.js`);
     await build({
-      entryPoints: [join(ROOT, 'bench/fixtures/minimal-element.ts')],
+      entryPoints: [join(ROOT, `bench/fixtures/${fixture}.ts`)],
       outfile,
       bundle: true,
       format: 'esm',

@@ -66,6 +66,12 @@ export interface StartResult {
   met: boolean;
   firstField: { widget: string; minimal: string };
   /**
+   * Second baseline: the widget's form markup and stylesheet rendered once by
+   * a logic-free Lit element (bench/fixtures/static-form-element.ts). What the
+   * form's DOM and CSS cost by themselves; absent when it cannot be built.
+   */
+  staticForm?: ReturnType<typeof summary> & { ratio: number };
+  /**
    * Where the time goes (fewer loads): evaluating the module alone (a page
    * without the element), and the rest (instance, first render, style and
    * layout of the shadow tree) = total median − evaluation median.
@@ -82,13 +88,22 @@ export async function widgetStart(browser: Browser, loads: number): Promise<Star
     // endpoint points nowhere reachable: the start must not depend on the network (the widget calls nothing before a submit).
     server.set('/widget.html', { type: 'text/html', body: page('kyc-onboard', 'endpoint="/api"', '/widget.js') });
     server.set('/minimal.html', { type: 'text/html', body: page('minimal-element', '', '/minimal.js') });
+    let formBuilt = false;
+    try {
+      server.set('/form.js', { type: js, body: MARK + (await buildMinimalElement('static-form-element')).toString('utf8') });
+      server.set('/form.html', { type: 'text/html', body: page('static-form-element', '', '/form.js') });
+      formBuilt = true;
+    } catch {
+      /* the fixture follows widget/styles.ts; if that moved, the row is left out */
+    }
     server.set('/widget-eval.html', { type: 'text/html', body: evalOnlyPage('/widget.js') });
     server.set('/minimal-eval.html', { type: 'text/html', body: evalOnlyPage('/minimal.js') });
 
-    const samples = { widget: [] as number[], minimal: [] as number[] };
+    type Kind = 'widget' | 'minimal' | 'form';
+    const samples = { widget: [] as number[], minimal: [] as number[], form: [] as number[] };
     const fromEnd = { widget: [] as number[], minimal: [] as number[] };
     const fields = { widget: '', minimal: '' };
-    const one = async (which: 'widget' | 'minimal' | 'widget-eval' | 'minimal-eval') => {
+    const one = async (which: Kind | 'widget-eval' | 'minimal-eval') => {
       const context = await browser.newContext({ viewport: { width: 800, height: 900 } });
       try {
         const p = await context.newPage();
@@ -109,12 +124,13 @@ export async function widgetStart(browser: Browser, loads: number): Promise<Star
     // Warm-up (the browser process, the server): discarded.
     await one('widget');
     await one('minimal');
+    const kinds: Kind[] = formBuilt ? ['widget', 'minimal', 'form'] : ['widget', 'minimal'];
     for (let i = 0; i < loads; i++) {
-      const order: ('widget' | 'minimal')[] = i % 2 ? ['minimal', 'widget'] : ['widget', 'minimal'];
-      for (const which of order) {
+      for (let j = 0; j < kinds.length; j++) {
+        const which = kinds[(i + j) % kinds.length]!;
         const b = await one(which);
         samples[which].push(b.evalToReady);
-        if (b.loadedToReady !== null) fromEnd[which].push(b.loadedToReady);
+        if (b.loadedToReady !== null && which !== 'form') fromEnd[which].push(b.loadedToReady);
       }
     }
     const evalLoads = Math.max(5, Math.ceil(loads / 3));
@@ -135,6 +151,7 @@ export async function widgetStart(browser: Browser, loads: number): Promise<Star
       target: 2,
       met: r <= 2,
       firstField: fields,
+      ...(formBuilt ? { staticForm: { ...summary(samples.form), ratio: ratio(w.median, median(samples.form)) } } : {}),
       breakdown: {
         loads: evalLoads,
         widget: { evaluation: round(median(evalOnly.widget)), renderAndLayout: round(w.median - median(evalOnly.widget)) },
