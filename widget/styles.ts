@@ -67,8 +67,12 @@ export const styles = css`
   }
   .row {
     display: grid;
-    grid-template-columns: minmax(5rem, 1fr) 3fr;
+    grid-template-columns: minmax(7.5rem, 1fr) 3fr;
     gap: calc(var(--_space) * 0.5);
+  }
+  /* Phone numbers read left to right in every language ("+61", not "61+"). */
+  .row input {
+    direction: ltr;
   }
   label,
   legend {
