@@ -155,6 +155,9 @@ async function main(): Promise<number> {
   );
   if (it.workerOverhead && 'ruokNote' in it.workerOverhead) results.notes.push(it.workerOverhead.ruokNote);
 
+  if (it.widgetSize && 'buildOptionDrift' in it.widgetSize && it.widgetSize.buildOptionDrift.length) {
+    results.notes.push(`scripts/build-widget.mjs no longer shows ${it.widgetSize.buildOptionDrift.join(', ')}: the minimal element (bench/size.ts) may no longer be bundled like the widget; update bench/size.ts.`);
+  }
   if (it.widgetSize && 'withinBudget' in it.widgetSize) results.budgets.widgetGzip = it.widgetSize.withinBudget;
   if (it.workerSize && 'withinBudget' in it.workerSize) results.budgets.workerGzip = it.workerSize.withinBudget;
 

@@ -29,36 +29,53 @@ export function sizesOf(buf: Buffer): Sizes {
 }
 
 /**
- * The same transform as scripts/build-widget.mjs applies to widget/**.ts
- * (minified css`` text, html`` indentation stripped), here for the fixture.
+ * Copies of scripts/build-widget.mjs's plugins (it does not export them), so
+ * the floor is bundled exactly like the widget: minified css`` text and
+ * html`` whitespace (applied here to the fixtures too), and Lit's version
+ * registries dropped. buildOptionDrift() notices when that script changes.
  */
 const minifyTemplates = {
   name: 'minify-templates',
   setup(b: import('esbuild').PluginBuild) {
     b.onLoad({ filter: /[\\/](bench[\\/]fixtures|widget)[\\/].*\.ts$/ }, (args) => {
       let text = readFileSync(args.path, 'utf8');
-      text = text.replace(/css`([^`]*)`/g, (_: string, body: string) =>
-        'css`' +
+      text = text.replace(
+        /css`([^`]*)`/g,
+        (_: string, body: string) =>
+          'css`' +
           body
             .replace(/\/\*[\s\S]*?\*\//g, '')
             .replace(/\s+/g, ' ')
             .replace(/\s*([{};,>])\s*/g, '$1')
             .replace(/:\s+/g, ':')
             .replace(/;}/g, '}')
+            .replace(/\b0\.(\d)/g, '.$1')
+            .replace(/='([\w-]+)'/g, '=$1')
             .trim() +
           '`',
       );
-      text = text.replace(/\n[ \t]+/g, '\n').replace(/>\n</g, '><');
+      text = text.replace(/\n[ \t]+/g, '\n').replace(/>\n</g, '><').replace(/\n(\/?>)/g, '$1');
       return { contents: text, loader: 'ts' as const };
     });
+  },
+};
+
+const noLitGlobals = {
+  name: 'no-lit-globals',
+  setup(b: import('esbuild').PluginBuild) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/](lit-html|lit-element|@lit[\\/]reactive-element)[\\/][^\\/]+\.js$/ }, (args) => ({
+      contents: readFileSync(args.path, 'utf8').replace(/\(\w+\.(?:litHtmlVersions|reactiveElementVersions|litElementVersions)\?\?=\[\]\)\.push\("[^"]*"\)/g, 'void 0'),
+      loader: 'js' as const,
+    }));
   },
 };
 
 /**
  * Bundles bench/fixtures/<fixture>.ts (default: minimal-element) with the options of the widget's
  * script-tag bundle (scripts/build-widget.mjs `buildBundle()`): esbuild,
- * esm, es2022, minify, mangleProps /^_[a-z]/, no legal comments, the same
- * one-line licence banner. Returns the bundle's text.
+ * esm, es2022, minify, mangleProps /^_[a-z]/, no legal comments, a one-line
+ * licence banner of the same form, the same template and Lit plugins (the
+ * widget's translation packing has nothing to pack here). Returns the bundle.
  */
 export async function buildMinimalElement(fixture = 'minimal-element'): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'kyc-bench-min-'));
@@ -74,16 +91,37 @@ export async function buildMinimalElement(fixture = 'minimal-element'): Promise<
       minify: true,
       tsconfig: join(ROOT, 'widget/tsconfig.json'),
       legalComments: 'none',
-      banner: { js: '/*! minimal element. Includes Lit, Copyright Google LLC, BSD-3-Clause (https://github.com/lit/lit/blob/main/LICENSE) */' },
+      banner: { js: '/*! minimal | Lit (c) Google LLC, BSD-3-Clause */' },
       charset: 'utf8',
       mangleProps: /^_[a-z]/,
-      plugins: [minifyTemplates],
+      plugins: [minifyTemplates, noLitGlobals],
       logLevel: 'warning',
     });
     return readFileSync(outfile);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The fixture must be bundled like the widget. The options above are a copy of
+ * scripts/build-widget.mjs's; this says which of them that script no longer
+ * shows, so a drift is reported instead of silently skewing the floor.
+ */
+export function buildOptionDrift(): string[] {
+  let text = '';
+  try {
+    text = readFileSync(join(ROOT, 'scripts/build-widget.mjs'), 'utf8');
+  } catch {
+    return ['scripts/build-widget.mjs not found'];
+  }
+  const expected = ["format: 'esm'", "target: 'es2022'", 'minify: true', "legalComments: 'none'", 'mangleProps: /^_[a-z]/', 'bundle: true', "platform: 'browser'"];
+  const missing = expected.filter((o) => !text.includes(o));
+  const plugins = text.match(/plugins:\s*\[([^\]]*)\]/)?.[1]?.split(',').map((p) => p.trim()) ?? [];
+  const known = new Set(['minifyTemplates', 'noLitGlobals', 'packTranslations']);
+  for (const p of plugins) if (!known.has(p)) missing.push(`(new plugin ${p})`);
+  for (const p of ['minifyTemplates', 'noLitGlobals']) if (!plugins.includes(p)) missing.push(`plugin ${p}`);
+  return missing;
 }
 
 export interface WidgetSizeResult {
@@ -93,6 +131,8 @@ export interface WidgetSizeResult {
   ratioBrotli: number;
   budgetGzipBytes: number;
   withinBudget: boolean;
+  /** Options of scripts/build-widget.mjs the fixture's build copies but that script no longer shows (should be empty). */
+  buildOptionDrift: string[];
 }
 
 export async function widgetSize(): Promise<WidgetSizeResult> {
@@ -105,6 +145,7 @@ export async function widgetSize(): Promise<WidgetSizeResult> {
     ratioBrotli: Math.round((widget.brotliBytes / minimal.brotliBytes) * 100) / 100,
     budgetGzipBytes: WIDGET_GZIP_BUDGET,
     withinBudget: widget.gzipBytes <= WIDGET_GZIP_BUDGET,
+    buildOptionDrift: buildOptionDrift(),
   };
 }
 
