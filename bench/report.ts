@@ -24,9 +24,9 @@ export function rows(r: BenchResults): Row[] {
   const st = r.items.widgetStart;
   if (st && 'widget' in st) {
     out.push(['2', `widget start: eval → interactive form (median of ${st.loads})`, ms(st.widget.median), `minimal element ${ms(st.minimal.median)}`, x(st.ratio), `≤ ${st.target}×`, st.met ? 'met' : `missed by ${x(round(st.ratio - st.target, 2))} (${ms(st.widget.median - st.target * st.minimal.median)})`]);
-    if (st.staticForm) out.push(['2', `  the same form's markup + CSS in a logic-free Lit element`, ms(st.staticForm.median), `widget ${ms(st.widget.median)}`, `widget ${x(st.staticForm.ratio)}`, '', `context: ${x(round(st.staticForm.median / st.minimal.median, 2))} the minimal element with no widget code at all`]);
+    if (st.staticForm) out.push(['2', `↳ the same form's markup + CSS in a logic-free Lit element`, ms(st.staticForm.median), `widget ${ms(st.widget.median)}`, `widget ${x(st.staticForm.ratio)}`, '', `context: ${x(round(st.staticForm.median / st.minimal.median, 2))} the minimal element with no widget code at all`]);
     const bd = st.breakdown;
-    out.push(['2', `  of which module evaluation / render + style + layout`, `${ms(bd.widget.evaluation)} / ${ms(bd.widget.renderAndLayout)}`, `${ms(bd.minimal.evaluation)} / ${ms(bd.minimal.renderAndLayout)}`, `${x(round(bd.widget.evaluation / bd.minimal.evaluation, 2))} / ${x(round(bd.widget.renderAndLayout / bd.minimal.renderAndLayout, 2))}`, '', `evaluation alone: median of ${bd.loads} loads without the element`]);
+    out.push(['2', `↳ of which module evaluation / render + style + layout`, `${ms(bd.widget.evaluation)} / ${ms(bd.widget.renderAndLayout)}`, `${ms(bd.minimal.evaluation)} / ${ms(bd.minimal.renderAndLayout)}`, `${x(round(bd.widget.evaluation / bd.minimal.evaluation, 2))} / ${x(round(bd.widget.renderAndLayout / bd.minimal.renderAndLayout, 2))}`, '', `evaluation alone: median of ${bd.loads} loads without the element`]);
     out.push(['2', 'widget start incl. parse + compile (from responseEnd)', ms(st.widget.fromResponseEnd.median), `minimal element ${ms(st.minimal.fromResponseEnd.median)}`, x(st.ratioFromResponseEnd), '', 'for information']);
   } else if (st) err('2', 'widget start', st.error);
 
@@ -40,7 +40,7 @@ export function rows(r: BenchResults): Row[] {
     if (one) out.push(['3', `/api/onboarding-link p50, 1 conn. (no queueing)`, ms(one.worker.p50), `vendor direct ${ms(one.direct.p50)}`, `+${ms(one.addedP50)}`, '< +2 ms', one.addedP50 < 2 ? 'met' : `missed by ${ms(one.addedP50 - 2)}`]);
     out.push(['3', `/api/onboarding-link p99, ${c} conn.`, ms(l.worker.p99), `vendor direct ${ms(l.direct.p99)}`, `+${ms(l.addedP99)}`, '', '']);
     const li = o.linkIdempotent;
-    out.push(['3', `  the same with an Idempotency-Key (as the widget sends)`, `${rps(li.worker.rps)}, p50 ${ms(li.worker.p50)}`, `vendor direct ${rps(li.direct.rps)}`, pct(li.throughputRatio), '≥ 70% / < +2 ms', `+${ms(li.addedP50)} p50; ${pct(ratio1(li.worker.rps, l.worker.rps))} of the keyless throughput`]);
+    out.push(['3', `↳ the same with an Idempotency-Key (as the widget sends)`, `${rps(li.worker.rps)}, p50 ${ms(li.worker.p50)}`, `vendor direct ${rps(li.direct.rps)}`, pct(li.throughputRatio), '≥ 70% / < +2 ms', `+${ms(li.addedP50)} p50; ${pct(ratio1(li.worker.rps, l.worker.rps))} of the keyless throughput`]);
     const u = o.ruok;
     out.push(['3', `/api/ruok throughput (cached 10 s), ${c} conn.`, rps(u.worker.rps), `vendor direct ${rps(u.direct.rps)}`, pct(u.throughputRatio), '≥ 70% of direct', u.throughputRatio >= 0.7 ? 'met' : `missed by ${round((0.7 - u.throughputRatio) * 100, 1)} points`]);
     out.push(['3', `/api/ruok p50 / p99 (cached 10 s)`, `${ms(u.worker.p50)} / ${ms(u.worker.p99)}`, `vendor direct ${ms(u.direct.p50)} / ${ms(u.direct.p99)}`, `+${ms(u.addedP50)}`, '< +2 ms', u.addedP50 < 2 ? 'met' : `missed by ${ms(u.addedP50 - 2)}`]);

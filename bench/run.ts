@@ -98,7 +98,7 @@ function machine(browserVersion: string | undefined) {
     chromium: browserVersion ?? 'not run',
     wrangler: pkg('wrangler'),
     autocannon: pkg('autocannon'),
-    commit: commit + (dirty ? ' (+ uncommitted changes)' : ''),
+    commit: commit + (dirty ? ' (working tree had uncommitted changes)' : ''),
   };
 }
 
@@ -173,7 +173,15 @@ async function main(): Promise<number> {
   // latest.* is the README's table: only a full run of everything replaces it.
   if (!only && !quick) {
     writeFileSync(join(dir, 'latest.json'), json);
-    writeFileSync(join(dir, 'latest.md'), `${header}\n\n${markdownTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`);
+    const md = `${header}\n\n${markdownTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`;
+    writeFileSync(join(dir, 'latest.md'), md);
+    // The README section carries the latest table between its markers.
+    const readme = join(ROOT, 'bench/README-bench.md');
+    if (existsSync(readme)) {
+      const text = readFileSync(readme, 'utf8');
+      const next = text.replace(/(<!-- bench:table -->\n)[\s\S]*?(<!-- \/bench:table -->)/, `$1${md.replace(/\$/g, '$$$$')}$2`);
+      if (next !== text) writeFileSync(readme, next);
+    }
   }
   writeFileSync(join(dir, `${stamp}${quick ? '-quick' : ''}${only ? '-' + only.join('+') : ''}.json`), json);
   log(`[bench] wrote bench/results/${only || quick ? '' : 'latest.json, latest.md, '}${stamp}….json`);
