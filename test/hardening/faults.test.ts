@@ -11,8 +11,8 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { happyVendor, startFakeVendor, type Behaviour, type FakeVendor, type VendorRequest } from '../support/fake-vendor';
-import { freePort, startWorker, type RunningWorker } from '../support/wrangler';
-import { assertErrorObject, assertNoLeak, freshIp, headerText, pool, prng, saveResults, seedFromEnv, sleep } from './support';
+import { freePort, type RunningWorker } from '../support/wrangler';
+import { assertErrorObject, assertNoLeak, freshIp, headerText, pool, prng, saveResults, seedFromEnv, sleep, startSnapshotWorker } from './support';
 
 const TIMEOUT_MS = 1000;
 /** wrangler dev's proxy plus a busy 2-core machine. */
@@ -29,7 +29,7 @@ let worker: RunningWorker;
 
 before(async () => {
   vendor = await startFakeVendor();
-  worker = await startWorker({
+  worker = await startSnapshotWorker({
     vars: {
       KYC_BASE_URL: vendor.url,
       KYC_API_KEY: API_KEY,
@@ -200,7 +200,7 @@ describe('faults of the vendor, in workerd', () => {
 
   it('a refused connection (nothing listens) is a quick 502 on every route', async () => {
     const closed = await freePort();
-    const down = await startWorker({
+    const down = await startSnapshotWorker({
       vars: { KYC_BASE_URL: `http://127.0.0.1:${closed}`, KYC_API_KEY: API_KEY, KYC_CUSTOMER_ID: CUSTOMER, SESSION_SECRET: SECRET, KYC_TIMEOUT_MS: String(TIMEOUT_MS) },
     });
     try {

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sign } from 'hono/jwt';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
-import { startWorker, type RunningWorker } from '../support/wrangler';
+import type { RunningWorker } from '../support/wrangler';
 import {
   assertErrorObject,
   assertNoLeak,
@@ -24,6 +24,7 @@ import {
   prng,
   saveResults,
   seedFromEnv,
+  startSnapshotWorker,
   stringLeaves,
   type Prng,
 } from './support';
@@ -48,7 +49,7 @@ let session: string;
 
 before(async () => {
   vendor = await startFakeVendor();
-  worker = await startWorker({
+  worker = await startSnapshotWorker({
     vars: {
       KYC_BASE_URL: vendor.url,
       KYC_API_KEY: API_KEY,

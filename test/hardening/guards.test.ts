@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { happyVendor, startFakeVendor, type FakeVendor } from '../support/fake-vendor';
-import { startWorker, type RunningWorker } from '../support/wrangler';
-import { assertErrorObject, freshIp, sleep } from './support';
+import type { RunningWorker } from '../support/wrangler';
+import { assertErrorObject, freshIp, sleep, startSnapshotWorker } from './support';
 
 const A = 'http://partner-a.example';
 const B = 'http://partner-b.example';
@@ -24,7 +24,7 @@ let worker: RunningWorker;
 
 before(async () => {
   vendor = await startFakeVendor();
-  worker = await startWorker({
+  worker = await startSnapshotWorker({
     vars: {
       KYC_BASE_URL: vendor.url,
       KYC_API_KEY: API_KEY,
@@ -201,7 +201,10 @@ describe('body limits, in workerd', () => {
     return new Promise((resolve, reject) => {
       const socket = connect(worker.port, '127.0.0.1');
       let got = Buffer.alloc(0);
-      socket.on('data', (d) => (got = Buffer.concat([got, d])));
+      socket.on('data', (d) => {
+        got = Buffer.concat([got, d]);
+        clearInterval(pump); // answered: stop sending
+      });
       socket.on('error', () => {});
       const timer = setTimeout(() => socket.destroy(), 10_000);
       socket.on('close', () => {
@@ -245,16 +248,6 @@ describe('body limits, in workerd', () => {
     });
   }
 
-  it('answers 413 to a body over 64 KB sent without Content-Length (chunked), and reads a small chunked body', async () => {
-    vendor.requests.length = 0;
-    const big = await postChunked(JSON.stringify({ ...person('Stream'), customerRef: 'x'.repeat(200 * 1024) }));
-    assert.equal(big.status, 413, big.text);
-    assert.equal(assertErrorObject(big.text, big.headers, 'chunked').errorCode, 'PAYLOAD_TOO_LARGE');
-    assert.equal(vendor.requests.length, 0);
-    const small = await postChunked(JSON.stringify(person('Stream')));
-    assert.equal(small.status, 200, small.text);
-  });
-
   it('draws the line at exactly 64 KB', async () => {
     const base = JSON.stringify({ ...person(), customerRef: '' });
     const at = (n: number) => base.replace('"customerRef":""', `"customerRef":"${'y'.repeat(n)}"`);
@@ -264,5 +257,22 @@ describe('body limits, in workerd', () => {
     assert.equal(atLimit.status, 400, 'read, and refused for the over-long customerRef');
     const over = await post('/api/onboarding-link', exact.replace('"customerRef":"y', '"customerRef":"yy'));
     assert.equal(over.status, 413);
+  });
+
+  it('reads a small chunked body, and answers 413 to one over 64 KB sent without Content-Length', async () => {
+    const small = await postChunked(JSON.stringify(person('Stream')));
+    assert.equal(small.status, 200, small.text);
+    vendor.requests.length = 0;
+    // The worker answers and closes while the client is still sending; the
+    // reset that follows can destroy the answer before the client reads it
+    // (on a busy machine). Such a try proves nothing either way: try again.
+    let big: Awaited<ReturnType<typeof postChunked>> | undefined;
+    for (let i = 0; i < 5 && !big; i++) big = await postChunked(JSON.stringify({ ...person('Stream'), customerRef: 'x'.repeat(200 * 1024) })).catch(() => undefined);
+    assert.ok(big, 'an answer in five tries');
+    assert.equal(big.status, 413, big.text);
+    assert.equal(assertErrorObject(big.text, big.headers, 'chunked').errorCode, 'PAYLOAD_TOO_LARGE');
+    assert.equal(vendor.requests.length, 0);
+    // Last in this file: under wrangler dev, the next request after such an
+    // early answer can meet a broken proxy connection (503 "restarted").
   });
 });

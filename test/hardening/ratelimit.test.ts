@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
-import { startWorker, type RunningWorker } from '../support/wrangler';
-import { assertErrorObject, freshIp, pool, saveResults } from './support';
+import type { RunningWorker } from '../support/wrangler';
+import { assertErrorObject, freshIp, pool, saveResults, startSnapshotWorker } from './support';
 
 const IP_LIMIT = 60;
 const SMS_LIMIT = 3;
@@ -20,7 +20,7 @@ let worker: RunningWorker;
 
 before(async () => {
   vendor = await startFakeVendor();
-  worker = await startWorker({
+  worker = await startSnapshotWorker({
     vars: { KYC_BASE_URL: vendor.url, KYC_API_KEY: 'rl-key-123', KYC_CUSTOMER_ID: 'rl-customer', SESSION_SECRET: 'rl-session-secret-0987', KYC_TIMEOUT_MS: '2000' },
   });
 });

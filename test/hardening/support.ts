@@ -4,9 +4,38 @@
  * the results file the README quotes.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
+import { ROOT, startWorker, type RunningWorker, type StartOptions } from '../support/wrangler';
+
+/**
+ * Starts the worker from a copy of worker/ and wrangler.toml taken now, so
+ * that edits in the shared working tree during a run (which make `wrangler
+ * dev` reload and answer 503 "restarted mid-request") cannot disturb it. The
+ * copy lives under node_modules/.cache, where imports still resolve, and is
+ * removed on stop().
+ */
+export async function startSnapshotWorker(options: StartOptions = {}): Promise<RunningWorker> {
+  const base = join(ROOT, 'node_modules/.cache/kyc-hardening');
+  mkdirSync(base, { recursive: true });
+  const root = mkdtempSync(join(base, 'w-'));
+  cpSync(join(ROOT, 'worker'), join(root, 'worker'), { recursive: true });
+  for (const f of ['wrangler.toml', 'tsconfig.base.json']) cpSync(join(ROOT, f), join(root, f));
+  try {
+    const worker = await startWorker({ ...options, root });
+    return {
+      ...worker,
+      stop: async () => {
+        await worker.stop();
+        rmSync(root, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    rmSync(root, { recursive: true, force: true });
+    throw err;
+  }
+}
 
 /** mulberry32: tiny, fast, good enough to make fuzz runs reproducible. */
 export function prng(seed: number) {

@@ -10,8 +10,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
-import { startWorker, type RunningWorker } from '../support/wrangler';
-import { assertErrorObject, assertNoLeak, freshIp, headerText, sleep } from './support';
+import type { RunningWorker } from '../support/wrangler';
+import { assertErrorObject, assertNoLeak, freshIp, headerText, sleep, startSnapshotWorker } from './support';
 
 const TS_SECRET = 'ts-secret-0x4AAAAAAB-local-Pz9';
 const TIMEOUT_MS = 1000;
@@ -88,7 +88,7 @@ let worker: RunningWorker;
 before(async () => {
   vendor = await startFakeVendor();
   siteverify = await startSiteverify();
-  worker = await startWorker({
+  worker = await startSnapshotWorker({
     vars: {
       KYC_BASE_URL: vendor.url,
       KYC_API_KEY: 'ts-api-key-77',

@@ -44,18 +44,24 @@ export interface RunningWorker {
 export interface StartOptions {
   vars?: Record<string, string>;
   port?: number;
+  /**
+   * Directory holding the wrangler.toml to run (default: the repository). A
+   * copy of the worker there is not reloaded by edits in the working tree.
+   */
+  root?: string;
   /** Milliseconds to wait for "Ready". */
   timeoutMs?: number;
 }
 
 export async function startWorker(options: StartOptions = {}): Promise<RunningWorker> {
-  mkdirSync(join(ROOT, 'dist/public'), { recursive: true }); // wrangler needs the assets dir to exist
+  const root = options.root ?? ROOT;
+  mkdirSync(join(root, 'dist/public'), { recursive: true }); // wrangler needs the assets dir to exist
   const port = options.port ?? (await freePort());
   const state = mkdtempSync(join(tmpdir(), 'kyc-wrangler-'));
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--persist-to', state, '--log-level', 'log'];
   for (const [k, v] of Object.entries(options.vars ?? {})) args.push('--var', `${k}:${v}`);
   const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/wrangler'), args, {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, ...WRANGLER_ENV },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
