@@ -79,9 +79,10 @@ export async function load(target: Target, connections: number, durationS: numbe
   let non2xx = 0;
   const statuses: Record<string, number> = {};
   const started = performance.now();
+  let inst: autocannon.Instance | undefined;
   const result = await withTimeout(
     new Promise<autocannon.Result>((resolve, reject) => {
-      const inst = autocannon(
+      inst = autocannon(
         {
           url: u.origin,
           connections,
@@ -115,7 +116,10 @@ export async function load(target: Target, connections: number, durationS: numbe
     }),
     (durationS + 30) * 1000,
     `load ${target.url}`,
-  );
+  ).catch((e: unknown) => {
+    inst?.stop();
+    throw e;
+  });
   const elapsedS = (performance.now() - started) / 1000;
   return {
     connections,
