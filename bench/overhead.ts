@@ -24,7 +24,10 @@ export interface OverheadOptions {
   /** Item 6's concurrency levels. */
   levels: number[];
   durationS: number;
+  /** Rounds of item 3's round-robin. */
   repeats: number;
+  /** Rounds per item 6 level (the item 3 level reuses item 3's rounds). */
+  scalingRepeats: number;
   log: (s: string) => void;
 }
 
@@ -46,6 +49,7 @@ export interface OverheadResult {
   ruokNote: string;
   durationS: number;
   repeats: number;
+  scalingRepeats: number;
 }
 
 const VARS = {
@@ -95,7 +99,7 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
         scaling.push(linkC);
         continue;
       }
-      const r = await rounds({ workerLink: t.workerLink, directLink: t.directLink }, level, o.durationS, o.repeats, o.log);
+      const r = await rounds({ workerLink: t.workerLink, directLink: t.directLink }, level, o.durationS, o.scalingRepeats, o.log);
       scaling.push(against(level, r.workerLink, r.directLink));
     }
     return {
@@ -110,6 +114,7 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
         'The worker caches a vendor OK for 10 s per isolate (worker/routes/ruok.ts), so under load /api/ruok makes about one vendor call per 10 s: its figures are the worker answering on its own (middleware, limiter, routing), compared with the vendor answering ruok.',
       durationS: o.durationS,
       repeats: o.repeats,
+      scalingRepeats: o.scalingRepeats,
     };
   } finally {
     await dev?.stop();

@@ -9,7 +9,7 @@
  * else 0. Timing targets are reported (met / missed by how much), never
  * enforced.
  *
- *   npm run bench                   everything (about 5 minutes)
+ *   npm run bench                   everything (about 6 minutes)
  *   npm run bench -- --quick        fewer, shorter runs (a smoke test, ~1.5 minutes)
  *   npm run bench -- --only=size,start,overhead,e2e
  */
@@ -52,8 +52,8 @@ const want = (k: string) => !only || only.includes(k);
 const log = (s: string) => process.stderr.write(s + '\n');
 
 const P = quick
-  ? { loads: 8, e2eRuns: 4, durationS: 2, repeats: 1, levels: [1, 8, 32, 128], connections: 8 }
-  : { loads: 30, e2eRuns: 15, durationS: 4, repeats: 3, levels: [1, 8, 32, 128], connections: 8 };
+  ? { loads: 8, e2eRuns: 4, durationS: 2, repeats: 1, scalingRepeats: 1, levels: [1, 8, 32, 128], connections: 8 }
+  : { loads: 30, e2eRuns: 15, durationS: 4, repeats: 5, scalingRepeats: 3, levels: [1, 8, 32, 128], connections: 8 };
 
 async function step<T>(name: string, f: () => Promise<T>): Promise<Outcome<T>> {
   const t = performance.now();
@@ -136,8 +136,8 @@ async function main(): Promise<number> {
   }
 
   if (want('overhead')) {
-    it.workerOverhead = await step(`3 + 6 worker overhead and scaling (${P.repeats} × ${P.durationS} s per point)`, () =>
-      workerOverhead({ connections: P.connections, levels: P.levels, durationS: P.durationS, repeats: P.repeats, log }),
+    it.workerOverhead = await step(`3 + 6 worker overhead and scaling (${P.repeats} and ${P.scalingRepeats} × ${P.durationS} s per point)`, () =>
+      workerOverhead({ connections: P.connections, levels: P.levels, durationS: P.durationS, repeats: P.repeats, scalingRepeats: P.scalingRepeats, log }),
     );
   }
 
