@@ -15,7 +15,7 @@ import { assertErrorObject, assertNoLeak, freshIp, headerText, sleep, startSnaps
 
 const TS_SECRET = 'ts-secret-0x4AAAAAAB-local-Pz9';
 const TIMEOUT_MS = 1000;
-const MARGIN_MS = 1500;
+const MARGIN_MS = 2000;
 
 type Mode = 'normal' | '500' | 'garbage' | 'hang';
 
