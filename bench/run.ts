@@ -10,11 +10,12 @@
  * enforced.
  *
  *   npm run bench                   everything (about 6 minutes)
- *   npm run bench -- --quick        fewer, shorter runs (a smoke test, ~1.5 minutes)
+ *   npm run bench -- --quick        fewer, shorter runs (a smoke test, about a minute)
  *   npm run bench -- --only=size,start,overhead,e2e
+ *   npm run bench -- --build        npm run build first (otherwise only when dist/ is missing)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -69,13 +70,38 @@ async function step<T>(name: string, f: () => Promise<T>): Promise<Outcome<T>> {
   }
 }
 
-function ensureBuild() {
+/** Newest modification time under `dir` (sources only). */
+function newest(dir: string): { file: string; mtime: number } {
+  let best = { file: '', mtime: 0 };
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) {
+      const n = newest(p);
+      if (n.mtime > best.mtime) best = n;
+    } else if (/\.(ts|css|html)$/.test(e.name)) {
+      const m = statSync(p).mtimeMs;
+      if (m > best.mtime) best = { file: p, mtime: m };
+    }
+  }
+  return best;
+}
+
+/** Builds dist/ when it is missing (or with --build); otherwise says when it is older than the sources. */
+function ensureBuild(force: boolean): string | undefined {
   const needed = ['dist/widget/kyc-onboard.js', 'dist/public/widget.js', 'dist/public/index.html', 'dist/public/_headers'];
   const missing = needed.filter((f) => !existsSync(join(ROOT, f)));
-  if (missing.length === 0) return;
-  log(`[bench] ${missing.join(', ')} missing: npm run build …`);
-  const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], timeout: 300_000 });
-  if (r.status !== 0) throw new Error('npm run build failed');
+  if (missing.length > 0 || force) {
+    log(`[bench] ${force ? '--build' : `${missing.join(', ')} missing`}: npm run build …`);
+    const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], timeout: 300_000 });
+    if (r.status !== 0) throw new Error('npm run build failed');
+    return undefined;
+  }
+  const built = statSync(join(ROOT, 'dist/widget/kyc-onboard.js')).mtimeMs;
+  const src = newest(join(ROOT, 'widget'));
+  if (src.mtime > built) {
+    return `dist/widget/kyc-onboard.js is older than ${src.file.slice(ROOT.length + 1)}: the widget figures are for the last build, not the working tree (npm run bench -- --build rebuilds first).`;
+  }
+  return undefined;
 }
 
 function machine(browserVersion: string | undefined) {
@@ -106,8 +132,12 @@ async function main(): Promise<number> {
   installSignalHandlers();
   const started = performance.now();
   const load0 = loadavg()[0]!;
-  ensureBuild();
+  const stale = ensureBuild(argv.includes('--build'));
   const results: BenchResults = { date: new Date().toISOString(), mode: quick ? 'quick' : 'full', durationS: 0, machine: {}, notes: [], items: {}, budgets: {} };
+  if (stale) {
+    log(`[bench] note: ${stale}`);
+    results.notes.push(stale);
+  }
   const it = results.items;
 
   if (want('size')) {
