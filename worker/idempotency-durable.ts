@@ -20,8 +20,8 @@ export class IdempotencyStore extends DurableObject<Env> {
   finish(key: string, fingerprint: string, answer: StoredAnswer): Promise<void> {
     return this.records.finish(key, fingerprint, answer);
   }
-  release(key: string): Promise<void> {
-    return this.records.release(key);
+  release(key: string, fingerprint?: string, verified?: boolean): Promise<void> {
+    return this.records.release(key, fingerprint, verified);
   }
   async alarm(): Promise<void> {
     await this.ctx.storage.deleteAll();

@@ -18,7 +18,8 @@ export interface StoredAnswer {
 }
 
 export type Claim =
-  | { kind: 'new' }
+  /** `verified`: this exact request already passed the bot check before a definite failure freed the key. */
+  | { kind: 'new'; verified?: boolean }
   | { kind: 'replay'; answer: StoredAnswer }
   | { kind: 'busy' }
   | { kind: 'mismatch' };
@@ -27,6 +28,11 @@ interface Record {
   fingerprint: string;
   at: number;
   answer?: StoredAnswer;
+  /**
+   * Freed after a definite failure, once the bot check had passed: a retry of
+   * the same request needs no second Turnstile token (the first one is spent).
+   */
+  released?: true;
 }
 
 /** The record logic, shared by the Durable Object and the in-memory stand-in. */
@@ -39,6 +45,11 @@ export class IdempotencyRecords {
 
   async claim(key: string, fingerprint: string, now = Date.now()): Promise<Claim> {
     const r = await this.get(key);
+    if (r?.released) {
+      const verified = r.fingerprint === fingerprint && now - r.at < IDEMPOTENCY_TTL_MS;
+      await this.put(key, { fingerprint, at: now });
+      return verified ? { kind: 'new', verified } : { kind: 'new' };
+    }
     const alive = r && (r.answer ? now - r.at < IDEMPOTENCY_TTL_MS : now - r.at < IN_FLIGHT_STALE_MS);
     if (r && alive) {
       if (r.fingerprint !== fingerprint) return { kind: 'mismatch' };
@@ -52,15 +63,17 @@ export class IdempotencyRecords {
     await this.put(key, { fingerprint, at: now, answer });
   }
 
-  async release(key: string): Promise<void> {
-    await this.del(key);
+  /** Frees the key; with `verified`, remembers that this request passed the bot check. */
+  async release(key: string, fingerprint?: string, verified = false, now = Date.now()): Promise<void> {
+    if (verified && fingerprint !== undefined) await this.put(key, { fingerprint, at: now, released: true });
+    else await this.del(key);
   }
 }
 
 export interface IdempotencyStoreApi {
   claim(key: string, fingerprint: string): Promise<Claim>;
   finish(key: string, fingerprint: string, answer: StoredAnswer): Promise<void>;
-  release(key: string): Promise<void>;
+  release(key: string, fingerprint?: string, verified?: boolean): Promise<void>;
 }
 
 const memory = new Map<string, Record>();

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
+import { happyVendor, startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import type { RunningWorker } from '../support/wrangler';
 import { assertErrorObject, assertNoLeak, freshIp, headerText, sleep, startSnapshotWorker } from './support';
 
@@ -186,6 +186,38 @@ describe('Turnstile bot check, in workerd', () => {
     assert.equal(failed.status, 403);
     const passed = await link(person('good-token-4'), { 'Idempotency-Key': key });
     assert.equal(passed.status, 200, passed.text);
+    assert.equal(vendor.requests.length, 1);
+  });
+
+  it('lets a retry go on without a second token when the vendor failed after the bot check passed (the token is spent)', async () => {
+    reset();
+    const key = `ts-idem-vendor-down-${Date.now()}`;
+    vendor.behave((_req, res) => {
+      res.writeHead(503, { 'Content-Type': 'application/json' });
+      res.end('{"errorCode":"DOWN","errorMsg":"down","issues":[],"requestId":"v"}');
+    });
+    const failed = await link(person('good-token-6'), { 'Idempotency-Key': key });
+    assert.equal(failed.status, 502, failed.text);
+    vendor.behave(happyVendor);
+    const retry = await link(person('good-token-6'), { 'Idempotency-Key': key });
+    assert.equal(retry.status, 200, retry.text);
+    assert.equal(siteverify.seen.length, 1, 'one bot check');
+    assert.equal(vendor.requests.length, 2, 'the vendor was asked again: its first answer was a definite failure');
+    const replay = await link(person('good-token-6'), { 'Idempotency-Key': key });
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+  });
+
+  it('does not let another request ride on a key whose request passed the bot check', async () => {
+    reset();
+    const key = `ts-idem-other-body-${Date.now()}`;
+    vendor.behave((_req, res) => {
+      res.writeHead(503, { 'Content-Type': 'application/json' });
+      res.end('{"errorCode":"DOWN","errorMsg":"down","issues":[],"requestId":"v"}');
+    });
+    assert.equal((await link(person('good-token-7'), { 'Idempotency-Key': key })).status, 502);
+    vendor.behave(happyVendor);
+    const other = await link({ ...person('forged-3'), name: { familyName: 'Other' } }, { 'Idempotency-Key': key });
+    assert.equal(other.status, 403, other.text);
     assert.equal(vendor.requests.length, 1);
   });
 

@@ -51,8 +51,10 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
   const store = scoped ? idempotencyStore(env, scoped) : undefined;
   // The Turnstile token is left out: it is single-use, so a retry may carry a fresh one.
   const print = scoped ? await fingerprint(JSON.stringify({ ...JSON.parse(text), turnstileToken: undefined })) : '';
+  let botChecked = false;
   if (store && scoped) {
     const claim = await store.claim(scoped, print);
+    botChecked = claim.kind === 'new' && claim.verified === true;
     if (claim.kind === 'replay') {
       c.header('Idempotent-Replayed', 'true');
       return c.body(claim.answer.body, claim.answer.status as 200, { 'Content-Type': 'application/json' });
@@ -66,9 +68,13 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
   }
 
   try {
-    // After the idempotency claim: a replay needs no second bot check (its
-    // token was spent on the first request), and a failed check frees the key.
-    await verifyTurnstile(env, body.turnstileToken, clientIp(c.req.raw.headers));
+    // After the idempotency claim: a replay, or a retry of a request that
+    // passed the check before a definite failure, needs no second bot check
+    // (its token is spent); a failed check frees the key.
+    if (!botChecked) {
+      await verifyTurnstile(env, body.turnstileToken, clientIp(c.req.raw.headers));
+      botChecked = Boolean(env.TURNSTILE_SECRET_KEY?.trim());
+    }
     if (body.sendSMS) await enforce(env.RL_SMS, phone.e164, 'text messages to this number');
     const secret = sessionSecret(env)!; // the misconfiguration guard ran first
     const name = body.name;
@@ -123,7 +129,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
           body: JSON.stringify({ errorCode: apiError.errorCode, errorMsg: apiError.errorMsg, issues: [], requestId: c.get('requestId') }),
         });
       } else {
-        await store.release(scoped);
+        await store.release(scoped, print, botChecked);
       }
     }
     throw apiError;
