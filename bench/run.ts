@@ -193,7 +193,7 @@ async function main(): Promise<number> {
 
   const table = rows(results);
   const m = results.machine;
-  const header = `kyc-onboard benchmarks, ${results.date.slice(0, 16).replace('T', ' ')} UTC, ${results.mode} run (${results.durationS} s): ${m.cpus} × ${m.cpuModel}, ${m.memoryGB} GB, Node ${m.node}, Chromium ${m.chromium}, wrangler ${m.wrangler}, commit ${m.commit}`;
+  const header = `kyc-onboard benchmarks, ${results.date.slice(0, 16).replace('T', ' ')} UTC, ${results.mode} run (${results.durationS} s): ${m.cpus} × ${m.cpuModel}, ${m.memoryGB} GB, Node ${m.node}, Chromium ${m.chromium}, wrangler ${m.wrangler}, commit ${m.commit}, 1-minute load average ${m.loadAvg1mStart} at the start, ${m.loadAvg1mEnd} at the end`;
   process.stdout.write(`\n${header}\n\n${textTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`);
 
   const dir = join(ROOT, 'bench/results');
