@@ -206,7 +206,7 @@ async function main(): Promise<number> {
     const md = `${header}\n\n${markdownTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`;
     writeFileSync(join(dir, 'latest.md'), md);
     // The README section carries the latest table between its markers.
-    const readme = join(ROOT, 'bench/README-bench.md');
+    const readme = join(ROOT, 'README.md');
     if (existsSync(readme)) {
       const text = readFileSync(readme, 'utf8');
       const next = text.replace(/(<!-- bench:table -->\n)[\s\S]*?(<!-- \/bench:table -->)/, `$1${md.replace(/\$/g, '$$$$')}$2`);

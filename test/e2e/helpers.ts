@@ -20,7 +20,7 @@ export { default as en } from '../../widget/i18n/en';
 
 /** The e2e tests serve what `npm run build` made; `npm test` builds first. */
 export function requireBuilt(): void {
-  const missing = ['dist/public/index.html', 'dist/public/demo.js', 'dist/public/widget.js', 'dist/public/_headers'].filter(
+  const missing = ['dist/public/index.html', 'dist/public/widget.js', 'dist/public/_headers'].filter(
     (f) => !existsSync(join(ROOT, f)),
   );
   if (missing.length) {

@@ -107,7 +107,8 @@ function run(amount: number, seed: number, tally: Tally): Promise<autocannon.Res
         timeout: 10,
         requests: [
           {
-            setupRequest: (req, context) => {
+            setupRequest: (req, ctx) => {
+              const context = ctx as Record<string, unknown>;
               const roll = r.next();
               const kind: Kind =
                 roll < 0.15 ? 'link' : roll < 0.2 ? 'link-idempotent' : roll < 0.35 ? 'link-invalid' : roll < 0.55 ? 'result' : roll < 0.9 ? 'ruok' : 'flood';
@@ -133,7 +134,8 @@ function run(amount: number, seed: number, tally: Tally): Promise<autocannon.Res
                     : { ...base, method: 'POST', path: '/api/result', headers: { ...base.headers, ...json }, body: resultBody };
               }
             },
-            onResponse: (status, _body, context) => {
+            onResponse: (status, _body, ctx) => {
+              const context = ctx as Record<string, unknown>;
               const kind = context.kind as Kind;
               const k = (tally.byKind[kind] ??= {});
               k[status] = (k[status] ?? 0) + 1;
