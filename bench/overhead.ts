@@ -11,6 +11,7 @@
  *   - the same worker under `wrangler dev` (test/support/wrangler.ts, the
  *     `npm start` stack), to show what the dev tooling adds.
  */
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { ROOT } from '../test/support/wrangler';
 import { startMiniflareWorker, type MiniflareWorker } from './lib/miniflare-worker';
@@ -55,7 +56,8 @@ export interface OverheadResult {
 const VARS = {
   KYC_API_KEY: 'bench-key',
   KYC_CUSTOMER_ID: 'bench-customer',
-  SESSION_SECRET: 'bench-session-secret-not-for-production-0123456789',
+  // A fresh throwaway key per run: nothing secret-looking is committed.
+  SESSION_SECRET: `bench-${randomUUID()}`,
 };
 
 export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult> {
