@@ -1,15 +1,15 @@
-/** The Durable Object behind `idempotency.ts` (one instance per scoped key). */
+/** The Durable Object behind `idempotency.ts` (one of IDEMPOTENCY_SHARDS; many keys each). */
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from './env';
-import { IDEMPOTENCY_TTL_MS, IdempotencyRecords, type Claim, type StoredAnswer } from './idempotency';
+import { expired, IDEMPOTENCY_TTL_MS, IdempotencyRecords, type Claim, type StoredAnswer } from './idempotency';
 
 export class IdempotencyStore extends DurableObject<Env> {
   private readonly records = new IdempotencyRecords(
     async (k) => this.ctx.storage.get(k),
     async (k, r) => {
       await this.ctx.storage.put(k, r);
-      // Forget everything once the window has passed.
-      await this.ctx.storage.setAlarm(Date.now() + IDEMPOTENCY_TTL_MS + 1000);
+      // A sweep at most one window away keeps the shard small under steady traffic.
+      if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + IDEMPOTENCY_TTL_MS);
     },
     async (k) => void (await this.ctx.storage.delete(k)),
   );
@@ -23,7 +23,17 @@ export class IdempotencyStore extends DurableObject<Env> {
   release(key: string, fingerprint?: string, verified?: boolean): Promise<void> {
     return this.records.release(key, fingerprint, verified);
   }
+
+  /** Deletes the records whose window has passed; comes back while any remain. */
   async alarm(): Promise<void> {
-    await this.ctx.storage.deleteAll();
+    const now = Date.now();
+    const stale: string[] = [];
+    let left = 0;
+    for (const [k, r] of await this.ctx.storage.list<{ at: number }>()) {
+      if (expired(r, now)) stale.push(k);
+      else left++;
+    }
+    for (let i = 0; i < stale.length; i += 128) await this.ctx.storage.delete(stale.slice(i, i + 128));
+    if (left) await this.ctx.storage.setAlarm(now + IDEMPOTENCY_TTL_MS);
   }
 }

@@ -1,14 +1,18 @@
 /**
  * Idempotency-Key: a repeat of a link request with the same key (from the
  * same origin) within IDEMPOTENCY_TTL_MS returns the first answer and never
- * calls the vendor twice: no second entity, no second SMS. Records live in a
- * Durable Object per key (`IDEMPOTENCY`), so a repeat is caught whichever
- * isolate it reaches; without the binding (node tests) an in-memory map
- * stands in with the same behaviour.
+ * calls the vendor twice: no second entity, no second SMS. Records live in
+ * Durable Objects (`IDEMPOTENCY`), so a repeat is caught whichever isolate it
+ * reaches; a key always maps to the same one of IDEMPOTENCY_SHARDS objects,
+ * which serialises the claims for that key. Shards rather than an object per
+ * key: a warm object answers in place, where a new object per request would
+ * be created (and its storage opened) on every link request. Without the
+ * binding (node tests) an in-memory map stands in with the same behaviour.
  */
 import type { Env } from './env';
 
 export const IDEMPOTENCY_TTL_MS = 10 * 60 * 1000;
+export const IDEMPOTENCY_SHARDS = 32;
 /** An in-flight claim older than this is presumed dead (its isolate was evicted). */
 export const IN_FLIGHT_STALE_MS = 60 * 1000;
 
@@ -89,9 +93,19 @@ const memoryRecords = new IdempotencyRecords(
 export function idempotencyStore(env: Env, scopedKey: string): IdempotencyStoreApi {
   const ns = env.IDEMPOTENCY;
   if (!ns) return memoryRecords;
-  // One object per key: claims for one key are serialised by the object.
-  const stub = ns.get(ns.idFromName(scopedKey)) as unknown as IdempotencyStoreApi;
-  return stub;
+  return ns.get(ns.idFromName(`shard-${shardOf(scopedKey)}`)) as unknown as IdempotencyStoreApi;
+}
+
+/** FNV-1a: a stable, even spread of keys over the shards. */
+export function shardOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % IDEMPOTENCY_SHARDS;
+}
+
+/** Whether a stored record has outlived every use (the sweep deletes it). */
+export function expired(r: { at: number }, now = Date.now()): boolean {
+  return now - r.at >= IDEMPOTENCY_TTL_MS;
 }
 
 /** SHA-256 of the request body, so a key reused for a different request is caught. */
