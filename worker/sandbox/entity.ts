@@ -152,6 +152,36 @@ export function parseLongForm(longForm: string): ParsedLongForm | undefined {
   return out;
 }
 
+/**
+ * Applies a list of sub-records by id (addresses, documents, scans): an item
+ * naming an existing id updates that record, an item without an id is added,
+ * an unknown id is an issue.
+ */
+function mergeById<T extends object, K extends keyof T & string>(
+  existing: T[] | undefined,
+  incoming: T[],
+  idKey: K,
+  owner: string,
+  issues: Issues,
+  at: string,
+  apply: (input: T, before: T | undefined, at: string) => T,
+): T[] {
+  const list = (existing ?? []).map((x) => ({ ...x }));
+  incoming.forEach((item, i) => {
+    const itemAt = `${at}.${i}`;
+    const id = item[idKey];
+    const before = id ? list.findIndex((x) => x[idKey] === id) : -1;
+    if (id && before < 0) {
+      issues.add(`${itemAt}.${idKey}`, `must name ${owner} (leave it out to add one)`);
+      return;
+    }
+    const applied = apply(item, before >= 0 ? list[before] : undefined, itemAt);
+    if (before >= 0) list[before] = applied;
+    else list.push(applied);
+  });
+  return list;
+}
+
 function applyAddress(input: Address, existing: Address | undefined, issues: Issues, at: string): Address {
   const addr: Address = { ...existing, ...input, extraData: mergeKvps(existing?.extraData, input.extraData) };
   if (!addr.extraData) delete addr.extraData;
@@ -220,18 +250,9 @@ function applyDocument(input: IdentityDocument, existing: IdentityDocument | und
   issues.date(input.idIssued, `${at}.idIssued`);
   issues.date(input.idExpiry, `${at}.idExpiry`);
 
-  const scans = (existing?.docScan ?? []).map((s) => ({ ...s }));
-  (scansIn ?? []).forEach((s, i) => {
-    const sAt = `${at}.docScan.${i}`;
-    const before = s.scanDocId ? scans.findIndex((x) => x.scanDocId === s.scanDocId) : -1;
-    if (s.scanDocId && before < 0) {
-      issues.add(`${sAt}.scanDocId`, 'must name a scan of this document (leave it out to add one)');
-      return;
-    }
-    const applied = applyScan(s, before >= 0 ? scans[before] : undefined, issues, sAt);
-    if (before >= 0) scans[before] = applied;
-    else scans.push(applied);
-  });
+  const scans = mergeById(existing?.docScan, scansIn ?? [], 'scanDocId', 'a scan of this document', issues, `${at}.docScan`, (s, before, sAt) =>
+    applyScan(s, before, issues, sAt),
+  );
   if (scans.length) doc.docScan = scans;
 
   if (existing) {
@@ -284,35 +305,15 @@ export function applyEntity(input: Entity, existing: Entity | undefined, options
   }
 
   if (addrIn) {
-    const list = (existing?.addresses ?? []).map((a) => ({ ...a }));
-    addrIn.forEach((a, i) => {
-      const aAt = `${at}.addresses.${i}`;
-      const before = a.addressId ? list.findIndex((x) => x.addressId === a.addressId) : -1;
-      if (a.addressId && before < 0) {
-        issues.add(`${aAt}.addressId`, 'must name an address of this entity (leave it out to add one)');
-        return;
-      }
-      const applied = applyAddress(a, before >= 0 ? list[before] : undefined, issues, aAt);
-      if (before >= 0) list[before] = applied;
-      else list.push(applied);
-    });
-    entity.addresses = list;
+    entity.addresses = mergeById(existing?.addresses, addrIn, 'addressId', 'an address of this entity', issues, `${at}.addresses`, (a, before, aAt) =>
+      applyAddress(a, before, issues, aAt),
+    );
   }
 
   if (docsIn) {
-    const list = (existing?.identityDocs ?? []).map((d) => ({ ...d }));
-    docsIn.forEach((d, i) => {
-      const dAt = `${at}.identityDocs.${i}`;
-      const before = d.documentId ? list.findIndex((x) => x.documentId === d.documentId) : -1;
-      if (d.documentId && before < 0) {
-        issues.add(`${dAt}.documentId`, 'must name a document of this entity (leave it out to add one)');
-        return;
-      }
-      const applied = applyDocument(d, before >= 0 ? list[before] : undefined, issues, dAt);
-      if (before >= 0) list[before] = applied;
-      else list.push(applied);
-    });
-    entity.identityDocs = list;
+    entity.identityDocs = mergeById(existing?.identityDocs, docsIn, 'documentId', 'a document of this entity', issues, `${at}.identityDocs`, (d, before, dAt) =>
+      applyDocument(d, before, issues, dAt),
+    );
   }
 
   let extra = mergeKvps(existing?.extraData, kvIn);
