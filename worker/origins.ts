@@ -15,13 +15,21 @@ export function normaliseOrigin(value: string): string | undefined {
   }
 }
 
-export function allowedOrigins(env: Env, requestUrl: string): Set<string> {
-  const set = new Set<string>([new URL(requestUrl).origin]);
-  for (const o of list(env.ALLOWED_ORIGINS)) {
-    const n = normaliseOrigin(o);
-    if (n) set.add(n);
+/** ALLOWED_ORIGINS parsed once per value (every /api request asks up to three times). */
+let parsed: { raw: string | undefined; origins: string[] } | undefined;
+
+function configuredOrigins(env: Env): string[] {
+  if (!parsed || parsed.raw !== env.ALLOWED_ORIGINS) {
+    const origins = list(env.ALLOWED_ORIGINS)
+      .map((o) => normaliseOrigin(o))
+      .filter((o): o is string => o !== undefined);
+    parsed = { raw: env.ALLOWED_ORIGINS, origins };
   }
-  return set;
+  return parsed.origins;
+}
+
+export function allowedOrigins(env: Env, requestUrl: string): Set<string> {
+  return new Set([new URL(requestUrl).origin, ...configuredOrigins(env)]);
 }
 
 export function isAllowedOrigin(env: Env, requestUrl: string, origin: string | undefined | null): boolean {

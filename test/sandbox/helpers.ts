@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import type { Env } from '../../worker/env';
 import { sandbox } from '../../worker/sandbox/app';
+import { DEFAULT_CREDENTIALS } from '../../worker/sandbox/config';
 import { createVendorClient, VendorError, type VendorClient } from '../../worker/vendor/client';
 import type { OnboardingUrlRequest } from '../../worker/vendor/schemas';
 
@@ -12,15 +13,7 @@ export const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 /** The defaults plus a second customer (no child search) for the "another customer" column. */
 export const CREDENTIALS = {
   customers: [
-    {
-      customerId: 'demo-customer',
-      apiKey: 'sandbox-key',
-      childSearch: true,
-      children: [
-        { childId: 'demo-child-a', apiKey: 'sandbox-key-a' },
-        { childId: 'demo-child-b', apiKey: 'sandbox-key-b' },
-      ],
-    },
+    ...DEFAULT_CREDENTIALS.customers,
     { customerId: 'other-customer', apiKey: ['other-key-old', 'other-key'], childSearch: false, children: [{ childId: 'other-child', apiKey: 'other-child-key' }] },
   ],
 };
