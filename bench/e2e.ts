@@ -18,8 +18,9 @@ import type { Browser, Page } from 'playwright-core';
 import { startWorker } from './lib/worker';
 import { startPageServer } from './lib/page-server';
 import { ratio, summary, withTimeout } from './lib/stats';
+import { adultDateOfBirth } from '../test/support/dates';
 
-const PERSON = { given: 'Ada', family: 'Lovelace', dob: '1990-04-12', code: '+61', mobile: '0412 345 678' };
+const PERSON = { given: 'Ada', family: 'Lovelace', dob: adultDateOfBirth(), code: '+61', mobile: '0412 345 678' };
 
 function widgetPage(worker: string): string {
   return `<!doctype html>

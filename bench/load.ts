@@ -14,11 +14,14 @@
  */
 import autocannon from 'autocannon';
 import { ratio, median, percentile, round, withTimeout } from './lib/stats';
+import { adultDateOfBirth } from '../test/support/dates';
+
+const DATE_OF_BIRTH = adultDateOfBirth();
 
 /** The body the widget sends (DESIGN.md "Browser-facing API"). */
 export const LINK_BODY = JSON.stringify({
   name: { givenName: 'Ada', familyName: 'Lovelace' },
-  dateOfBirth: '1990-04-12',
+  dateOfBirth: DATE_OF_BIRTH,
   phone: { code: '+61', number: '0412 345 678' },
   consent: true,
 });
@@ -28,7 +31,7 @@ export function vendorLinkBody(origin: string): string {
   return JSON.stringify({
     applicationRef: '01JBENCH00000000000000000',
     consent: true,
-    entity: { entityType: 'INDIVIDUAL', name: { givenName: 'Ada', familyName: 'Lovelace' }, dateOfBirth: { dateOfBirth: '1990-04-12' } },
+    entity: { entityType: 'INDIVIDUAL', name: { givenName: 'Ada', familyName: 'Lovelace' }, dateOfBirth: { dateOfBirth: DATE_OF_BIRTH } },
     sendSMS: false,
     phoneCode: '+61',
     phoneNumber: '412345678',

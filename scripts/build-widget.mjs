@@ -105,9 +105,10 @@ function sources(dir) {
 export async function buildNpm() {
   rmSync(at('dist/npm'), { recursive: true, force: true });
   await build({
-    entryPoints: sources(at('widget')),
-    outdir: at('dist/npm/widget'),
-    outbase: at('widget'),
+    // The widget's modules and the field rules it shares with the worker.
+    entryPoints: [...sources(at('widget')), ...sources(at('rules'))],
+    outdir: at('dist/npm'),
+    outbase: root,
     bundle: false,
     format: 'esm',
     platform: 'neutral',

@@ -5,6 +5,7 @@
  */
 import type { OnboardingLinkRequest } from '../worker/contract.js';
 import type { Strings } from './i18n/en.js';
+import { dateOfBirthProblem } from '../rules/date-of-birth.js';
 
 export type FieldName = 'givenName' | 'middleName' | 'familyName' | 'dateOfBirth' | 'phoneCode' | 'phoneNumber' | 'consent';
 
@@ -53,21 +54,6 @@ export function tidyNumber(number: string, code: string): string {
   return n.replace(/^0/, '');
 }
 
-/** Days since the epoch of a `YYYY-MM-DD` string, or NaN when it is not a real date. */
-function dayOf(value: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return NaN;
-  const [y, mo, d] = [+m[1]!, +m[2]! - 1, +m[3]!];
-  const t = Date.UTC(y, mo, d);
-  const date = new Date(t);
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo && date.getUTCDate() === d ? t : NaN;
-}
-
-/** `YYYY-MM-DD` of `today` shifted by whole years / days (for `min` / `max`). */
-export function isoDay(today: Date, years = 0, days = 0): string {
-  return new Date(Date.UTC(today.getFullYear() - years, today.getMonth(), today.getDate() - days)).toISOString().slice(0, 10);
-}
-
 /** The rules DESIGN.md's browser-facing API states, checked before any request. */
 export function validate(v: Values, today = new Date()): FieldErrors {
   const e: FieldErrors = {};
@@ -78,8 +64,7 @@ export function validate(v: Values, today = new Date()): FieldErrors {
   if (!family) e.familyName = 'errFamilyName';
   else if (family.length > MAX_NAME) e.familyName = 'errName';
 
-  const day = dayOf(v.dateOfBirth); // NaN when empty or not a real date
-  if (!(day < dayOf(isoDay(today)) && day >= dayOf(isoDay(today, 120)))) e.dateOfBirth = 'errDob';
+  if (dateOfBirthProblem(v.dateOfBirth, today)) e.dateOfBirth = 'errDob';
 
   const code = tidyCode(v.phoneCode);
   if (!/^\+[1-9]\d{0,3}$/.test(code)) e.phoneCode = 'errCode';

@@ -5,7 +5,6 @@ import { emit } from './events.js';
 import {
   FIELD_ORDER,
   fieldOfIssue,
-  isoDay,
   maskPhone,
   tidyCode,
   toRequest,
@@ -300,7 +299,7 @@ export class KycOnboard extends LitElement {
     t: Strings,
     name: TextField,
     errs: FieldErrors,
-    o: { type?: string; autocomplete: string; optional?: boolean; inputmode?: string; min?: string; max?: string },
+    o: { type?: string; autocomplete: string; optional?: boolean; inputmode?: string },
   ): TemplateResult {
     const err = errs[name];
     const describedBy = [o.optional ? `${name}-hint` : '', err ? `${name}-error` : ''].filter(Boolean).join(' ');
@@ -314,8 +313,6 @@ export class KycOnboard extends LitElement {
         type=${o.type ?? 'text'}
         autocomplete=${o.autocomplete}
         inputmode=${o.inputmode ?? nothing}
-        min=${o.min ?? nothing}
-        max=${o.max ?? nothing}
         ?required=${!o.optional}
         .value=${this._values[name]}
         aria-invalid=${err ? 'true' : nothing}
@@ -328,14 +325,13 @@ export class KycOnboard extends LitElement {
   private _form(t: Strings): TemplateResult {
     const busy = this.state === 'submitting';
     const errs = this._visibleErrors();
-    const today = new Date();
     const consentErr = errs.consent;
     return html`<form part="form" novalidate @submit=${this._onSubmit} @input=${this._onInput} @change=${this._onInput} @focusout=${this._onBlur}>
       ${this.state === 'error' ? this._alert(t) : nothing}
       ${this._field(t, 'givenName', errs, { autocomplete: 'given-name', optional: true })}
       ${this._field(t, 'middleName', errs, { autocomplete: 'additional-name', optional: true })}
       ${this._field(t, 'familyName', errs, { autocomplete: 'family-name' })}
-      ${this._field(t, 'dateOfBirth', errs, { type: 'date', autocomplete: 'bday', min: isoDay(today, 120), max: isoDay(today, 0, 1) })}
+      ${this._field(t, 'dateOfBirth', errs, { type: 'date', autocomplete: 'bday' })}
       <div class="row">
         ${this._field(t, 'phoneCode', errs, { autocomplete: 'tel-country-code', inputmode: 'tel' })}
         ${this._field(t, 'phoneNumber', errs, { type: 'tel', autocomplete: 'tel-national' })}

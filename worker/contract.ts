@@ -5,9 +5,9 @@
  * schemas. Rules are DESIGN.md's "Browser-facing API".
  */
 import * as z from 'zod';
+import { dateOfBirthProblem, MAX_AGE_YEARS, type DateOfBirthProblem } from '../rules/date-of-birth';
 
 const MAX_NAME = 100;
-const MAX_AGE_YEARS = 120;
 
 /**
  * Control characters, bidi embeddings/overrides/isolates (which can make text
@@ -31,21 +31,13 @@ const optionalNamePart = namePart()
   .optional()
   .transform((s) => (s ? s : undefined));
 
-/** `YYYY-MM-DD`, a real calendar date, in the past, at most 120 years ago. */
-export function dateOfBirthProblem(value: string, today = new Date()): string | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return 'must be a date written YYYY-MM-DD';
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d) {
-    return 'is not a real calendar date';
-  }
-  const todayUtc = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
-  if (date.getTime() >= todayUtc) return 'must be in the past';
-  const oldest = Date.UTC(today.getUTCFullYear() - MAX_AGE_YEARS, today.getUTCMonth(), today.getUTCDate());
-  if (date.getTime() < oldest) return `must be at most ${MAX_AGE_YEARS} years ago`;
-  return undefined;
-}
+/** What the person reads for each problem of `rules/date-of-birth.ts`. */
+const DATE_OF_BIRTH_MESSAGES: Record<DateOfBirthProblem, string> = {
+  format: 'must be a date written YYYY-MM-DD',
+  'not-a-date': 'is not a real calendar date',
+  'not-past': 'must be in the past',
+  'too-old': `must be at most ${MAX_AGE_YEARS} years ago`,
+};
 
 export const OnboardingLinkRequest = z.strictObject({
   name: z.strictObject({
@@ -55,7 +47,7 @@ export const OnboardingLinkRequest = z.strictObject({
   }),
   dateOfBirth: z.string().superRefine((value, ctx) => {
     const problem = dateOfBirthProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    if (problem) ctx.addIssue({ code: 'custom', message: DATE_OF_BIRTH_MESSAGES[problem] });
   }),
   phone: z.strictObject({
     code: z.string().trim().regex(/^\+[1-9]\d{0,3}$/, 'must be a country code with a leading +, e.g. +61'),

@@ -32,9 +32,18 @@ export function parsePhone(code: string, number: string): { phone?: ParsedPhone;
     return { issues: [{ issue: 'must contain only digits, spaces and dashes', issueLocation: 'phone.number' }] };
   }
   const callingCode = code.replace(/^\+/, '');
-  const parsed = digits.startsWith('+')
-    ? parsePhoneNumberFromString(digits)
-    : parsePhoneNumberFromString(digits, { defaultCallingCode: callingCode });
+  let parsed: ReturnType<typeof parsePhoneNumberFromString>;
+  try {
+    parsed = digits.startsWith('+')
+      ? parsePhoneNumberFromString(digits)
+      : parsePhoneNumberFromString(digits, { defaultCallingCode: callingCode });
+  } catch (e) {
+    // The library throws on input it has no metadata for ("Unknown calling
+    // code: 999"): that is the person's typo, a 400 on the field, never a 500.
+    return /calling code/i.test(String((e as Error)?.message))
+      ? { issues: [{ issue: 'is not a country calling code', issueLocation: 'phone.code' }] }
+      : { issues: [{ issue: 'is not a phone number', issueLocation: 'phone.number' }] };
+  }
   if (!parsed) return { issues: [{ issue: 'is not a phone number', issueLocation: 'phone.number' }] };
   if (digits.startsWith('+') && parsed.countryCallingCode !== callingCode) {
     return { issues: [{ issue: 'does not match the country code', issueLocation: 'phone.code' }] };

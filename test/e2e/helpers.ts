@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumLaunchOptions, freshUserDataDir } from '../support/chromium.mjs';
 import { ROOT, startWorker, type RunningWorker } from '../support/wrangler';
+import { adultDateOfBirth } from '../support/dates';
 
 export { freePort } from '../support/wrangler';
 /** The widget's English strings: the tests look for what a person reads, and follow rewording. */
@@ -85,7 +86,7 @@ export interface Person {
 export const ALICE: Required<Person> = {
   givenName: 'Alice',
   familyName: 'Citizen',
-  dateOfBirth: '1990-04-12',
+  dateOfBirth: adultDateOfBirth(),
   countryCode: '+61',
   mobileNumber: '412 345 678',
   consent: true,

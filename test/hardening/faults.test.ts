@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { happyVendor, startFakeVendor, type Behaviour, type FakeVendor, type VendorRequest } from '../support/fake-vendor';
 import { freePort, type RunningWorker } from '../support/wrangler';
 import { assertErrorObject, assertNoLeak, freshIp, headerText, pool, prng, saveResults, seedFromEnv, sleep, startSnapshotWorker } from './support';
+import { adultDateOfBirth } from '../support/dates';
 
 const TIMEOUT_MS = 1000;
 /** wrangler dev's proxy plus a busy 2-core machine (other test suites may run at the same time). */
@@ -131,7 +132,7 @@ const PARTNER_HEADERS = (w: RunningWorker) => ({ 'Content-Type': 'application/js
 function person(number = '0412 345 678', sendSMS = false) {
   return {
     name: { givenName: 'Ana', familyName: 'Lima' },
-    dateOfBirth: '1990-05-06',
+    dateOfBirth: adultDateOfBirth(),
     phone: { code: '+61', number },
     consent: true,
     sendSMS,

@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { happyVendor, startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import type { RunningWorker } from '../support/wrangler';
 import { assertErrorObject, freshIp, sleep, startSnapshotWorker } from './support';
+import { adultDateOfBirth } from '../support/dates';
 
 const A = 'http://partner-a.example';
 const B = 'http://partner-b.example';
@@ -43,7 +44,7 @@ after(async () => {
 
 const person = (familyName = 'Lima', sendSMS = false) => ({
   name: { givenName: 'Ana', familyName },
-  dateOfBirth: '1990-05-06',
+  dateOfBirth: adultDateOfBirth(),
   phone: { code: '+61', number: '0412 345 678' },
   consent: true,
   sendSMS,

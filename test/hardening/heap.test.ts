@@ -16,6 +16,7 @@ import app from '../../worker/app';
 import type { Env } from '../../worker/env';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { pool, saveResults } from './support';
+import { adultDateOfBirth } from '../support/dates';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -36,7 +37,7 @@ after(async () => {
   await vendor?.close();
 });
 
-const person = JSON.stringify({ name: { givenName: 'Ada', familyName: 'Lovelace' }, dateOfBirth: '1990-04-12', phone: { code: '+61', number: '0412 345 678' }, consent: true });
+const person = JSON.stringify({ name: { givenName: 'Ada', familyName: 'Lovelace' }, dateOfBirth: adultDateOfBirth(), phone: { code: '+61', number: '0412 345 678' }, consent: true });
 const invalid = JSON.stringify({ name: { familyName: 'x'.repeat(500) }, dateOfBirth: '1990-02-30', phone: { code: '61', number: 'abc' }, consent: false, __extra: [1, 2, 3] });
 
 async function heap(): Promise<number> {

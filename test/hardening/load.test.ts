@@ -14,6 +14,7 @@ import autocannon from 'autocannon';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import type { RunningWorker } from '../support/wrangler';
 import { groupRss, prng, saveResults, seedFromEnv, sleep, startSnapshotWorker } from './support';
+import { adultDateOfBirth } from '../support/dates';
 
 const CONNECTIONS = 32;
 const WARMUP = 400;
@@ -69,7 +70,7 @@ after(async () => {
 });
 
 function linkBody(sendSMS = false) {
-  return { name: { givenName: 'Ada', familyName: 'Lovelace' }, dateOfBirth: '1990-04-12', phone: { code: '+61', number: '0412 345 678' }, consent: true, sendSMS };
+  return { name: { givenName: 'Ada', familyName: 'Lovelace' }, dateOfBirth: adultDateOfBirth(), phone: { code: '+61', number: '0412 345 678' }, consent: true, sendSMS };
 }
 
 type Kind = 'link' | 'link-idempotent' | 'link-invalid' | 'result' | 'ruok' | 'flood';

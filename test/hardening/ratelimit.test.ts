@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import type { RunningWorker } from '../support/wrangler';
 import { assertErrorObject, freshIp, pool, saveResults, startSnapshotWorker } from './support';
+import { adultDateOfBirth } from '../support/dates';
 
 const IP_LIMIT = 60;
 const SMS_LIMIT = 3;
@@ -56,7 +57,7 @@ function assertLimited(shot: Shot, context: string): void {
 
 const person = (number: string, sendSMS: boolean) => ({
   name: { familyName: 'Lima' },
-  dateOfBirth: '1990-05-06',
+  dateOfBirth: adultDateOfBirth(),
   phone: { code: '+61', number },
   consent: true,
   sendSMS,

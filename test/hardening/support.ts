@@ -20,7 +20,8 @@ export async function startSnapshotWorker(options: StartOptions = {}): Promise<R
   const base = join(ROOT, 'node_modules/.cache/kyc-hardening');
   mkdirSync(base, { recursive: true });
   const root = mkdtempSync(join(base, 'w-'));
-  cpSync(join(ROOT, 'worker'), join(root, 'worker'), { recursive: true });
+  // The worker's sources and the field rules it shares with the widget.
+  for (const dir of ['worker', 'rules']) cpSync(join(ROOT, dir), join(root, dir), { recursive: true });
   for (const f of ['wrangler.toml', 'tsconfig.base.json']) cpSync(join(ROOT, f), join(root, f));
   try {
     const worker = await startWorker({ ...options, root });

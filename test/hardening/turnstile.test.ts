@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { happyVendor, startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import type { RunningWorker } from '../support/wrangler';
 import { assertErrorObject, assertNoLeak, freshIp, headerText, sleep, startSnapshotWorker } from './support';
+import { adultDateOfBirth } from '../support/dates';
 
 const TS_SECRET = 'ts-secret-0x4AAAAAAB-local-Pz9';
 const TIMEOUT_MS = 1000;
@@ -108,7 +109,7 @@ after(async () => {
 
 const person = (turnstileToken?: string) => ({
   name: { givenName: 'Ana', familyName: 'Lima' },
-  dateOfBirth: '1990-05-06',
+  dateOfBirth: adultDateOfBirth(),
   phone: { code: '+61', number: '0412 345 678' },
   consent: true,
   ...(turnstileToken === undefined ? {} : { turnstileToken }),

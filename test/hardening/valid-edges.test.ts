@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
+import { leapDayBirth, newYearsDay, newYearsEve, oldestDateOfBirth } from '../support/dates';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import type { RunningWorker } from '../support/wrangler';
 import { freshIp, pool, prng, seedFromEnv, startSnapshotWorker, type Prng } from './support';
@@ -95,7 +96,9 @@ function body(r: Prng, i: number) {
   const oneName = r.chance(0.15);
   const b: Record<string, unknown> = {
     name: oneName ? { familyName: r.pick(NAMES) } : { givenName: r.chance(0.1) ? exactly(100, r) : r.pick(NAMES), ...(r.chance(0.3) ? { middleName: r.pick(NAMES) } : {}), familyName: r.chance(0.1) ? exactly(100, r) : `  ${r.pick(NAMES)}  ` },
-    dateOfBirth: r.pick(['1906-11-22', '2000-02-29', '1999-12-31', '1970-01-01']),
+    // Derived from today (workerd keeps the real clock): the oldest person the
+    // rule accepts (120 today), a leap-day birthday, both ends of a year.
+    dateOfBirth: r.pick([oldestDateOfBirth(), leapDayBirth(), newYearsEve(), newYearsDay()]),
     phone: { code, number },
     consent: true,
     sendSMS: r.chance(0.5),

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createVendorClient, type VendorClient } from '../../worker/vendor/client';
 import type { CheckRecord, EntityRecord, OutboxMessage } from '../../worker/sandbox/store';
+import { realNow } from '../support/dates';
 
 Object.assign(process.env, {
   CI: 'true',
@@ -93,7 +94,7 @@ describe('SandboxStore Durable Object in workerd', () => {
 
   it('answers the RPC interface: scopes, document index, newest check first, outbox by customerRef', async () => {
     const name = `rpc-${Date.now()}`;
-    const now = Date.now();
+    const now = realNow();
     const entity = (id: string, childId: string | null, docId: string): EntityRecord => ({
       entityId: id,
       owner: { customerId: 'cust-x', childId },
@@ -169,7 +170,7 @@ describe('SandboxStore Durable Object in workerd', () => {
 
   it('forgets records once they expire', async () => {
     const name = `ttl-${Date.now()}`;
-    const now = Date.now();
+    const now = realNow(); // workerd's clock, which a clock-ahead run does not move
     const rec: EntityRecord = {
       entityId: 'e-short',
       owner: { customerId: 'cust-x', childId: null },
@@ -177,11 +178,11 @@ describe('SandboxStore Durable Object in workerd', () => {
       channel: null,
       createdAt: now,
       updatedAt: now,
-      expiresAt: now + 300,
+      expiresAt: now + 1500,
     };
     await store('putEntity', [rec], name);
     assert.equal((await store<EntityRecord>('getEntity', ['e-short'], name)).entityId, 'e-short');
-    await new Promise((r) => setTimeout(r, 400));
+    await new Promise((r) => setTimeout(r, rec.expiresAt + 20 - realNow()));
     assert.equal(await store('getEntity', ['e-short'], name), null);
     assert.equal(await store('findEntityByDocument', ['d-short'], name), null);
     assert.deepEqual(await store('listEntities', [{ customerId: 'cust-x', childId: null }], name), []);
@@ -197,8 +198,8 @@ describe('SandboxStore Durable Object in workerd', () => {
       text: 't',
       link: 'l',
       channel: null,
-      createdAt: Date.now(),
-      expiresAt: Date.now() + 60_000,
+      createdAt: realNow(),
+      expiresAt: realNow() + 60_000,
     };
     await store('addMessage', [m], name);
     assert.deepEqual(await store('stats', [], name), { entities: 0, documents: 0, checks: 0, messages: 1 });

@@ -342,6 +342,12 @@ describe('SMS outbox', () => {
     assert.ok(m.text.includes(link.url));
     assert.ok(!JSON.stringify(r.body).includes('Olga'), "another visitor's message is not listed");
 
+    // Without recipientName the text names nobody (the entity's name stays out of it).
+    const other = (await raw('GET', '/outbox?customerRef=visitor-2')).body.messages[0];
+    assert.equal(other.recipientName, null);
+    assert.ok(other.text.startsWith('Hi, '), other.text);
+    assert.ok(!other.text.includes('Olga') && !other.text.includes('Other'), other.text);
+
     const none = await raw('GET', '/outbox?customerRef=visitor-3');
     assert.deepEqual(none.body, { messages: [] });
   });

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startWorker, type RunningWorker } from '../support/wrangler';
+import { adultDateOfBirth } from '../support/dates';
 
 let worker: RunningWorker;
 before(async () => {
@@ -21,7 +22,7 @@ const post = (path: string, body: unknown) =>
 
 const person = {
   name: { givenName: 'Ana', familyName: 'Lima' },
-  dateOfBirth: '1990-05-06',
+  dateOfBirth: adultDateOfBirth(),
   phone: { code: '+61', number: '0412 345 678' },
   consent: true,
 };

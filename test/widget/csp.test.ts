@@ -3,6 +3,7 @@
 // test-runner config (/__csp/page.html) with the CSP as a response header.
 import { expect, waitUntil } from '@open-wc/testing';
 import type { KycOnboard } from '../../widget/index.js';
+import { adultDateOfBirth } from '../support/dates.js';
 import { countRole } from './helpers.js';
 
 describe('<kyc-onboard> under a strict CSP', () => {
@@ -36,7 +37,7 @@ describe('<kyc-onboard> under a strict CSP', () => {
       input.dispatchEvent(new win.Event('input', { bubbles: true, composed: true }));
     };
     set('familyName', 'Citizen');
-    set('dateOfBirth', '1985-06-15');
+    set('dateOfBirth', adultDateOfBirth());
     set('phoneNumber', '0400 000 001');
     root.querySelector<HTMLInputElement>('#consent')!.click();
     let redirectUrl = '';

@@ -2,7 +2,8 @@
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { HttpResponse } from 'msw';
-import { $, check, countRole, deferred, fillValid, linkAnswer, mockApi, mount, oneEvent, submit, text, type, waitState } from './helpers.js';
+import { isoDayBefore } from '../support/dates.js';
+import { $, check, countRole, deferred, fillValid, linkAnswer, mockApi, mount, oneEvent, submit, text, type, valid, waitState } from './helpers.js';
 
 afterEach(() => {
   fixtureCleanup();
@@ -76,7 +77,7 @@ describe('<kyc-onboard> form', () => {
     const el = await mount();
     let submitted = false;
     el.addEventListener('kyc-submit', () => (submitted = true));
-    await type(el, 'dateOfBirth', '2999-01-01');
+    await type(el, 'dateOfBirth', isoDayBefore(0, -1)); // tomorrow
     await submit(el);
     for (const id of ['familyName', 'dateOfBirth', 'phoneNumber', 'consent']) {
       const input = $(el, `#${id}`);
@@ -121,7 +122,8 @@ describe('<kyc-onboard> form', () => {
     await tabTo('#familyName');
     await sendKeys({ type: 'Citizen' });
     await tabTo('#dateOfBirth');
-    await sendKeys({ type: '02011990' }); // month/day/year segments in en-US
+    const [y, m, d] = valid.dateOfBirth.split('-');
+    await sendKeys({ type: `${m}${d}${y}` }); // month/day/year segments in en-US
     await tabTo('#phoneCode'); // +61 already there
     await tabTo('#phoneNumber');
     await sendKeys({ type: '0412 345 678' });
@@ -132,7 +134,7 @@ describe('<kyc-onboard> form', () => {
     await sendKeys({ press: 'Enter' });
     await redirect;
     expect(calls.link.length).to.equal(1);
-    expect(calls.link[0]!.body).to.deep.include({ dateOfBirth: '1990-02-01', consent: true });
+    expect(calls.link[0]!.body).to.deep.include({ dateOfBirth: valid.dateOfBirth, consent: true });
     expect(calls.link[0]!.body.name).to.deep.equal({ givenName: 'Jane', familyName: 'Citizen' });
     expect(calls.link[0]!.body.phone).to.deep.equal({ code: '+61', number: '412345678' });
   });

@@ -5,6 +5,7 @@ import { http, HttpResponse, type DefaultBodyType, type StrictResponse } from 'm
 import { setupWorker } from 'msw/browser';
 import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultRequest } from '../../worker/contract.js';
 import '../../widget/index.js';
+import { adultDateOfBirth } from '../support/dates.js';
 import type { KycOnboard, KycState } from '../../widget/index.js';
 
 export const worker = setupWorker();
@@ -99,7 +100,7 @@ export async function check(el: KycOnboard, id: string): Promise<void> {
   await el.updateComplete;
 }
 
-export const valid = { familyName: 'Citizen', givenName: 'Jane', dateOfBirth: '1990-02-01', phoneNumber: '0412 345 678' };
+export const valid = { familyName: 'Citizen', givenName: 'Jane', dateOfBirth: adultDateOfBirth(), phoneNumber: '0412 345 678' };
 
 export async function fillValid(el: KycOnboard, v: Partial<typeof valid> = {}): Promise<void> {
   const all = { ...valid, ...v };

@@ -27,6 +27,7 @@ import {
   vendor,
   vendorRequests,
 } from './harness';
+import { adultDateOfBirth, isoDayBefore } from '../support/dates';
 
 before(startHarness);
 after(stopHarness);
@@ -73,7 +74,7 @@ describe('POST /api/onboarding-link', () => {
       entity: {
         entityType: 'INDIVIDUAL',
         name: { givenName: 'Thi Minh', middleName: 'Anh', familyName: 'Nguyen-Quartermaine' },
-        dateOfBirth: { dateOfBirth: '1987-04-23' },
+        dateOfBirth: { dateOfBirth: person.dateOfBirth },
       },
       flowId: 'flow-idv-1',
       sendSMS: false,
@@ -84,13 +85,19 @@ describe('POST /api/onboarding-link', () => {
     });
   });
 
-  it('asks the vendor to text the link, with recipient, sender and template', async () => {
-    const res = await link({ ...person, sendSMS: true, returnUrl: `${PARTNER}/open-account?step=2` });
+  it('asks the vendor to text the link, with sender and template, and nothing the person typed', async () => {
+    const phishing = { givenName: 'customer. URGENT: card blocked. Call 0400 000 000', familyName: 'Nguyen-Quartermaine' };
+    const res = await link({ ...person, name: phishing, sendSMS: true, returnUrl: `${PARTNER}/open-account?step=2` });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.json.smsSent, true);
     const body = vendorRequests[0]!.body as Record<string, unknown>;
     assert.equal(body.sendSMS, true);
-    assert.equal(body.recipientName, 'Thi Minh Nguyen-Quartermaine');
+    // The spec uses recipientName in the text "when supplied": typed names
+    // would let anyone word a text sent under the partner's sender name.
+    assert.equal('recipientName' in body, false);
+    const { entity, ...rest } = body;
+    assert.equal(JSON.stringify(rest).includes('URGENT'), false);
+    assert.equal((entity as any).name.givenName, phishing.givenName); // the entity itself keeps the name
     assert.equal(body.senderName, 'AcmeBank');
     assert.equal(body.messageTemplateId, 'tpl-9');
     assert.equal(body.successRedirectURL, `${PARTNER}/open-account?step=2&kyc_return=success`);
@@ -127,9 +134,16 @@ describe('POST /api/onboarding-link', () => {
     ['a given name over 100 characters', { ...person, name: { givenName: 'G'.repeat(101), familyName: 'Lee' } }, 'name.givenName'],
     ['a date that is not YYYY-MM-DD', { ...person, dateOfBirth: '23/04/1987' }, 'dateOfBirth'],
     ['a date that does not exist', { ...person, dateOfBirth: '1987-02-30' }, 'dateOfBirth'],
-    ['a date in the future', { ...person, dateOfBirth: '2999-01-01' }, 'dateOfBirth'],
+    ['a date in the future', { ...person, dateOfBirth: isoDayBefore(0, -1) }, 'dateOfBirth'],
+    ['today', { ...person, dateOfBirth: isoDayBefore(0) }, 'dateOfBirth'],
+    ['a person on their 121st birthday', { ...person, dateOfBirth: isoDayBefore(121) }, 'dateOfBirth'],
     ['a date more than 120 years ago', { ...person, dateOfBirth: '1880-01-01' }, 'dateOfBirth'],
     ['a country code without +', { ...person, phone: { code: '61', number: '0412345678' } }, 'phone.code'],
+    ['the unassigned country code +999', { ...person, phone: { code: '+999', number: '0412345678' } }, 'phone.code'],
+    ['the unassigned country code +6', { ...person, phone: { code: '+6', number: '0412345678' } }, 'phone.code'],
+    ['the unassigned country code +80', { ...person, phone: { code: '+80', number: '0412345678' } }, 'phone.code'],
+    ['the unassigned country code +1234', { ...person, phone: { code: '+1234', number: '0412345678' } }, 'phone.code'],
+    ['the unassigned country code +9999', { ...person, phone: { code: '+9999', number: '0412345678' } }, 'phone.code'],
     ['letters in the number', { ...person, phone: { code: '+61', number: '04xx-CALL-ME' } }, 'phone.number'],
     ['a landline', { ...person, phone: { code: '+61', number: '02 9876 5432' } }, 'phone.number'],
     ['a premium-rate number', { ...person, phone: { code: '+44', number: '0909 879 0000' } }, 'phone.number'],
@@ -200,7 +214,7 @@ describe('POST /api/onboarding-link', () => {
     assert.equal(second.text, first.text);
     assert.equal(second.headers.get('Idempotent-Replayed'), 'true');
     assert.equal(vendorRequests.length, 1);
-    const other = await link({ ...person, dateOfBirth: '1990-01-01' }, { headers });
+    const other = await link({ ...person, dateOfBirth: adultDateOfBirth(50) }, { headers });
     assert.equal(other.status, 409);
     assertErrorObject(other.json, 'IDEMPOTENCY_CONFLICT');
     assert.equal(vendorRequests.length, 1);

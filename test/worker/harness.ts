@@ -8,6 +8,7 @@ import { http, HttpResponse, type HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import app from '../../worker/app';
 import type { Env } from '../../worker/env';
+import { adultDateOfBirth, isoInstantAfter } from '../support/dates';
 
 export const VENDOR = 'https://vendor.test';
 export const PARTNER = 'https://partner.example';
@@ -78,7 +79,7 @@ export const linkAnswer = {
   entity: { entityId: '7d9c1b2e-1111-4222-8333-444455556666', name: { familyName: 'Nguyen' } },
   status: 'CREATED',
   url: 'https://flow.vendor.test/f/abc',
-  urlExpiry: '2030-01-01T00:00:00Z',
+  urlExpiry: isoInstantAfter(3600),
 };
 
 export const okVendor = [
@@ -125,10 +126,10 @@ export async function call(path: string, init: RequestInit & { json?: unknown } 
 
 export const person = {
   name: { givenName: 'Thi Minh', familyName: 'Nguyen-Quartermaine' },
-  dateOfBirth: '1987-04-23',
+  dateOfBirth: adultDateOfBirth(),
   phone: { code: '+61', number: '0412 345 678' },
   consent: true,
 };
 
 /** Values that must never leave the worker in an answer or a log line. */
-export const secrets = [API_KEY, SECRET, 'Thi Minh', 'Nguyen-Quartermaine', '1987-04-23', '412345678', '0412 345 678'];
+export const secrets = [API_KEY, SECRET, 'Thi Minh', 'Nguyen-Quartermaine', person.dateOfBirth, '412345678', '0412 345 678'];

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { happyVendor, startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { startWorker, type RunningWorker } from '../support/wrangler';
+import { adultDateOfBirth } from '../support/dates';
 
 let vendor: FakeVendor;
 let worker: RunningWorker;
@@ -29,7 +30,7 @@ after(async () => {
 
 const person = {
   name: { givenName: 'Ana', familyName: 'Lima' },
-  dateOfBirth: '1990-05-06',
+  dateOfBirth: adultDateOfBirth(),
   phone: { code: '+61', number: '0412 345 678' },
   consent: true,
 };

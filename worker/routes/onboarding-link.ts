@@ -97,7 +97,6 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
       phoneNumber: phone.national,
       ...(body.sendSMS
         ? {
-            recipientName: [name.givenName, name.familyName].filter(Boolean).join(' '),
             ...(env.KYC_SMS_SENDER_NAME ? { senderName: env.KYC_SMS_SENDER_NAME } : {}),
             ...(env.KYC_SMS_TEMPLATE_ID ? { messageTemplateId: env.KYC_SMS_TEMPLATE_ID } : {}),
           }

@@ -278,7 +278,9 @@ sandbox.post('/idv/v2/idvalidate/onboarding-url', async (c) => {
   await store.putCheck(check);
 
   if (body.sendSMS) {
-    const recipient = body.recipientName?.trim() || entity.name?.givenName || null;
+    // The spec: the recipient name is used "when supplied"; nothing else of
+    // the entity goes into the text.
+    const recipient = body.recipientName?.trim() || null;
     const sender = body.senderName?.trim() || null;
     await store.addMessage({
       id: ulid(),

@@ -10,18 +10,11 @@
 import type { Address, Entity, IdentityDocument, KeyValuePair, PersonalName, ScannedDocument } from '../vendor/schemas';
 import { toAlpha3 } from './countries';
 import { invalid, SandboxError, type Issue } from './errors';
+import { isCalendarDate } from '../../rules/date-of-birth';
 
 export const uuid = (): string => crypto.randomUUID();
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-export function isCalendarDate(value: string): boolean {
-  const m = DATE.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
 
 /** extraData semantics: values with an existing name are overwritten, new names are added. */
 export function mergeKvps(existing: KeyValuePair[] | undefined, incoming: KeyValuePair[] | undefined): KeyValuePair[] | undefined {
