@@ -13,7 +13,8 @@ import { ulid } from 'ulid';
 import { usesSandbox, type AppEnv } from './env';
 import { ApiError, errorResponse } from './errors';
 import { clientIp, enforce, ipKey } from './limits';
-import { isAllowedOrigin } from './origins';
+import { RegistryError, SealingError } from './partners/registry';
+import { resolvePartner } from './partners/resolve';
 import { onboardingLink } from './routes/onboarding-link';
 import { result } from './routes/result';
 import { ruok } from './routes/ruok';
@@ -41,14 +42,33 @@ app.use('*', async (c, next) => {
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       vendorStatus: c.get('vendorStatus'),
+      partner: c.get('partner')?.id,
     }),
   );
+});
+
+// The partner the request works for, from its exact Origin (partners/resolve.ts).
+// A registry partner whose secrets cannot be opened stops here: no call is
+// ever made with missing or wrong credentials.
+app.use('/api/*', async (c, next) => {
+  let partner;
+  try {
+    partner = await resolvePartner(c.env, c.req.url, c.req.header('Origin'));
+  } catch (err) {
+    if (err instanceof SealingError || err instanceof RegistryError) {
+      console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: err.name, detail: err.message }));
+      throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
+    }
+    throw err;
+  }
+  if (partner) c.set('partner', partner);
+  await next();
 });
 
 app.use(
   '/api/*',
   cors({
-    origin: (origin, c) => (isAllowedOrigin(c.env, c.req.url, origin) ? origin : null),
+    origin: (origin, c) => (c.get('partner') ? origin : null),
     allowMethods: ['GET', 'POST', 'OPTIONS'],
     allowHeaders: ['Content-Type', 'Idempotency-Key'],
     exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed'],
@@ -56,10 +76,10 @@ app.use(
   }),
 );
 
-// State-changing requests must come from an allowed page (CORS alone only
+// State-changing requests must come from a partner's page (CORS alone only
 // hides the answer; it does not stop the request).
 app.use('/api/*', async (c, next) => {
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && !isAllowedOrigin(c.env, c.req.url, c.req.header('Origin'))) {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && !c.get('partner')) {
     throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'This site is not allowed to use this service.');
   }
   await next();
@@ -93,8 +113,9 @@ app.use('/api/*', async (c, next) => {
   await next();
 });
 
+// Counted per partner: one partner's traffic (or abuse) never spends another's budget.
 app.use('/api/*', async (c, next) => {
-  await enforce(c.env.RL_IP, ipKey(clientIp(c.req.raw.headers)), 'requests');
+  await enforce(c.env.RL_IP, `${c.get('partner')?.id ?? '-'} ${ipKey(clientIp(c.req.raw.headers))}`, 'requests');
   await next();
 });
 

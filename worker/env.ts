@@ -3,7 +3,8 @@
  * (shared/DESIGN.md, "Worker configuration"); each line says what it is.
  * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
  */
-import type { DurableObjectNamespace, Fetcher, RateLimit } from '@cloudflare/workers-types';
+import type { Partner } from './partners/partner';
+import type { DurableObjectNamespace, Fetcher, KVNamespace, RateLimit } from '@cloudflare/workers-types';
 
 export interface Env {
   /** Vendor host root (`{base_url}`). Unset or `sandbox` = the built-in sandbox. */
@@ -44,6 +45,18 @@ export interface Env {
   SANDBOX_SEARCH_CAP?: string;
   /** How long sandbox data lives, in seconds. Default 86400. */
   SANDBOX_TTL_SECONDS?: string;
+  /** The worker's public origin (`https://kyc.example.com`). Unset = the request's origin. */
+  PUBLIC_ORIGIN?: string;
+  /** `on` serves the sales demo and makes the own origin the two demo partners. Default: on while the sandbox is the vendor. */
+  DEMO?: string;
+  /**
+   * Secret. Private P-256 JWK (or a JSON array of them while it rotates) that
+   * opens the partner secrets sealed in the registry. Required once the
+   * registry holds a partner and a real vendor is configured.
+   */
+  PARTNER_SEALING_KEY?: string;
+  /** Seconds a partner read from the registry is kept in the isolate. Default 30. */
+  PARTNERS_CACHE_SECONDS?: string;
 
   /** Static assets: the widget bundle and the demo (dist/public). */
   ASSETS?: Fetcher;
@@ -51,6 +64,8 @@ export interface Env {
   SANDBOX_STORE?: DurableObjectNamespace;
   /** Durable Object that remembers answers per Idempotency-Key. */
   IDEMPOTENCY?: DurableObjectNamespace;
+  /** Workers KV: the partner registry (`npm run partners`). Absent or empty = the environment is the one partner. */
+  PARTNERS?: KVNamespace;
   /** Rate limit per client IP on every /api route. */
   RL_IP?: RateLimit;
   /** Rate limit per destination phone number for SMS. */
@@ -60,7 +75,7 @@ export interface Env {
 /** Hono's generic for apps and handlers of this worker. */
 export interface AppEnv {
   Bindings: Env;
-  Variables: { requestId: string; vendorStatus?: number };
+  Variables: { requestId: string; vendorStatus?: number; partner?: Partner };
 }
 
 export const DEFAULTS = {
@@ -89,4 +104,16 @@ export function list(value: string | undefined): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/**
+ * Whether the sales demo is on: `DEMO=on|off`, and by default on exactly
+ * while the sandbox is the vendor (a demo against a real vendor would create
+ * real people under the demo partners).
+ */
+export function demoEnabled(env: Env): boolean {
+  const v = env.DEMO?.trim().toLowerCase();
+  if (v === 'on' || v === 'true' || v === '1') return true;
+  if (v === 'off' || v === 'false' || v === '0') return false;
+  return usesSandbox(env);
 }

@@ -1,9 +1,11 @@
 /**
- * Which origins may call /api and receive redirects: ALLOWED_ORIGINS plus the
- * worker's own origin (DESIGN.md). Origins are compared in their serialised
- * form (scheme://host[:port]).
+ * Origins as the worker compares them: serialised (scheme://host[:port]).
+ * Which origin is which partner's lives in partners/resolve.ts; a return URL
+ * may point to its partner's origins or to the worker's own origin (its
+ * handoff pages).
  */
 import { list, type Env } from './env';
+import type { Partner } from './partners/partner';
 
 export function normaliseOrigin(value: string): string | undefined {
   try {
@@ -15,10 +17,15 @@ export function normaliseOrigin(value: string): string | undefined {
   }
 }
 
-/** ALLOWED_ORIGINS parsed once per value (every /api request asks up to three times). */
+/** The worker's own origin: PUBLIC_ORIGIN, or the origin the request reached. */
+export function ownOrigin(env: Env, requestUrl: string): string {
+  return (env.PUBLIC_ORIGIN && normaliseOrigin(env.PUBLIC_ORIGIN.trim())) || new URL(requestUrl).origin;
+}
+
+/** ALLOWED_ORIGINS parsed once per value (every /api request asks). */
 let parsed: { raw: string | undefined; origins: string[] } | undefined;
 
-function configuredOrigins(env: Env): string[] {
+export function configuredOrigins(env: Env): string[] {
   if (!parsed || parsed.raw !== env.ALLOWED_ORIGINS) {
     const origins = list(env.ALLOWED_ORIGINS)
       .map((o) => normaliseOrigin(o))
@@ -28,12 +35,7 @@ function configuredOrigins(env: Env): string[] {
   return parsed.origins;
 }
 
-export function allowedOrigins(env: Env, requestUrl: string): Set<string> {
-  return new Set([new URL(requestUrl).origin, ...configuredOrigins(env)]);
-}
-
-export function isAllowedOrigin(env: Env, requestUrl: string, origin: string | undefined | null): boolean {
-  if (!origin) return false;
-  const n = normaliseOrigin(origin);
-  return n !== undefined && allowedOrigins(env, requestUrl).has(n);
+/** Whether a redirect may go to `origin` for this partner: its own origins, or the worker's. */
+export function isReturnOrigin(env: Env, requestUrl: string, partner: Partner, origin: string | undefined): boolean {
+  return origin !== undefined && (partner.origins.includes(origin) || origin === ownOrigin(env, requestUrl));
 }

@@ -1,15 +1,17 @@
 /**
- * Optional Cloudflare Turnstile check before a link is made: on when
- * TURNSTILE_SECRET_KEY is set. The token is verified server-side; the verify
- * URL is configurable so tests can use a local fake.
+ * Optional Cloudflare Turnstile check before a link is made: on for a partner
+ * with a Turnstile secret (its own, or TURNSTILE_SECRET_KEY). The token is
+ * verified server-side, and siteverify's `hostname` must be the host of the
+ * page's Origin: the Origin header is not authentication (any script can
+ * claim it), a token solved on the partner's real page is. The verify URL is
+ * configurable so tests can use a local fake.
  */
 import { timeoutMs, type Env } from './env';
 import { ApiError } from './errors';
 
 export const DEFAULT_TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 
-export async function verifyTurnstile(env: Env, token: string | undefined, ip: string): Promise<void> {
-  const secret = env.TURNSTILE_SECRET_KEY?.trim();
+export async function verifyTurnstile(env: Env, secret: string | undefined, token: string | undefined, ip: string, hostname: string): Promise<void> {
   if (!secret) return;
   if (!token) {
     throw new ApiError(400, 'VALIDATION_FAILED', 'Please complete the bot check.', [
@@ -30,9 +32,10 @@ export async function verifyTurnstile(env: Env, token: string | undefined, ip: s
     });
     // Only a readable verdict from siteverify can refuse the person; a
     // siteverify that is down or answers garbage is our problem (502).
-    const data = (await res.json()) as { success?: unknown };
+    const data = (await res.json()) as { success?: unknown; hostname?: unknown };
     if (res.status >= 500 || !data || typeof data !== 'object' || typeof data.success !== 'boolean') throw new Error('no verdict');
-    ok = res.ok && data.success === true;
+    // A token solved on another site (one claiming this partner's Origin) is refused.
+    ok = res.ok && data.success === true && typeof data.hostname === 'string' && data.hostname.toLowerCase() === hostname.toLowerCase();
   } catch {
     throw new ApiError(502, 'VENDOR_ERROR', 'The bot check could not be verified. Please try again.');
   }

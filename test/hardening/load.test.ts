@@ -130,8 +130,9 @@ function run(amount: number, seed: number, tally: Tally): Promise<autocannon.Res
                 case 'ruok':
                   return { ...base, method: 'GET', path: '/api/ruok', body: undefined };
                 default:
+                  // Limits count per partner and address: every flood request names the same partner (Origin), so one budget applies.
                   return r.chance(0.5)
-                    ? { ...base, method: 'GET', path: '/api/ruok', body: undefined }
+                    ? { ...base, method: 'GET', path: '/api/ruok', headers: { ...base.headers, Origin: PARTNER }, body: undefined }
                     : { ...base, method: 'POST', path: '/api/result', headers: { ...base.headers, ...json }, body: resultBody };
               }
             },

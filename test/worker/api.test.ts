@@ -420,8 +420,9 @@ describe('everything else', () => {
     await link(person);
     const lines = logLines.slice(from).map((l) => JSON.parse(l));
     assert.equal(lines.length, 1);
-    assert.deepEqual(Object.keys(lines[0]).sort(), ['durationMs', 'level', 'method', 'requestId', 'route', 'status', 'vendorStatus']);
+    assert.deepEqual(Object.keys(lines[0]).sort(), ['durationMs', 'level', 'method', 'partner', 'requestId', 'route', 'status', 'vendorStatus']);
     assert.equal(lines[0].route, '/api/onboarding-link');
+    assert.equal(lines[0].partner, 'environment');
     assert.equal(lines[0].vendorStatus, 200);
   });
 });

@@ -5,7 +5,7 @@ import type { AppEnv } from '../env';
 import { ApiError, validationError } from '../errors';
 import { fingerprint, idempotencyStore } from '../idempotency';
 import { clientIp, enforce } from '../limits';
-import { allowedOrigins, normaliseOrigin } from '../origins';
+import { isReturnOrigin, normaliseOrigin } from '../origins';
 import { parsePhone, smsAllowedCountries } from '../phone';
 import { createSession, sessionSecret } from '../session';
 import { verifyTurnstile } from '../turnstile';
@@ -26,7 +26,8 @@ export function redirectUrl(returnUrl: string, outcome: 'success' | 'error'): st
 export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async (c) => {
   const env = c.env;
   const { data: body, text } = await readJson(c, OnboardingLinkRequest);
-  const origin = normaliseOrigin(c.req.header('Origin') ?? '')!; // the origin guard let only allowed origins through
+  const origin = normaliseOrigin(c.req.header('Origin') ?? '')!; // the origin guard let only partner origins through
+  const partner = c.get('partner')!;
 
   const { phone, issues } = parsePhone(body.phone.code, body.phone.number);
   if (!phone) throw validationError(issues);
@@ -39,7 +40,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
 
   const returnUrl = body.returnUrl ?? origin;
   const returnOrigin = normaliseOrigin(returnUrl);
-  if (!returnOrigin || !allowedOrigins(env, c.req.url).has(returnOrigin)) {
+  if (!isReturnOrigin(env, c.req.url, partner, returnOrigin)) {
     throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
   }
 
@@ -47,7 +48,8 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
     throw validationError([{ issue: 'must be 8 to 128 letters, digits or -_:.', issueLocation: 'Idempotency-Key' }]);
   }
-  const scoped = key ? `${origin} ${key}` : undefined;
+  // A key belongs to one partner (and origin): another partner's page reusing it starts afresh.
+  const scoped = key ? `${partner.id} ${origin} ${key}` : undefined;
   const store = scoped ? idempotencyStore(env, scoped) : undefined;
   // The Turnstile token is left out: it is single-use, so a retry may carry a fresh one.
   const print = scoped ? await fingerprint(JSON.stringify({ ...JSON.parse(text), turnstileToken: undefined })) : '';
@@ -72,13 +74,13 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     // passed the check before a definite failure, needs no second bot check
     // (its token is spent); a failed check frees the key.
     if (!botChecked) {
-      await verifyTurnstile(env, body.turnstileToken, clientIp(c.req.raw.headers));
-      botChecked = Boolean(env.TURNSTILE_SECRET_KEY?.trim());
+      await verifyTurnstile(env, partner.turnstileSecret, body.turnstileToken, clientIp(c.req.raw.headers), new URL(origin).hostname);
+      botChecked = Boolean(partner.turnstileSecret);
     }
-    if (body.sendSMS) await enforce(env.RL_SMS, phone.e164, 'text messages to this number');
+    if (body.sendSMS) await enforce(env.RL_SMS, `${partner.id} ${phone.e164}`, 'text messages to this number');
     const secret = sessionSecret(env)!; // the misconfiguration guard ran first
     const name = body.name;
-    const link = await vendorFor(c).onboardingUrl({
+    const link = await vendorFor(c, partner).onboardingUrl({
       applicationRef: c.get('requestId'),
       consent: true,
       ...(body.customerRef ? { customerRef: body.customerRef } : {}),
@@ -91,14 +93,14 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
         },
         dateOfBirth: { dateOfBirth: body.dateOfBirth },
       },
-      ...(env.KYC_FLOW_ID ? { flowId: env.KYC_FLOW_ID } : {}),
+      ...(partner.flowId ? { flowId: partner.flowId } : {}),
       sendSMS: body.sendSMS === true,
       phoneCode: phone.code,
       phoneNumber: phone.national,
       ...(body.sendSMS
         ? {
-            ...(env.KYC_SMS_SENDER_NAME ? { senderName: env.KYC_SMS_SENDER_NAME } : {}),
-            ...(env.KYC_SMS_TEMPLATE_ID ? { messageTemplateId: env.KYC_SMS_TEMPLATE_ID } : {}),
+            ...(partner.smsSenderName ? { senderName: partner.smsSenderName } : {}),
+            ...(partner.smsTemplateId ? { messageTemplateId: partner.smsTemplateId } : {}),
           }
         : {}),
       successRedirectURL: redirectUrl(returnUrl, 'success'),
@@ -111,7 +113,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
       urlExpiry: link.urlExpiry,
       status: link.status,
       smsSent: body.sendSMS === true,
-      session: await createSession(secret, entityId, origin),
+      session: await createSession(secret, entityId, origin, partner.id),
     };
     const json = JSON.stringify(answer);
     if (store && scoped) await store.finish(scoped, print, { status: 200, body: json });

@@ -18,12 +18,14 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
       { issue: 'is missing, expired or not valid', issueLocation: 'session' },
     ]);
   }
-  // A session answers only to the page origin that created it.
-  if (normaliseOrigin(c.req.header('Origin') ?? '') !== session.org) {
+  // A session answers only to the page origin, and the partner, that created it
+  // (an origin moved to another partner does not take its sessions along).
+  const partner = c.get('partner')!;
+  if (normaliseOrigin(c.req.header('Origin') ?? '') !== session.org || partner.id !== session.pid) {
     throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'This session belongs to another site.');
   }
   try {
-    const answer = await vendorFor(c).result({
+    const answer = await vendorFor(c, partner).result({
       // The entity comes from the signed session, never from the browser, so
       // nobody can read another person's check by sending its ids.
       entity: { entityId: session.sub },

@@ -1,14 +1,16 @@
 /**
  * Builds the vendor client for a request from the worker's configuration:
  * the configured vendor over the network, or the built-in sandbox called
- * in-process (no network round trip) with its default credentials.
+ * in-process (no network round trip), with the credentials of the partner the
+ * request works for (its child ID and key) or, without one, the operator's.
  */
 import type { Context } from 'hono';
 import { DEFAULTS, timeoutMs, usesSandbox, type AppEnv } from '../env';
+import type { Partner } from '../partners/partner';
 import { sandbox } from '../sandbox/app';
 import { createVendorClient, type VendorClient } from './client';
 
-export function vendorFor(c: Context<AppEnv>): VendorClient {
+export function vendorFor(c: Context<AppEnv>, as: Pick<Partner, 'customerId' | 'childId' | 'apiKey'>): VendorClient {
   const env = c.env;
   const inSandbox = usesSandbox(env);
   let ctx: Parameters<typeof sandbox.fetch>[2];
@@ -20,9 +22,9 @@ export function vendorFor(c: Context<AppEnv>): VendorClient {
   return createVendorClient({
     // The sandbox derives its hosted-flow links from this origin.
     baseUrl: inSandbox ? `${new URL(c.req.url).origin}/sandbox` : env.KYC_BASE_URL!.trim(),
-    apiKey: env.KYC_API_KEY ?? (inSandbox ? DEFAULTS.sandboxApiKey : ''),
-    customerId: env.KYC_CUSTOMER_ID ?? (inSandbox ? DEFAULTS.sandboxCustomerId : ''),
-    childId: env.KYC_CUSTOMER_CHILD_ID || undefined,
+    apiKey: as.apiKey,
+    customerId: as.customerId,
+    childId: as.childId,
     channel: env.KYC_CHANNEL || DEFAULTS.channel,
     timeoutMs: timeoutMs(env),
     searchPath: env.KYC_SEARCH_PATH || DEFAULTS.searchPath,

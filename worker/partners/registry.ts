@@ -1,0 +1,131 @@
+/**
+ * The partner registry in Workers KV (binding PARTNERS), read through a short
+ * in-isolate cache so that most requests cost no KV round trip. Layout:
+ * `origin:<origin>` → partnerId, `partner:<id>` → the record (secrets
+ * sealed). A change (add, update, rotate-key, remove) reaches every isolate
+ * within PARTNERS_CACHE_SECONDS plus KV's own propagation (up to about 60 s).
+ * Misses are cached too, so a flood of unknown origins costs one KV read per
+ * origin per window; the cache is bounded.
+ */
+import { DEFAULTS, usesSandbox, type Env } from '../env';
+import { originKey, partnerKey, PartnerRecord, SEALED_FIELDS, type Partner, type SealedField } from './partner';
+import { open, SealingError, sealingKeys } from './sealing';
+
+export const DEFAULT_CACHE_SECONDS = 30;
+export const MAX_CACHE_SECONDS = 300;
+const MAX_ENTRIES = 2000;
+
+/** KV itself propagates a change to other locations within about this long. */
+export const KV_PROPAGATION_SECONDS = 60;
+
+export function cacheSeconds(env: Pick<Env, 'PARTNERS_CACHE_SECONDS'>): number {
+  const raw = env.PARTNERS_CACHE_SECONDS?.trim();
+  if (!raw) return DEFAULT_CACHE_SECONDS;
+  const n = Number(raw);
+  return Number.isFinite(n) && n >= 0 ? Math.min(n, MAX_CACHE_SECONDS) : DEFAULT_CACHE_SECONDS;
+}
+
+/** A record that is present but unusable (bad JSON, wrong shape, a secret that does not open). */
+export class RegistryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RegistryError';
+  }
+}
+
+interface Entry {
+  at: number;
+  /** Keyed by the settings the value was opened with: a new sealing key or customer ID misses. */
+  config: string;
+  value: Partner | null;
+}
+const cache = new Map<string, Entry>();
+
+/** Tests and a new sealing key start from nothing. */
+export function clearPartnerCache(): void {
+  cache.clear();
+}
+
+function configKey(env: Env): string {
+  return `${env.PARTNER_SEALING_KEY ?? ''}|${env.KYC_CUSTOMER_ID ?? ''}|${env.KYC_BASE_URL ?? ''}|${env.KYC_FLOW_ID ?? ''}|${env.KYC_SMS_SENDER_NAME ?? ''}|${env.KYC_SMS_TEMPLATE_ID ?? ''}|${env.TURNSTILE_SECRET_KEY ?? ''}`;
+}
+
+async function cached(env: Env, key: string, load: () => Promise<Partner | null>, now: number): Promise<Partner | null> {
+  const config = configKey(env);
+  const hit = cache.get(key);
+  if (hit && hit.config === config && now - hit.at < cacheSeconds(env) * 1000) return hit.value;
+  const value = await load(); // errors are not cached: the next request tries again
+  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  cache.delete(key);
+  cache.set(key, { at: now, config, value });
+  return value;
+}
+
+/** The registry partner owning `origin` (an exact, normalised origin), or null. */
+export async function registryPartnerByOrigin(env: Env, origin: string, now = Date.now()): Promise<Partner | null> {
+  const kv = env.PARTNERS;
+  if (!kv) return null;
+  return cached(
+    env,
+    `o ${origin}`,
+    async () => {
+      const id = await kv.get(originKey(origin));
+      if (!id) return null;
+      const partner = await loadPartner(env, id);
+      // The record is the truth: an index entry left behind by an interrupted
+      // update must not hand the origin to a partner that no longer lists it.
+      return partner && partner.origins.includes(origin) ? partner : null;
+    },
+    now,
+  );
+}
+
+/** The registry partner with this id, or null. */
+export async function registryPartnerById(env: Env, id: string, now = Date.now()): Promise<Partner | null> {
+  if (!env.PARTNERS) return null;
+  return cached(env, `p ${id}`, () => loadPartner(env, id), now);
+}
+
+async function loadPartner(env: Env, id: string): Promise<Partner | null> {
+  const raw = await env.PARTNERS!.get(partnerKey(id));
+  if (raw === null) return null;
+  let record: PartnerRecord;
+  try {
+    const parsed = PartnerRecord.safeParse(JSON.parse(raw));
+    if (!parsed.success || parsed.data.partnerId !== id) throw new Error('shape');
+    record = parsed.data;
+  } catch {
+    throw new RegistryError(`the registry record of ${id} is not valid`);
+  }
+  return openRecord(env, record);
+}
+
+/** Opens a record's sealed fields with PARTNER_SEALING_KEY; all or nothing. */
+export async function openRecord(env: Env, record: PartnerRecord): Promise<Partner> {
+  const keys = sealingKeys(env);
+  const opened: Partial<Record<SealedField, string>> = {};
+  for (const field of SEALED_FIELDS) {
+    const value = record[field];
+    if (value !== undefined) opened[field] = await open(keys, record.partnerId, field, value);
+  }
+  const sandbox = usesSandbox(env);
+  return {
+    id: record.partnerId,
+    displayName: record.displayName,
+    source: 'registry',
+    origins: record.origins,
+    customerId: env.KYC_CUSTOMER_ID ?? (sandbox ? DEFAULTS.sandboxCustomerId : ''),
+    childId: record.childId,
+    apiKey: opened.apiKey!,
+    // Flow and SMS settings fall back to the environment's; the webhook does
+    // not (another partner's events must never reach the operator's default).
+    flowId: record.flowId ?? (env.KYC_FLOW_ID || undefined),
+    smsSenderName: record.smsSenderName ?? (env.KYC_SMS_SENDER_NAME || undefined),
+    smsTemplateId: record.smsTemplateId ?? (env.KYC_SMS_TEMPLATE_ID || undefined),
+    turnstileSecret: opened.turnstileSecret ?? (env.TURNSTILE_SECRET_KEY?.trim() || undefined),
+    webhookUrl: record.webhookUrl,
+    webhookSecret: opened.webhookSecret,
+  };
+}
+
+export { SealingError };

@@ -1,0 +1,104 @@
+/**
+ * Which partner a request works for, from its exact `Origin`: the registry
+ * first, then the environment's partner (ALLOWED_ORIGINS and the KYC_*
+ * settings), then, while DEMO is on, the two demo partners on the worker's
+ * own origin. An origin that is none of these belongs to no partner (403).
+ */
+import { DEFAULTS, demoEnabled, usesSandbox, type Env } from '../env';
+import { configuredOrigins, normaliseOrigin, ownOrigin } from '../origins';
+import { DEMO_PARTNER_IDS, ENVIRONMENT_PARTNER_ID, type Partner } from './partner';
+import { registryPartnerById, registryPartnerByOrigin } from './registry';
+
+/** The operator's own credentials (KYC_*): `/api/ruok` without a partner, and the environment's partner. */
+export function operatorCredentials(env: Env): Pick<Partner, 'customerId' | 'childId' | 'apiKey'> {
+  const sandbox = usesSandbox(env);
+  return {
+    customerId: env.KYC_CUSTOMER_ID ?? (sandbox ? DEFAULTS.sandboxCustomerId : ''),
+    childId: env.KYC_CUSTOMER_CHILD_ID || undefined,
+    apiKey: env.KYC_API_KEY ?? (sandbox ? DEFAULTS.sandboxApiKey : ''),
+  };
+}
+
+/** The environment's settings as a partner: today's single-partner behaviour. */
+export function environmentPartner(env: Env, origins: string[]): Partner {
+  return {
+    id: ENVIRONMENT_PARTNER_ID,
+    displayName: origins[0] ? new URL(origins[0]).host : 'kyc-onboard',
+    source: 'environment',
+    origins,
+    ...operatorCredentials(env),
+    flowId: env.KYC_FLOW_ID || undefined,
+    smsSenderName: env.KYC_SMS_SENDER_NAME || undefined,
+    smsTemplateId: env.KYC_SMS_TEMPLATE_ID || undefined,
+    turnstileSecret: env.TURNSTILE_SECRET_KEY?.trim() || undefined,
+  };
+}
+
+/** The two demo partners, as the sandbox's default credentials know them. */
+export const DEMO_PARTNERS = [
+  { id: DEMO_PARTNER_IDS[0], host: '127.0.0.1', displayName: 'Harbourline Bank', childId: 'demo-child-a', apiKey: 'sandbox-key-a' },
+  { id: DEMO_PARTNER_IDS[1], host: 'localhost', displayName: 'Kestrel Credit Union', childId: 'demo-child-b', apiKey: 'sandbox-key-b' },
+] as const;
+
+/**
+ * The demo partner for `origin`, while DEMO is on: the own origin, exactly
+ * (same scheme and port), as 127.0.0.1 (partner A) or as localhost (B). A
+ * deployed demo's own origin (neither host) is partner A.
+ */
+export function demoPartner(env: Env, requestUrl: string, origin: string): Partner | undefined {
+  if (!demoEnabled(env)) return undefined;
+  const own = new URL(ownOrigin(env, requestUrl));
+  const o = new URL(origin);
+  if (o.protocol !== own.protocol || o.port !== own.port) return undefined;
+  const demo = DEMO_PARTNERS.find((d) => d.host === o.hostname) ?? (o.origin === own.origin ? DEMO_PARTNERS[0] : undefined);
+  if (!demo) return undefined;
+  return {
+    id: demo.id,
+    displayName: demo.displayName,
+    source: 'demo',
+    origins: [o.origin],
+    customerId: env.KYC_CUSTOMER_ID ?? DEFAULTS.sandboxCustomerId,
+    childId: demo.childId,
+    apiKey: demo.apiKey,
+    // "they take the environment's flow, SMS and webhook settings"
+    flowId: env.KYC_FLOW_ID || undefined,
+    smsSenderName: env.KYC_SMS_SENDER_NAME || undefined,
+    smsTemplateId: env.KYC_SMS_TEMPLATE_ID || undefined,
+    turnstileSecret: env.TURNSTILE_SECRET_KEY?.trim() || undefined,
+  };
+}
+
+/**
+ * The partner whose page `originHeader` is, or undefined. Throws when the
+ * registry cannot be read or a partner's secrets do not open (the caller
+ * answers 500 MISCONFIGURED: never a partial call with missing credentials).
+ */
+export async function resolvePartner(env: Env, requestUrl: string, originHeader: string | undefined | null): Promise<Partner | undefined> {
+  const origin = originHeader ? normaliseOrigin(originHeader) : undefined;
+  if (!origin) return undefined;
+  const registered = await registryPartnerByOrigin(env, origin);
+  if (registered) return registered;
+  const configured = configuredOrigins(env);
+  if (configured.includes(origin)) return environmentPartner(env, configured);
+  const demo = demoPartner(env, requestUrl, origin);
+  if (demo) return demo;
+  // ALLOWED_ORIGINS unset and no demo: the own origin is the one partner
+  // (DESIGN.md: "unset = the worker's own origin only").
+  if (!configured.length && origin === ownOrigin(env, requestUrl)) return environmentPartner(env, [origin]);
+  return undefined;
+}
+
+/** A partner named by id (`/api/ruok?partner=`): registry, environment or demo. */
+export async function partnerById(env: Env, requestUrl: string, id: string): Promise<Partner | undefined> {
+  if (id === ENVIRONMENT_PARTNER_ID) {
+    const configured = configuredOrigins(env);
+    return environmentPartner(env, configured.length ? configured : [ownOrigin(env, requestUrl)]);
+  }
+  const demo = DEMO_PARTNERS.find((d) => d.id === id);
+  if (demo) {
+    if (!demoEnabled(env)) return undefined;
+    const own = new URL(ownOrigin(env, requestUrl));
+    return demoPartner(env, requestUrl, `${own.protocol}//${demo.host}${own.port ? `:${own.port}` : ''}`);
+  }
+  return (await registryPartnerById(env, id)) ?? undefined;
+}
