@@ -51,14 +51,19 @@ export interface StartOptions {
   root?: string;
   /** Milliseconds to wait for "Ready". */
   timeoutMs?: number;
+  /** Local state directory to use and keep (default: a fresh one, removed on stop). */
+  persistTo?: string;
+  /** An .env file of settings (`wrangler dev --env-file`), for values --var cannot carry. */
+  envFile?: string;
 }
 
 export async function startWorker(options: StartOptions = {}): Promise<RunningWorker> {
   const root = options.root ?? ROOT;
   mkdirSync(join(root, 'dist/public'), { recursive: true }); // wrangler needs the assets dir to exist
   const port = options.port ?? (await freePort());
-  const state = mkdtempSync(join(tmpdir(), 'kyc-wrangler-'));
+  const state = options.persistTo ?? mkdtempSync(join(tmpdir(), 'kyc-wrangler-'));
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--persist-to', state, '--log-level', 'log'];
+  if (options.envFile) args.push('--env-file', options.envFile);
   for (const [k, v] of Object.entries(options.vars ?? {})) args.push('--var', `${k}:${v}`);
   const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/wrangler'), args, {
     cwd: root,
@@ -89,7 +94,7 @@ export async function startWorker(options: StartOptions = {}): Promise<RunningWo
         }
       }
     }
-    rmSync(state, { recursive: true, force: true });
+    if (!options.persistTo) rmSync(state, { recursive: true, force: true });
   };
 
   const url = `http://127.0.0.1:${port}`;
