@@ -10,6 +10,7 @@
  * they survive the trip to the hosted flow and back.
  */
 import type {} from '../widget/index.js';
+import { DEMO_PARTNERS, demoPartnerForHost } from '../worker/partners/demo';
 
 type Theme = 'light' | 'dark' | 'brand';
 interface Settings {
@@ -391,3 +392,32 @@ function init(): void {
 }
 
 init();
+
+// ---- which demo partner this page is -----------------------------------------------
+// The worker resolves the partner from the page's origin: 127.0.0.1 and localhost
+// (same port) are two partners with their own child accounts (worker/partners/demo.ts).
+function showPartner(): void {
+  const me = demoPartnerForHost(location.hostname);
+  const [first, ...rest] = me.displayName.split(' ');
+  const brand = $('brand-name');
+  const sub = document.createElement('span');
+  sub.className = 'brand__sub';
+  sub.textContent = rest.join(' ');
+  brand.replaceChildren(`${first} `, sub);
+  document.title = `Open an account · ${me.displayName} (kyc-onboard demo)`;
+  for (const el of document.querySelectorAll('[data-partner-name]')) el.textContent = me.displayName;
+  $('partner-child').textContent = me.childId;
+  const other = DEMO_PARTNERS.find((d) => d !== me)!;
+  // Only where the other host reaches this same worker: a local run.
+  if (DEMO_PARTNERS.some((d) => d.host === location.hostname)) {
+    const url = new URL(location.href);
+    url.hostname = other.host;
+    url.search = '';
+    url.hash = '';
+    ($('partner-other') as HTMLAnchorElement).href = url.href;
+    $('partner-other-name').textContent = other.displayName;
+    $('partner-other-host').textContent = other.host;
+    $('partner-switch').hidden = false;
+  }
+}
+showPartner();

@@ -6,7 +6,8 @@
  */
 import { DEFAULTS, demoEnabled, usesSandbox, type Env } from '../env';
 import { configuredOrigins, normaliseOrigin, ownOrigin } from '../origins';
-import { DEMO_PARTNER_IDS, ENVIRONMENT_PARTNER_ID, type Partner } from './partner';
+import { DEMO_PARTNERS } from './demo';
+import { ENVIRONMENT_PARTNER_ID, type Partner } from './partner';
 import { registryPartnerById, registryPartnerByOrigin } from './registry';
 
 /** The operator's own credentials (KYC_*): `/api/ruok` without a partner, and the environment's partner. */
@@ -33,12 +34,6 @@ export function environmentPartner(env: Env, origins: string[]): Partner {
     turnstileSecret: env.TURNSTILE_SECRET_KEY?.trim() || undefined,
   };
 }
-
-/** The two demo partners, as the sandbox's default credentials know them. */
-export const DEMO_PARTNERS = [
-  { id: DEMO_PARTNER_IDS[0], host: '127.0.0.1', displayName: 'Harbourline Bank', childId: 'demo-child-a', apiKey: 'sandbox-key-a' },
-  { id: DEMO_PARTNER_IDS[1], host: 'localhost', displayName: 'Kestrel Credit Union', childId: 'demo-child-b', apiKey: 'sandbox-key-b' },
-] as const;
 
 /**
  * The demo partner for `origin`, while DEMO is on: the own origin, exactly
