@@ -19,6 +19,8 @@ export interface KycLinkDetail {
   urlExpiry: string;
   /** True when the link was texted to the person. */
   smsSent: boolean;
+  /** `vrf_…`: names this verification in the result token and the webhooks your server receives. */
+  verificationId: string;
 }
 
 /** `kyc-redirect` (cancelable): the widget is about to send the browser to `url`. */
@@ -26,10 +28,19 @@ export interface KycRedirectDetail {
   url: string;
 }
 
-/** `kyc-complete`: a final check status is known. */
+/**
+ * `kyc-complete`: a final check status is known. This event comes from the
+ * person's own browser: never act on it alone. Send `resultToken` to your
+ * server and verify it there (JWKS at `/.well-known/jwks.json`), or wait for
+ * the signed webhook.
+ */
 export interface KycCompleteDetail {
   /** Any value but `CHECKING`, passed on untouched (e.g. `CHECKED_SUCCESS_CLEAR`, `CHECKED_FAILED`). */
   checkStatus: string;
+  /** `vrf_…`, the verification this outcome belongs to. */
+  verificationId: string;
+  /** Signed result token (ES256 JWS): what your server verifies before acting. */
+  resultToken: string;
 }
 
 /** `kyc-error`: a fault (network, refused input, service down, result still pending). */

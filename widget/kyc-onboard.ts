@@ -1,5 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultRequest } from '../worker/contract.js';
+import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultAnswer, ResultRequest } from '../worker/contract.js';
 import { createLink, failure, getResult, isFailure, newKey, type Failure } from './api.js';
 import { emit } from './events.js';
 import {
@@ -569,7 +569,7 @@ export class KycOnboard extends LitElement {
       this._link = { ...answer, url };
       this._phone = maskPhone(body.phone.code, body.phone.number);
       writeStored(answer.smsSent ? { session: answer.session, phone: this._phone } : { session: answer.session });
-      emit(this, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: !!answer.smsSent });
+      emit(this, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: !!answer.smsSent, verificationId: answer.verificationId });
       if (answer.smsSent) {
         this._setState('sms-sent');
         void this._focus('#focus');
@@ -625,12 +625,12 @@ export class KycOnboard extends LitElement {
     if (context === 'submit') void this._focusFirstInvalid();
   }
 
-  private _complete(checkStatus: string): void {
+  private _complete(answer: ResultAnswer): void {
     writeStored();
     this._run++;
-    this._checkStatus = checkStatus;
+    this._checkStatus = answer.checkStatus;
     this._setState('complete');
-    emit(this, 'kyc-complete', { checkStatus });
+    emit(this, 'kyc-complete', { checkStatus: answer.checkStatus, verificationId: answer.verificationId, resultToken: answer.resultToken! });
   }
 
   /** Back from the hosted flow (`?kyc_return=success|error&checkId=…&token=…`)? */
@@ -673,9 +673,9 @@ export class KycOnboard extends LitElement {
     const until = (Number.isNaN(expiry) ? Date.now() + 20 * 60_000 : expiry) + SMS_GRACE_MS;
     for (let i = 0; ; i++) {
       try {
-        const { checkStatus } = await getResult(this.endpoint, { session, ...this._returnParams });
+        const answer = await getResult(this.endpoint, { session, ...this._returnParams });
         if (run !== this._run) return;
-        if (checkStatus && checkStatus !== 'CHECKING') return this._complete(checkStatus);
+        if (answer.checkStatus && answer.checkStatus !== 'CHECKING') return this._complete(answer);
       } catch (e) {
         if (run !== this._run) return;
         // While the link is out on the phone, a hiccup is not the person's problem: keep polling

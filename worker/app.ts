@@ -19,7 +19,10 @@ import { onboardingLink } from './routes/onboarding-link';
 import { result } from './routes/result';
 import { ruok } from './routes/ruok';
 import { sandbox } from './sandbox/app';
-import { sessionSecret } from './session';
+import { configuredSessionSecret } from './session';
+import { configuredKeyJwks } from './outcomes/signing-keys';
+import { configuredPublicOrigin, publicOrigin } from './public-origin';
+import { jwks } from './routes/jwks';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -99,6 +102,10 @@ app.use(
 
 app.use('/api/*', async (c, next) => {
   const env = c.env;
+  const misconfigured = () => new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
+  // Tokens need an issuer: PUBLIC_ORIGIN, or the request's origin on loopback.
+  if (!publicOrigin(env, c.req.url)) throw misconfigured();
+  if (env.RESULT_SIGNING_KEYS?.trim() && !configuredKeyJwks(env)) throw misconfigured();
   if (!usesSandbox(env)) {
     let baseOk = false;
     try {
@@ -106,8 +113,8 @@ app.use('/api/*', async (c, next) => {
     } catch {
       baseOk = false;
     }
-    if (!baseOk || !sessionSecret(env) || !env.KYC_API_KEY || !env.KYC_CUSTOMER_ID) {
-      throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
+    if (!baseOk || !configuredSessionSecret(env) || !configuredKeyJwks(env) || !configuredPublicOrigin(env) || !env.KYC_API_KEY || !env.KYC_CUSTOMER_ID) {
+      throw misconfigured();
     }
   }
   await next();
@@ -122,6 +129,7 @@ app.use('/api/*', async (c, next) => {
 app.route('/api', onboardingLink);
 app.route('/api', result);
 app.route('/api', ruok);
+app.route('/', jwks);
 
 // A known /api path asked with another method: 405 with Allow, not a 404.
 for (const [path, allow] of [

@@ -72,6 +72,8 @@ export interface OnboardingLinkAnswer {
   smsSent: boolean;
   /** Opaque signed token; hand it back to `/api/result`. */
   session: string;
+  /** `vrf_` + a ULID: names this verification in result tokens and webhooks. */
+  verificationId: string;
 }
 
 export const ResultRequest = z.strictObject({
@@ -85,6 +87,13 @@ export type ResultRequest = z.input<typeof ResultRequest>;
 export interface ResultAnswer {
   /** `CHECKING` while the check runs; any other value is final. */
   checkStatus: string;
+  verificationId: string;
+  /**
+   * Once the status is final: a signed result token (ES256 JWS) for the
+   * partner's server to verify against `/.well-known/jwks.json`. A browser's
+   * word alone must never be trusted.
+   */
+  resultToken?: string;
 }
 
 export interface RuokAnswer {

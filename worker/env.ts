@@ -4,7 +4,7 @@
  * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
  */
 import type { Partner } from './partners/partner';
-import type { DurableObjectNamespace, Fetcher, KVNamespace, RateLimit } from '@cloudflare/workers-types';
+import type { DurableObjectNamespace, Fetcher, KVNamespace, Queue, RateLimit } from '@cloudflare/workers-types';
 
 export interface Env {
   /** Vendor host root (`{base_url}`). Unset or `sandbox` = the built-in sandbox. */
@@ -45,8 +45,6 @@ export interface Env {
   SANDBOX_SEARCH_CAP?: string;
   /** How long sandbox data lives, in seconds. Default 86400. */
   SANDBOX_TTL_SECONDS?: string;
-  /** The worker's public origin (`https://kyc.example.com`). Unset = the request's origin. */
-  PUBLIC_ORIGIN?: string;
   /** `on` serves the sales demo and makes the own origin the two demo partners. Default: on while the sandbox is the vendor. */
   DEMO?: string;
   /**
@@ -58,6 +56,25 @@ export interface Env {
   /** Seconds a partner read from the registry is kept in the isolate. Default 30. */
   PARTNERS_CACHE_SECONDS?: string;
 
+  /** The worker's public origin (`https://kyc.example.com`): `iss` of result tokens, the own origin. Unset = the request's origin, on loopback hosts only. */
+  PUBLIC_ORIGIN?: string;
+  /** Secret. JSON array of private P-256 JWKs with `kid`; the first signs result tokens, all are published. */
+  RESULT_SIGNING_KEYS?: string;
+  /** Where webhook events go: `https`, or `http` to a loopback address while the sandbox is the vendor. */
+  WEBHOOK_URL?: string;
+  /** Secret. `whsec_` + base64: the Standard Webhooks signing secret. */
+  WEBHOOK_SECRET?: string;
+  /** Seconds between vendor polls of one open verification. Default 30, at least 5. */
+  RESULT_POLL_SECONDS?: string;
+  /** Seconds after the link's expiry that a verification is still polled. Default 900. */
+  VERIFICATION_GRACE_SECONDS?: string;
+  /** Timeout of one webhook attempt, ms. Default 15000. */
+  WEBHOOK_TIMEOUT_MS?: string;
+  /** Seconds before each retry, comma list. Default 5,300,1800,7200,18000,36000,50400,72000,86400. */
+  WEBHOOK_RETRY_SCHEDULE?: string;
+  /** Attempts in all. Default: the schedule's length + 1. */
+  WEBHOOK_MAX_ATTEMPTS?: string;
+
   /** Static assets: the widget bundle and the demo (dist/public). */
   ASSETS?: Fetcher;
   /** Durable Object (SQLite) that holds the sandbox's state. */
@@ -66,6 +83,14 @@ export interface Env {
   IDEMPOTENCY?: DurableObjectNamespace;
   /** Workers KV: the partner registry (`npm run partners`). Absent or empty = the environment is the one partner. */
   PARTNERS?: KVNamespace;
+  /** Durable Object per verification: its record and its polling alarm. */
+  VERIFICATIONS?: DurableObjectNamespace;
+  /** Durable Object with the sandbox's generated development secrets. */
+  DEV_SECRETS?: DurableObjectNamespace;
+  /** Queue of webhook events (this worker consumes it). */
+  WEBHOOK_QUEUE?: Queue;
+  /** Dead-letter queue: events whose last attempt failed (this worker consumes and records it). */
+  WEBHOOK_DLQ?: Queue;
   /** Rate limit per client IP on every /api route. */
   RL_IP?: RateLimit;
   /** Rate limit per destination phone number for SMS. */

@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'VENDOR_REJECTED'
   | 'VENDOR_ERROR'
   | 'VENDOR_TIMEOUT'
+  | 'VENDOR_MISMATCH'
   | 'INTERNAL_ERROR';
 
 export class ApiError extends Error {

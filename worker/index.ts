@@ -1,7 +1,14 @@
-/** The Worker entry: the app, and the Durable Object classes wrangler.toml binds. */
+/** The Worker entry: the app, the webhook queue consumer, and the Durable Object classes wrangler.toml binds. */
 import app from './app';
+import type { Env } from './env';
+import { consumeWebhookBatch, type WebhookMessage } from './outcomes/webhook-delivery';
 
+export { DevSecrets } from './dev-secrets-durable';
 export { IdempotencyStore } from './idempotency-durable';
+export { VerificationStore } from './outcomes/verification-durable';
 export { SandboxStore } from './sandbox/store-durable';
 
-export default app;
+export default {
+  fetch: app.fetch,
+  queue: (batch: MessageBatch<WebhookMessage>, env: Env) => consumeWebhookBatch(batch, env),
+} satisfies ExportedHandler<Env, WebhookMessage>;

@@ -1,11 +1,14 @@
 /**
  * The session token that binds a result lookup to the link it came from: an
- * HS256 JWT (hono/jwt) holding the vendor entityId, the origin and the partner
- * that created it, and an expiry. Nothing personal goes in it. With the sandbox as the vendor
- * and no SESSION_SECRET, a development key is derived; with a real vendor and
- * no secret, /api refuses to run (500 MISCONFIGURED).
+ * HS256 JWT (hono/jwt) holding the vendor entityId, the verificationId, the
+ * origin and the partner that created it, and an expiry. Nothing personal goes
+ * in it. With the sandbox as the vendor and no SESSION_SECRET, a development
+ * secret made on first use and kept in a Durable Object signs (nothing
+ * committed can); with a real vendor and no secret, /api refuses to run
+ * (500 MISCONFIGURED).
  */
 import { sign, verify } from 'hono/jwt';
+import { devSecrets } from './dev-secrets';
 import { usesSandbox, type Env } from './env';
 import { ENVIRONMENT_PARTNER_ID } from './partners/partner';
 
@@ -15,6 +18,8 @@ export const SESSION_TTL_SECONDS = 60 * 60;
 export interface Session {
   /** Vendor entity id. */
   sub: string;
+  /** The verification this session's link created. */
+  vid: string;
   /** Origin that asked for the link; /api/result must come from it. */
   org: string;
   /** The partner it was made for; /api/result must resolve to the same one. */
@@ -23,17 +28,28 @@ export interface Session {
   exp: number;
 }
 
-const DEV_SECRET = 'kyc-onboard sandbox development session key (not for production)';
-
-export function sessionSecret(env: Env): string | undefined {
-  const s = env.SESSION_SECRET?.trim();
-  if (s) return s;
-  return usesSandbox(env) ? DEV_SECRET : undefined;
+/** The configured secret (a real vendor needs one). */
+export function configuredSessionSecret(env: Env): string | undefined {
+  return env.SESSION_SECRET?.trim() || undefined;
 }
 
-export async function createSession(secret: string, entityId: string, origin: string, partnerId: string, now = Date.now()): Promise<string> {
+/** The secret that signs sessions: the configured one, or the sandbox's development secret. */
+export async function sessionSecret(env: Env): Promise<string | undefined> {
+  const s = configuredSessionSecret(env);
+  if (s) return s;
+  return usesSandbox(env) ? (await devSecrets(env)).sessionSecret : undefined;
+}
+
+export interface SessionFor {
+  entityId: string;
+  verificationId: string;
+  origin: string;
+  partnerId: string;
+}
+
+export async function createSession(secret: string, s: SessionFor, now = Date.now()): Promise<string> {
   const iat = Math.floor(now / 1000);
-  const payload: Session = { sub: entityId, org: origin, pid: partnerId, iat, exp: iat + SESSION_TTL_SECONDS };
+  const payload: Session = { sub: s.entityId, vid: s.verificationId, org: s.origin, pid: s.partnerId, iat, exp: iat + SESSION_TTL_SECONDS };
   return sign({ ...payload }, secret, 'HS256');
 }
 
@@ -41,7 +57,7 @@ export async function createSession(secret: string, entityId: string, origin: st
 export async function readSession(secret: string, token: string): Promise<Session | undefined> {
   try {
     const p = await verify(token, secret, 'HS256');
-    if (typeof p.sub !== 'string' || typeof p.org !== 'string' || typeof p.exp !== 'number') return undefined;
+    if (typeof p.sub !== 'string' || typeof p.vid !== 'string' || typeof p.org !== 'string' || typeof p.exp !== 'number') return undefined;
     if (p.pid !== undefined && typeof p.pid !== 'string') return undefined;
     // Sessions made before partners existed were all the environment's.
     return { ...(p as unknown as Session), pid: (p.pid as string | undefined) ?? ENVIRONMENT_PARTNER_ID };

@@ -4,10 +4,11 @@
  * fresh temporary directory, so every start begins empty.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { testSigningKeys } from './signing-keys';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -64,7 +65,20 @@ export async function startWorker(options: StartOptions = {}): Promise<RunningWo
   const state = options.persistTo ?? mkdtempSync(join(tmpdir(), 'kyc-wrangler-'));
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--persist-to', state, '--log-level', 'log'];
   if (options.envFile) args.push('--env-file', options.envFile);
-  for (const [k, v] of Object.entries(options.vars ?? {})) args.push('--var', `${k}:${v}`);
+  const vars = { ...options.vars };
+  // A real (fake) vendor needs result-signing keys and PUBLIC_ORIGIN, as in production.
+  if (vars.KYC_BASE_URL && vars.KYC_BASE_URL !== 'sandbox') {
+    if (!('RESULT_SIGNING_KEYS' in vars)) vars.RESULT_SIGNING_KEYS = await testSigningKeys();
+    if (!('PUBLIC_ORIGIN' in vars)) vars.PUBLIC_ORIGIN = `http://127.0.0.1:${port}`;
+  }
+  // Through a file, not --var: values stay out of the process list, and JSON keeps its colons.
+  const lines: string[] = [];
+  for (const [k, v] of Object.entries(vars)) {
+    if (/['\n]/.test(v)) args.push('--var', `${k}:${v}`); // the file format cannot hold these as they are
+    else lines.push(`${k}='${v}'`);
+  }
+  writeFileSync(join(state, 'vars.env'), lines.join('\n') + '\n');
+  args.push('--env-file', join(state, 'vars.env'));
   const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/wrangler'), args, {
     cwd: root,
     env: { ...process.env, ...WRANGLER_ENV },

@@ -31,6 +31,7 @@ export const linkAnswer = (over: Partial<OnboardingLinkAnswer> = {}): Onboarding
   status: 'OK',
   smsSent: false,
   session: 'sess-123',
+  verificationId: 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ',
   ...over,
 });
 
@@ -53,7 +54,7 @@ export function mockApi(opts: { link?: (call: LinkCall, n: number) => Reply; res
     http.post('/api/result', async ({ request }) => {
       const call = { body: (await request.json()) as ResultRequest };
       calls.result.push(call);
-      return opts.result ? opts.result(call, calls.result.length - 1) : HttpResponse.json({ checkStatus: 'CHECKED_SUCCESS_CLEAR' });
+      return opts.result ? opts.result(call, calls.result.length - 1) : HttpResponse.json({ checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'header.claims.signature' });
     }),
   );
   return calls;

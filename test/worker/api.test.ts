@@ -46,10 +46,11 @@ function assertErrorObject(json: any, errorCode: string): void {
 }
 
 describe('POST /api/onboarding-link', () => {
-  it('builds the vendor request itself and answers only url, urlExpiry, status, smsSent, session', async () => {
+  it('builds the vendor request itself and answers only url, urlExpiry, status, smsSent, session, verificationId', async () => {
     const res = await link({ ...person, name: { ...person.name, middleName: '  Anh ' }, customerRef: 'cust-ref-1' });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(Object.keys(res.json).sort(), ['session', 'smsSent', 'status', 'url', 'urlExpiry']);
+    assert.deepEqual(Object.keys(res.json).sort(), ['session', 'smsSent', 'status', 'url', 'urlExpiry', 'verificationId']);
+    assert.match(res.json.verificationId, /^vrf_[0-9A-HJKMNP-TV-Z]{26}$/);
     assert.equal(res.json.url, linkAnswer.url);
     assert.equal(res.json.urlExpiry, linkAnswer.urlExpiry);
     assert.equal(res.json.status, 'CREATED');
@@ -315,11 +316,13 @@ async function session(): Promise<string> {
 }
 
 describe('POST /api/result', () => {
-  it('asks the vendor about the session\'s entity and answers only checkStatus', async () => {
+  it('asks the vendor about the session\'s entity and answers checkStatus, verificationId and a result token', async () => {
     const s = await session();
     const res = await call('/api/result', { method: 'POST', json: { session: s, checkId: 'chk-1' } });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.json, { checkStatus: 'CHECKED_SUCCESS_CLEAR' });
+    assert.deepEqual(Object.keys(res.json).sort(), ['checkStatus', 'resultToken', 'verificationId']);
+    assert.equal(res.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
+    assert.match(res.json.resultToken, /^[\w-]+\.[\w-]+\.[\w-]+$/);
     const seen = vendorRequests[0]!;
     assert.equal(seen.url, `${VENDOR}/idv/v2/idvalidate/result`);
     assert.equal(seen.headers['api_key'], API_KEY);
@@ -350,7 +353,6 @@ describe('POST /api/result', () => {
   });
 
   it('maps vendor faults (401, 5xx, garbage, timeout)', async () => {
-    const s = await session();
     const url = `${VENDOR}/idv/v2/idvalidate/result`;
     const cases: [ReturnType<typeof http.post>, number][] = [
       [http.post(url, () => new HttpResponse(null, { status: 401 })), 502],
@@ -359,8 +361,10 @@ describe('POST /api/result', () => {
       [http.post(url, async () => { await delay('infinite'); return HttpResponse.json({}); }), 504],
     ];
     for (const [handler, status] of cases) {
+      vendor(...okVendor);
+      const fresh = await session(); // a new verification: the last one was just polled
       vendor(handler);
-      const res = await call('/api/result', { method: 'POST', json: { session: s } });
+      const res = await call('/api/result', { method: 'POST', json: { session: fresh } });
       assert.equal(res.status, status, res.text);
     }
   });

@@ -9,6 +9,7 @@ import { setupServer } from 'msw/node';
 import app from '../../worker/app';
 import type { Env } from '../../worker/env';
 import { adultDateOfBirth, isoInstantAfter } from '../support/dates';
+import { newSigningJwk } from '../support/signing-keys';
 
 export const VENDOR = 'https://vendor.test';
 export const PARTNER = 'https://partner.example';
@@ -16,7 +17,14 @@ export const WORKER = 'https://kyc.worker.test';
 export const API_KEY = 'test-api-key-Zq81vT0pLx44';
 export const SECRET = 'test-session-secret-9f8e7d6c5b4a';
 
+/** A signing key made for this run: nothing committed can sign a result token. */
+export const SIGNING_JWK = await newSigningJwk('test-key-1');
+
+export { newSigningJwk };
+
 export const baseEnv: Env = {
+  PUBLIC_ORIGIN: WORKER,
+  RESULT_SIGNING_KEYS: JSON.stringify([SIGNING_JWK]),
   KYC_BASE_URL: VENDOR,
   KYC_API_KEY: API_KEY,
   KYC_CUSTOMER_ID: 'cust-42',

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { happyVendor, startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { startWorker, type RunningWorker } from '../support/wrangler';
 import { adultDateOfBirth } from '../support/dates';
@@ -54,11 +55,18 @@ describe('the worker in workerd', () => {
     const link = await post('/api/onboarding-link', person);
     assert.equal(link.status, 200);
     const answer = (await link.json()) as Record<string, unknown>;
-    assert.deepEqual(Object.keys(answer).sort(), ['session', 'smsSent', 'status', 'url', 'urlExpiry']);
+    assert.deepEqual(Object.keys(answer).sort(), ['session', 'smsSent', 'status', 'url', 'urlExpiry', 'verificationId']);
 
     const res = await post('/api/result', { session: answer.session });
     assert.equal(res.status, 200);
-    assert.deepEqual(await res.json(), { checkStatus: 'CHECKED_SUCCESS_CLEAR' });
+    const result = (await res.json()) as { checkStatus: string; verificationId: string; resultToken: string };
+    assert.equal(result.checkStatus, 'CHECKED_SUCCESS_CLEAR');
+    assert.equal(result.verificationId, answer.verificationId);
+    // The token verifies against the worker's own JWKS (WebCrypto signing in workerd).
+    const jwks = createRemoteJWKSet(new URL(`${worker.url}/.well-known/jwks.json`));
+    const { payload } = await jwtVerify(result.resultToken, jwks, { issuer: worker.url, audience: worker.url, algorithms: ['ES256'] });
+    assert.equal(payload.sub, answer.verificationId);
+    assert.equal(payload.check_status, 'CHECKED_SUCCESS_CLEAR');
 
     assert.deepEqual(vendor.requests.map((r) => `${r.method} ${r.path}`), [
       'GET /v2/kyc/ruok',

@@ -32,6 +32,8 @@ export function environmentPartner(env: Env, origins: string[]): Partner {
     smsSenderName: env.KYC_SMS_SENDER_NAME || undefined,
     smsTemplateId: env.KYC_SMS_TEMPLATE_ID || undefined,
     turnstileSecret: env.TURNSTILE_SECRET_KEY?.trim() || undefined,
+    webhookUrl: env.WEBHOOK_URL?.trim() || undefined,
+    webhookSecret: env.WEBHOOK_SECRET?.trim() || undefined,
   };
 }
 
@@ -60,6 +62,8 @@ export function demoPartner(env: Env, requestUrl: string, origin: string): Partn
     smsSenderName: env.KYC_SMS_SENDER_NAME || undefined,
     smsTemplateId: env.KYC_SMS_TEMPLATE_ID || undefined,
     turnstileSecret: env.TURNSTILE_SECRET_KEY?.trim() || undefined,
+    webhookUrl: env.WEBHOOK_URL?.trim() || undefined,
+    webhookSecret: env.WEBHOOK_SECRET?.trim() || undefined,
   };
 }
 

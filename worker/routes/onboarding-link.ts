@@ -5,7 +5,7 @@ import type { AppEnv } from '../env';
 import { ApiError, validationError } from '../errors';
 import { fingerprint, idempotencyStore } from '../idempotency';
 import { clientIp, enforce } from '../limits';
-import { isReturnOrigin, normaliseOrigin } from '../origins';
+import { isReturnOrigin, normaliseOrigin, ownOrigin } from '../origins';
 import { parsePhone, smsAllowedCountries } from '../phone';
 import { createSession, sessionSecret } from '../session';
 import { verifyTurnstile } from '../turnstile';
@@ -13,6 +13,9 @@ import { VendorError } from '../vendor/client';
 import { vendorFault } from '../vendor/errors';
 import { vendorFor } from '../vendor/from-env';
 import { readJson } from '../validation';
+import { verificationGraceSeconds } from '../outcomes/settings';
+import { CHECKING, linkExpiry, newVerificationId, type Verification } from '../outcomes/verification';
+import { verifications } from '../outcomes/verification-store';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
 
@@ -78,7 +81,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
       botChecked = Boolean(partner.turnstileSecret);
     }
     if (body.sendSMS) await enforce(env.RL_SMS, `${partner.id} ${phone.e164}`, 'text messages to this number');
-    const secret = sessionSecret(env)!; // the misconfiguration guard ran first
+    const secret = (await sessionSecret(env))!; // the misconfiguration guard ran first
     const name = body.name;
     const link = await vendorFor(c, partner).onboardingUrl({
       applicationRef: c.get('requestId'),
@@ -108,12 +111,30 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     });
     const entityId = link.entity.entityId;
     if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
+    const now = Date.now();
+    const expiresAt = linkExpiry(link.urlExpiry, now);
+    const verification: Verification = {
+      id: newVerificationId(),
+      partnerId: partner.id,
+      partnerOrigin: origin,
+      ...(body.customerRef ? { customerRef: body.customerRef } : {}),
+      entityId,
+      workerOrigin: ownOrigin(env, c.req.url),
+      createdAt: now,
+      linkExpiresAt: expiresAt,
+      deadline: expiresAt + verificationGraceSeconds(env) * 1000,
+      status: CHECKING,
+      polls: 0,
+      webhook: { state: 'none', attempts: 0 },
+    };
+    await verifications(env).create(verification);
     const answer: OnboardingLinkAnswer = {
       url: link.url,
       urlExpiry: link.urlExpiry,
       status: link.status,
       smsSent: body.sendSMS === true,
-      session: await createSession(secret, entityId, origin, partner.id),
+      session: await createSession(secret, { entityId, verificationId: verification.id, origin, partnerId: partner.id }, now),
+      verificationId: verification.id,
     };
     const json = JSON.stringify(answer);
     if (store && scoped) await store.finish(scoped, print, { status: 200, body: json });

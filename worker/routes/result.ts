@@ -1,41 +1,70 @@
-/** POST /api/result — the outcome of the check a session's link started. */
+/**
+ * POST /api/result — the outcome of the verification a session's link
+ * created, answered from the worker's own record. The vendor is asked at
+ * most once per RESULT_POLL_SECONDS however many browsers poll, and at once
+ * when a person comes back from the hosted flow with a check id or token.
+ * Once the status is final the answer carries a signed result token.
+ */
 import { Hono } from 'hono';
 import { ResultRequest, type ResultAnswer } from '../contract';
-import type { AppEnv } from '../env';
+import type { AppEnv, Env } from '../env';
 import { ApiError } from '../errors';
 import { normaliseOrigin } from '../origins';
+import { RESULT_TOKEN_TTL_SECONDS, signResultToken } from '../outcomes/result-token';
+import { signingKeys } from '../outcomes/signing-keys';
+import { isFinal, type Verification } from '../outcomes/verification';
+import { verifications } from '../outcomes/verification-store';
 import { readSession, sessionSecret } from '../session';
 import { VendorError } from '../vendor/client';
 import { vendorFault } from '../vendor/errors';
-import { vendorFor } from '../vendor/from-env';
 import { readJson } from '../validation';
+
+/** The token: the same outcome claims every time it is asked for; `iat`/`exp` are of this issue. */
+async function resultToken(env: Env, v: Verification, now = Date.now()): Promise<string> {
+  const keys = await signingKeys(env);
+  if (!keys?.length) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
+  const iat = Math.floor(now / 1000);
+  return signResultToken(keys[0]!, {
+    iss: v.workerOrigin,
+    aud: v.partnerOrigin,
+    sub: v.id,
+    entity_id: v.entityId,
+    check_status: v.status,
+    ...(v.customerRef ? { customer_ref: v.customerRef } : {}),
+    iat,
+    exp: iat + RESULT_TOKEN_TTL_SECONDS,
+    jti: `${v.id}.result`,
+  });
+}
+
+const sessionInvalid = () =>
+  new ApiError(401, 'SESSION_INVALID', 'This verification session has expired or is not valid. Please start again.', [
+    { issue: 'is missing, expired or not valid', issueLocation: 'session' },
+  ]);
 
 export const result = new Hono<AppEnv>().post('/result', async (c) => {
   const { data: body } = await readJson(c, ResultRequest);
-  const session = body.session ? await readSession(sessionSecret(c.env)!, body.session) : undefined;
-  if (!session) {
-    throw new ApiError(401, 'SESSION_INVALID', 'This verification session has expired or is not valid. Please start again.', [
-      { issue: 'is missing, expired or not valid', issueLocation: 'session' },
-    ]);
-  }
+  const session = body.session ? await readSession((await sessionSecret(c.env))!, body.session) : undefined;
+  if (!session) throw sessionInvalid();
   // A session answers only to the page origin, and the partner, that created it
   // (an origin moved to another partner does not take its sessions along).
   const partner = c.get('partner')!;
   if (normaliseOrigin(c.req.header('Origin') ?? '') !== session.org || partner.id !== session.pid) {
     throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'This session belongs to another site.');
   }
+  let v: Verification | undefined;
   try {
-    const answer = await vendorFor(c, partner).result({
-      // The entity comes from the signed session, never from the browser, so
-      // nobody can read another person's check by sending its ids.
-      entity: { entityId: session.sub },
+    v = await verifications(c.env).observe(session.vid, {
       ...(body.checkId ? { checkId: body.checkId } : {}),
       ...(body.token ? { token: body.token } : {}),
-      ...(c.env.KYC_PROVIDER ? { provider: c.env.KYC_PROVIDER } : {}),
     });
-    return c.json({ checkStatus: answer.checkStatus } satisfies ResultAnswer);
   } catch (err) {
     if (err instanceof VendorError) throw vendorFault(err, 'result');
     throw err;
   }
+  // Gone (it ended longer ago than it is kept), or not this session's.
+  if (!v || v.entityId !== session.sub || v.partnerId !== session.pid) throw sessionInvalid();
+  const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id };
+  if (isFinal(v)) answer.resultToken = await resultToken(c.env, v);
+  return c.json(answer);
 });

@@ -1,27 +1,32 @@
 /**
- * Builds the vendor client for a request from the worker's configuration:
- * the configured vendor over the network, or the built-in sandbox called
- * in-process (no network round trip), with the credentials of the partner the
- * request works for (its child ID and key) or, without one, the operator's.
+ * Builds the vendor client from the worker's configuration: the configured
+ * vendor over the network, or the built-in sandbox called in-process (no
+ * network round trip), with the credentials of the partner the call works
+ * for (its child ID and key) or, without one, the operator's. Requests have a
+ * context; Durable Object alarms and queue consumers do not, so the core
+ * takes only the environment and the worker's own origin (where the sandbox
+ * lives).
  */
 import type { Context } from 'hono';
-import { DEFAULTS, timeoutMs, usesSandbox, type AppEnv } from '../env';
+import { DEFAULTS, timeoutMs, usesSandbox, type AppEnv, type Env } from '../env';
 import type { Partner } from '../partners/partner';
 import { sandbox } from '../sandbox/app';
 import { createVendorClient, type VendorClient } from './client';
 
-export function vendorFor(c: Context<AppEnv>, as: Pick<Partner, 'customerId' | 'childId' | 'apiKey'>): VendorClient {
-  const env = c.env;
+export type VendorCredentials = Pick<Partner, 'customerId' | 'childId' | 'apiKey'>;
+
+export interface VendorOptions {
+  /** The worker's own origin: the sandbox derives its hosted-flow links from it. */
+  origin: string;
+  ctx?: Parameters<typeof sandbox.fetch>[2];
+  /** Told each answer's status (for a request's log line). */
+  onStatus?: (status: number) => void;
+}
+
+export function vendorClient(env: Env, as: VendorCredentials, { origin, ctx, onStatus }: VendorOptions): VendorClient {
   const inSandbox = usesSandbox(env);
-  let ctx: Parameters<typeof sandbox.fetch>[2];
-  try {
-    ctx = c.executionCtx;
-  } catch {
-    ctx = undefined; // app.request() in node tests has no execution context
-  }
   return createVendorClient({
-    // The sandbox derives its hosted-flow links from this origin.
-    baseUrl: inSandbox ? `${new URL(c.req.url).origin}/sandbox` : env.KYC_BASE_URL!.trim(),
+    baseUrl: inSandbox ? `${origin}/sandbox` : env.KYC_BASE_URL!.trim(),
     apiKey: as.apiKey,
     customerId: as.customerId,
     childId: as.childId,
@@ -30,8 +35,18 @@ export function vendorFor(c: Context<AppEnv>, as: Pick<Partner, 'customerId' | '
     searchPath: env.KYC_SEARCH_PATH || DEFAULTS.searchPath,
     fetch: async (request) => {
       const response = inSandbox ? await sandbox.fetch(request, env, ctx) : await fetch(request);
-      c.set('vendorStatus', response.status); // for the request's log line
+      onStatus?.(response.status);
       return response;
     },
   });
+}
+
+export function vendorFor(c: Context<AppEnv>, as: VendorCredentials): VendorClient {
+  let ctx: VendorOptions['ctx'];
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    ctx = undefined; // app.request() in node tests has no execution context
+  }
+  return vendorClient(c.env, as, { origin: new URL(c.req.url).origin, ctx, onStatus: (status) => c.set('vendorStatus', status) });
 }

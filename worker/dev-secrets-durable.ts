@@ -1,0 +1,16 @@
+/** The Durable Object that keeps the sandbox's development secrets (see `dev-secrets.ts`). */
+import { DurableObject } from 'cloudflare:workers';
+import { generateDevSecrets, type DevSecretValues } from './dev-secrets';
+import type { Env } from './env';
+
+export class DevSecrets extends DurableObject<Env> {
+  async values(): Promise<DevSecretValues> {
+    let v = await this.ctx.storage.get<DevSecretValues>('values');
+    if (!v) {
+      v = await generateDevSecrets();
+      await this.ctx.storage.put('values', v);
+    }
+    return v;
+  }
+}
+

@@ -1,0 +1,40 @@
+/**
+ * The result token: a compact JWS (ES256, WebCrypto) a partner's server can
+ * verify offline against our JWKS with any JOSE library. Header `{alg: ES256,
+ * kid, typ: kyc-result+jwt}`; claims as the contract names them. Nothing
+ * personal: the entity id is the vendor's opaque id.
+ */
+import type { SigningKey } from './signing-keys';
+
+/** Lifetime of a token: long enough to hand from the page to its server. */
+export const RESULT_TOKEN_TTL_SECONDS = 15 * 60;
+
+export interface ResultClaims {
+  iss: string;
+  aud: string;
+  sub: string;
+  entity_id: string;
+  check_status: string;
+  customer_ref?: string;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+const encoder = new TextEncoder();
+
+export function base64url(bytes: Uint8Array | ArrayBuffer): string {
+  const b = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  let s = '';
+  for (const byte of b) s += String.fromCharCode(byte);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+const part = (value: unknown) => base64url(encoder.encode(JSON.stringify(value)));
+
+export async function signResultToken(key: SigningKey, claims: ResultClaims): Promise<string> {
+  const input = `${part({ alg: 'ES256', kid: key.kid, typ: 'kyc-result+jwt' })}.${part(claims)}`;
+  // WebCrypto's ECDSA signature is r‖s (IEEE P1363), exactly what JWS wants.
+  const signature = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key.privateKey, encoder.encode(input));
+  return `${input}.${base64url(signature)}`;
+}

@@ -1,0 +1,39 @@
+/**
+ * The Durable Object of one verification (keyed by verificationId):
+ * consistent for that verification across isolates and locations, with an
+ * alarm that polls the vendor on its own schedule until the outcome is final
+ * or the link's expiry plus the grace period has passed.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import type { Env } from '../env';
+import { resultPollSeconds } from './settings';
+import type { Verification, WebhookState } from './verification';
+import { VerificationLogic, type ReturnHint } from './verification-logic';
+import { askVendor, enqueue } from './verification-store';
+
+export class VerificationStore extends DurableObject<Env> {
+  private readonly logic = new VerificationLogic({
+    load: () => this.ctx.storage.get<Verification>('v'),
+    save: (v) => this.ctx.storage.put('v', v),
+    remove: () => this.ctx.storage.deleteAll(),
+    setAlarm: (at) => this.ctx.storage.setAlarm(at),
+    now: () => Date.now(),
+    pollMs: resultPollSeconds(this.env) * 1000,
+    askVendor: (v) => askVendor(this.env, v),
+    enqueue: (e) => enqueue(this.env, e),
+  });
+
+  create(v: Verification): Promise<void> {
+    return this.logic.create(v);
+  }
+  observe(hint: ReturnHint): Promise<Verification | undefined> {
+    return this.logic.observe(hint);
+  }
+  webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
+    return this.logic.webhookOutcome(state, attempts, status);
+  }
+  alarm(): Promise<void> {
+    return this.logic.alarm();
+  }
+}
+

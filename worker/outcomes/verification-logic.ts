@@ -1,0 +1,134 @@
+/**
+ * What happens to one verification over time, with everything it touches
+ * passed in (storage, clock, vendor, queue), so the same code runs in the
+ * Durable Object and, in node tests, against a map and a controlled clock.
+ */
+import { ApiError } from '../errors';
+import { CHECKING, isOpen, pollDue, webhookEvent, type Verification, type WebhookEvent, type WebhookState } from './verification';
+
+export interface VendorAnswer {
+  checkStatus: string;
+  entityId?: string;
+}
+
+export interface VerificationDeps {
+  load(): Promise<Verification | undefined>;
+  save(v: Verification): Promise<void>;
+  /** Forgets the verification (after RETENTION_MS past its end). */
+  remove(): Promise<void>;
+  setAlarm(at: number): Promise<void>;
+  now(): number;
+  pollMs: number;
+  /** Asks the vendor about the verification's check; throws the vendor's fault. */
+  askVendor(v: Verification): Promise<VendorAnswer>;
+  /** Hands a webhook event to the delivery queue (at least once). */
+  enqueue(event: WebhookEvent): Promise<void>;
+}
+
+/** What a browser may add when it comes back from the hosted flow. */
+export interface ReturnHint {
+  checkId?: string;
+  token?: string;
+}
+
+/** How long an ended verification is kept (its token can be asked again, webhooks retry for days). */
+export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+const endedAt = (v: Verification) => v.finalAt ?? v.expiredAt;
+
+export class VerificationLogic {
+  /** The poll under way, so concurrent callers share it (one vendor call). */
+  private inflight: Promise<void> | undefined;
+
+  constructor(private readonly d: VerificationDeps) {}
+
+  async create(v: Verification): Promise<void> {
+    await this.d.save(v);
+    await this.d.setAlarm(Math.min(v.createdAt + this.d.pollMs, v.deadline));
+  }
+
+  /**
+   * The record, after asking the vendor if that is due: at once when the
+   * browser brings back a check id or token it had not brought before,
+   * otherwise at most once per poll interval however many browsers ask.
+   * A fault of a poll made for this call is thrown (the browser sees 502/504).
+   */
+  async observe(hint: ReturnHint = {}): Promise<Verification | undefined> {
+    let v = await this.d.load();
+    if (!v) return undefined;
+    const returned = isOpen(v) && ((hint.checkId !== undefined && hint.checkId !== v.checkId) || (hint.token !== undefined && hint.token !== v.token));
+    if (returned) {
+      v = { ...v, ...(hint.checkId ? { checkId: hint.checkId } : {}), ...(hint.token ? { token: hint.token } : {}) };
+      await this.d.save(v);
+    }
+    if (this.inflight) await this.inflight.catch(() => undefined);
+    else if (pollDue(v, this.d.now(), this.d.pollMs, returned)) await this.poll();
+    return this.d.load();
+  }
+
+  private poll(): Promise<void> {
+    const run = (async () => {
+      const v = await this.d.load();
+      if (!v || !isOpen(v)) return;
+      const now = this.d.now();
+      // Counted before the call: a slow or failing vendor still costs a poll.
+      await this.d.save({ ...v, lastPolledAt: now, polls: v.polls + 1 });
+      const answer = await this.d.askVendor(v);
+      if (answer.entityId !== undefined && answer.entityId !== v.entityId) {
+        console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: v.id }));
+        throw new ApiError(502, 'VENDOR_MISMATCH', 'The verification service answered about another check. Please try again later.');
+      }
+      if (answer.checkStatus && answer.checkStatus !== CHECKING) await this.finish(answer.checkStatus);
+    })();
+    this.inflight = run;
+    return run.finally(() => {
+      if (this.inflight === run) this.inflight = undefined;
+    });
+  }
+
+  private async finish(status: string): Promise<void> {
+    const v = (await this.d.load())!;
+    if (!isOpen(v)) return;
+    const done: Verification = { ...v, status, finalAt: this.d.now(), webhook: { ...v.webhook, state: 'queued' } };
+    await this.d.save(done);
+    await this.d.enqueue(webhookEvent(done));
+    await this.d.setAlarm(done.finalAt! + RETENTION_MS);
+  }
+
+  /** The alarm: poll while open, and end it as expired at its deadline. */
+  async alarm(): Promise<void> {
+    const v = await this.d.load();
+    if (!v) return;
+    const now = this.d.now();
+    if (!isOpen(v)) {
+      if (now >= endedAt(v)! + RETENTION_MS) await this.d.remove();
+      else await this.d.setAlarm(endedAt(v)! + RETENTION_MS);
+      return;
+    }
+    if (now >= v.deadline) {
+      const expired: Verification = { ...v, expiredAt: now, expiredReason: 'not_finished', webhook: { ...v.webhook, state: 'queued' } };
+      await this.d.save(expired);
+      await this.d.enqueue(webhookEvent(expired));
+      await this.d.setAlarm(now + RETENTION_MS);
+      return;
+    }
+    if (pollDue(v, now, this.d.pollMs, false)) {
+      try {
+        await this.poll();
+      } catch (err) {
+        // A failed poll is tried again at the next alarm; the error's name only.
+        console.error(JSON.stringify({ level: 'error', event: 'poll_failed', verificationId: v.id, error: (err as Error)?.name ?? 'Error' }));
+      }
+    }
+    const after = await this.d.load();
+    if (after && isOpen(after)) await this.d.setAlarm(Math.min(this.d.now() + this.d.pollMs, after.deadline));
+  }
+
+  /** What the delivery queue learnt about the webhook. */
+  async webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
+    const v = await this.d.load();
+    if (!v) return;
+    await this.d.save({ ...v, webhook: { state, attempts, ...(status !== undefined ? { lastStatus: status } : {}), at: this.d.now() } });
+  }
+}
+

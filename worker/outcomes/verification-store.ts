@@ -1,0 +1,116 @@
+/**
+ * Access to verifications: a Durable Object each (`verification-durable.ts`,
+ * keyed by verificationId), or without the binding (node tests) a map in
+ * memory with the same logic and a controllable clock.
+ */
+import type { Env } from '../env';
+import { VendorError } from '../vendor/client';
+import { vendorClient } from '../vendor/from-env';
+import { partnerById } from '../partners/resolve';
+import { resultPollSeconds } from './settings';
+import { type Verification, type WebhookEvent } from './verification';
+import { VerificationLogic, type ReturnHint, type VerificationDeps } from './verification-logic';
+import type { WebhookState } from './verification';
+
+/** Asks the vendor about a verification's check, as its partner: the entity always, and what the browser brought back. */
+export async function askVendor(env: Env, v: Verification) {
+  const partner = await partnerById(env, v.workerOrigin, v.partnerId);
+  // A partner removed meanwhile: nobody may ask on its behalf any more.
+  if (!partner) throw new VendorError({ kind: 'status', status: 403 });
+  const answer = await vendorClient(env, partner, { origin: v.workerOrigin }).result({
+    entity: { entityId: v.entityId },
+    ...(v.checkId ? { checkId: v.checkId } : {}),
+    ...(v.token ? { token: v.token } : {}),
+    ...(env.KYC_PROVIDER ? { provider: env.KYC_PROVIDER } : {}),
+  });
+  return { checkStatus: answer.checkStatus, entityId: answer.entity?.entityId };
+}
+
+/** Hands the event to the webhook queue; without one (no webhook configured in tests) it is dropped. */
+export async function enqueue(env: Env, event: WebhookEvent): Promise<void> {
+  await env.WEBHOOK_QUEUE?.send(event, { contentType: 'json' });
+}
+
+/** What the routes and the queue consumer use, whichever store is behind it. */
+export interface Verifications {
+  create(v: Verification): Promise<void>;
+  observe(id: string, hint?: ReturnHint): Promise<Verification | undefined>;
+  webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number): Promise<void>;
+}
+
+/** The in-memory stand-in (node tests): one logic per id, a controllable clock, alarms run by hand. */
+export class MemoryVerifications implements Verifications {
+  readonly records = new Map<string, Verification>();
+  readonly alarms = new Map<string, number>();
+  readonly events: WebhookEvent[] = [];
+  private readonly logics = new Map<string, VerificationLogic>();
+
+  constructor(
+    private readonly env: Env,
+    readonly clock: { now(): number } = { now: () => Date.now() },
+  ) {}
+
+  logic(id: string): VerificationLogic {
+    let l = this.logics.get(id);
+    if (!l) {
+      const deps: VerificationDeps = {
+        load: async () => this.records.get(id),
+        save: async (v) => void this.records.set(id, v),
+        remove: async () => void this.records.delete(id),
+        setAlarm: async (at) => void this.alarms.set(id, at),
+        now: () => this.clock.now(),
+        pollMs: resultPollSeconds(this.env) * 1000,
+        askVendor: (v) => askVendor(this.env, v),
+        enqueue: async (e) => {
+          this.events.push(e);
+          await enqueue(this.env, e);
+        },
+      };
+      l = new VerificationLogic(deps);
+      this.logics.set(id, l);
+    }
+    return l;
+  }
+  create(v: Verification) {
+    return this.logic(v.id).create(v);
+  }
+  observe(id: string, hint: ReturnHint = {}) {
+    return this.logic(id).observe(hint);
+  }
+  webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number) {
+    return this.logic(id).webhookOutcome(state, attempts, status);
+  }
+  /** Runs every alarm that is due on the clock. */
+  async runDueAlarms(): Promise<void> {
+    for (const [id, at] of [...this.alarms]) {
+      if (at <= this.clock.now()) {
+        this.alarms.delete(id);
+        await this.logic(id).alarm();
+      }
+    }
+  }
+}
+
+const memory = new WeakMap<Env, MemoryVerifications>();
+
+/** Node tests: use this store (with its clock) for requests carrying `env`. */
+export function useMemoryVerifications(env: Env, store: MemoryVerifications): void {
+  memory.set(env, store);
+}
+
+export function verifications(env: Env): Verifications {
+  const ns = env.VERIFICATIONS;
+  if (!ns) {
+    let m = memory.get(env);
+    if (!m) memory.set(env, (m = new MemoryVerifications(env)));
+    return m;
+  }
+  type Stub = { create(v: Verification): Promise<void>; observe(h: ReturnHint): Promise<Verification | undefined>; webhookOutcome(s: WebhookState, a: number, st?: number): Promise<void> };
+  const stub = (id: string) => ns.get(ns.idFromName(id)) as unknown as Stub;
+  return {
+    create: (v) => stub(v.id).create(v),
+    observe: (id, hint = {}) => stub(id).observe(hint),
+    webhookOutcome: (id, state, attempts, status) => stub(id).webhookOutcome(state, attempts, status),
+  };
+}
+

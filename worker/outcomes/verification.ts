@@ -1,0 +1,96 @@
+/**
+ * A verification: what the worker keeps about one onboarding link so the
+ * outcome is known, and told to the partner's server, without trusting any
+ * browser. Never a name, a date of birth or a phone number (those live at the
+ * vendor). The rules here are pure and take the time as an argument; the
+ * Durable Object (`verification-store.ts`) runs them.
+ */
+import { ulid } from 'ulid';
+
+export const CHECKING = 'CHECKING';
+
+export type WebhookState = 'none' | 'queued' | 'delivered' | 'gone' | 'dead';
+
+export interface Verification {
+  /** `vrf_` + a ULID. */
+  id: string;
+  /** The partner it was made for: its credentials ask the vendor, its webhook endpoint hears the outcome. */
+  partnerId: string;
+  /** The partner page origin that created it: the token's `aud`, the webhook's `partnerOrigin`. */
+  partnerOrigin: string;
+  customerRef?: string;
+  /** The vendor's entity id (opaque). */
+  entityId: string;
+  /** The worker's own origin when it was made: `iss`, and where the sandbox lives. */
+  workerOrigin: string;
+  createdAt: number;
+  /** When the hosted-flow link stops working. */
+  linkExpiresAt: number;
+  /** Polling stops here: link expiry plus the grace period. */
+  deadline: number;
+  checkId?: string;
+  token?: string;
+  /** `CHECKING` or a final check status. */
+  status: string;
+  finalAt?: number;
+  expiredAt?: number;
+  expiredReason?: 'not_finished' | 'not_claimed';
+  lastPolledAt?: number;
+  polls: number;
+  webhook: { state: WebhookState; attempts: number; lastStatus?: number; at?: number };
+}
+
+export const newVerificationId = () => `vrf_${ulid()}`;
+export const VERIFICATION_ID = /^vrf_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** A link expiry the vendor wrote, or an hour after creation when it is unreadable. */
+export function linkExpiry(urlExpiry: string | undefined, createdAt: number): number {
+  const t = urlExpiry ? Date.parse(urlExpiry) : NaN;
+  return Number.isFinite(t) && t > createdAt ? t : createdAt + 60 * 60 * 1000;
+}
+
+export const isFinal = (v: Pick<Verification, 'status'>) => v.status !== CHECKING;
+export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined;
+
+/** The most polls one verification can cost: its lifetime at the poll interval, and a little. */
+export const maxPolls = (v: Verification, pollMs: number) => Math.ceil((v.deadline - v.createdAt) / pollMs) + 3;
+
+/** Whether the vendor may be asked now: at most once per interval, unless a person just returned. */
+export function pollDue(v: Verification, now: number, pollMs: number, returned: boolean): boolean {
+  if (!isOpen(v) || v.polls >= maxPolls(v, pollMs)) return false;
+  return returned || v.lastPolledAt === undefined || now - v.lastPolledAt >= pollMs;
+}
+
+/** The webhook event for a verification that just ended, byte for byte what every attempt sends. */
+export interface WebhookEvent {
+  verificationId: string;
+  type: 'verification.completed' | 'verification.expired';
+  /** `webhook-id`: derived from (verificationId, type), the same on every attempt. */
+  id: string;
+  /** The exact body. */
+  body: string;
+  partnerId: string;
+  /** The worker's own origin when the verification was made (to find its partner again). */
+  workerOrigin: string;
+}
+
+export function webhookEvent(v: Verification): WebhookEvent {
+  const type = isFinal(v) ? 'verification.completed' : 'verification.expired';
+  const at = isFinal(v) ? v.finalAt! : v.expiredAt!;
+  const data = {
+    verificationId: v.id,
+    entityId: v.entityId,
+    ...(isFinal(v) ? { checkStatus: v.status } : {}),
+    ...(v.customerRef ? { customerRef: v.customerRef } : {}),
+    partnerOrigin: v.partnerOrigin,
+    ...(isFinal(v) ? {} : { reason: v.expiredReason ?? 'not_finished' }),
+  };
+  return {
+    verificationId: v.id,
+    type,
+    id: `msg_${v.id.slice(4)}_${type === 'verification.completed' ? 'completed' : 'expired'}`,
+    body: JSON.stringify({ type, timestamp: new Date(at).toISOString(), data }),
+    partnerId: v.partnerId,
+    workerOrigin: v.workerOrigin,
+  };
+}
