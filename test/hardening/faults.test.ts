@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { happyVendor, startFakeVendor, type Behaviour, type FakeVendor, type VendorRequest } from '../support/fake-vendor';
-import { freePort, type RunningWorker } from '../support/wrangler';
+import type { RunningWorker } from '../support/wrangler';
 import { assertErrorObject, assertNoLeak, freshIp, headerText, pool, prng, saveResults, seedFromEnv, sleep, startSnapshotWorker } from './support';
 import { adultDateOfBirth } from '../support/dates';
 
@@ -188,11 +188,12 @@ describe('faults of the vendor, in workerd', () => {
   });
 
   it('/api/result answers every vendor fault with its documented status, in time', async () => {
-    vendor.behave(happyVendor);
-    const link = await timed(worker, '/api/onboarding-link', { method: 'POST', headers: PARTNER_HEADERS(worker), body: JSON.stringify(person()) });
-    assert.equal(link.status, 200, link.text);
-    const session = JSON.parse(link.text).session as string;
     for (const [name, f] of Object.entries(FAULTS)) {
+      // A fresh verification per fault: the worker asks the vendor about one at most once per poll interval.
+      vendor.behave(happyVendor);
+      const link = await timed(worker, '/api/onboarding-link', { method: 'POST', headers: PARTNER_HEADERS(worker), body: JSON.stringify(person()) });
+      assert.equal(link.status, 200, link.text);
+      const session = JSON.parse(link.text).session as string;
       vendor.behave(f.behaviour);
       const a = await timed(worker, '/api/result', { method: 'POST', headers: PARTNER_HEADERS(worker), body: JSON.stringify({ session }) });
       check(a, '/api/result', name, f.status, f.code);
@@ -200,12 +201,17 @@ describe('faults of the vendor, in workerd', () => {
   });
 
   it('a refused connection (nothing listens) is a quick 502 on every route', async () => {
-    const closed = await freePort();
+    // A vendor that answers long enough to create a verification, then stops listening.
+    const gone = await startFakeVendor();
+    gone.behave(happyVendor);
     const down = await startSnapshotWorker({
-      vars: { KYC_BASE_URL: `http://127.0.0.1:${closed}`, KYC_API_KEY: API_KEY, KYC_CUSTOMER_ID: CUSTOMER, SESSION_SECRET: SECRET, KYC_TIMEOUT_MS: String(TIMEOUT_MS) },
+      vars: { KYC_BASE_URL: gone.url, KYC_API_KEY: API_KEY, KYC_CUSTOMER_ID: CUSTOMER, SESSION_SECRET: SECRET, KYC_TIMEOUT_MS: String(TIMEOUT_MS) },
     });
     try {
-      const session = await (await import('hono/jwt')).sign({ sub: 'e-1', org: down.url, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 600 }, SECRET, 'HS256');
+      const link = await timed(down, '/api/onboarding-link', { method: 'POST', headers: PARTNER_HEADERS(down), body: JSON.stringify(person()) });
+      assert.equal(link.status, 200, link.text);
+      const session = JSON.parse(link.text).session as string;
+      await gone.close();
       check(await timed(down, '/api/ruok', {}), '/api/ruok', 'connection refused', 502, 'VENDOR_ERROR');
       check(await timed(down, '/api/onboarding-link', { method: 'POST', headers: PARTNER_HEADERS(down), body: JSON.stringify(person()) }), '/api/onboarding-link', 'connection refused', 502, 'VENDOR_ERROR');
       check(await timed(down, '/api/result', { method: 'POST', headers: PARTNER_HEADERS(down), body: JSON.stringify({ session }) }), '/api/result', 'connection refused', 502, 'VENDOR_ERROR');

@@ -37,6 +37,14 @@ const IP_LIMIT = 60;
 const TOLERANCE_PER_REQUEST = 64 * 1024;
 /** The whole group adds wrangler's node proxy, whose heap swings by ±100 MB with its GC: twice the allowance. */
 const GROUP_TOLERANCE_PER_REQUEST = 2 * TOLERANCE_PER_REQUEST;
+/**
+ * Each onboarding link creates a verification: a Durable Object of its own
+ * with a polling alarm. Locally workerd keeps every one of them in this
+ * process (about 400 KB each, measured), where Cloudflare spreads and evicts
+ * them; that is state by design, not a leak, so it is allowed per link made.
+ */
+const PER_VERIFICATION = 512 * 1024;
+const linksMade = (t: Tally) => (t.byKind.link?.[200] ?? 0) + (t.byKind['link-idempotent']?.[200] ?? 0);
 const FLOOD_IP = '198.51.100.77';
 const PARTNER = 'http://partner.example';
 
@@ -172,9 +180,11 @@ describe('load, in workerd', () => {
     let a: autocannon.Result;
     let b: autocannon.Result;
     let rssA: ReturnType<typeof groupRss>;
+    let linksAfterA = 0;
     try {
       a = await run(HALF, seed + 1, tally);
       rssA = groupRss(worker.pid);
+      linksAfterA = linksMade(tally);
       b = await run(HALF, seed + 2, tally);
     } finally {
       clearInterval(sampler);
@@ -192,11 +202,12 @@ describe('load, in workerd', () => {
     const windowsTouched = Math.floor(lastAnswered / 60_000) - Math.floor(firstSent / 60_000) + 1;
 
     const growth = rssB.total - rssA.total;
-    const allowed = GROUP_TOLERANCE_PER_REQUEST * b.requests.total;
+    const verificationsB = linksMade(tally) - linksAfterA;
+    const allowed = GROUP_TOLERANCE_PER_REQUEST * b.requests.total + PER_VERIFICATION * verificationsB;
     const workerdA = rssA.byName.workerd ?? 0;
     const workerdB = rssB.byName.workerd ?? 0;
     const workerdGrowth = workerdB - workerdA;
-    const workerdAllowed = TOLERANCE_PER_REQUEST * b.requests.total;
+    const workerdAllowed = TOLERANCE_PER_REQUEST * b.requests.total + PER_VERIFICATION * verificationsB;
     const total = a.requests.total + b.requests.total;
     const seconds = a.duration + b.duration;
     const figures = {
@@ -231,7 +242,8 @@ describe('load, in workerd', () => {
         byProcessAfterHalfB: Object.fromEntries(Object.entries(rssB.byName).map(([k, v]) => [k, mb(v)])),
       },
       growthPerRequestKB: { processGroup: Math.round(growth / b.requests.total / 102.4) / 10, workerd: Math.round(workerdGrowth / b.requests.total / 102.4) / 10 },
-      tolerance: `between the ends of the two halves, per request of the second half: workerd ${TOLERANCE_PER_REQUEST / 1024} KB, process group ${GROUP_TOLERANCE_PER_REQUEST / 1024} KB`,
+      verificationsMadeInHalfB: verificationsB,
+      tolerance: `per verification made ${PER_VERIFICATION / 1024} KB; between the ends of the two halves, per request of the second half: workerd ${TOLERANCE_PER_REQUEST / 1024} KB, process group ${GROUP_TOLERANCE_PER_REQUEST / 1024} KB`,
     };
     saveResults('load', figures);
     console.log(JSON.stringify(figures));

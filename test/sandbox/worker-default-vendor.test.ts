@@ -6,8 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { startWorker, type RunningWorker } from '../support/wrangler';
-import { adultDateOfBirth } from '../support/dates';
+import { adultDateOfBirth, realNow } from '../support/dates';
 
 let worker: RunningWorker;
 before(async () => {
@@ -35,7 +36,7 @@ describe('the worker with the sandbox as its default vendor (workerd)', () => {
 
     const res = await post('/api/onboarding-link', { ...person, returnUrl: `${worker.url}/` });
     assert.equal(res.status, 200);
-    const link = (await res.json()) as { url: string; session: string; status: string };
+    const link = (await res.json()) as { url: string; session: string; status: string; verificationId: string };
     assert.ok(link.url.startsWith(`${worker.url}/sandbox/flow/`), link.url);
 
     const page = await fetch(link.url);
@@ -43,7 +44,7 @@ describe('the worker with the sandbox as its default vendor (workerd)', () => {
     assert.match(await page.text(), /Ana Lima/);
 
     const pending = await post('/api/result', { session: link.session });
-    assert.deepEqual(await pending.json(), { checkStatus: 'CHECKING' });
+    assert.deepEqual(await pending.json(), { checkStatus: 'CHECKING', verificationId: link.verificationId });
 
     const press = await fetch(link.url, { method: 'POST', body: new URLSearchParams({ outcome: 'complete' }), redirect: 'manual' });
     assert.equal(press.status, 303);
@@ -54,7 +55,14 @@ describe('the worker with the sandbox as its default vendor (workerd)', () => {
 
     const final = await post('/api/result', { session: link.session, checkId });
     assert.equal(final.status, 200);
-    assert.deepEqual(await final.json(), { checkStatus: 'CHECKED_SUCCESS_CLEAR' });
+    const answer = (await final.json()) as { checkStatus: string; verificationId: string; resultToken: string };
+    assert.equal(answer.checkStatus, 'CHECKED_SUCCESS_CLEAR');
+    assert.equal(answer.verificationId, link.verificationId);
+    // Signed by the sandbox's development key, made on first use (kid `sandbox-…`).
+    const jwks = createRemoteJWKSet(new URL(`${worker.url}/.well-known/jwks.json`));
+    const { payload, protectedHeader } = await jwtVerify(answer.resultToken, jwks, { issuer: worker.url, audience: worker.url, currentDate: new Date(realNow()) });
+    assert.match(protectedHeader.kid!, /^sandbox-[0-9a-f]{12}$/);
+    assert.equal(payload.sub, link.verificationId);
   });
 
   it('texts nobody: an SMS link lands in the outbox for its customerRef only, masked', async () => {

@@ -24,7 +24,12 @@ describe('<kyc-onboard> SMS', () => {
   it('sms-sent: masked number, countdown, polls until final → complete', async () => {
     const calls = mockApi({
       link: () => HttpResponse.json(linkAnswer({ smsSent: true, session: 'sms-sess' })),
-      result: (_c, n) => HttpResponse.json({ checkStatus: n < 2 ? 'CHECKING' : 'CHECKED_SUCCESS_CLEAR' }),
+      result: (_c, n) =>
+        HttpResponse.json(
+          n < 2
+            ? { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId }
+            : { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'header.claims.signature' },
+        ),
     });
     const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
     el.pollIntervals = [60_000]; // hold polling after the first answer
@@ -32,7 +37,9 @@ describe('<kyc-onboard> SMS', () => {
     await check(el, 'sms');
     const link = oneEvent(el, 'kyc-link');
     await submit(el);
-    expect((await link).detail.smsSent).to.equal(true);
+    const linkDetail = (await link).detail;
+    expect(linkDetail.smsSent).to.equal(true);
+    expect(linkDetail.verificationId).to.equal(linkAnswer().verificationId);
     await waitState(el, 'sms-sent');
     await el.updateComplete;
     expect(calls.link[0]!.body.sendSMS).to.equal(true);
@@ -51,7 +58,7 @@ describe('<kyc-onboard> SMS', () => {
     el.remove(); // reconnecting restarts polling with the new waits
     document.body.append(el);
     const complete = oneEvent(el, 'kyc-complete');
-    expect((await complete).detail).to.deep.equal({ checkStatus: 'CHECKED_SUCCESS_CLEAR' });
+    expect((await complete).detail).to.deep.equal({ checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'header.claims.signature' });
     expect(el.state).to.equal('complete');
     expect(sessionStorage.getItem(KEY)).to.equal(null);
     el.remove();

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { happyVendor, startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { startWorker, type RunningWorker } from '../support/wrangler';
-import { adultDateOfBirth } from '../support/dates';
+import { adultDateOfBirth, realNow } from '../support/dates';
 
 let vendor: FakeVendor;
 let worker: RunningWorker;
@@ -64,7 +64,7 @@ describe('the worker in workerd', () => {
     assert.equal(result.verificationId, answer.verificationId);
     // The token verifies against the worker's own JWKS (WebCrypto signing in workerd).
     const jwks = createRemoteJWKSet(new URL(`${worker.url}/.well-known/jwks.json`));
-    const { payload } = await jwtVerify(result.resultToken, jwks, { issuer: worker.url, audience: worker.url, algorithms: ['ES256'] });
+    const { payload } = await jwtVerify(result.resultToken, jwks, { issuer: worker.url, audience: worker.url, algorithms: ['ES256'], currentDate: new Date(realNow()) });
     assert.equal(payload.sub, answer.verificationId);
     assert.equal(payload.check_status, 'CHECKED_SUCCESS_CLEAR');
 

@@ -9,7 +9,7 @@ import type { Env } from '../env';
 import { resultPollSeconds } from './settings';
 import type { Verification, WebhookState } from './verification';
 import { VerificationLogic, type ReturnHint } from './verification-logic';
-import { askVendor, enqueue } from './verification-store';
+import { askVendor, enqueue, observeSafely, type Observation } from './verification-store';
 
 export class VerificationStore extends DurableObject<Env> {
   private readonly logic = new VerificationLogic({
@@ -26,8 +26,8 @@ export class VerificationStore extends DurableObject<Env> {
   create(v: Verification): Promise<void> {
     return this.logic.create(v);
   }
-  observe(hint: ReturnHint): Promise<Verification | undefined> {
-    return this.logic.observe(hint);
+  observe(hint: ReturnHint): Promise<Observation> {
+    return observeSafely(() => this.logic.observe(hint));
   }
   webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
     return this.logic.webhookOutcome(state, attempts, status);

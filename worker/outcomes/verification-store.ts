@@ -4,7 +4,8 @@
  * memory with the same logic and a controllable clock.
  */
 import type { Env } from '../env';
-import { VendorError } from '../vendor/client';
+import { ApiError } from '../errors';
+import { VendorError, type VendorFault } from '../vendor/client';
 import { vendorClient } from '../vendor/from-env';
 import { partnerById } from '../partners/resolve';
 import { resultPollSeconds } from './settings';
@@ -29,6 +30,29 @@ export async function askVendor(env: Env, v: Verification) {
 /** Hands the event to the webhook queue; without one (no webhook configured in tests) it is dropped. */
 export async function enqueue(env: Env, event: WebhookEvent): Promise<void> {
   await env.WEBHOOK_QUEUE?.send(event, { contentType: 'json' });
+}
+
+/**
+ * An observation as it crosses the Durable Object's RPC boundary, where
+ * thrown errors lose their class: a vendor fault or a mismatch travels as
+ * data and is thrown again on this side.
+ */
+export type Observation = { v: Verification | undefined } | { fault: VendorFault } | { mismatch: true };
+
+export async function observeSafely(run: () => Promise<Verification | undefined>): Promise<Observation> {
+  try {
+    return { v: await run() };
+  } catch (err) {
+    if (err instanceof VendorError) return { fault: err.fault };
+    if (err instanceof ApiError && err.errorCode === 'VENDOR_MISMATCH') return { mismatch: true };
+    throw err;
+  }
+}
+
+function unpack(o: Observation): Verification | undefined {
+  if ('fault' in o) throw new VendorError(o.fault);
+  if ('mismatch' in o) throw new ApiError(502, 'VENDOR_MISMATCH', 'The verification service answered about another check. Please try again later.');
+  return o.v;
 }
 
 /** What the routes and the queue consumer use, whichever store is behind it. */
@@ -74,11 +98,18 @@ export class MemoryVerifications implements Verifications {
   create(v: Verification) {
     return this.logic(v.id).create(v);
   }
-  observe(id: string, hint: ReturnHint = {}) {
-    return this.logic(id).observe(hint);
+  async observe(id: string, hint: ReturnHint = {}) {
+    return unpack(await observeSafely(() => this.logic(id).observe(hint)));
   }
   webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number) {
     return this.logic(id).webhookOutcome(state, attempts, status);
+  }
+  /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
+  forgetAllBut(...keep: string[]): void {
+    for (const map of [this.records, this.alarms, this.logics] as Map<string, unknown>[]) {
+      for (const id of [...map.keys()]) if (!keep.includes(id)) map.delete(id);
+    }
+    this.events.length = 0;
   }
   /** Runs every alarm that is due on the clock. */
   async runDueAlarms(): Promise<void> {
@@ -105,11 +136,11 @@ export function verifications(env: Env): Verifications {
     if (!m) memory.set(env, (m = new MemoryVerifications(env)));
     return m;
   }
-  type Stub = { create(v: Verification): Promise<void>; observe(h: ReturnHint): Promise<Verification | undefined>; webhookOutcome(s: WebhookState, a: number, st?: number): Promise<void> };
+  type Stub = { create(v: Verification): Promise<void>; observe(h: ReturnHint): Promise<Observation>; webhookOutcome(s: WebhookState, a: number, st?: number): Promise<void> };
   const stub = (id: string) => ns.get(ns.idFromName(id)) as unknown as Stub;
   return {
     create: (v) => stub(v.id).create(v),
-    observe: (id, hint = {}) => stub(id).observe(hint),
+    observe: async (id, hint = {}) => unpack(await stub(id).observe(hint)),
     webhookOutcome: (id, state, attempts, status) => stub(id).webhookOutcome(state, attempts, status),
   };
 }
