@@ -2,7 +2,7 @@
  * The real worker in workerd through Miniflare, on an esbuild bundle of
  * worker/index.ts (as wrangler bundles it), with the bindings of
  * wrangler.toml: a real KV namespace PARTNERS (which the test can read and
- * write through `kv`), both Durable Objects (SQLite) and the rate limits
+ * write through `kv`), the Durable Objects (SQLite), the webhook queues and the rate limits
  * (limits overridable). State is in memory; each start begins empty.
  */
 import { build } from 'esbuild';
@@ -10,6 +10,8 @@ import { Miniflare } from 'miniflare';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { testSigningKeys } from './signing-keys';
+import { freePort } from './wrangler';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -58,22 +60,36 @@ export interface MiniflareOptions {
 export async function startMiniflareWorker(options: MiniflareOptions = {}): Promise<MiniflareWorker> {
   const scriptPath = await bundle();
   const logs: string[] = [];
+  const port = await freePort();
+  const vars = { ...options.vars };
+  // A real (fake) vendor needs result-signing keys and PUBLIC_ORIGIN, as in production.
+  if (vars.KYC_BASE_URL && vars.KYC_BASE_URL !== 'sandbox') {
+    vars.RESULT_SIGNING_KEYS ??= await testSigningKeys();
+    vars.PUBLIC_ORIGIN ??= `http://127.0.0.1:${port}`;
+  }
   const mf = new Miniflare({
     modules: [{ type: 'ESModule', path: scriptPath }],
     modulesRoot: resolve(scriptPath, '..'),
     compatibilityDate: '2026-04-20',
     host: '127.0.0.1',
-    port: 0,
+    port,
     kvNamespaces: ['PARTNERS'],
     durableObjects: {
       SANDBOX_STORE: { className: 'SandboxStore', useSQLite: true },
       IDEMPOTENCY: { className: 'IdempotencyStore', useSQLite: true },
+      VERIFICATIONS: { className: 'VerificationStore', useSQLite: true },
+      DEV_SECRETS: { className: 'DevSecrets', useSQLite: true },
+    },
+    queueProducers: { WEBHOOK_QUEUE: { queueName: 'kyc-webhooks' }, WEBHOOK_DLQ: { queueName: 'kyc-webhooks-dlq' } },
+    queueConsumers: {
+      'kyc-webhooks': { maxBatchSize: 10, maxBatchTimeout: 1, maxRetries: 10, deadLetterQueue: 'kyc-webhooks-dlq' },
+      'kyc-webhooks-dlq': { maxBatchSize: 10, maxBatchTimeout: 1 },
     },
     ratelimits: {
       RL_IP: { simple: { limit: options.ipLimit ?? 60, period: 60 } },
       RL_SMS: { simple: { limit: options.smsLimit ?? 3, period: 60 } },
     },
-    bindings: options.vars ?? {},
+    bindings: vars,
     handleRuntimeStdio(stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) {
       for (const s of [stdout, stderr]) s.on('data', (d: Buffer) => logs.push(...String(d).split('\n').filter(Boolean)));
     },

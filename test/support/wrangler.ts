@@ -4,7 +4,7 @@
  * fresh temporary directory, so every start begins empty.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -67,7 +67,9 @@ export async function startWorker(options: StartOptions = {}): Promise<RunningWo
   if (options.envFile) args.push('--env-file', options.envFile);
   const vars = { ...options.vars };
   // A real (fake) vendor needs result-signing keys and PUBLIC_ORIGIN, as in production.
-  if (vars.KYC_BASE_URL && vars.KYC_BASE_URL !== 'sandbox') {
+  const fromFile = options.envFile ? /^KYC_BASE_URL=['"]?([^'"\n]*)/m.exec(readFileSync(options.envFile, 'utf8'))?.[1] : undefined;
+  const base = vars.KYC_BASE_URL ?? fromFile;
+  if (base && base !== 'sandbox') {
     if (!('RESULT_SIGNING_KEYS' in vars)) vars.RESULT_SIGNING_KEYS = await testSigningKeys();
     if (!('PUBLIC_ORIGIN' in vars)) vars.PUBLIC_ORIGIN = `http://127.0.0.1:${port}`;
   }
