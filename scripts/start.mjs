@@ -12,7 +12,8 @@
 // vendor. Wrangler runs in its own process group; Ctrl-C (SIGINT), SIGTERM and
 // SIGHUP stop that whole group, so no workerd is left behind.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,7 +28,7 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-/** Keeps wrangler off the internet and quiet (shared/TOOLCHAIN.md). */
+/** Keeps wrangler off the internet and quiet. */
 const WRANGLER_ENV = {
   CI: 'true',
   WRANGLER_SEND_METRICS: 'false',
@@ -136,6 +137,31 @@ if (watch) {
 }
 
 const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+// Configuration from the environment, by the names of the configuration
+// table (`WEBHOOK_URL=… npm start`): written to a private file for wrangler's
+// --env-file (after .dev.vars, so the environment wins), never put on a
+// command line, where the process list would show secrets.
+const CONFIG_NAMES = [
+  'KYC_BASE_URL', 'KYC_API_KEY', 'KYC_CUSTOMER_ID', 'KYC_CUSTOMER_CHILD_ID', 'KYC_CHANNEL', 'KYC_FLOW_ID', 'KYC_PROVIDER',
+  'KYC_SMS_SENDER_NAME', 'KYC_SMS_TEMPLATE_ID', 'KYC_SEARCH_PATH', 'KYC_TIMEOUT_MS', 'ALLOWED_ORIGINS', 'SESSION_SECRET',
+  'SMS_ALLOWED_COUNTRIES', 'TURNSTILE_SECRET_KEY', 'TURNSTILE_VERIFY_URL', 'PUBLIC_ORIGIN', 'DEMO', 'RESULT_SIGNING_KEYS',
+  'WEBHOOK_URL', 'WEBHOOK_SECRET', 'RESULT_POLL_SECONDS', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_MAX_ATTEMPTS',
+  'VERIFICATION_GRACE_SECONDS', 'PARTNER_SEALING_KEY', 'PARTNERS_CACHE_SECONDS', 'SANDBOX_CREDENTIALS', 'SANDBOX_SEARCH_CAP',
+  'SANDBOX_TTL_SECONDS', 'SANDBOX_LINK_TTL_SECONDS',
+];
+const applied = CONFIG_NAMES.filter((n) => process.env[n] !== undefined && !/['\n]/.test(process.env[n]));
+const envFiles = [];
+if (applied.length) {
+  if (existsSync(join(root, '.dev.vars'))) envFiles.push(join(root, '.dev.vars'));
+  const dir = mkdtempSync(join(tmpdir(), 'kyc-start-'));
+  const file = join(dir, 'env');
+  writeFileSync(file, applied.map((n) => `${n}='${process.env[n]}'`).join('\n') + '\n', { mode: 0o600 });
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  envFiles.push(file);
+  console.log(`[start] settings from the environment: ${applied.join(', ')}`);
+}
+
 const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
   'dev',
   '--ip',
@@ -145,6 +171,7 @@ const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
   '--inspector-port',
   '0',
   ...(process.env.STATE_DIR ? ['--persist-to', process.env.STATE_DIR] : []),
+  ...envFiles.flatMap((f) => ['--env-file', f]),
 ]);
 
 // wrangler reads KYC_BASE_URL from wrangler.toml, .dev.vars or --var; say which vendor that means.
@@ -154,8 +181,8 @@ try {
 } catch {
   /* none: fine */
 }
-const base = /^\s*KYC_BASE_URL\s*=\s*"?([^"\n]*)"?/m.exec(devVars)?.[1]?.trim();
-const vendor = base && base !== 'sandbox' ? `${base} (from .dev.vars)` : `the built-in sandbox (${url}/sandbox/…)`;
+const base = process.env.KYC_BASE_URL?.trim() || /^\s*KYC_BASE_URL\s*=\s*"?([^"\n]*)"?/m.exec(devVars)?.[1]?.trim();
+const vendor = base && base !== 'sandbox' ? `${base} (from ${process.env.KYC_BASE_URL ? 'the environment' : '.dev.vars'})` : `the built-in sandbox (${url}/sandbox/…)`;
 let announced = false;
 let portInUse = false;
 function onOutput(chunk, stream) {

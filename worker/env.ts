@@ -1,6 +1,6 @@
 /**
  * The worker's bindings. Names are part of the product contract
- * (shared/DESIGN.md, "Worker configuration"); each line says what it is.
+ * (the README's configuration table); each line says what it is.
  * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
  */
 import type { Partner } from './partners/partner';

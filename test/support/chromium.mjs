@@ -9,7 +9,7 @@ export const chromiumPath =
   [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p)) ??
   '/usr/bin/chromium';
 
-/** Flags that keep Chromium quiet with no internet (see shared/TOOLCHAIN.md). */
+/** Flags that keep Chromium quiet with no internet. */
 export const chromiumArgs = [
   '--headless=new',
   '--no-sandbox',

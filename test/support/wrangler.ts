@@ -12,7 +12,7 @@ import { testSigningKeys } from './signing-keys';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
-/** Keeps wrangler off the internet (shared/TOOLCHAIN.md). */
+/** Keeps wrangler off the internet. */
 export const WRANGLER_ENV = {
   CI: 'true',
   WRANGLER_SEND_METRICS: 'false',

@@ -14,6 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { signResultToken, type ResultClaims } from '../../worker/outcomes/result-token';
 import type { SigningKey } from '../../worker/outcomes/signing-keys';
+import { realNow } from '../support/dates';
 import { newSigningJwk } from '../support/signing-keys';
 import { freePort } from '../support/wrangler';
 
@@ -62,7 +63,7 @@ async function visit(): Promise<{ cookie: string; account: string }> {
 }
 
 const claims = (account: string, over: Partial<ResultClaims> = {}): ResultClaims => {
-  const iat = Math.floor(Date.now() / 1000);
+  const iat = Math.floor(realNow() / 1000); // the backend is another process, with the real clock
   return { iss: workerOrigin, aud: backendUrl, sub: 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ', entity_id: 'e-1', check_status: 'CHECKED_SUCCESS_CLEAR', customer_ref: account, iat, exp: iat + 900, jti: 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ.result', ...over };
 };
 
@@ -93,7 +94,7 @@ describe('the example partner backend', () => {
       'another key (same kid)': await signResultToken(otherKey, claims(account)),
       'alg none': `${b64({ alg: 'none', typ: 'kyc-result+jwt' })}.${p}.`,
       'HS256 with the public key as secret': await new SignJWT({ ...claims(account) }).setProtectedHeader({ alg: 'HS256', kid: 'live-1', typ: 'kyc-result+jwt' }).sign(publicPem),
-      'expired': await signResultToken(key, claims(account, { iat: Math.floor(Date.now() / 1000) - 2000, exp: Math.floor(Date.now() / 1000) - 1000 })),
+      'expired': await signResultToken(key, claims(account, { iat: Math.floor(realNow() / 1000) - 2000, exp: Math.floor(realNow() / 1000) - 1000 })),
       'another audience': await signResultToken(key, claims(account, { aud: 'https://other-partner.example' })),
       'another issuer': await signResultToken(key, claims(account, { iss: 'https://evil.example' })),
       'a sandbox key': await signResultToken(sandboxKey, claims(account)),

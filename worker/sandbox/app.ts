@@ -1,5 +1,5 @@
 /**
- * The vendor sandbox: every operation of shared/spec/idv-service-interface.md
+ * The vendor sandbox: every operation of the vendor's IDV service interface
  * under `/sandbox` (so `{base_url}` = `<origin>/sandbox`), with its
  * credentials, ownership and visibility rules and its ErrorObject, plus the
  * hosted-flow page that stands in for the vendor's onboarding. The worker

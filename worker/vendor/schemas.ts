@@ -1,5 +1,5 @@
 /**
- * The vendor's data model (shared/spec/idv-service-interface.md, sections 2,
+ * The vendor's data model (the vendor's IDV service interface, sections 2,
  * 4 and 7) in zod: the one place that knows its shapes. The worker's client
  * parses every vendor answer with these; the sandbox validates every request
  * with them. Objects are loose (`z.looseObject`): the spec says which fields
