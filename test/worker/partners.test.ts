@@ -14,7 +14,7 @@ import type { KVNamespace } from '@cloudflare/workers-types';
 import type { Env } from '../../worker/env';
 import { buildRecord, removeRecord, writeRecord, type PartnerInput, type RegistryStore } from '../../worker/partners/admin';
 import { partnerKey } from '../../worker/partners/partner';
-import { clearPartnerCache } from '../../worker/partners/registry';
+import { clearPartnerCache, registryPartnerByOrigin } from '../../worker/partners/registry';
 import { publicJwk } from '../../worker/partners/sealing';
 import { resetRuokCache } from '../../worker/routes/ruok';
 import { baseEnv, call, okVendor, person, record, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
@@ -144,6 +144,27 @@ describe('partner resolution and credentials', () => {
     assert.ok(await removeRecord(reg.store, 'beta'));
     assert.equal((await link(BETA, person, e)).status, 403);
     assert.equal(reg.data.has(partnerKey('beta')), false);
+  });
+});
+
+describe('the in-isolate cache', () => {
+  it('reads KV once per origin per PARTNERS_CACHE_SECONDS (misses too), on a controlled clock', async () => {
+    let reads = 0;
+    const counting = { get: async (k: string) => (reads++, reg.data.get(k) ?? null) } as unknown as KVNamespace;
+    const e = { ...env, PARTNERS: counting, PARTNERS_CACHE_SECONDS: '30' };
+    const t0 = 1_000_000;
+    assert.equal((await registryPartnerByOrigin(e, BETA, t0))?.id, 'beta');
+    const first = reads; // the origin index, then the record
+    assert.equal(first, 2);
+    for (const dt of [1, 10_000, 29_999]) assert.equal((await registryPartnerByOrigin(e, BETA, t0 + dt))?.id, 'beta');
+    assert.equal(reads, first, 'no KV read within the window');
+    assert.equal(await registryPartnerByOrigin(e, 'https://nobody.example', t0), null);
+    assert.equal(await registryPartnerByOrigin(e, 'https://nobody.example', t0 + 29_000), null);
+    assert.equal(reads, first + 1, 'a miss is cached too');
+    // Removed in KV: still served from the cache until the window ends, then gone.
+    await removeRecord(reg.store, 'beta');
+    assert.equal((await registryPartnerByOrigin(e, BETA, t0 + 29_999))?.id, 'beta');
+    assert.equal(await registryPartnerByOrigin(e, BETA, t0 + 30_000), null);
   });
 });
 
