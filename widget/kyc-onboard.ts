@@ -92,9 +92,9 @@ function safeUrl(u: string): string {
  * @tag kyc-onboard
  *
  * @fires {KycSubmitEvent} kyc-submit - A valid form was submitted. `detail: { sendSMS }`.
- * @fires {KycLinkEvent} kyc-link - The onboarding link was created. `detail: { url, urlExpiry, smsSent }`.
+ * @fires {KycLinkEvent} kyc-link - The onboarding link was created. `detail: { url, urlExpiry, smsSent, verificationId }`.
  * @fires {KycRedirectEvent} kyc-redirect - Cancelable. The browser is about to go to `detail.url`; `preventDefault()` keeps the page where it is.
- * @fires {KycCompleteEvent} kyc-complete - A final check status is known. `detail: { checkStatus }`.
+ * @fires {KycCompleteEvent} kyc-complete - A final check status is known. `detail: { checkStatus, verificationId, resultToken }`. The browser's word only: verify `resultToken` on your server (or use the webhook) before acting.
  * @fires {KycErrorEvent} kyc-error - A fault. `detail: { errorCode, requestId, retryable, status }`.
  *
  * @slot consent - The consent text; it names the consent checkbox. Default: a short English/translated sentence.
