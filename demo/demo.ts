@@ -211,7 +211,73 @@ for (const type of EVENTS) {
   document.addEventListener(type, (ev) => {
     addLog({ kind: 'event', name: type, detail: (ev as CustomEvent).detail });
     if (type === 'kyc-submit' || type === 'kyc-link') watchOutbox();
+    if (type === 'kyc-link') rememberVerification((ev as CustomEvent<{ verificationId?: string }>).detail.verificationId);
+    if (type === 'kyc-complete') void pollHooks(20);
   });
+}
+
+// ---- the partner's server: signed webhooks ------------------------------------------
+// The demo partners' webhooks are received and checked inside the worker (the
+// page may talk only to its own origin); the panel shows what that receiver
+// accepted, and what it does with a forged event.
+
+const HOOKS_KEY = 'kyc-demo:verifications';
+interface Delivery {
+  webhookId: string;
+  type: string;
+  checkStatus?: string;
+  reason?: string;
+  signature: 'verified';
+  receivedAt: number;
+}
+let hooksTimer: ReturnType<typeof setTimeout> | undefined;
+
+function rememberVerification(id: string | undefined): void {
+  if (!id || !/^vrf_[0-9A-Z]{26}$/.test(id)) return;
+  write('sessionStorage', HOOKS_KEY, [id, ...readList<string>('sessionStorage', HOOKS_KEY).filter((v) => v !== id)].slice(0, 5));
+}
+
+function hookItem(text: string, ok: boolean): HTMLLIElement {
+  const li = document.createElement('li');
+  li.className = ok ? 'hook hook--ok' : 'hook hook--refused';
+  li.textContent = text;
+  return li;
+}
+
+async function pollHooks(times: number): Promise<void> {
+  clearTimeout(hooksTimer);
+  const ids = readList<string>('sessionStorage', HOOKS_KEY);
+  const items: HTMLLIElement[] = [];
+  for (const id of ids) {
+    try {
+      const res = await fetch(`/sandbox/demo-webhooks/${id}`, { headers: { accept: 'application/json' } });
+      if (!res.ok) continue;
+      const { deliveries } = (await res.json()) as { deliveries: Delivery[] };
+      for (const d of deliveries) {
+        const outcome = d.checkStatus ?? d.reason ?? '';
+        items.push(hookItem(`${d.type} · ${outcome} · signature verified · ${id}`, true));
+      }
+    } catch {
+      /* offline: try again later */
+    }
+  }
+  const list = $('hooks');
+  list.querySelectorAll('.hook--ok').forEach((li) => li.remove());
+  list.prepend(...items);
+  $('hooks-empty').hidden = list.children.length > 0;
+  if (times > 1 && !items.length) hooksTimer = setTimeout(() => void pollHooks(times - 1), 1500);
+}
+
+/** What a partner's server does with an event nobody signed: refuses it. */
+async function sendForged(): Promise<void> {
+  const body = JSON.stringify({ type: 'verification.completed', timestamp: new Date().toISOString(), data: { verificationId: readList<string>('sessionStorage', HOOKS_KEY)[0] ?? 'vrf_00000000000000000000000000', checkStatus: 'CHECKED_SUCCESS_CLEAR' } });
+  const res = await fetch('/sandbox/demo-webhooks', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'webhook-id': 'msg_forged', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,Zm9yZ2VkIGJ5IHRoZSBwZXJzb24gaW4gZnJvbnQgb2YgdGhlIHNjcmVlbg==' },
+    body,
+  });
+  $('hooks').prepend(hookItem(`Forged verification.completed · refused (${res.status}: the signature does not verify)`, false));
+  $('hooks-empty').hidden = true;
 }
 
 // ---- the state pill ---------------------------------------------------------------
@@ -388,7 +454,9 @@ function init(): void {
     write('sessionStorage', LOG_KEY, log);
     renderLog();
   });
+  $('forge-hook').addEventListener('click', () => void sendForged());
   void pollOutbox();
+  void pollHooks(3);
 }
 
 init();

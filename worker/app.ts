@@ -23,6 +23,7 @@ import { configuredSessionSecret } from './session';
 import { configuredKeyJwks } from './outcomes/signing-keys';
 import { configuredPublicOrigin, publicOrigin } from './public-origin';
 import { jwks } from './routes/jwks';
+import { demoReceiver } from './outcomes/demo-receiver';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -148,6 +149,7 @@ app.use('/sandbox/*', async (c, next) => {
   await next();
 });
 app.route('/', sandbox);
+app.route('/', demoReceiver);
 
 app.notFound((c) => errorResponse(c, new ApiError(404, 'NOT_FOUND', 'There is nothing here.')));
 

@@ -11,7 +11,11 @@ export interface DevSecretValues {
   /** Private P-256 JWK with `kid`. */
   signingKey: JsonWebKey & { kid: string };
   sessionSecret: string;
+  /** `whsec_…`: signs the webhooks the demo partners receive inside the worker. */
+  demoWebhookSecret: string;
 }
+
+export const newWebhookSecret = () => `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 
 export async function generateDevSecrets(): Promise<DevSecretValues> {
   const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
@@ -21,6 +25,7 @@ export async function generateDevSecrets(): Promise<DevSecretValues> {
   return {
     signingKey: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, d: jwk.d, kid: `sandbox-${hex.slice(0, 12)}` },
     sessionSecret: hex,
+    demoWebhookSecret: newWebhookSecret(),
   };
 }
 

@@ -29,6 +29,7 @@ export type ErrorCode =
   | 'VENDOR_ERROR'
   | 'VENDOR_TIMEOUT'
   | 'VENDOR_MISMATCH'
+  | 'SIGNATURE_INVALID'
   | 'INTERNAL_ERROR';
 
 export class ApiError extends Error {

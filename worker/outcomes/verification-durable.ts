@@ -7,7 +7,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env';
 import { resultPollSeconds } from './settings';
-import type { Verification, WebhookState } from './verification';
+import type { DemoDelivery, Verification, WebhookState } from './verification';
 import { VerificationLogic, type ReturnHint } from './verification-logic';
 import { askVendor, enqueue, observeSafely, type Observation } from './verification-store';
 
@@ -31,6 +31,12 @@ export class VerificationStore extends DurableObject<Env> {
   }
   webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
     return this.logic.webhookOutcome(state, attempts, status);
+  }
+  recordDemoDelivery(d: DemoDelivery): Promise<void> {
+    return this.logic.recordDemoDelivery(d);
+  }
+  read(): Promise<Verification | undefined> {
+    return this.ctx.storage.get<Verification>('v');
   }
   alarm(): Promise<void> {
     return this.logic.alarm();

@@ -4,7 +4,7 @@
  * Durable Object and, in node tests, against a map and a controlled clock.
  */
 import { ApiError } from '../errors';
-import { CHECKING, isOpen, pollDue, webhookEvent, type Verification, type WebhookEvent, type WebhookState } from './verification';
+import { CHECKING, isOpen, pollDue, webhookEvent, type DemoDelivery, type Verification, type WebhookEvent, type WebhookState } from './verification';
 
 export interface VendorAnswer {
   checkStatus: string;
@@ -122,6 +122,13 @@ export class VerificationLogic {
     }
     const after = await this.d.load();
     if (after && isOpen(after)) await this.d.setAlarm(Math.min(this.d.now() + this.d.pollMs, after.deadline));
+  }
+
+  /** A delivery the demo receiver verified (kept: the last 10). */
+  async recordDemoDelivery(d: DemoDelivery): Promise<void> {
+    const v = await this.d.load();
+    if (!v) return;
+    await this.d.save({ ...v, demoDeliveries: [...(v.demoDeliveries ?? []), d].slice(-10) });
   }
 
   /** What the delivery queue learnt about the webhook. */

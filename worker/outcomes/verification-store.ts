@@ -9,7 +9,7 @@ import { VendorError, type VendorFault } from '../vendor/client';
 import { vendorClient } from '../vendor/from-env';
 import { partnerById } from '../partners/resolve';
 import { resultPollSeconds } from './settings';
-import { type Verification, type WebhookEvent } from './verification';
+import { type DemoDelivery, type Verification, type WebhookEvent } from './verification';
 import { VerificationLogic, type ReturnHint, type VerificationDeps } from './verification-logic';
 import type { WebhookState } from './verification';
 
@@ -60,6 +60,9 @@ export interface Verifications {
   create(v: Verification): Promise<void>;
   observe(id: string, hint?: ReturnHint): Promise<Verification | undefined>;
   webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number): Promise<void>;
+  recordDemoDelivery(id: string, d: DemoDelivery): Promise<void>;
+  /** The record as it is, without asking the vendor. */
+  read(id: string): Promise<Verification | undefined>;
 }
 
 /** The in-memory stand-in (node tests): one logic per id, a controllable clock, alarms run by hand. */
@@ -104,6 +107,12 @@ export class MemoryVerifications implements Verifications {
   webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number) {
     return this.logic(id).webhookOutcome(state, attempts, status);
   }
+  recordDemoDelivery(id: string, d: DemoDelivery) {
+    return this.logic(id).recordDemoDelivery(d);
+  }
+  async read(id: string) {
+    return this.records.get(id);
+  }
   /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
   forgetAllBut(...keep: string[]): void {
     for (const map of [this.records, this.alarms, this.logics] as Map<string, unknown>[]) {
@@ -136,12 +145,17 @@ export function verifications(env: Env): Verifications {
     if (!m) memory.set(env, (m = new MemoryVerifications(env)));
     return m;
   }
-  type Stub = { create(v: Verification): Promise<void>; observe(h: ReturnHint): Promise<Observation>; webhookOutcome(s: WebhookState, a: number, st?: number): Promise<void> };
+  type Stub = { create(v: Verification): Promise<void>; observe(h: ReturnHint): Promise<Observation>; webhookOutcome(s: WebhookState, a: number, st?: number): Promise<void>;
+    recordDemoDelivery(d: DemoDelivery): Promise<void>;
+    read(): Promise<Verification | undefined>;
+  };
   const stub = (id: string) => ns.get(ns.idFromName(id)) as unknown as Stub;
   return {
     create: (v) => stub(v.id).create(v),
     observe: async (id, hint = {}) => unpack(await stub(id).observe(hint)),
     webhookOutcome: (id, state, attempts, status) => stub(id).webhookOutcome(state, attempts, status),
+    recordDemoDelivery: (id, d) => stub(id).recordDemoDelivery(d),
+    read: (id) => stub(id).read(),
   };
 }
 

@@ -38,6 +38,18 @@ export interface Verification {
   lastPolledAt?: number;
   polls: number;
   webhook: { state: WebhookState; attempts: number; lastStatus?: number; at?: number };
+  /** Demo partners only: what their receiver inside the worker accepted (the demo shows it). */
+  demoDeliveries?: DemoDelivery[];
+}
+
+export interface DemoDelivery {
+  webhookId: string;
+  type: string;
+  checkStatus?: string;
+  reason?: string;
+  /** The receiver checked the signature (the demo receiver records nothing it could not verify). */
+  signature: 'verified';
+  receivedAt: number;
 }
 
 export const newVerificationId = () => `vrf_${ulid()}`;

@@ -15,7 +15,9 @@ import type { WebhookEvent } from './verification';
 import { verifications } from './verification-store';
 import { webhookTarget, type WebhookTarget } from './webhook-target';
 import { partnerById } from '../partners/resolve';
-import { base64url } from './result-token';
+import { webhookSignature } from './webhook-signature';
+import { demoReceiver, demoTarget } from './demo-receiver';
+import { demoEnabled } from '../env';
 
 /** What travels on the queue: the event, which attempt comes next, and not before when. */
 export interface WebhookMessage extends WebhookEvent {
@@ -25,15 +27,6 @@ export interface WebhookMessage extends WebhookEvent {
 
 /** Cloudflare Queues delays a message by at most 12 hours; longer waits hop. */
 export const MAX_QUEUE_DELAY_SECONDS = 12 * 60 * 60;
-
-const encoder = new TextEncoder();
-
-export async function webhookSignature(key: Uint8Array, id: string, timestamp: number, body: string): Promise<string> {
-  const k = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-  const mac = await crypto.subtle.sign('HMAC', k, encoder.encode(`${id}.${timestamp}.${body}`));
-  const b64 = base64url(mac).replace(/-/g, '+').replace(/_/g, '/');
-  return `v1,${b64}${'='.repeat((4 - (b64.length % 4)) % 4)}`;
-}
 
 export type AttemptResult =
   | { kind: 'delivered'; status: number }
@@ -47,10 +40,16 @@ function retryAfter(value: string | null, now: number): number | undefined {
 }
 
 /** One attempt. */
-export async function deliverOnce(target: WebhookTarget, event: WebhookEvent, timeoutMs: number, now = Date.now()): Promise<AttemptResult> {
+export async function deliverOnce(
+  target: WebhookTarget,
+  event: WebhookEvent,
+  timeoutMs: number,
+  now = Date.now(),
+  send: (url: string, init: RequestInit) => Promise<Response> = fetch,
+): Promise<AttemptResult> {
   const timestamp = Math.floor(now / 1000);
   try {
-    const res = await fetch(target.url, {
+    const res = await send(target.url, {
       method: 'POST',
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
@@ -87,13 +86,20 @@ async function requeue(env: Env, m: WebhookMessage, delaySeconds: number, now: n
 export async function handleWebhookMessage(env: Env, body: WebhookEvent | WebhookMessage, now = Date.now()): Promise<void> {
   const m: WebhookMessage = { attempt: 1, ...body };
   if (m.notBefore && m.notBefore > now) return requeue(env, m, Math.ceil((m.notBefore - now) / 1000), now);
-  const target = webhookTarget(env, await partnerById(env, m.workerOrigin, m.partnerId));
+  const partner = await partnerById(env, m.workerOrigin, m.partnerId);
+  let target = webhookTarget(env, partner);
+  let send: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
+  // A demo partner with no endpoint of its own: the receiver inside the worker, called in-process.
+  if (!target && partner?.source === 'demo' && demoEnabled(env)) {
+    target = await demoTarget(env, m.workerOrigin);
+    send = async (url, init) => demoReceiver.fetch(new Request(url, init), env);
+  }
   const store = verifications(env);
   if (!target) {
     log('info', 'webhook_skipped_unconfigured', m);
     return store.webhookOutcome(m.verificationId, 'none', m.attempt - 1);
   }
-  const result = await deliverOnce(target, m, webhookTimeoutMs(env), now);
+  const result = await deliverOnce(target, m, webhookTimeoutMs(env), now, send);
   if (result.kind === 'delivered' || result.kind === 'gone') {
     if (result.kind === 'gone') log('info', 'webhook_gone', m, { status: 410 });
     return store.webhookOutcome(m.verificationId, result.kind, m.attempt, result.status);
