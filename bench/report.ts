@@ -74,6 +74,11 @@ export function rows(r: BenchResults): Row[] {
       out.push(['6', `/api/onboarding-link at ${sc.connections} conn.`, `${rps(sc.worker.rps)}, p50 ${ms(sc.worker.p50)}, p99 ${ms(sc.worker.p99)}`, `vendor direct ${rps(sc.direct.rps)}, p50 ${ms(sc.direct.p50)}`, pct(sc.throughputRatio), '', base ? `${x(ratio1(sc.worker.rps, base.worker.rps))} the 1-conn. throughput` : '']);
     }
   }
+  const oc = r.items.outcomes;
+  if (oc && 'resultFinal' in oc) {
+    out.push(['7', '/api/result, final status (record + a fresh ES256 token)', `${rps(oc.resultFinal.rps)}, p50 ${ms(oc.resultFinal.p50)}`, `still CHECKING (record only) ${rps(oc.resultChecking.rps)}, p50 ${ms(oc.resultChecking.p50)}`, `+${ms(oc.tokenCostP50Ms)} p50`, '', `JWKS route ${rps(oc.jwks.rps)}, p50 ${ms(oc.jwks.p50)}; ES256 in node: ${oc.signaturesPerSecondNode.toLocaleString('en-US')} signatures/s`]);
+    out.push(['7', `webhook delivery from the queue (${oc.webhooks.verifications} verifications)`, `${oc.webhooks.perSecond} deliveries/s`, '', '', '', `all ${oc.webhooks.verifications} verification.completed received in ${oc.webhooks.seconds} s (queue batch timeout 1 s)`]);
+  } else if (oc) err('7', 'trusted outcomes', oc.error);
   return out;
 }
 

@@ -11,7 +11,7 @@
  *
  *   npm run bench                   everything (about 6 minutes)
  *   npm run bench -- --quick        fewer, shorter runs (a smoke test, about a minute)
- *   npm run bench -- --only=size,start,overhead,e2e
+ *   npm run bench -- --only=size,start,overhead,e2e,outcomes
  *   npm run bench -- --build        npm run build first (otherwise only when dist/ is missing)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -24,6 +24,7 @@ import { ROOT } from '../test/support/wrangler';
 import { endToEnd, type E2eResult } from './e2e';
 import { cleanupAll, installSignalHandlers, onCleanup } from './lib/cleanup';
 import { workerOverhead, type OverheadResult } from './overhead';
+import { outcomes, type OutcomesResult } from './outcomes';
 import { markdownTable, rows, textTable } from './report';
 import { widgetSize, workerSize, type WidgetSizeResult, type WorkerSizeResult } from './size';
 import { widgetStart, type StartResult } from './start';
@@ -42,6 +43,7 @@ export interface BenchResults {
     workerOverhead?: Outcome<OverheadResult>;
     workerSize?: Outcome<WorkerSizeResult>;
     endToEnd?: Outcome<E2eResult>;
+    outcomes?: Outcome<OutcomesResult>;
   };
   budgets: { widgetGzip?: boolean; workerGzip?: boolean };
 }
@@ -163,6 +165,12 @@ async function main(): Promise<number> {
     } finally {
       await browser?.close().catch(() => {});
     }
+  }
+
+  if (want('outcomes')) {
+    it.outcomes = await step(`7 trusted outcomes: token cost and webhook delivery`, () =>
+      outcomes({ connections: P.connections, durationS: P.durationS, repeats: P.repeats, webhookCount: quick ? 30 : 100, log }),
+    );
   }
 
   if (want('overhead')) {

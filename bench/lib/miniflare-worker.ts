@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Miniflare } from 'miniflare';
 import { ROOT, WRANGLER_ENV, freePort } from '../../test/support/wrangler';
+import { testSigningKeys } from '../../test/support/signing-keys';
 import { onCleanup } from './cleanup';
 import { withTimeout } from './stats';
 
@@ -43,6 +44,10 @@ export async function startMiniflareWorker(config: string, vars: Record<string, 
   const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
   const bundle = dryRunBundle(config);
   const port = await freePort();
+  // A real (fake) vendor needs result-signing keys and PUBLIC_ORIGIN, as in production.
+  if (vars.KYC_BASE_URL && vars.KYC_BASE_URL !== 'sandbox') {
+    vars = { RESULT_SIGNING_KEYS: await testSigningKeys(), PUBLIC_ORIGIN: `http://127.0.0.1:${port}`, ...vars };
+  }
   let errTail = '';
   // Static assets are not part of what is measured (/api runs the worker first).
   const { assets: _assets, ...options } = workerOptions as typeof workerOptions & { assets?: unknown };
