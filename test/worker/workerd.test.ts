@@ -81,6 +81,28 @@ describe('the worker in workerd', () => {
     assert.deepEqual(JSON.parse(vendor.requests[2]!.body), { entity: { entityId: 'e-1' } });
   });
 
+  it('refuses a vendor answer about another entity with 502 VENDOR_MISMATCH, credits nothing, logs the verification id', async () => {
+    vendor.behave(happyVendor);
+    const link = (await (await post('/api/onboarding-link', person)).json()) as { session: string; verificationId: string };
+    vendor.behave((req, res) => {
+      if (!req.path.startsWith('/idv/v2/idvalidate/result')) return happyVendor(req, res);
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ checkStatus: 'CHECKED_SUCCESS_CLEAR', entity: { entityId: 'someone-else' } }));
+    });
+    const res = await post('/api/result', { session: link.session, checkId: 'chk-of-another-person' });
+    assert.equal(res.status, 502);
+    const body = (await res.json()) as Record<string, unknown>;
+    assert.equal(body.errorCode, 'VENDOR_MISMATCH');
+    assert.ok(!('resultToken' in body));
+    const logged = new RegExp(`"event":"vendor_mismatch","verificationId":"${link.verificationId}"`);
+    for (let i = 0; i < 50 && !logged.test(worker.output()); i++) await new Promise((r) => setTimeout(r, 100)); // logs arrive through wrangler
+    assert.match(worker.output(), logged);
+    // The vendor fixed: the same verification is still open, and now answers from the right entity.
+    vendor.behave(happyVendor);
+    const again = (await (await post('/api/result', { session: link.session, checkId: 'chk-2' })).json()) as { checkStatus: string };
+    assert.equal(again.checkStatus, 'CHECKED_SUCCESS_CLEAR');
+  });
+
   it('answers 504 when the vendor does not answer within KYC_TIMEOUT_MS', async () => {
     vendor.behave(() => {
       /* never answers */
