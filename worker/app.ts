@@ -23,6 +23,7 @@ import { configuredSessionSecret } from './session';
 import { configuredKeyJwks } from './outcomes/signing-keys';
 import { configuredPublicOrigin, publicOrigin } from './public-origin';
 import { jwks } from './routes/jwks';
+import { handoff } from './handoff/routes';
 import { demoReceiver } from './outcomes/demo-receiver';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -131,6 +132,7 @@ app.route('/api', onboardingLink);
 app.route('/api', result);
 app.route('/api', ruok);
 app.route('/', jwks);
+app.route('/', handoff);
 
 // A known /api path asked with another method: 405 with Allow, not a 404.
 for (const [path, allow] of [

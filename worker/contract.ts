@@ -55,6 +55,12 @@ export const OnboardingLinkRequest = z.strictObject({
   }),
   consent: z.literal(true, { error: 'must be true' }),
   sendSMS: z.boolean().optional(),
+  /**
+   * Continue on another device: the answer's `url` is then a single-use
+   * handoff URL on the worker (with `qr`, its QR code), and the hosted flow
+   * ends on the worker's own "All done" page instead of `returnUrl`.
+   */
+  handoff: z.boolean().optional(),
   customerRef: z.string().trim().min(1).max(100, 'must be at most 100 characters').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
   returnUrl: z.string().max(2048, 'is too long').optional(),
   turnstileToken: z.string().max(2048, 'is too long').optional(),
@@ -74,6 +80,8 @@ export interface OnboardingLinkAnswer {
   session: string;
   /** `vrf_` + a ULID: names this verification in result tokens and webhooks. */
   verificationId: string;
+  /** With `handoff`: the handoff URL as a QR code (modules row by row, one bit each, base64), for the widget to draw. */
+  qr?: { size: number; modules: string };
 }
 
 export const ResultRequest = z.strictObject({

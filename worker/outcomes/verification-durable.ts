@@ -35,6 +35,12 @@ export class VerificationStore extends DurableObject<Env> {
   recordDemoDelivery(d: DemoDelivery): Promise<void> {
     return this.logic.recordDemoDelivery(d);
   }
+  openHandoff(token: string): Promise<string | undefined> {
+    return this.logic.openHandoff(token);
+  }
+  arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<{ browserKey: string } | undefined> {
+    return this.logic.arrive(secret, outcome, hint);
+  }
   read(): Promise<Verification | undefined> {
     return this.ctx.storage.get<Verification>('v');
   }

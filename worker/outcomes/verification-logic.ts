@@ -36,6 +36,19 @@ export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 const endedAt = (v: Verification) => v.finalAt ?? v.expiredAt;
 
+/** Compares two secrets in time that does not depend on where they differ. */
+export function safeEqual(a: string, b: string): boolean {
+  if (!a || !b || a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** 128 random bits, base64url. */
+export function randomToken(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
 export class VerificationLogic {
   /** The poll under way, so concurrent callers share it (one vendor call). */
   private inflight: Promise<void> | undefined;
@@ -122,6 +135,32 @@ export class VerificationLogic {
     }
     const after = await this.d.load();
     if (after && isOpen(after)) await this.d.setAlarm(Math.min(this.d.now() + this.d.pollMs, after.deadline));
+  }
+
+  /** The handoff URL was opened: where to send the phone, once. */
+  async openHandoff(token: string): Promise<string | undefined> {
+    const v = await this.d.load();
+    const h = v?.handoff;
+    if (!v || !h || h.opened || !safeEqual(token, h.openToken) || this.d.now() >= v.linkExpiresAt) return undefined;
+    await this.d.save({ ...v, handoff: { ...h, opened: true } });
+    return h.hostedUrl;
+  }
+
+  /**
+   * The phone came back from the hosted flow to the worker's return page
+   * with the return secret (single use: the first browser to arrive with it
+   * gets a key, kept as its cookie). A return makes the vendor be asked at
+   * once.
+   */
+  async arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<{ browserKey: string } | undefined> {
+    const v = await this.d.load();
+    const h = v?.handoff;
+    if (!v || !h || !safeEqual(secret, h.returnSecret)) return undefined;
+    if (h.browserKey) return undefined; // single use: someone already arrived with it
+    const browserKey = randomToken();
+    await this.d.save({ ...v, handoff: { ...h, browserKey, returned: outcome } });
+    await this.observe(hint).catch(() => undefined); // the alarm tries again if the vendor is down
+    return { browserKey };
   }
 
   /** A delivery the demo receiver verified (kept: the last 10). */

@@ -63,6 +63,10 @@ export interface Verifications {
   recordDemoDelivery(id: string, d: DemoDelivery): Promise<void>;
   /** The record as it is, without asking the vendor. */
   read(id: string): Promise<Verification | undefined>;
+  /** Handoff: the hosted flow's URL for a valid, unused handoff token (then used). */
+  openHandoff(id: string, token: string): Promise<string | undefined>;
+  /** Handoff: the phone's return with the return secret (single use). */
+  arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<{ browserKey: string } | undefined>;
 }
 
 /** The in-memory stand-in (node tests): one logic per id, a controllable clock, alarms run by hand. */
@@ -113,6 +117,12 @@ export class MemoryVerifications implements Verifications {
   async read(id: string) {
     return this.records.get(id);
   }
+  openHandoff(id: string, token: string) {
+    return this.logic(id).openHandoff(token);
+  }
+  arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint) {
+    return this.logic(id).arrive(secret, outcome, hint);
+  }
   /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
   forgetAllBut(...keep: string[]): void {
     for (const map of [this.records, this.alarms, this.logics] as Map<string, unknown>[]) {
@@ -148,6 +158,8 @@ export function verifications(env: Env): Verifications {
   type Stub = { create(v: Verification): Promise<void>; observe(h: ReturnHint): Promise<Observation>; webhookOutcome(s: WebhookState, a: number, st?: number): Promise<void>;
     recordDemoDelivery(d: DemoDelivery): Promise<void>;
     read(): Promise<Verification | undefined>;
+    openHandoff(token: string): Promise<string | undefined>;
+    arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<{ browserKey: string } | undefined>;
   };
   const stub = (id: string) => ns.get(ns.idFromName(id)) as unknown as Stub;
   return {
@@ -156,6 +168,8 @@ export function verifications(env: Env): Verifications {
     webhookOutcome: (id, state, attempts, status) => stub(id).webhookOutcome(state, attempts, status),
     recordDemoDelivery: (id, d) => stub(id).recordDemoDelivery(d),
     read: (id) => stub(id).read(),
+    openHandoff: (id, token) => stub(id).openHandoff(token),
+    arrive: (id, secret, outcome, hint) => stub(id).arrive(secret, outcome, hint),
   };
 }
 

@@ -38,8 +38,23 @@ export interface Verification {
   lastPolledAt?: number;
   polls: number;
   webhook: { state: WebhookState; attempts: number; lastStatus?: number; at?: number };
+  /** Continued on another device (`worker/handoff/`): how, and its single-use secrets. */
+  handoff?: Handoff;
   /** Demo partners only: what their receiver inside the worker accepted (the demo shows it). */
   demoDeliveries?: DemoDelivery[];
+}
+
+export interface Handoff {
+  /** A QR code or a copied link, which the starter holds: no code is needed to credit it. */
+  kind: 'link';
+  /** The single-use token of the handoff URL, and the vendor's hosted flow it forwards to. */
+  openToken: string;
+  hostedUrl: string;
+  opened?: boolean;
+  /** The single-use secret of the return URL; the browser that arrives with it gets `browserKey`. */
+  returnSecret: string;
+  browserKey?: string;
+  returned?: 'success' | 'error';
 }
 
 export interface DemoDelivery {

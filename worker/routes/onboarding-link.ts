@@ -16,6 +16,8 @@ import { readJson } from '../validation';
 import { verificationGraceSeconds } from '../outcomes/settings';
 import { CHECKING, linkExpiry, newVerificationId, type Verification } from '../outcomes/verification';
 import { verifications } from '../outcomes/verification-store';
+import { randomToken } from '../outcomes/verification-logic';
+import { qrModules } from '../handoff/qr';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
 
@@ -41,6 +43,9 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     }
   }
 
+  if (body.handoff && body.sendSMS) {
+    throw validationError([{ issue: 'cannot be combined with sendSMS: choose one way to the phone', issueLocation: 'handoff' }]);
+  }
   const returnUrl = body.returnUrl ?? origin;
   const returnOrigin = normaliseOrigin(returnUrl);
   if (!isReturnOrigin(env, c.req.url, partner, returnOrigin)) {
@@ -83,6 +88,11 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     if (body.sendSMS) await enforce(env.RL_SMS, `${partner.id} ${phone.e164}`, 'text messages to this number');
     const secret = (await sessionSecret(env))!; // the misconfiguration guard ran first
     const name = body.name;
+    const own = ownOrigin(env, c.req.url);
+    const verificationId = newVerificationId();
+    // A handed-off flow ends on the worker's own page, with a single-use secret.
+    const returnSecret = body.handoff ? randomToken() : undefined;
+    const returnTo = returnSecret ? `${own}/handoff/${verificationId}/return?r=${returnSecret}` : returnUrl;
     const link = await vendorFor(c, partner).onboardingUrl({
       applicationRef: c.get('requestId'),
       consent: true,
@@ -106,35 +116,40 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
             ...(partner.smsTemplateId ? { messageTemplateId: partner.smsTemplateId } : {}),
           }
         : {}),
-      successRedirectURL: redirectUrl(returnUrl, 'success'),
-      errorRedirectURL: redirectUrl(returnUrl, 'error'),
+      successRedirectURL: redirectUrl(returnTo, 'success'),
+      errorRedirectURL: redirectUrl(returnTo, 'error'),
     });
     const entityId = link.entity.entityId;
     if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
     const now = Date.now();
     const expiresAt = linkExpiry(link.urlExpiry, now);
+    const openToken = returnSecret ? randomToken() : undefined;
+    const handoffUrl = openToken ? `${own}/handoff/${verificationId}?t=${openToken}` : undefined;
     const verification: Verification = {
-      id: newVerificationId(),
+      id: verificationId,
       partnerId: partner.id,
       partnerOrigin: origin,
       ...(body.customerRef ? { customerRef: body.customerRef } : {}),
       entityId,
-      workerOrigin: ownOrigin(env, c.req.url),
+      workerOrigin: own,
       createdAt: now,
       linkExpiresAt: expiresAt,
       deadline: expiresAt + verificationGraceSeconds(env) * 1000,
       status: CHECKING,
       polls: 0,
       webhook: { state: 'none', attempts: 0 },
+      ...(openToken && returnSecret ? { handoff: { kind: 'link' as const, openToken, hostedUrl: link.url, returnSecret } } : {}),
     };
     await verifications(env).create(verification);
     const answer: OnboardingLinkAnswer = {
-      url: link.url,
+      // Handed off: the phone gets the worker's single-use URL, never the vendor's.
+      url: handoffUrl ?? link.url,
       urlExpiry: link.urlExpiry,
       status: link.status,
       smsSent: body.sendSMS === true,
       session: await createSession(secret, { entityId, verificationId: verification.id, origin, partnerId: partner.id }, now),
       verificationId: verification.id,
+      ...(handoffUrl ? { qr: qrModules(handoffUrl) } : {}),
     };
     const json = JSON.stringify(answer);
     if (store && scoped) await store.finish(scoped, print, { status: 200, body: json });

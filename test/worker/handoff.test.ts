@@ -1,0 +1,95 @@
+/**
+ * The cross-device handoff in node (msw as the vendor, a controlled store):
+ * a link made with `handoff: true` answers the worker's single-use handoff
+ * URL and its QR code (decoded here with jsQR), never the vendor's URL; the
+ * handoff URL forwards once; the hosted flow ends on the worker's return
+ * page, which asks the vendor at once and says "All done"; the first device
+ * then has the final outcome and a result token.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Env } from '../../worker/env';
+import { decodeQr } from '../support/qr';
+import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
+import { baseEnv, call, linkAnswer, okVendor, PARTNER, person, startHarness, stopHarness, vendor, vendorRequests, WORKER } from './harness';
+
+before(startHarness);
+after(stopHarness);
+beforeEach(() => vendor(...okVendor));
+
+function env(): Env {
+  const e: Env = { ...baseEnv };
+  useMemoryVerifications(e, new MemoryVerifications(e));
+  return e;
+}
+
+describe('handoff to another device', () => {
+  it('answers a single-use handoff URL on the worker and its QR code, never the vendor URL', async () => {
+    const e = env();
+    const res = await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true } }, e);
+    assert.equal(res.status, 200, res.text);
+    const { url, qr, verificationId } = res.json as { url: string; qr: { size: number; modules: string }; verificationId: string };
+    assert.match(url, new RegExp(`^${WORKER}/handoff/${verificationId}\\?t=[A-Za-z0-9_-]{22}$`));
+    assert.ok(!res.text.includes(linkAnswer.url), 'the vendor URL stays with the worker');
+    assert.equal(decodeQr(qr), url, 'the QR code decodes to the handoff URL');
+    const sent = vendorRequests[0]!.body as { successRedirectURL: string; errorRedirectURL: string };
+    assert.match(sent.successRedirectURL, new RegExp(`^${WORKER}/handoff/${verificationId}/return\\?r=[A-Za-z0-9_-]{22}&kyc_return=success$`));
+    assert.match(sent.errorRedirectURL, /&kyc_return=error$/);
+  });
+
+  it('forwards the phone once; the return page asks the vendor at once and says All done; the first device gets the outcome', async () => {
+    const e = env();
+    const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true, customerRef: 'acct-7' } }, e)).json;
+    const back = new URL((vendorRequests[0]!.body as { successRedirectURL: string }).successRedirectURL);
+    const open = await call(new URL(link.url).pathname + new URL(link.url).search, {}, e);
+    assert.equal(open.status, 303);
+    assert.equal(open.headers.get('Location'), linkAnswer.url);
+    const again = await call(new URL(link.url).pathname + new URL(link.url).search, {}, e);
+    assert.equal(again.status, 410);
+    assert.match(again.text, /This link no longer works/);
+
+    vendorRequests.length = 0;
+    const ret = await call(`${back.pathname}${back.search}&checkId=chk-42`, {}, e);
+    assert.equal(ret.status, 200);
+    assert.match(ret.text, /<h1>All done<\/h1>/);
+    assert.match(ret.text, /Go back to your computer/);
+    assert.match(ret.headers.get('Content-Security-Policy') ?? '', /default-src 'none'/);
+    assert.deepEqual((vendorRequests[0]!.body as { checkId: string }).checkId, 'chk-42', 'asked at once, with the check id');
+    const reuse = await call(`${back.pathname}${back.search}`, {}, e);
+    assert.equal(reuse.status, 410, 'the return secret is single use');
+
+    const first = await call('/api/result', { method: 'POST', json: { session: link.session }, headers: { Origin: PARTNER } }, e);
+    assert.equal(first.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
+    assert.ok(first.json.resultToken);
+  });
+
+  it('a return after the flow failed reads calmly; forged or unknown handoff URLs get a calm page, no vendor call', async () => {
+    const e = env();
+    const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true } }, e)).json;
+    const err = new URL((vendorRequests[0]!.body as { errorRedirectURL: string }).errorRedirectURL);
+    vendorRequests.length = 0;
+    const ret = await call(`${err.pathname}${err.search}`, {}, e);
+    assert.equal(ret.status, 200);
+    assert.match(ret.text, /We could not finish here/);
+    vendorRequests.length = 0;
+    for (const path of [
+      `/handoff/${link.verificationId}?t=${'A'.repeat(22)}`,
+      `/handoff/${link.verificationId}`,
+      `/handoff/vrf_not-an-id?t=${'A'.repeat(22)}`,
+      `/handoff/${link.verificationId}/return?r=${'B'.repeat(22)}&kyc_return=success`,
+    ]) {
+      const res = await call(path, {}, e);
+      assert.ok([404, 410].includes(res.status), `${path}: ${res.status}`);
+      assert.doesNotMatch(res.text, /errorCode/);
+    }
+    assert.equal(vendorRequests.length, 0);
+  });
+
+  it('refuses handoff together with sendSMS, naming the field, before any vendor call', async () => {
+    const res = await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true, sendSMS: true } }, env());
+    assert.equal(res.status, 400);
+    assert.ok(res.json.issues.some((i: { issueLocation: string }) => i.issueLocation === 'handoff'));
+    assert.equal(vendorRequests.length, 0);
+  });
+});
+

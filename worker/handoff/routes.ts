@@ -1,0 +1,61 @@
+/**
+ * The cross-device handoff's pages on the worker's own origin:
+ *   GET /handoff/:verificationId?t=…         the URL behind the QR code or
+ *       the copied link: single use, until the link expires; forwards the
+ *       phone to the vendor's hosted flow.
+ *   GET /handoff/:verificationId/return?r=…  where a handed-off hosted flow
+ *       ends (its success and error redirect): single use; the worker asks
+ *       the vendor at once, and the phone reads "All done: go back to your
+ *       computer" (or a calm "could not finish"), never an error.
+ */
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../env';
+import { ApiError } from '../errors';
+import { VERIFICATION_ID } from '../outcomes/verification';
+import { verifications } from '../outcomes/verification-store';
+import { HANDOFF_CSS, handoffPage, PAGES } from './pages';
+
+const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
+
+function page(c: Context<AppEnv>, [title, message]: readonly [string, string], status: 200 | 404 | 410 = 200) {
+  c.header('Content-Security-Policy', "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+  c.header('Referrer-Policy', 'no-referrer');
+  c.header('Cache-Control', 'no-store');
+  return c.html(handoffPage(title, message), status);
+}
+
+export const handoff = new Hono<AppEnv>()
+  .get('/handoff/page.css', (c) => {
+    c.header('Cache-Control', 'public, max-age=3600');
+    return c.body(HANDOFF_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' });
+  })
+  .get('/handoff/:verificationId', async (c) => {
+    const vid = c.req.param('verificationId');
+    const token = c.req.query('t') ?? '';
+    if (!VERIFICATION_ID.test(vid) || !TOKEN.test(token)) return page(c, PAGES.linkGone, 404);
+    const hosted = await verifications(c.env).openHandoff(vid, token);
+    if (!hosted) return page(c, PAGES.linkGone, 410);
+    c.header('Referrer-Policy', 'no-referrer'); // the handoff token stays out of the vendor's logs
+    c.header('Cache-Control', 'no-store');
+    return c.redirect(hosted, 303);
+  })
+  .get('/handoff/:verificationId/return', async (c) => {
+    const vid = c.req.param('verificationId');
+    const secret = c.req.query('r') ?? '';
+    if (!VERIFICATION_ID.test(vid) || !TOKEN.test(secret)) return page(c, PAGES.returnGone, 404);
+    const outcome = c.req.query('kyc_return') === 'success' ? 'success' : 'error';
+    const checkId = c.req.query('checkId');
+    const token = c.req.query('token');
+    const hint = {
+      ...(checkId && checkId.length <= 200 ? { checkId } : {}),
+      ...(token && token.length <= 2048 ? { token } : {}),
+    };
+    const arrived = await verifications(c.env).arrive(vid, secret, outcome, hint);
+    if (!arrived) return page(c, PAGES.returnGone, 410);
+    return page(c, outcome === 'success' ? PAGES.done : PAGES.notFinished);
+  })
+  .onError((err, c) => {
+    // The phone's person has nothing to fix: any fault reads as a calm page.
+    if (!(err instanceof ApiError)) console.error(JSON.stringify({ level: 'error', event: 'handoff_page_failed', error: err?.name ?? 'Error' }));
+    return page(c, PAGES.notFinished);
+  });
