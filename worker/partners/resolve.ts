@@ -20,6 +20,18 @@ export function operatorCredentials(env: Env): Pick<Partner, 'customerId' | 'chi
   };
 }
 
+/** The environment's flow, SMS, Turnstile and webhook settings: its own partner's, and the demo partners'. */
+function environmentSettings(env: Env): Pick<Partner, 'flowId' | 'smsSenderName' | 'smsTemplateId' | 'turnstileSecret' | 'webhookUrl' | 'webhookSecret'> {
+  return {
+    flowId: env.KYC_FLOW_ID || undefined,
+    smsSenderName: env.KYC_SMS_SENDER_NAME || undefined,
+    smsTemplateId: env.KYC_SMS_TEMPLATE_ID || undefined,
+    turnstileSecret: env.TURNSTILE_SECRET_KEY?.trim() || undefined,
+    webhookUrl: env.WEBHOOK_URL?.trim() || undefined,
+    webhookSecret: env.WEBHOOK_SECRET?.trim() || undefined,
+  };
+}
+
 /** The environment's settings as a partner: today's single-partner behaviour. */
 export function environmentPartner(env: Env, origins: string[]): Partner {
   return {
@@ -28,12 +40,7 @@ export function environmentPartner(env: Env, origins: string[]): Partner {
     source: 'environment',
     origins,
     ...operatorCredentials(env),
-    flowId: env.KYC_FLOW_ID || undefined,
-    smsSenderName: env.KYC_SMS_SENDER_NAME || undefined,
-    smsTemplateId: env.KYC_SMS_TEMPLATE_ID || undefined,
-    turnstileSecret: env.TURNSTILE_SECRET_KEY?.trim() || undefined,
-    webhookUrl: env.WEBHOOK_URL?.trim() || undefined,
-    webhookSecret: env.WEBHOOK_SECRET?.trim() || undefined,
+    ...environmentSettings(env),
   };
 }
 
@@ -57,13 +64,7 @@ export function demoPartner(env: Env, requestUrl: string, origin: string): Partn
     customerId: env.KYC_CUSTOMER_ID ?? DEFAULTS.sandboxCustomerId,
     childId: demo.childId,
     apiKey: demo.apiKey,
-    // "they take the environment's flow, SMS and webhook settings"
-    flowId: env.KYC_FLOW_ID || undefined,
-    smsSenderName: env.KYC_SMS_SENDER_NAME || undefined,
-    smsTemplateId: env.KYC_SMS_TEMPLATE_ID || undefined,
-    turnstileSecret: env.TURNSTILE_SECRET_KEY?.trim() || undefined,
-    webhookUrl: env.WEBHOOK_URL?.trim() || undefined,
-    webhookSecret: env.WEBHOOK_SECRET?.trim() || undefined,
+    ...environmentSettings(env), // "they take the environment's flow, SMS and webhook settings"
   };
 }
 
