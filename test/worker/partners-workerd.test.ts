@@ -1,7 +1,8 @@
 /**
  * Partners in workerd (Miniflare) with a real KV binding: two registry
  * partners in front of a fake vendor on 127.0.0.1 (each call carries its own
- * child ID and key, never the other's; sessions and rate limits per partner;
+ * child ID and key, never the other's; sessions and rate limits (per address,
+ * and text messages per number) per partner;
  * a removed partner is refused within PARTNERS_CACHE_SECONDS; the stored
  * bytes hold no secret), and the demo partners in front of the sandbox (an
  * entity made through one child is invisible to the other, visible to the
@@ -127,6 +128,22 @@ describe('registry partners in workerd, with a fake vendor', () => {
       const beta = await fetch(`${worker.url}/api/ruok`, { headers: { Origin: BETA, 'CF-Connecting-IP': ip } });
       if (Math.floor(Date.now() / 60_000) !== window && attempt < 3) continue;
       assert.deepEqual(statuses, [...Array(IP_LIMIT).fill(200), 429]);
+      assert.equal(beta.status, 200);
+      break;
+    }
+  });
+
+  it('counts text messages to one number per partner: alpha’s budget spent, beta still texts it', async () => {
+    for (let attempt = 0; ; attempt++) {
+      const phone = { code: '+61', number: `0412 000 0${10 + attempt}` };
+      const window = Math.floor(Date.now() / 60_000);
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        statuses.push((await post(worker.url, '/api/onboarding-link', ALPHA, { ...person, phone, sendSMS: true }, { 'CF-Connecting-IP': `198.51.100.${40 + i}` })).status);
+      }
+      const beta = await post(worker.url, '/api/onboarding-link', BETA, { ...person, phone, sendSMS: true }, { 'CF-Connecting-IP': '198.51.100.50' });
+      if (Math.floor(Date.now() / 60_000) !== window && attempt < 3) continue;
+      assert.deepEqual(statuses, [200, 200, 200, 429], 'RL_SMS allows 3 a minute to one number');
       assert.equal(beta.status, 200);
       break;
     }
