@@ -52,6 +52,11 @@ app.use('*', async (c, next) => {
   );
 });
 
+// Second, so every answer carries them: an error thrown by any later
+// middleware (a 403 from the origin guard, a 413, a 429) becomes its answer
+// inside the chain, and these headers are set on it on the way out.
+app.use('*', secureHeaders());
+
 // The partner the request works for, from its exact Origin (partners/resolve.ts).
 // A registry partner whose secrets cannot be opened stops here: no call is
 // ever made with missing or wrong credentials.
@@ -89,8 +94,6 @@ app.use('/api/*', async (c, next) => {
   }
   await next();
 });
-
-app.use('*', secureHeaders());
 
 app.use(
   '/api/*',

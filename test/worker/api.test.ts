@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { delay, http, HttpResponse } from 'msw';
 import { sign } from 'hono/jwt';
+import type { Env } from '../../worker/env';
 import { resetRuokCache } from '../../worker/routes/ruok';
 import {
   API_KEY,
@@ -413,10 +414,27 @@ describe('everything else', () => {
     assert.equal(res.status, 404);
   });
 
-  it('sends secure headers', async () => {
-    const res = await call('/api/ruok');
-    assert.equal(res.headers.get('X-Content-Type-Options'), 'nosniff');
-    assert.ok(res.headers.get('Strict-Transport-Security'));
+  it('sends secure headers on every answer, errors included', async () => {
+    const limited: Env = { ...baseEnv, RL_IP: { limit: async () => ({ success: false }) } as unknown as Env['RL_IP'] };
+    const broken: Env = { ...baseEnv, KYC_BASE_URL: 'not a url' };
+    const cases: [string, Promise<Awaited<ReturnType<typeof call>>>, number][] = [
+      ['200', call('/api/ruok'), 200],
+      ['403 from the origin guard', call('/api/onboarding-link', { method: 'POST', json: person, headers: { Origin: 'https://evil.example' } }), 403],
+      ['404', call('/nothing-here'), 404],
+      ['405', call('/api/onboarding-link', { method: 'PUT', json: person }), 405],
+      ['413', call('/api/onboarding-link', { method: 'POST', body: 'x'.repeat(70_000), headers: { 'Content-Type': 'application/json' } }), 413],
+      ['415', call('/api/onboarding-link', { method: 'POST', body: '{}', headers: { 'Content-Type': 'text/plain' } }), 415],
+      ['429', call('/api/onboarding-link', { method: 'POST', json: person }, limited), 429],
+      ['500', call('/api/onboarding-link', { method: 'POST', json: person }, broken), 500],
+    ];
+    for (const [what, pending, status] of cases) {
+      const res = await pending;
+      assert.equal(res.status, status, `${what}: ${res.text}`);
+      assert.equal(res.headers.get('X-Content-Type-Options'), 'nosniff', what);
+      assert.equal(res.headers.get('X-Frame-Options'), 'SAMEORIGIN', what);
+      assert.ok(res.headers.get('Strict-Transport-Security'), what);
+      assert.ok(res.headers.get('X-Request-Id'), what);
+    }
   });
 
   it('logs one structured line per request, with no personal data', async () => {
