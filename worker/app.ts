@@ -21,7 +21,7 @@ import { ruok } from './routes/ruok';
 import { sandbox } from './sandbox/app';
 import { configuredSessionSecret } from './session';
 import { configuredKeyJwks } from './outcomes/signing-keys';
-import { configuredPublicOrigin, publicOrigin } from './public-origin';
+import { configuredPublicOrigin, isLoopbackHost, publicOrigin } from './public-origin';
 import { jwks } from './routes/jwks';
 import { handoff } from './handoff/routes';
 import { demoReceiver } from './outcomes/demo-receiver';
@@ -148,9 +148,19 @@ for (const [path, allow] of [
   });
 }
 
-// The sandbox exists only while it is the vendor.
+// The sandbox exists only while it is the vendor. Its vendor API answers
+// HTTP callers with the documented default credentials on loopback hosts only
+// (a laptop); a deployed sandbox (a sales demo) answers them only with
+// SANDBOX_CREDENTIALS set on purpose, since anyone could read every visitor's
+// entities with the public default key. The worker's own calls reach the
+// sandbox in-process (vendor/from-env.ts), not through here, and keep working;
+// the hosted-flow pages and a visitor's own outbox stay.
+const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2)\//;
 app.use('/sandbox/*', async (c, next) => {
   if (!usesSandbox(c.env)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+  if (SANDBOX_VENDOR_API.test(c.req.path) && !c.env.SANDBOX_CREDENTIALS?.trim() && !isLoopbackHost(new URL(c.req.url).hostname)) {
+    throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+  }
   await next();
 });
 app.route('/', sandbox);

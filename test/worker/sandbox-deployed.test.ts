@@ -1,0 +1,62 @@
+/**
+ * A deployed sandbox (issue 16, finding 1): with the built-in sandbox as the
+ * vendor on a public host, its vendor API does not answer HTTP callers with
+ * the public default credentials (anyone could search every visitor's name
+ * and date of birth); it does on loopback hosts, and with SANDBOX_CREDENTIALS
+ * set on purpose. The worker's own in-process calls keep the flow working.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import app from '../../worker/app';
+import type { Env } from '../../worker/env';
+import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
+import { adultDateOfBirth } from '../support/dates';
+import { startHarness, stopHarness } from './harness';
+
+before(startHarness);
+after(stopHarness);
+
+const PUBLIC = 'https://demo.kyc.example';
+const creds = { 'Content-Type': 'application/json', api_key: 'sandbox-key', 'X-Service-CustomerID': 'demo-customer' };
+const search = (base: string, env: Env) =>
+  app.request(`${base}/sandbox/v2/kyc/entity/search`, { method: 'POST', headers: creds, body: JSON.stringify({ name: { givenName: 'Ana', familyName: 'Lima' } }) }, env);
+
+function deployedEnv(over: Partial<Env> = {}): Env {
+  const env: Env = { PUBLIC_ORIGIN: PUBLIC, ...over };
+  useMemoryVerifications(env, new MemoryVerifications(env));
+  return env;
+}
+
+describe('the sandbox in a deployment', () => {
+  it('does not answer its vendor API to HTTP callers with the default credentials off loopback', async () => {
+    const env = deployedEnv();
+    const res = await search(PUBLIC, env);
+    assert.equal(res.status, 404);
+    for (const path of ['/sandbox/idv/v2/idvalidate/result', '/sandbox/idv/v2/idvalidate/onboarding-url']) {
+      const r = await app.request(`${PUBLIC}${path}`, { method: 'POST', headers: creds, body: '{}' }, env);
+      assert.equal(r.status, 404, path);
+    }
+  });
+
+  it('answers on loopback hosts, and off loopback with SANDBOX_CREDENTIALS set on purpose', async () => {
+    assert.equal((await search('http://127.0.0.1:8787', deployedEnv({ PUBLIC_ORIGIN: undefined }))).status, 200);
+    const own = JSON.stringify({ customers: [{ customerId: 'demo-customer', apiKey: 'sandbox-key' }] });
+    const res = await search(PUBLIC, deployedEnv({ SANDBOX_CREDENTIALS: own }));
+    assert.equal(res.status, 200, await res.text());
+  });
+
+  it('keeps the flow working: the worker reaches its sandbox in-process', async () => {
+    const env = deployedEnv();
+    const res = await app.request(`${PUBLIC}/api/onboarding-link`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: PUBLIC },
+      body: JSON.stringify({ name: { familyName: 'Lima' }, dateOfBirth: adultDateOfBirth(), phone: { code: '+61', number: '0412 345 678' }, consent: true }),
+    }, env);
+    const text = await res.text();
+    assert.equal(res.status, 200, text);
+    const { url } = JSON.parse(text) as { url: string };
+    assert.ok(url.startsWith(`${PUBLIC}/sandbox/flow/`), url);
+    const page = await app.request(url, {}, env);
+    assert.equal(page.status, 200, 'the hosted-flow page stays');
+  });
+});
