@@ -27,7 +27,9 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new ApiError(400, 'INVALID_JSON', 'The body must be a JSON object.', [{ issue: 'must be a JSON object', issueLocation: '<body>' }]);
   }
-  const parsed = schema.safeParse(json);
+  // reportInput: so a present value of the wrong type reads "must be a string", not "is required"
+  // (the value itself is never put in an answer: zodIssues keeps the message and the path only).
+  const parsed = schema.safeParse(json, { reportInput: true });
   if (!parsed.success) throw validationError(zodIssues(parsed.error));
   return { data: parsed.data, text };
 }

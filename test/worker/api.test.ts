@@ -174,6 +174,19 @@ describe('POST /api/onboarding-link', () => {
     });
   }
 
+  it('says a field of the wrong type is of the wrong type, and a missing one is required', async () => {
+    const wrong = await link({ ...person, name: { familyName: 98765.4321 }, sendSMS: 'yes-please' });
+    assert.equal(wrong.status, 400);
+    assert.deepEqual(wrong.json.issues, [
+      { issue: 'must be a string', issueLocation: 'name.familyName' },
+      { issue: 'must be a boolean', issueLocation: 'sendSMS' },
+    ]);
+    assert.ok(!wrong.text.includes('98765') && !wrong.text.includes('yes-please'), 'no value echoed');
+    const missing = await link({ ...person, dateOfBirth: undefined });
+    assert.deepEqual(missing.json.issues, [{ issue: 'is required', issueLocation: 'dateOfBirth' }]);
+    assert.equal(vendorRequests.length, 0);
+  });
+
   it('answers a body over 64 KB with 413', async () => {
     const res = await link({ ...person, customerRef: 'x'.repeat(70 * 1024) });
     assert.equal(res.status, 413);
