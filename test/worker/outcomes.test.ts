@@ -160,6 +160,15 @@ describe('binding to the session', () => {
 });
 
 describe('polling', () => {
+  it('takes a vendor 404 for the check as not finished yet, not as a fault', async () => {
+    const s = stack();
+    const { session } = await s.link();
+    vendor(okVendor[0]!, http.post(RESULT, () => HttpResponse.json({ errorCode: 'NOT_FOUND', errorMsg: 'no check', issues: [], requestId: 'v' }, { status: 404 })));
+    const res = await s.result({ session, checkId: 'not-yet' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.json.checkStatus, 'CHECKING');
+  });
+
   it('asks the vendor at most once per RESULT_POLL_SECONDS however many browsers poll; a return asks at once', async () => {
     const s = stack();
     let status = 'CHECKING';

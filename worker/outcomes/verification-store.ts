@@ -9,7 +9,7 @@ import { VendorError, type VendorFault } from '../vendor/client';
 import { vendorClient } from '../vendor/from-env';
 import { partnerById } from '../partners/resolve';
 import { resultPollSeconds } from './settings';
-import { type DemoDelivery, type Verification, type WebhookEvent } from './verification';
+import { CHECKING, type DemoDelivery, type Verification, type WebhookEvent } from './verification';
 import { VerificationLogic, type ReturnHint, type VerificationDeps } from './verification-logic';
 import type { WebhookState } from './verification';
 
@@ -18,13 +18,23 @@ export async function askVendor(env: Env, v: Verification) {
   const partner = await partnerById(env, v.workerOrigin, v.partnerId);
   // A partner removed meanwhile: nobody may ask on its behalf any more.
   if (!partner) throw new VendorError({ kind: 'status', status: 403 });
-  const answer = await vendorClient(env, partner, { origin: v.workerOrigin }).result({
-    entity: { entityId: v.entityId },
-    ...(v.checkId ? { checkId: v.checkId } : {}),
-    ...(v.token ? { token: v.token } : {}),
-    ...(env.KYC_PROVIDER ? { provider: env.KYC_PROVIDER } : {}),
-  });
-  return { checkStatus: answer.checkStatus, entityId: answer.entity?.entityId };
+  try {
+    const answer = await vendorClient(env, partner, { origin: v.workerOrigin }).result({
+      entity: { entityId: v.entityId },
+      ...(v.checkId ? { checkId: v.checkId } : {}),
+      ...(v.token ? { token: v.token } : {}),
+      ...(env.KYC_PROVIDER ? { provider: env.KYC_PROVIDER } : {}),
+    });
+    return { checkStatus: answer.checkStatus, entityId: answer.entity?.entityId };
+  } catch (err) {
+    // "Not found" for a check the worker itself started means the vendor has
+    // nothing yet (the person has not begun): not finished, not a fault.
+    if (err instanceof VendorError && err.fault.kind === 'status' && err.fault.status === 404) {
+      console.log(JSON.stringify({ level: 'info', event: 'vendor_check_not_found', verificationId: v.id }));
+      return { checkStatus: CHECKING };
+    }
+    throw err;
+  }
 }
 
 /** Hands the event to the webhook queue; without one (no webhook configured in tests) it is dropped. */
