@@ -127,7 +127,11 @@ app.use('/api/*', async (c, next) => {
 
 // Counted per partner: one partner's traffic (or abuse) never spends another's budget.
 app.use('/api/*', async (c, next) => {
-  await enforce(c.env.RL_IP, `${c.get('partner')?.id ?? '-'} ${ipKey(clientIp(c.req.raw.headers))}`, 'requests');
+  const ip = clientIp(c.req.raw.headers);
+  const pid = c.get('partner')?.id ?? '-';
+  await enforce(c.env.RL_IP, `${pid} ${ipKey(ip)}`, 'requests');
+  // IPv6: a second, looser limit per /48, so the /64s of one allocation do not each get a budget.
+  if (ip.includes(':')) await enforce(c.env.RL_IP_48, `${pid} ${ipKey(ip, 48)}`, 'requests');
   await next();
 });
 

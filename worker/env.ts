@@ -91,6 +91,8 @@ export interface Env {
   WEBHOOK_QUEUE?: Queue;
   /** Dead-letter queue: events whose last attempt failed (this worker consumes and records it). */
   WEBHOOK_DLQ?: Queue;
+  /** Rate limit per IPv6 /48 on every /api route (next to RL_IP's /64). */
+  RL_IP_48?: RateLimit;
   /** Rate limit per client IP on every /api route. */
   RL_IP?: RateLimit;
   /** Rate limit per destination phone number for SMS. */

@@ -17,9 +17,11 @@ export function clientIp(headers: Headers): string {
 /**
  * The rate-limit key of a client address. An IPv6 client usually holds a
  * whole /64 (2^64 addresses), so keying on the full address would let it
- * step around the limit; IPv6 counts per /64, IPv4 per address.
+ * step around the limit; IPv6 counts per /64 (and, with `prefix` 48, per /48:
+ * homes and hosts are often given a /56 or a /48, i.e. 256 or 65,536 /64s),
+ * IPv4 per address.
  */
-export function ipKey(ip: string): string {
+export function ipKey(ip: string, prefix: 64 | 48 = 64): string {
   if (!ip.includes(':')) return ip;
   const addr = ip.toLowerCase().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
   if (/^::ffff:\d+\.\d+\.\d+\.\d+$/.test(addr)) return addr.slice(7); // IPv4-mapped
@@ -27,7 +29,7 @@ export function ipKey(ip: string): string {
   const h = head ? head.split(':') : [];
   const t = tail ? tail.split(':') : [];
   const groups = tail === undefined ? h : [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
-  return groups.slice(0, 4).map((g) => (g.replace(/^0+(?=.)/, '') || '0')).join(':') + '::/64';
+  return groups.slice(0, prefix / 16).map((g) => (g.replace(/^0+(?=.)/, '') || '0')).join(':') + `::/${prefix}`;
 }
 
 export async function enforce(binding: RateLimit | undefined, key: string, what: string): Promise<void> {
