@@ -165,8 +165,21 @@ app.use('/sandbox/*', async (c, next) => {
   if (SANDBOX_VENDOR_API.test(c.req.path) && !c.env.SANDBOX_CREDENTIALS?.trim() && !isLoopbackHost(new URL(c.req.url).hostname)) {
     throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
   }
+  // What writes (the vendor API on loopback, the hosted flow's submit, the
+  // demo's receiver) spends a per-client budget like /api's; reading pages
+  // and the demo's polling of its own outbox do not.
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') await enforce(c.env.RL_IP, `sandbox ${ipKey(clientIp(c.req.raw.headers))}`, 'requests');
   await next();
 });
+app.use(
+  '/sandbox/*',
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${MAX_BODY_BYTES / 1024} KB.`);
+    },
+  }),
+);
 app.route('/', sandbox);
 app.route('/', demoReceiver);
 

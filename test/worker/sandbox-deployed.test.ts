@@ -45,6 +45,22 @@ describe('the sandbox in a deployment', () => {
     assert.equal(res.status, 200, await res.text());
   });
 
+  it('limits what HTTP callers write to /sandbox per client, and refuses bodies over 64 KB', async () => {
+    const counts = new Map<string, number>();
+    const env = deployedEnv({
+      RL_IP: { limit: async ({ key }: { key: string }) => ({ success: (counts.set(key, (counts.get(key) ?? 0) + 1).get(key) ?? 0) <= 3 }) } as unknown as Env['RL_IP'],
+    });
+    const local = 'http://127.0.0.1:8787';
+    const statuses: number[] = [];
+    const search = () => app.request(`${local}/sandbox/v2/kyc/entity/search`, { method: 'POST', headers: { ...creds, 'CF-Connecting-IP': '198.51.100.9' }, body: JSON.stringify({ name: { givenName: 'Ana', familyName: 'Lima' } }) }, env);
+    for (let i = 0; i < 5; i++) statuses.push((await search()).status);
+    assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+    // Reading (a visitor's outbox, the pages) is not counted.
+    for (let i = 0; i < 5; i++) assert.equal((await app.request(`${local}/sandbox/outbox?customerRef=r`, { headers: { 'CF-Connecting-IP': '198.51.100.9' } }, env)).status, 200);
+    const big = await app.request(`${local}/sandbox/v2/kyc/entity/search`, { method: 'POST', headers: { ...creds, 'CF-Connecting-IP': '198.51.100.10' }, body: JSON.stringify({ name: { givenName: 'A', familyName: 'x'.repeat(70_000) } }) }, deployedEnv({ PUBLIC_ORIGIN: undefined }));
+    assert.equal(big.status, 413);
+  });
+
   it('keeps the flow working: the worker reaches its sandbox in-process', async () => {
     const env = deployedEnv();
     const res = await app.request(`${PUBLIC}/api/onboarding-link`, {
