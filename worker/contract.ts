@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { dateOfBirthProblem, MAX_AGE_YEARS, type DateOfBirthProblem } from '../rules/date-of-birth';
+import { isVisiblyBlank } from '../rules/name';
 
 const MAX_NAME = 100;
 
@@ -16,7 +17,7 @@ const MAX_NAME = 100;
  * token. Zero-width joiners and the bidi marks LRM/RLM/ALM stay allowed:
  * real names need them.
  */
-const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const safeText = (s: string) => !UNSAFE_TEXT.test(s);
 const SAFE_TEXT_MESSAGE = 'contains characters that are not allowed';
 
@@ -24,7 +25,13 @@ const namePart = (max = MAX_NAME) =>
   z
     .string()
     .transform((s) => s.trim().replace(/\s+/g, ' '))
-    .pipe(z.string().max(max, `must be at most ${max} characters`).refine(safeText, SAFE_TEXT_MESSAGE));
+    .pipe(
+      z
+        .string()
+        .max(max, `must be at most ${max} characters`)
+        .refine(safeText, SAFE_TEXT_MESSAGE)
+        .refine((s) => s === '' || !isVisiblyBlank(s), 'must contain letters a reader can see'),
+    );
 
 /** An optional name part: blank after trimming counts as absent. */
 const optionalNamePart = namePart()

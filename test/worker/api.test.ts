@@ -133,6 +133,9 @@ describe('POST /api/onboarding-link', () => {
   const invalid: [string, Record<string, unknown>, string][] = [
     ['no family name', { ...person, name: { givenName: 'Ana' } }, 'name.familyName'],
     ['a blank family name', { ...person, name: { familyName: '   ' } }, 'name.familyName'],
+    ['a family name of Hangul fillers (looks blank)', { ...person, name: { familyName: '\u3164\u3164' } }, 'name.familyName'],
+    ['a family name of blank Braille', { ...person, name: { familyName: '\u2800' } }, 'name.familyName'],
+    ['a given name of invisible tag characters', { ...person, name: { givenName: '\u{e0041}\u{e0042}', familyName: 'Lee' } }, 'name.givenName'],
     ['a given name over 100 characters', { ...person, name: { givenName: 'G'.repeat(101), familyName: 'Lee' } }, 'name.givenName'],
     ['a date that is not YYYY-MM-DD', { ...person, dateOfBirth: '23/04/1987' }, 'dateOfBirth'],
     ['a date that does not exist', { ...person, dateOfBirth: '1987-02-30' }, 'dateOfBirth'],
