@@ -4,6 +4,7 @@
  * Durable Object and, in node tests, against a map and a controlled clock.
  */
 import { ApiError } from '../errors';
+import { randomToken, safeEqual } from '../random';
 import { CHECKING, isOpen, pollDue, webhookEvent, type DemoDelivery, type Verification, type WebhookEvent, type WebhookState } from './verification';
 
 export interface VendorAnswer {
@@ -35,19 +36,6 @@ export interface ReturnHint {
 export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 const endedAt = (v: Verification) => v.finalAt ?? v.expiredAt;
-
-/** Compares two secrets in time that does not depend on where they differ. */
-export function safeEqual(a: string, b: string): boolean {
-  if (!a || !b || a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return diff === 0;
-}
-
-/** 128 random bits, base64url. */
-export function randomToken(): string {
-  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16)))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
 
 export class VerificationLogic {
   /** The poll under way, so concurrent callers share it (one vendor call). */

@@ -16,7 +16,7 @@ import { readJson } from '../validation';
 import { verificationGraceSeconds } from '../outcomes/settings';
 import { CHECKING, linkExpiry, newVerificationId, type Verification } from '../outcomes/verification';
 import { verifications } from '../outcomes/verification-store';
-import { randomToken } from '../outcomes/verification-logic';
+import { randomToken } from '../random';
 import { qrModules } from '../handoff/qr';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
