@@ -151,15 +151,25 @@ const CONFIG_NAMES = [
   'SANDBOX_TTL_SECONDS', 'SANDBOX_LINK_TTL_SECONDS',
 ];
 const applied = CONFIG_NAMES.filter((n) => process.env[n] !== undefined && !/['\n]/.test(process.env[n]));
+const devVarsFile = join(root, '.dev.vars');
+const devVarsText = existsSync(devVarsFile) ? readFileSync(devVarsFile, 'utf8') : '';
+const setInDevVars = (name) => new RegExp(`^\\s*${name}\\s*=`, 'm').test(devVarsText);
+// Local defaults: with the sandbox as the vendor, the worker asks it for a
+// result every 5 s (the least allowed) instead of production's 30, so the
+// demo's phone path shows the outcome promptly.
+const sandboxVendor = !(process.env.KYC_BASE_URL ?? /^\s*KYC_BASE_URL\s*=\s*"?([^"\n]*)/m.exec(devVarsText)?.[1] ?? '').trim().replace(/^sandbox$/, '');
+const localDefaults = sandboxVendor && process.env.RESULT_POLL_SECONDS === undefined && !setInDevVars('RESULT_POLL_SECONDS') ? { RESULT_POLL_SECONDS: '5' } : {};
 const envFiles = [];
-if (applied.length) {
-  if (existsSync(join(root, '.dev.vars'))) envFiles.push(join(root, '.dev.vars'));
+if (applied.length || Object.keys(localDefaults).length) {
+  if (devVarsText) envFiles.push(devVarsFile);
   const dir = mkdtempSync(join(tmpdir(), 'kyc-start-'));
   const file = join(dir, 'env');
-  writeFileSync(file, applied.map((n) => `${n}='${process.env[n]}'`).join('\n') + '\n', { mode: 0o600 });
+  const lines = [...Object.entries(localDefaults).map(([n, v]) => `${n}='${v}'`), ...applied.map((n) => `${n}='${process.env[n]}'`)];
+  writeFileSync(file, lines.join('\n') + '\n', { mode: 0o600 });
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   envFiles.push(file);
-  console.log(`[start] settings from the environment: ${applied.join(', ')}`);
+  if (applied.length) console.log(`[start] settings from the environment: ${applied.join(', ')}`);
+  if (localDefaults.RESULT_POLL_SECONDS) console.log('[start] local default: RESULT_POLL_SECONDS=5 (the sandbox is the vendor; production default 30)');
 }
 
 const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
@@ -175,13 +185,7 @@ const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
 ]);
 
 // wrangler reads KYC_BASE_URL from wrangler.toml, .dev.vars or --var; say which vendor that means.
-let devVars = '';
-try {
-  devVars = readFileSync(join(root, '.dev.vars'), 'utf8');
-} catch {
-  /* none: fine */
-}
-const base = process.env.KYC_BASE_URL?.trim() || /^\s*KYC_BASE_URL\s*=\s*"?([^"\n]*)"?/m.exec(devVars)?.[1]?.trim();
+const base = process.env.KYC_BASE_URL?.trim() || /^\s*KYC_BASE_URL\s*=\s*"?([^"\n]*)"?/m.exec(devVarsText)?.[1]?.trim();
 const vendor = base && base !== 'sandbox' ? `${base} (from ${process.env.KYC_BASE_URL ? 'the environment' : '.dev.vars'})` : `the built-in sandbox (${url}/sandbox/…)`;
 let announced = false;
 let portInUse = false;

@@ -32,7 +32,9 @@ export function requireBuilt(): void {
 /** The worker as `npm start` runs it (sandbox vendor unless vars say otherwise), on a free port. */
 export async function startStack(vars: Record<string, string> = {}): Promise<RunningWorker> {
   requireBuilt();
-  return startWorker({ vars });
+  // As `npm start` runs it: with the sandbox as the vendor, results are asked every 5 s.
+  const local = !vars.KYC_BASE_URL || vars.KYC_BASE_URL === 'sandbox' ? { RESULT_POLL_SECONDS: '5' } : {};
+  return startWorker({ vars: { ...local, ...vars } });
 }
 
 /** After stop(), nothing answers on the worker's port any more. */
