@@ -1,5 +1,5 @@
 /**
- * Scenario 8, trusted outcomes end to end: the example partner backend
+ * Scenario 11, trusted outcomes end to end: the example partner backend
  * (examples/partner-backend, its own process and origin) serves a page with
  * `<kyc-onboard customer-ref=…>` set from its own session. The person goes
  * through the hosted flow; the page hands `resultToken` to the backend, which
