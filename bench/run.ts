@@ -4,7 +4,7 @@
  * baseline measured in the same run. Prints one table, writes
  * bench/results/latest.json (+ a dated copy) and bench/results/latest.md.
  *
- * Exit status: 1 when a size budget is exceeded (widget ≤ 16 KB gzip, worker
+ * Exit status: 1 when a size budget is exceeded (widget entry ≤ 12 KB gzip, worker
  * ≤ scripts/check-deploy.mjs's budget), 2 when a size could not be measured,
  * else 0. Timing targets are reported (met / missed by how much), never
  * enforced.

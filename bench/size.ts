@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { ROOT } from '../test/support/wrangler';
 
-export const WIDGET_GZIP_BUDGET = 16 * 1024;
+/** The entry (`dist/widget/kyc-onboard.js`); its chunks load on demand and are not counted. */
+export const WIDGET_GZIP_BUDGET = 12 * 1024;
 export const WORKER_GZIP_AIM = 100 * 1024;
 
 export interface Sizes {

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Builds <kyc-onboard>:
-//   dist/widget/kyc-onboard.js  self-contained ES module for <script type="module" src>, lit inlined, minified, one file
-//   dist/public/widget.js       the same file, served by the worker's static assets (dist/public is not wiped)
+//   dist/widget/kyc-onboard.js  self-contained ES module for <script type="module" src>, lit inlined, minified: the entry
+//   dist/widget/kyc-onboard-<name>-<hash>.js  chunks the entry imports on demand, from the same directory: the
+//                               dictionaries other than English (fr, de, es, ar), and the Turnstile glue
+//   dist/public/widget.js       the entry, served by the worker's static assets (dist/public is not wiped),
+//   dist/public/kyc-onboard-*.js  with its chunks beside it
 //   dist/npm/widget/*.js        npm build: one module per source file, lit external
 //   dist/npm/widget/*.d.ts      type declarations (dist/npm/worker/contract.d.ts for the contract types)
 //   custom-elements.json        custom-elements manifest generated from the class JSDoc
@@ -9,6 +12,7 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,8 +52,9 @@ const noLitGlobals = {
 };
 
 /**
- * Translations other than English ship as one string each, split at load time
- * onto English's keys (saves the repeated key names). The typed source objects
+ * Translations other than English ship as one string each (a chunk loaded on
+ * first use), split at load time onto English's keys (saves the repeated key
+ * names). The typed source objects
  * stay the truth: the build fails unless every key is in English's order.
  */
 const packTranslations = {
@@ -63,20 +68,25 @@ const packTranslations = {
       if (!same) return { errors: [{ text: `${args.path}: keys must match widget/i18n/en.ts, in the same order` }] };
       const values = own.map(([, v]) => v.replace(/\\'/g, "'"));
       if (values.some((v) => v.includes('|'))) return { errors: [{ text: `${args.path}: a string contains "|"` }] };
-      return {
-        contents: `import en from './en.js'; const v = ${JSON.stringify(values.join('|'))}.split('|'); export default Object.fromEntries(Object.keys(en).map((k, i) => [k, v[i]]));`,
-        loader: 'ts',
-        resolveDir: dirname(args.path),
-      };
+      // Unpacked onto English's keys by widget/locale.ts; no import, so the chunk shares nothing with the entry.
+      return { contents: `export default ${JSON.stringify(values.join('|'))};`, loader: 'js' };
     });
   },
 };
 
-/** The self-contained script-tag bundle. */
+/** The chunks next to an entry: `kyc-onboard-<name>-<hash>.js`. */
+export const isChunk = (name) => /^kyc-onboard-.+\.js$/.test(name);
+const chunksIn = (dir) => (existsSync(dir) ? readdirSync(dir).filter(isChunk) : []);
+
+/** The self-contained script-tag bundle: the entry, and the chunks it loads on demand. */
 export async function buildBundle() {
+  for (const f of chunksIn(at('dist/widget'))) rmSync(at('dist/widget', f));
   await build({
-    entryPoints: [at('widget/index.ts')],
-    outfile: at('dist/widget/kyc-onboard.js'),
+    entryPoints: { 'kyc-onboard': at('widget/index.ts') },
+    outdir: at('dist/widget'),
+    // Dynamic imports become chunks beside the entry (imported relative to it: same origin, same CSP).
+    splitting: true,
+    chunkNames: 'kyc-onboard-[name]-[hash]',
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -144,7 +154,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const file = await buildBundle();
   mkdirSync(at('dist/public'), { recursive: true });
   copyFileSync(file, at('dist/public/widget.js'));
+  for (const f of chunksIn(at('dist/public'))) rmSync(at('dist/public', f));
+  for (const f of chunksIn(at('dist/widget'))) copyFileSync(at('dist/widget', f), at('dist/public', f));
   await buildNpm();
   buildManifest();
-  console.log('[build-widget] dist/widget/kyc-onboard.js, dist/public/widget.js, dist/npm/, custom-elements.json');
+  console.log('[build-widget] dist/widget/kyc-onboard.js (+ chunks), dist/public/widget.js (+ chunks), dist/npm/, custom-elements.json');
 }

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// Prints the gzip and brotli sizes of the self-contained widget bundle and exits 1 over budget.
+// Prints the gzip and brotli sizes of the widget's entry (what a page loads before the person does anything)
+// and of each chunk it may load later, and exits 1 when the entry is over budget.
 //   npm run size:widget            (after npm run build:widget)
-// Budget: 16 KB gzip = 16,384 bytes (stretch goal: 12 KB). The widget test suite enforces the same limit.
-import { readFileSync } from 'node:fs';
+// Budget: 12 KB gzip = 12,288 bytes for the entry. The widget test suite enforces the same limit.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-export const BUDGET_GZIP = 16 * 1024;
-export const STRETCH_GZIP = 12 * 1024;
+export const BUDGET_GZIP = 12 * 1024;
 export const bundlePath = fileURLToPath(new URL('../dist/widget/kyc-onboard.js', import.meta.url));
 
 /** Sizes in bytes: raw, gzip (level 9) and brotli (quality 11). */
@@ -18,6 +19,15 @@ export function measure(file = bundlePath) {
     gzip: gzipSync(code, { level: 9 }).length,
     brotli: brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
   };
+}
+
+/** The chunks beside the entry (`kyc-onboard-<name>-<hash>.js`), each with its sizes. */
+export function measureChunks(file = bundlePath) {
+  const dir = dirname(file);
+  return readdirSync(dir)
+    .filter((f) => /^kyc-onboard-.+\.js$/.test(f))
+    .sort()
+    .map((f) => ({ file: f, ...measure(join(dir, f)) }));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
@@ -31,7 +41,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const over = size.gzip > BUDGET_GZIP;
   console.log(
     `dist/widget/kyc-onboard.js  raw ${size.raw} B  gzip ${size.gzip} B  brotli ${size.brotli} B  ` +
-      `(budget ${BUDGET_GZIP} B gzip, stretch ${STRETCH_GZIP} B): ${over ? 'OVER BUDGET' : 'ok'}`,
+      `(entry budget ${BUDGET_GZIP} B gzip): ${over ? 'OVER BUDGET' : 'ok'}`,
   );
+  for (const c of measureChunks()) console.log(`  chunk ${c.file}  raw ${c.raw} B  gzip ${c.gzip} B  brotli ${c.brotli} B`);
   process.exit(over ? 1 : 0);
 }

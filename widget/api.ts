@@ -32,10 +32,11 @@ export function newKey(): string {
 
 const RETRYABLE = [429, 502, 503, 504];
 
-async function post<T>(url: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
+async function post<T>(url: string, body: unknown, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<T> {
   let res: Response;
   try {
     res = await fetch(url, {
+      signal,
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
       body: JSON.stringify(body),
@@ -63,7 +64,8 @@ async function post<T>(url: string, body: unknown, headers: Record<string, strin
 
 const join = (endpoint: string, path: string) => `${endpoint.replace(/\/+$/, '')}/${path}`;
 
-export const createLink = (endpoint: string, body: OnboardingLinkRequest, key: string) =>
-  post<OnboardingLinkAnswer>(join(endpoint, 'onboarding-link'), body, { 'Idempotency-Key': key });
+/** The request is aborted with `signal` (a newer run, the element gone); the caller then ignores the outcome. */
+export const createLink = (endpoint: string, body: OnboardingLinkRequest, key: string, signal?: AbortSignal) =>
+  post<OnboardingLinkAnswer>(join(endpoint, 'onboarding-link'), body, signal, { 'Idempotency-Key': key });
 
-export const getResult = (endpoint: string, body: ResultRequest) => post<ResultAnswer>(join(endpoint, 'result'), body);
+export const getResult = (endpoint: string, body: ResultRequest, signal?: AbortSignal) => post<ResultAnswer>(join(endpoint, 'result'), body, signal);

@@ -85,17 +85,3 @@ export function toRequest(v: Values): Pick<OnboardingLinkRequest, 'name' | 'date
   if (middle) name.middleName = middle;
   return { name, dateOfBirth: v.dateOfBirth, phone: { code, number: tidyNumber(v.phoneNumber, code) }, consent: true };
 }
-
-/** The server's `issueLocation` (`name.familyName`, `phone.number`, …) → a field and its message. */
-export function fieldOfIssue(location: string): [FieldName, ErrorKey] | undefined {
-  const field = (
-    { name: 'familyName', 'phone.code': 'phoneCode', phone: 'phoneNumber', 'phone.number': 'phoneNumber' } as Record<string, FieldName>
-  )[location] ?? (location.replace(/^name\./, '') as FieldName);
-  const key = ({ dateOfBirth: 'errDob', phoneCode: 'errCode', phoneNumber: 'errNumber', consent: 'errConsent' } as Record<string, ErrorKey>)[field];
-  return FIELD_ORDER.includes(field) ? [field, key ?? 'errName'] : undefined;
-}
-
-/** `+61 ••• ••• 678`: enough to recognise one's own number. */
-export function maskPhone(code: string, number: string): string {
-  return number.startsWith('+') ? `••• ${number.slice(-3)}` : `${code} ••• ${number.slice(-3)}`;
-}

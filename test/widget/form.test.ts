@@ -58,15 +58,17 @@ describe('<kyc-onboard> form', () => {
     await expect(el).to.be.accessible();
   });
 
-  it('shows errors only after a field is touched', async () => {
+  it('shows errors only after a submission (never on blur), and clears each as its field is fixed', async () => {
     mockApi();
     const el = await mount();
     expect($(el, '#familyName').hasAttribute('aria-invalid')).to.equal(false);
     await type(el, 'familyName', '   ');
+    // Leaving a wrong field shows nothing yet: an error line appearing on blur would move the form under the pointer.
+    expect($(el, '#familyName').hasAttribute('aria-invalid')).to.equal(false);
+    expect($(el, '#familyName-error').textContent).to.equal('');
+    await submit(el);
     expect($(el, '#familyName').getAttribute('aria-invalid')).to.equal('true');
     expect($(el, '#familyName-error').textContent).to.equal('Enter your family name.');
-    // Untouched fields stay quiet.
-    expect($(el, '#phoneNumber').hasAttribute('aria-invalid')).to.equal(false);
     // Fixing the field clears the error.
     await type(el, 'familyName', 'Citizen');
     expect($(el, '#familyName').hasAttribute('aria-invalid')).to.equal(false);
@@ -101,6 +103,7 @@ describe('<kyc-onboard> form', () => {
     await type(el, 'dateOfBirth', '1890-01-01');
     await type(el, 'phoneNumber', '12');
     await type(el, 'phoneCode', 'abc');
+    await submit(el);
     expect($(el, '#dateOfBirth').getAttribute('aria-invalid')).to.equal('true');
     expect($(el, '#phoneNumber').getAttribute('aria-invalid')).to.equal('true');
     expect($(el, '#phoneCode').getAttribute('aria-invalid')).to.equal('true');
@@ -202,13 +205,16 @@ describe('<kyc-onboard> form', () => {
     expect(seen).to.deep.equal(['kyc-submit:true:true', 'kyc-link:true:true', 'kyc-redirect:true:true']);
     const call = calls.link[0]!;
     expect(call.key).to.match(/^[0-9a-f-]{32,36}$/);
-    expect(call.body.returnUrl).to.equal(location.origin + location.pathname);
+    // The page's own address, its query string included (the test runner's ?wtr-session-id=…), without a fragment.
+    expect(call.body.returnUrl).to.equal(location.href.split('#')[0]);
+    expect(call.body.returnUrl).to.contain('?');
     expect(call.body.customerRef).to.equal('crm-42');
     expect(call.body).not.to.have.property('sendSMS');
     expect(call.body).not.to.have.property('turnstileToken');
     // The session waits in sessionStorage for the return; nothing personal is stored.
     const stored = sessionStorage.getItem('kyc-onboard:session')!;
-    expect(JSON.parse(stored)).to.deep.equal({ session: 'sess-123' });
+    expect(JSON.parse(stored).session).to.equal('sess-123');
+    expect(Object.keys(JSON.parse(stored))).to.deep.equal(['session', 'urlExpiry']);
     expect(stored).not.to.contain('Citizen');
     expect(stored).not.to.contain('1990');
     expect(localStorage.length).to.equal(0);

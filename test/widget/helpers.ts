@@ -40,7 +40,8 @@ export const errorAnswer = (status: number, errorCode: string, issues: { issue: 
 
 /**
  * Install the worker double. `link(call, n)` / `result(call, n)` answer the
- * n-th call (0-based); defaults: a redirect link, and `CHECKED_SUCCESS_CLEAR`.
+ * n-th call (0-based); defaults: a redirect link, and `CHECKED_SUCCESS_CLEAR`
+ * with the hosted flow's `checkId`/`token` (`CHECKING` without).
  * Returns the recorded calls.
  */
 export function mockApi(opts: { link?: (call: LinkCall, n: number) => Reply; result?: (call: ResultCall, n: number) => Reply } = {}) {
@@ -54,7 +55,14 @@ export function mockApi(opts: { link?: (call: LinkCall, n: number) => Reply; res
     http.post('/api/result', async ({ request }) => {
       const call = { body: (await request.json()) as ResultRequest };
       calls.result.push(call);
-      return opts.result ? opts.result(call, calls.result.length - 1) : HttpResponse.json({ checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'header.claims.signature' });
+      if (opts.result) return opts.result(call, calls.result.length - 1);
+      // Like the vendor: final once the person came back from the hosted flow (checkId/token), still CHECKING
+      // for the tab that keeps asking while the link is out.
+      return HttpResponse.json(
+        call.body.checkId || call.body.token
+          ? { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'header.claims.signature' }
+          : { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId },
+      );
     }),
   );
   return calls;
@@ -122,3 +130,11 @@ export const countRole = (role: string, name: string, within?: string) =>
   executeServerCommand<number, { role: string; name: string; within?: string }>('count-role', { role, name, within });
 
 export { oneEvent };
+
+/** Wait for a condition (a chunk arriving, a dictionary switching in): no fixed sleeps. */
+export const until = (fn: () => boolean, msg: string) => waitUntil(fn, msg, { timeout: 4000 });
+
+/** The text of the label of `id`, once it equals `expected` (non-English dictionaries arrive as chunks). */
+export async function labelIs(el: KycOnboard, id: string, expected: string): Promise<void> {
+  await until(() => el.shadowRoot!.querySelector(`label[for=${id}]`)?.textContent === expected, `label of ${id} is ${expected}`);
+}

@@ -5,7 +5,7 @@ import { playwrightLauncher } from '@web/test-runner-playwright';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildBundle } from '../../scripts/build-widget.mjs';
-import { BUDGET_GZIP, measure } from '../../scripts/widget-size.mjs';
+import { BUDGET_GZIP, measure, measureChunks } from '../../scripts/widget-size.mjs';
 import { chromiumLaunchOptions } from '../support/chromium.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -87,7 +87,7 @@ function roleQueries() {
   return {
     name: 'kyc-role-queries',
     async executeCommand({ command, payload, session }) {
-      if (command === 'widget-size') return { ...measure(), budget: BUDGET_GZIP };
+      if (command === 'widget-size') return { ...measure(), budget: BUDGET_GZIP, chunks: measureChunks() };
       if (command !== 'count-role' && command !== 'color-scheme') return undefined;
       const page = session.browser.getPage(session.id);
       if (command === 'color-scheme') {

@@ -20,6 +20,7 @@ const de: Strings = {
   errDob: 'Geben Sie ein echtes vergangenes Datum ein, höchstens 120 Jahre zurück.',
   errCode: 'Geben Sie eine Vorwahl wie +49 ein.',
   errNumber: 'Geben Sie eine gültige Handynummer ein.',
+  errSms: 'An diese Nummer können wir keine SMS senden. Sie können auf diesem Gerät fortfahren.',
   errConsent: 'Kreuzen Sie dieses Feld an, um fortzufahren.',
   errTurnstile: 'Bitte schließen Sie die Sicherheitsprüfung ab.',
   redirecting: 'Die sichere Prüfseite wird geöffnet…',

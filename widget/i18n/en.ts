@@ -23,6 +23,7 @@ const en = {
   errDob: 'Enter a real past date, at most 120 years ago.',
   errCode: 'Enter a code such as +61.',
   errNumber: 'Enter a valid mobile number.',
+  errSms: 'We can’t text this number. You can continue on this device.',
   errConsent: 'Tick this box to continue.',
   errTurnstile: 'Please complete the security check.',
   redirecting: 'Opening the secure verification page…',

@@ -20,6 +20,7 @@ const es: Strings = {
   errDob: 'Escribe una fecha pasada real, de hace 120 años como máximo.',
   errCode: 'Escribe un prefijo como +34.',
   errNumber: 'Escribe un número de móvil válido.',
+  errSms: 'No podemos enviar un SMS a este número. Puede continuar en este dispositivo.',
   errConsent: 'Marca esta casilla para continuar.',
   errTurnstile: 'Completa la comprobación de seguridad.',
   redirecting: 'Abriendo la página segura de verificación…',

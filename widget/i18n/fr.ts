@@ -20,6 +20,7 @@ const fr: Strings = {
   errDob: 'Saisissez une date passée réelle, il y a 120 ans au plus.',
   errCode: 'Saisissez un indicatif comme +33.',
   errNumber: 'Saisissez un numéro de mobile valide.',
+  errSms: 'Nous ne pouvons pas envoyer de SMS à ce numéro. Vous pouvez continuer sur cet appareil.',
   errConsent: 'Cochez cette case pour continuer.',
   errTurnstile: 'Veuillez terminer la vérification de sécurité.',
   redirecting: 'Ouverture de la page de vérification sécurisée…',

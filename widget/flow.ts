@@ -1,0 +1,246 @@
+/**
+ * The flow as a Lit reactive controller: the state, what the person typed,
+ * the checks before any request, and faults. What happens after the person
+ * submits (the link request, the redirect, the texted link, the return from
+ * the hosted flow, polling) is the run: a chunk (`run/`) loaded on the first
+ * interaction with the form, or at once on a return, so the script a page
+ * loads first holds only what the form needs.
+ */
+import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import type { Failure } from './api.js';
+import { emit } from './events.js';
+import { FIELD_ORDER, tidyCode, toRequest, validate, type FieldErrors, type FieldName, type Values } from './fields.js';
+import type { Strings } from './i18n/en.js';
+import { readStored, writeStored } from './return-session.js';
+import type { Run } from './run/index.js';
+import type { FailureContext, KycState } from './state.js';
+import type { View } from './views/view.js';
+
+/** What the flow needs from the element. */
+export interface FlowHost extends ReactiveControllerHost, HTMLElement {
+  endpoint: string;
+  sms: boolean;
+  customerRef: string | undefined;
+  returnUrl: string | undefined;
+  turnstileSitekey: string | undefined;
+  pollIntervals: number[];
+  retryDelay: number;
+  navigate: (url: string) => void;
+  /** The strings in effect. */
+  readonly _strings: Strings;
+  /** Focus an element of the shadow root once rendered. */
+  _focus(selector: string): Promise<void>;
+  /** Show the state on the host. */
+  _reflect(s: KycState): void;
+  /** The Turnstile token, when the challenge was solved; reset after use. */
+  _bot?: { token: string; reset(): void };
+}
+
+/**
+ * What the run chunk gets from the entry. It imports nothing from the entry's
+ * modules at run time: a module both import would be split by esbuild into a
+ * third file that the entry then imports before it can render.
+ */
+export const deps = { html, nothing, emit, readStored, writeStored, toRequest };
+export type Deps = typeof deps;
+
+const NETWORK = (): Failure => ({ errorCode: 'NETWORK_ERROR', status: 0, retryable: true, requestId: '', issues: [] });
+
+export class Flow implements ReactiveController {
+  state: KycState = 'idle';
+  values: Values = { givenName: '', middleName: '', familyName: '', dateOfBirth: '', phoneCode: '', phoneNumber: '', consent: false };
+  /** True when "Text me a link" is chosen. */
+  sendSMS = false;
+  /** The status line next to the submit button. */
+  announce = '';
+  failure?: Failure & { context: FailureContext };
+  /** The link out (its `url` only while this tab has it). */
+  link?: { urlExpiry: string; url?: string };
+  /** The masked number a link was texted to. */
+  phone = '';
+  checkStatus = '';
+  /** Turnstile is on and its challenge is not solved. */
+  botMissing = false;
+  /** Back in a tab that has no session (a new tab, another browser): nothing to do here. */
+  notice = false;
+  /** For the texted link's countdown. */
+  now = Date.now();
+  /** Views of the states only the run reaches, registered by the run chunk. */
+  views: Partial<Record<KycState | 'notice', View>> = {};
+
+  /** Fields found wrong at the last submission: only these show errors (never on blur, so nothing moves under the pointer). */
+  private _flagged = new Set<FieldName>();
+  /** @internal The worker's field errors of the last submission, until the field changes. */
+  _serverErrors: FieldErrors = {};
+  private _busy = false;
+  private _run?: Promise<Run>;
+  private _loaded?: Run;
+  private _onPageShow = (e: PageTransitionEvent) => {
+    // Back from the hosted flow, the page restored as it was left (back/forward cache): what was typed is
+    // still here; look at the result afresh.
+    if (e.persisted && this.state === 'redirecting') void this.check();
+  };
+
+  constructor(readonly host: FlowHost) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    addEventListener('pageshow', this._onPageShow);
+    // Put back into the page while a run was going on: pick it up again.
+    this._loaded?.resume();
+  }
+
+  hostDisconnected(): void {
+    removeEventListener('pageshow', this._onPageShow);
+    this._loaded?.stop();
+  }
+
+  /** The run chunk (loaded once; a failed load is tried again next time). */
+  load = (): Promise<Run> =>
+    (this._run ??= import('./run/index.js').then(
+      (m) => (this._loaded = m.install(this, deps)),
+      (e: unknown) => {
+        this._run = undefined;
+        throw e;
+      },
+    ));
+
+  /** After the first render: a return from the hosted flow, or a session this tab left behind (Back, reload)? */
+  start(): void {
+    if (/[?&]kyc_return=(success|error)\b/.test(location.search) || readStored()) {
+      this.set('checking');
+      void this.load().then(
+        (r) => r.start(),
+        () => this.offline('result'),
+      );
+    }
+  }
+
+  // ---- what is shown ---------------------------------------------------------
+
+  showsForm(): boolean {
+    const s = this.state;
+    return !this.notice && (s === 'idle' || s === 'submitting' || (s === 'error' && this.failure?.context === 'submit'));
+  }
+
+  /** The errors on screen: the worker's, then the rules' for fields flagged at the last submission. */
+  visibleErrors(): FieldErrors {
+    const client = validate(this.values);
+    const out: FieldErrors = {};
+    for (const name of FIELD_ORDER) {
+      const key = this._serverErrors[name] ?? (this._flagged.has(name) ? client[name] : undefined);
+      if (key) out[name] = key;
+    }
+    return out;
+  }
+
+  // ---- input -----------------------------------------------------------------
+
+  onInput = (e: Event): void => {
+    const input = e.target as HTMLInputElement;
+    const v = this.values as unknown as Record<string, string | boolean>;
+    if (input.name === 'delivery') this.sendSMS = input.value === 'sms' && input.checked;
+    else if (input.name in v) v[input.name] = input.type === 'checkbox' ? input.checked : input.value;
+    else return;
+    delete this._serverErrors[input.name as FieldName];
+    this.host.requestUpdate();
+  };
+
+  onBlur = (e: FocusEvent): void => {
+    const input = e.target as HTMLInputElement;
+    // Tidy the country code as the person leaves it; errors wait for the submission.
+    if (input.name === 'phoneCode' && this.showsForm()) {
+      input.value = this.values.phoneCode = tidyCode(input.value) || input.value;
+      this.host.requestUpdate();
+    }
+  };
+
+  /** The person started on the form: fetch the run now, so submitting does not wait for it. */
+  onFocusIn = (): void => {
+    void this.load().catch(() => undefined);
+  };
+
+  onSubmit = (e: Event): void => {
+    e.preventDefault();
+    void this.submit();
+  };
+
+  /** Move focus to the first field in error (or the fault's message). */
+  focusFirstInvalid(): Promise<void> {
+    const errs = this.visibleErrors();
+    const first = FIELD_ORDER.find((n) => errs[n]);
+    return this.host._focus(first ? `#${first}` : '#alert');
+  }
+
+  // ---- transitions -----------------------------------------------------------
+
+  set(s: KycState): void {
+    this.state = s;
+    this.host._reflect(s);
+    this.host.requestUpdate();
+  }
+
+  /** Submit (also "Try again" and "Send again"): check the fields, then the run asks the worker for a link. */
+  submit = async (): Promise<void> => {
+    if (this._busy) return; // double click, Enter held down: one request
+    const host = this.host;
+    const errs = validate(this.values);
+    this._serverErrors = {};
+    this._flagged = new Set(Object.keys(errs) as FieldName[]);
+    if (this._flagged.size) {
+      this.announce = host._strings.fixFields;
+      this.failure = undefined;
+      this.set('idle');
+      return this.focusFirstInvalid();
+    }
+    this.announce = '';
+    if (host.turnstileSitekey && !host._bot?.token) {
+      this.botMissing = true;
+      return host.requestUpdate();
+    }
+    this._busy = true;
+    this.failure = undefined;
+    const sendSMS = host.sms && this.sendSMS;
+    this.set('submitting');
+    emit(host, 'kyc-submit', { sendSMS });
+    try {
+      await (await this.load()).submit(sendSMS);
+    } catch {
+      this.offline('submit'); // the run itself could not be fetched
+    } finally {
+      this._busy = false;
+    }
+  };
+
+  /** "Use this device instead" of a texted link, and "Start again" (set by the run, which holds the link and the session). */
+  useThisDevice = (): void => undefined;
+  startAgain = (): void => undefined;
+
+  sendAgain = (): void => {
+    this.sendSMS = true;
+    void this.submit();
+  };
+
+  /** After `SMS_NOT_ALLOWED`: the same details, on this device. */
+  continueHere = (): void => {
+    this.sendSMS = false;
+    void this.submit();
+  };
+
+  /** `checking`: fetch the result with the stored session. */
+  check = (): Promise<void> => this.load().then((r) => r.check(), () => this.offline('result'));
+
+  /** "Try again" of an error: the submission again, or the result again. */
+  retry = (): void => {
+    void (this.failure?.context === 'submit' ? this.submit() : this.check());
+  };
+
+  /** The run could not be fetched (offline): say so, and let the person try again. */
+  offline(context: FailureContext): void {
+    this.failure = { ...NETWORK(), context };
+    this.set('error');
+    emit(this.host, 'kyc-error', { errorCode: 'NETWORK_ERROR', requestId: '', retryable: true, status: 0 });
+  }
+
+}

@@ -1,0 +1,31 @@
+/**
+ * What survives leaving the page for the hosted flow: the session token in
+ * `sessionStorage` (per tab, gone with the tab). Never names or birth dates.
+ */
+const STORAGE_KEY = 'kyc-onboard:session';
+
+export interface Stored {
+  session: string;
+  /** The masked number a link was texted to. */
+  phone?: string;
+  /** The link's expiry (ISO 8601): how long a person may still finish. */
+  urlExpiry?: string;
+}
+
+export function readStored(): Stored | undefined {
+  try {
+    const s = JSON.parse(sessionStorage.getItem(STORAGE_KEY)!) as Stored | null;
+    return s?.session ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeStored(v?: Stored): void {
+  try {
+    if (v) sessionStorage.setItem(STORAGE_KEY, JSON.stringify(v));
+    else sessionStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // Storage blocked (sandboxed frame, privacy mode): the return path then says "go back where you started".
+  }
+}

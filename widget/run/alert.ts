@@ -1,0 +1,47 @@
+import type { Failure } from '../api.js';
+import type { Deps } from '../flow.js';
+import type { Strings } from '../i18n/en.js';
+import type { View } from '../views/view.js';
+import { fieldOfIssue } from './issues.js';
+
+/** What to tell the person about a fault: never blame their connection for what is not. */
+export function errorText(t: Strings, f: Failure): string {
+  const byCode: Record<string, string> = {
+    NETWORK_ERROR: t.errNetwork,
+    RESULT_PENDING: t.errPending,
+    NO_SESSION: t.noSession,
+    ORIGIN_NOT_ALLOWED: t.errSetup,
+    SMS_NOT_ALLOWED: t.errSms,
+  };
+  const s = f.status;
+  return (
+    byCode[f.errorCode] ??
+    (s > 501 ? t.errUnavailable // 502, 503, 504: the vendor or the worker's upstream
+      : s === 429 ? t.errRateLimited
+      : s === 401 ? t.errSession
+      : s === 403 || s === 500 ? t.errSetup // origin not allowed, worker misconfigured
+      : s === 400 && f.issues.some((i) => fieldOfIssue(i.issueLocation)) ? t.fixFields
+      : s === 400 && f.issues.length ? t.errSetup // e.g. a return-url on an origin that is not allowed: the site's to fix
+      : t.errGeneric)
+  );
+}
+
+/** The `error` state: what went wrong, and the action that can help (if any). Lit's `html` comes in `Deps`. */
+export const alertView = ({ html, nothing }: Deps): View => ({ flow, t }) => {
+  const f = flow.failure!;
+  const button = (label: string, onClick: () => void, secondary = false) =>
+    html`<button type="button" class=${secondary ? 'secondary' : ''} part=${secondary ? 'button secondary' : 'button'} @click=${onClick}>${label}</button>`;
+  const actions =
+    f.errorCode === 'SMS_NOT_ALLOWED'
+      ? [button(t.continueHere, flow.continueHere)]
+      : f.errorCode === 'NO_SESSION'
+        ? []
+        : [
+            f.retryable && f.status !== 401 ? button(t.retry, flow.retry) : nothing,
+            f.context === 'result' || f.status === 401 ? button(t.startAgain, flow.startAgain, f.retryable && f.status !== 401) : nothing,
+          ];
+  return html`<div class="alert panel" part="alert" role="alert" tabindex="-1" id="alert">
+    <p>${errorText(t, f)}</p>
+    ${actions.some((a) => a !== nothing) ? html`<div class="actions">${actions}</div>` : nothing}
+  </div>`;
+};

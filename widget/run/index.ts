@@ -1,0 +1,240 @@
+/**
+ * The run: everything after the person submits, loaded as its own chunk by
+ * `Flow.load()`. The link request (with one automatic retry), the redirect,
+ * the texted link, the return from the hosted flow, and polling for the
+ * result. Each round owns one `AbortController`; starting another, or the
+ * element leaving the page, aborts the previous one, so a late answer never
+ * lands in a newer state.
+ *
+ * Runtime imports here are only modules the entry does not use (see `Deps`).
+ */
+import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultAnswer, ResultRequest } from '../../worker/contract.js';
+import { createLink, failure, getResult, isFailure, newKey } from '../api.js';
+import type { Deps, Flow } from '../flow.js';
+import { alertView } from './alert.js';
+import { fieldOfIssue } from './issues.js';
+import { pageUrl, takeReturn } from './return.js';
+import { runViews } from './views.js';
+
+export interface Run {
+  /** Ask for a link with what the person typed, then go to the hosted flow or wait for the texted link. */
+  submit(sendSMS: boolean): Promise<void>;
+  /** `checking`: ask for the result until it is final or the polling bound is reached. */
+  check(): Promise<void>;
+  /** After the first render: back from the hosted flow, or a session this tab left behind. */
+  start(): void;
+  /** The element is back in the page: go on asking where the run stopped. */
+  resume(): void;
+  /** Stop asking (the element left the page, or the person starts again). */
+  stop(): void;
+}
+
+/** How long after `urlExpiry` a link out in the world (texted, another tab) is still polled: the person may be finishing. */
+const GRACE_MS = 10 * 60_000;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const id = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(id), resolve()), { once: true });
+  });
+
+/** Only http(s) links may be followed or rendered. */
+function safeUrl(u: string): string {
+  const url = new URL(u, location.href);
+  if (!/^https?:$/.test(url.protocol)) throw failure('BAD_ANSWER', 200, false);
+  return url.href;
+}
+
+/** `+61 ••• ••• 678`: enough to recognise one's own number. */
+export const maskPhone = (code: string, number: string): string => (number.startsWith('+') ? `••• ${number.slice(-3)}` : `${code} ••• ${number.slice(-3)}`);
+
+export function install(flow: Flow, d: Deps): Run {
+  Object.assign(flow.views, runViews(d), { error: alertView(d) });
+  const host = flow.host;
+  let round: AbortController | undefined;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  let returnParams: Omit<ResultRequest, 'session'> = {};
+
+  const newRound = (): AbortSignal => {
+    round?.abort();
+    round = new AbortController();
+    return round.signal;
+  };
+
+  const stop = () => {
+    round?.abort();
+    clearInterval(ticker);
+  };
+
+  const set = (s: Flow['state']) => {
+    flow.set(s);
+    // A second-by-second clock for the texted link's countdown, only while it is shown.
+    clearInterval(ticker);
+    if (s === 'sms-sent') {
+      ticker = setInterval(() => {
+        flow.now = Date.now();
+        host.requestUpdate();
+      }, 1000);
+    }
+  };
+
+  /** A fault: `error`, `kyc-error`, the worker's field issues on their fields, and a word to the developer where it is theirs to fix. */
+  const fail = (e: unknown, context: 'submit' | 'result') => {
+    stop();
+    const f = isFailure(e) ? e : failure('UNKNOWN', 0, false);
+    flow.failure = { ...f, context };
+    const unplaced: string[] = [];
+    if (context === 'submit' && f.errorCode !== 'SMS_NOT_ALLOWED') {
+      for (const issue of f.issues) {
+        const hit = fieldOfIssue(issue.issueLocation);
+        if (hit) flow._serverErrors[hit[0]] = hit[1];
+        else unplaced.push(`${issue.issueLocation} ${issue.issue}`);
+      }
+    }
+    if (f.errorCode === 'ORIGIN_NOT_ALLOWED') {
+      console.error(`<kyc-onboard>: the worker refused this page's origin (${location.origin}): add it to the worker's ALLOWED_ORIGINS (or to the partner's origins). Request ${f.requestId}.`);
+    }
+    if (unplaced.length) console.error(`<kyc-onboard>: the worker refused the request: ${unplaced.join('; ')}. Request ${f.requestId}.`);
+    set('error');
+    d.emit(host, 'kyc-error', { errorCode: f.errorCode, requestId: f.requestId, retryable: f.retryable, status: f.status });
+    if (context === 'submit') void flow.focusFirstInvalid();
+  };
+
+  const redirect = (url: string) => {
+    set('redirecting');
+    if (!d.emit(host, 'kyc-redirect', { url }).defaultPrevented) host.navigate(url);
+  };
+
+  const complete = (answer: ResultAnswer) => {
+    d.writeStored();
+    stop();
+    flow.checkStatus = answer.checkStatus;
+    set('complete');
+    d.emit(host, 'kyc-complete', { checkStatus: answer.checkStatus, verificationId: answer.verificationId, resultToken: answer.resultToken! });
+    // The outcome is new content: focus its heading, so it is read out wherever focus was.
+    void host._focus('#focus');
+  };
+
+  /**
+   * Ask for the result until it is final. `checking` asks once per
+   * `pollIntervals` wait and then gives up (`RESULT_PENDING`); with a link
+   * still out (`long`: texted, or open in this tab, a popup or another tab)
+   * the last wait repeats until the link has expired (plus a grace period),
+   * and a hiccup is not the person's problem.
+   */
+  const poll = async (session: string, long: boolean): Promise<void> => {
+    const signal = newRound();
+    const expiry = Date.parse(flow.link?.urlExpiry ?? '');
+    const until = (Number.isNaN(expiry) ? Date.now() + 20 * 60_000 : expiry) + GRACE_MS;
+    for (let i = 0; ; i++) {
+      try {
+        const answer = await getResult(host.endpoint, { session, ...returnParams }, signal);
+        if (signal.aborted) return;
+        if (answer.checkStatus && answer.checkStatus !== 'CHECKING') return complete(answer);
+      } catch (e) {
+        if (signal.aborted) return;
+        // Unless the session itself is gone, keep asking while the link is out.
+        if (!long || (isFailure(e) && e.status === 401)) return fail(e, 'result');
+      }
+      const waits = host.pollIntervals; // read each time: a change applies to the next wait
+      const wait = long ? waits[Math.min(i, waits.length - 1)] : waits[i];
+      if (wait === undefined || (long && Date.now() > until)) {
+        if (!long) fail(failure('RESULT_PENDING', 0, true), 'result');
+        return;
+      }
+      await sleep(wait, signal);
+      if (signal.aborted) return;
+    }
+  };
+
+  const check = async (): Promise<void> => {
+    const stored = d.readStored();
+    if (!stored) return fail(failure('NO_SESSION', 0, false), 'result');
+    flow.failure = undefined;
+    set('checking');
+    return poll(stored.session, false);
+  };
+
+  flow.useThisDevice = () => {
+    if (flow.link?.url) redirect(flow.link.url);
+  };
+  flow.startAgain = () => {
+    d.writeStored();
+    stop();
+    flow.failure = undefined;
+    set('idle');
+  };
+
+  return {
+    check,
+    stop,
+
+    start() {
+      if (flow.state !== 'checking') return; // the person moved on while the run was loading
+      const back = takeReturn();
+      const stored = d.readStored();
+      if (back) {
+        returnParams = back;
+        if (stored) return void check();
+        flow.notice = true;
+        set('idle');
+        void host._focus('#focus');
+      } else if (stored) {
+        flow.link = { urlExpiry: stored.urlExpiry ?? '' };
+        if (stored.phone) {
+          flow.phone = stored.phone;
+          set('sms-sent');
+          void poll(stored.session, true);
+        } else void check();
+      } else set('idle');
+    },
+
+    resume() {
+      const stored = d.readStored();
+      const s = flow.state;
+      if (stored && (s === 'checking' || s === 'sms-sent' || s === 'redirecting')) {
+        set(s);
+        void poll(stored.session, s !== 'checking');
+      }
+    },
+
+    async submit(sendSMS) {
+      const signal = newRound(); // also stops the polling of an earlier link ("Send again")
+      returnParams = {}; // a new link: an earlier return's checkId/token no longer apply
+      const body: OnboardingLinkRequest = { ...d.toRequest(flow.values), returnUrl: host.returnUrl || pageUrl() };
+      if (sendSMS) body.sendSMS = true;
+      if (host.customerRef) body.customerRef = host.customerRef;
+      const bot = host._bot?.token;
+      if (bot) body.turnstileToken = bot;
+      const key = newKey(); // one per submission; reused by the automatic retry below
+      try {
+        let answer: OnboardingLinkAnswer;
+        try {
+          answer = await createLink(host.endpoint, body, key, signal);
+        } catch (e) {
+          if (!isFailure(e) || !(e.status === 0 || e.status >= 502)) throw e;
+          await sleep(host.retryDelay, signal);
+          if (signal.aborted) return;
+          answer = await createLink(host.endpoint, body, key, signal);
+        }
+        if (signal.aborted) return;
+        const url = safeUrl(answer.url);
+        flow.link = { urlExpiry: answer.urlExpiry, url };
+        flow.phone = maskPhone(body.phone.code, body.phone.number);
+        d.writeStored({ session: answer.session, urlExpiry: answer.urlExpiry, ...(answer.smsSent ? { phone: flow.phone } : {}) });
+        d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: !!answer.smsSent, verificationId: answer.verificationId });
+        // While the link is out (a text message; the hosted flow in this tab, a popup or another tab), this tab
+        // keeps asking, so it reaches the outcome wherever the person finishes.
+        void poll(answer.session, true);
+        if (answer.smsSent) {
+          set('sms-sent');
+          void host._focus('#focus');
+        } else redirect(url);
+      } catch (e) {
+        if (!signal.aborted) fail(e, 'submit');
+      } finally {
+        if (bot) host._bot?.reset(); // Turnstile tokens are single-use
+      }
+    },
+  };
+}

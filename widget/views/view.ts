@@ -1,0 +1,18 @@
+import type { TemplateResult } from 'lit';
+import type { Flow } from '../flow.js';
+import type { Strings } from '../i18n/en.js';
+
+/** What every view renders from. */
+export interface ViewContext {
+  flow: Flow;
+  t: Strings;
+  /** The language tag dates and times are written in (`fr-CA`). */
+  tag: string;
+  /** The element's `sms` attribute: offer "Text me a link". */
+  sms: boolean;
+  /** Turnstile is on (`turnstile-sitekey`). */
+  turnstile: boolean;
+}
+
+/** A view: one state's content. */
+export type View = (c: ViewContext) => TemplateResult;
