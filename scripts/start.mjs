@@ -151,6 +151,9 @@ const CONFIG_NAMES = [
   'SANDBOX_TTL_SECONDS', 'SANDBOX_LINK_TTL_SECONDS',
 ];
 const applied = CONFIG_NAMES.filter((n) => process.env[n] !== undefined && !/['\n]/.test(process.env[n]));
+// The env file quotes values in '…': one holding a quote or a newline cannot be written there.
+const unusable = CONFIG_NAMES.filter((n) => process.env[n] !== undefined && /['\n]/.test(process.env[n]));
+if (unusable.length) console.warn(`[start] not applied (a value with ' or a newline; put it in .dev.vars): ${unusable.join(', ')}`);
 const devVarsFile = join(root, '.dev.vars');
 const devVarsText = existsSync(devVarsFile) ? readFileSync(devVarsFile, 'utf8') : '';
 const setInDevVars = (name) => new RegExp(`^\\s*${name}\\s*=`, 'm').test(devVarsText);
@@ -186,6 +189,9 @@ const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
 
 // wrangler reads KYC_BASE_URL from wrangler.toml, .dev.vars or --var; say which vendor that means.
 const base = process.env.KYC_BASE_URL?.trim() || /^\s*KYC_BASE_URL\s*=\s*"?([^"\n]*)"?/m.exec(devVarsText)?.[1]?.trim();
+// DEMO as the worker reads it (worker/env.ts demoEnabled): on by default while the sandbox is the vendor.
+const demoSetting = (process.env.DEMO ?? /^\s*DEMO\s*=\s*"?([^"\n]*)/m.exec(devVarsText)?.[1] ?? '').trim().toLowerCase();
+const demoOn = ['on', 'true', '1'].includes(demoSetting) || (!['off', 'false', '0'].includes(demoSetting) && sandboxVendor);
 const vendor = base && base !== 'sandbox' ? `${base} (from ${process.env.KYC_BASE_URL ? 'the environment' : '.dev.vars'})` : `the built-in sandbox (${url}/sandbox/…)`;
 let announced = false;
 let portInUse = false;
@@ -198,7 +204,7 @@ function onOutput(chunk, stream) {
     console.log(`\n${line}
   kyc-onboard is running${watch ? ' (watching widget/ and demo/)' : ''}
 
-  Demo          ${url}/
+  ${demoOn ? `Demo          ${url}/` : `Home          ${url}/   (a plain page: DEMO is off)`}
   Widget        ${url}/widget.js
   API           ${url}/api   (health: ${url}/api/ruok)
   Vendor        ${vendor}

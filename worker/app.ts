@@ -25,6 +25,7 @@ import { configuredPublicOrigin, isLoopbackHost, publicOrigin } from './public-o
 import { jwks } from './routes/jwks';
 import { handoff } from './handoff/routes';
 import { demoReceiver } from './outcomes/demo-receiver';
+import { home } from './routes/home';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -140,6 +141,7 @@ app.route('/api', result);
 app.route('/api', ruok);
 app.route('/', jwks);
 app.route('/', handoff);
+app.route('/', home);
 
 // A known /api path asked with another method: 405 with Allow, not a 404.
 for (const [path, allow] of [

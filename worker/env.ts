@@ -29,7 +29,7 @@ export interface Env {
   KYC_SEARCH_PATH?: string;
   /** Timeout of every vendor call, in milliseconds. Default 8000. */
   KYC_TIMEOUT_MS?: string;
-  /** Comma list of partner origins (CORS and redirect targets). The worker's own origin is always allowed. */
+  /** Comma list of partner origins (CORS and redirect targets). The worker's own origin stays a redirect target (handoff pages); it is a partner only while DEMO is on. */
   ALLOWED_ORIGINS?: string;
   /** Secret. Signs session tokens. May be unset only while the sandbox is the vendor. */
   SESSION_SECRET?: string;

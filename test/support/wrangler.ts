@@ -72,6 +72,9 @@ export async function startWorker(options: StartOptions = {}): Promise<RunningWo
   if (base && base !== 'sandbox') {
     if (!('RESULT_SIGNING_KEYS' in vars)) vars.RESULT_SIGNING_KEYS = await testSigningKeys();
     if (!('PUBLIC_ORIGIN' in vars)) vars.PUBLIC_ORIGIN = `http://127.0.0.1:${port}`;
+    // With DEMO off the own origin is no partner: tests that post from it name it,
+    // as an operator would (pass ALLOWED_ORIGINS: '' to leave it unset).
+    if (!('ALLOWED_ORIGINS' in vars)) vars.ALLOWED_ORIGINS = `http://127.0.0.1:${port}`;
   }
   // Through a file, not --var: values stay out of the process list, and JSON keeps its colons.
   const lines: string[] = [];

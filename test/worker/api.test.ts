@@ -217,8 +217,17 @@ describe('POST /api/onboarding-link', () => {
     assert.equal(evilPreflight.headers.get('Access-Control-Allow-Origin'), null);
   });
 
-  it('accepts requests from its own origin without configuration', async () => {
-    const res = await link(person, { headers: { Origin: WORKER } }, { ...baseEnv, ALLOWED_ORIGINS: undefined });
+  it('refuses its own origin with a real vendor (DEMO off by default), with or without ALLOWED_ORIGINS, before any vendor call', async () => {
+    for (const env of [{ ...baseEnv, ALLOWED_ORIGINS: undefined }, baseEnv, { ...baseEnv, DEMO: 'off' }]) {
+      const res = await link(person, { headers: { Origin: WORKER } }, env);
+      assert.equal(res.status, 403, res.text);
+      assertErrorObject(res.json, 'ORIGIN_NOT_ALLOWED');
+    }
+    assert.equal(vendorRequests.length, 0);
+  });
+
+  it('accepts its own origin when the operator lists it in ALLOWED_ORIGINS', async () => {
+    const res = await link(person, { headers: { Origin: WORKER } }, { ...baseEnv, ALLOWED_ORIGINS: WORKER });
     assert.equal(res.status, 200, res.text);
     assert.equal((vendorRequests[0]!.body as any).successRedirectURL, `${WORKER}/?kyc_return=success`);
   });

@@ -2,7 +2,8 @@
  * Which partner a request works for, from its exact `Origin`: the registry
  * first, then the environment's partner (ALLOWED_ORIGINS and the KYC_*
  * settings), then, while DEMO is on, the two demo partners on the worker's
- * own origin. An origin that is none of these belongs to no partner (403).
+ * own origin. An origin that is none of these belongs to no partner (403);
+ * with DEMO off that includes the worker's own origin.
  */
 import { DEFAULTS, demoEnabled, usesSandbox, type Env } from '../env';
 import { configuredOrigins, normaliseOrigin, ownOrigin } from '../origins';
@@ -80,12 +81,9 @@ export async function resolvePartner(env: Env, requestUrl: string, originHeader:
   if (registered) return registered;
   const configured = configuredOrigins(env);
   if (configured.includes(origin)) return environmentPartner(env, configured);
-  const demo = demoPartner(env, requestUrl, origin);
-  if (demo) return demo;
-  // ALLOWED_ORIGINS unset and no demo: the own origin is the one partner
-  // (DESIGN.md: "unset = the worker's own origin only").
-  if (!configured.length && origin === ownOrigin(env, requestUrl)) return environmentPartner(env, [origin]);
-  return undefined;
+  // With DEMO off the own origin is no partner (issue 15): a deployment's own
+  // pages cannot create vendor records or send texts, whatever ALLOWED_ORIGINS says.
+  return demoPartner(env, requestUrl, origin);
 }
 
 /** A partner named by id (`/api/ruok?partner=`): registry, environment or demo. */
