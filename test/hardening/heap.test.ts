@@ -42,6 +42,7 @@ before(async () => {
     SESSION_SECRET: 'heap-session-secret-1234',
     KYC_TIMEOUT_MS: '3000',
     PUBLIC_ORIGIN: WORKER,
+    ALLOWED_ORIGINS: WORKER, // with DEMO off the own origin is a partner only when listed
     RESULT_SIGNING_KEYS: await testSigningKeys(),
   };
   useMemoryVerifications(env, verificationStore = new MemoryVerifications(env));
