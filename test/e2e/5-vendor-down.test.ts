@@ -1,7 +1,7 @@
 /**
  * Scenario 5, vendor down: the worker is configured for a real vendor at an
  * unreachable KYC_BASE_URL (a closed port on 127.0.0.1), with a SESSION_SECRET
- * and credentials. The widget shows a retryable error, offers "Try again", and
+ * and credentials, and the demo turned on (DEMO=on) to host the widget. The widget shows a retryable error, offers "Try again", and
  * keeps everything that was typed.
  */
 import assert from 'node:assert/strict';
@@ -16,6 +16,7 @@ test('vendor down: retryable error, "Try again", and the form keeps what was typ
     KYC_CUSTOMER_ID: 'e2e-customer',
     SESSION_SECRET: 'e2e-session-secret-0123456789abcdef',
     KYC_TIMEOUT_MS: '2000',
+    DEMO: 'on', // off by default with a real vendor; on, the demo's banner says so
   });
   const browser = await openBrowser();
   try {
@@ -24,6 +25,7 @@ test('vendor down: retryable error, "Try again", and the form keeps what was typ
     await page.goto(worker.url + '/');
     // With a real vendor configured, the sandbox (and its outbox) is not there.
     await page.getByText(/The sandbox is off on this server/).waitFor();
+    await page.getByRole('complementary', { name: 'About this demo' }).getByText(/text messages go to real phones/).waitFor();
 
     await fillForm(page, ALICE);
     await submit(page);
