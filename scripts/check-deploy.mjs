@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** Budget for the deployed worker, gzip (README "Benchmarks": why not 100 KB). */
+/** Budget for the deployed worker, gzip (docs/benchmarks.md: why not 100 KB). */
 export const WORKER_GZIP_BUDGET = 128 * 1024;
 
 mkdirSync('dist/public', { recursive: true }); // wrangler refuses to start without the assets dir

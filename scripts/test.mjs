@@ -7,6 +7,7 @@ const steps = [
   ['chromium', ['node', 'scripts/ensure-chromium.mjs']],
   ['typecheck', ['npm', 'run', '-s', 'typecheck']],
   ['build', ['npm', 'run', '-s', 'build']],
+  ['docs: links, readers, generated element API', ['npm', 'run', '-s', 'check:docs']],
   ['field rules (controlled clock)', ['npm', 'run', '-s', 'test:rules']],
   ['worker tests (node + workerd)', ['npm', 'run', '-s', 'test:worker']],
   ['sandbox tests', ['npm', 'run', '-s', 'test:sandbox']],

@@ -1,6 +1,6 @@
 /**
  * The worker's bindings. Names are part of the product contract
- * (the README's configuration table); each line says what it is.
+ * (the configuration table in docs/configuration.md); each line says what it is.
  * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
  */
 import type { Partner } from './partners/partner';

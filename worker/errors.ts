@@ -11,7 +11,7 @@ import type { AppEnv } from './env';
 
 export type Issue = ErrorObject['issues'][number];
 
-/** errorCode values the worker emits; the README lists them with their meaning. */
+/** errorCode values the worker emits; docs/api.md lists them with their meaning. */
 export type ErrorCode =
   | 'INVALID_JSON'
   | 'UNSUPPORTED_MEDIA_TYPE'

@@ -42,7 +42,7 @@ export function advanceSandboxClock(ms: number): void {
   clock.now = () => base() + ms;
 }
 
-/** The default credentials (README "The sandbox"). */
+/** The default credentials (docs/sandbox.md, "Credentials"). */
 export const SANDBOX_CREDENTIALS = {
   parent: { customerId: 'demo-customer', apiKey: 'sandbox-key' },
   childA: { customerId: 'demo-customer', childId: 'demo-child-a', apiKey: 'sandbox-key-a' },

@@ -4,7 +4,7 @@
  * credentials, ownership and visibility rules and its ErrorObject, plus the
  * hosted-flow page that stands in for the vendor's onboarding. The worker
  * mounts it (`app.route('/', sandbox)`) while it is the vendor and calls it
- * in-process (`sandbox.fetch(request, env, ctx)`). The README section "The sandbox"
+ * in-process (`sandbox.fetch(request, env, ctx)`). docs/sandbox.md
  * documents every rule the spec leaves open.
  */
 import { Hono, type Context } from 'hono';
@@ -34,7 +34,7 @@ export const MAX_SANDBOX_BODY_BYTES = 1024 * 1024;
 export const MAX_ENTITY_BYTES = 1536 * 1024;
 const MAX_CHANNEL = 64;
 
-/** The hosted flows the sandbox knows (`flowId`). the README section "The sandbox" lists them. */
+/** The hosted flows the sandbox knows (`flowId`). docs/sandbox.md lists them. */
 export const FLOWS: Record<string, { ocr: boolean; requestedDocuments: boolean }> = {
   idv: { ocr: true, requestedDocuments: false },
   ocr_only: { ocr: true, requestedDocuments: false },

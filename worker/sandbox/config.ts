@@ -1,7 +1,7 @@
 /**
  * The sandbox's configuration: who may call it (SANDBOX_CREDENTIALS), its hard
  * search cap (SANDBOX_SEARCH_CAP) and how long its data lives
- * (SANDBOX_TTL_SECONDS). the README section "The sandbox" documents every value.
+ * (SANDBOX_TTL_SECONDS). docs/sandbox.md documents every value.
  */
 import * as z from 'zod';
 import type { Env } from '../env';

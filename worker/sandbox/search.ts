@@ -1,6 +1,6 @@
 /**
  * Entity search (spec 4.3): who is a candidate, and a deterministic
- * confidence score from 0 to 100. the README section "The sandbox" documents the weights.
+ * confidence score from 0 to 100. docs/sandbox.md documents the weights.
  *
  * Candidates: visible entities whose normalised family name equals the
  * criteria's, or that hold an identity document equal to one in the criteria

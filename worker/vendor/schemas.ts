@@ -294,7 +294,7 @@ export interface SearchOptions {
   onlyEntityIds?: boolean;
   resultLimit?: number;
 }
-/** A search result element. The spec does not show its field names; these are ours (README). */
+/** A search result element. The spec does not show its field names; these are ours (docs/sandbox.md). */
 export const SearchResult = z.looseObject({
   entityId: str,
   confidence: z.number().optional(),
