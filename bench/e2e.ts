@@ -76,7 +76,14 @@ export interface E2eResult {
 async function fill(page: Page) {
   await page.getByLabel('Given name').first().fill(PERSON.given);
   await page.getByLabel('Family name').fill(PERSON.family);
-  await page.getByLabel('Date of birth').fill(PERSON.dob);
+  // The widget's date of birth is a group of Day, Month and Year; the plain form's a date input.
+  const dob = page.getByRole('group', { name: 'Date of birth' });
+  if (await dob.count()) {
+    const [y, m, d] = PERSON.dob.split('-');
+    await dob.getByLabel('Day').fill(d!);
+    await dob.getByLabel('Month').fill(m!);
+    await dob.getByLabel('Year').fill(y!);
+  } else await page.getByLabel('Date of birth').fill(PERSON.dob);
   await page.getByLabel('Country code').fill(PERSON.code);
   await page.getByLabel('Mobile number').fill(PERSON.mobile);
   await page.getByRole('checkbox').check();

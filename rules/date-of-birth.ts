@@ -90,3 +90,24 @@ export function dateOfBirthBounds(now: Date = new Date()): { oldest: string; you
   const today = Date.UTC(t.year, t.month - 1, t.day);
   return { oldest: formatIsoDay(utcDay(new Date(sameDay + DAY))), youngest: formatIsoDay(utcDay(new Date(today - DAY))) };
 }
+
+/** A part of a date typed as three fields. */
+export type DatePart = 'day' | 'month' | 'year';
+
+/**
+ * A date of birth typed as three fields (day, month, year, as people know it
+ * by heart) → `YYYY-MM-DD`, or the part that is wrong: a day outside 1–31 or
+ * not in that month (31 April, 29 February of a common year), a month outside
+ * 1–12, a year not written with four digits. Whether the day is in the past
+ * and at most 120 years ago is `dateOfBirthProblem()`'s job, on the result.
+ */
+export function dayFromParts(day: string, month: string, year: string): { iso: string } | { wrong: DatePart } {
+  const n = (s: string, max: number) => (/^\d{1,2}$/.test(s.trim()) && +s >= 1 && +s <= max ? +s : 0);
+  const d = n(day, 31);
+  const m = n(month, 12);
+  if (!d) return { wrong: 'day' };
+  if (!m) return { wrong: 'month' };
+  if (!/^\d{4}$/.test(year.trim())) return { wrong: 'year' };
+  const parts = { year: +year, month: m, day: d };
+  return isRealDay(parts) ? { iso: formatIsoDay(parts) } : { wrong: 'day' };
+}

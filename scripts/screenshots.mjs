@@ -104,7 +104,10 @@ const w = (page) => page.locator('kyc-onboard');
 async function fill(page, p) {
   await w(page).getByLabel('Given name').fill(p.given);
   await w(page).getByLabel('Family name').fill(p.family);
-  await w(page).getByLabel('Date of birth').fill(`${new Date().getUTCFullYear() - 36}-04-12`); // an adult, whatever the year
+  const dob = w(page).getByRole('group', { name: 'Date of birth' });
+  await dob.getByLabel('Day').fill('12');
+  await dob.getByLabel('Month').fill('4');
+  await dob.getByLabel('Year').fill(String(new Date().getUTCFullYear() - 36)); // an adult, whatever the year
   await w(page).getByLabel('Mobile number').fill('412 345 678');
   await w(page).getByRole('checkbox').check();
 }

@@ -1,11 +1,9 @@
 /**
- * What the person types, the rules it must meet before any request, and the
- * tidying the widget does. Full phone parsing is the worker's job: phone
- * libraries are larger than this whole widget.
+ * What the person types: the fields, their order, and their error messages.
+ * The rules they must meet and the tidying are in `run/validate.ts` (errors
+ * show only once the person submits, when the run chunk is here).
  */
-import type { OnboardingLinkRequest } from '../worker/contract.js';
 import type { Strings } from './i18n/en.js';
-import { dateOfBirthProblem } from '../rules/date-of-birth.js';
 
 export type FieldName = 'givenName' | 'middleName' | 'familyName' | 'dateOfBirth' | 'phoneCode' | 'phoneNumber' | 'consent';
 
@@ -16,7 +14,10 @@ export interface Values {
   givenName: string;
   middleName: string;
   familyName: string;
-  dateOfBirth: string;
+  /** The date of birth as typed, in three fields. */
+  dobDay: string;
+  dobMonth: string;
+  dobYear: string;
   phoneCode: string;
   phoneNumber: string;
   consent: boolean;
@@ -25,63 +26,10 @@ export interface Values {
 /** A message key of the dictionary that describes a field problem. */
 export type ErrorKey = keyof Pick<
   Strings,
-  'errFamilyName' | 'errName' | 'errDob' | 'errCode' | 'errNumber' | 'errConsent'
+  'errFamilyName' | 'errName' | 'errDob' | 'errDobDay' | 'errDobMonth' | 'errDobYear' | 'errCode' | 'errNumber' | 'errConsent'
 >;
 export type FieldErrors = Partial<Record<FieldName, ErrorKey>>;
 
-const MAX_NAME = 100;
-
-/** Trim and collapse runs of whitespace. */
-export const tidyName = (s: string): string => s.trim().replace(/\s+/g, ' ');
-
-/** `61`, ` +61 `, `0061` → `+61`. */
-export function tidyCode(s: string): string {
-  const digits = s.replace(/\D/g, '').replace(/^00/, '');
-  return digits ? `+${digits}` : '';
-}
-
-/**
- * Remove spaces, dashes, dots and brackets; drop the country code if the person
- * typed it again, and a trunk `0` after it (`0412 345 678` with +61 → `412345678`).
- */
-export function tidyNumber(number: string, code: string): string {
-  let n = number.replace(/[\s\-.()\u00a0]/g, '');
-  const cc = code.slice(1);
-  if (cc) {
-    if (n.startsWith(`+${cc}`)) n = n.slice(cc.length + 1);
-    else if (n.startsWith(`00${cc}`)) n = n.slice(cc.length + 2);
-  }
-  return n.replace(/^0/, '');
-}
-
-/** The rules DESIGN.md's browser-facing API states, checked before any request. */
-export function validate(v: Values, today = new Date()): FieldErrors {
-  const e: FieldErrors = {};
-  for (const f of ['givenName', 'middleName'] as const) {
-    if (tidyName(v[f]).length > MAX_NAME) e[f] = 'errName';
-  }
-  const family = tidyName(v.familyName);
-  if (!family) e.familyName = 'errFamilyName';
-  else if (family.length > MAX_NAME) e.familyName = 'errName';
-
-  if (dateOfBirthProblem(v.dateOfBirth, today)) e.dateOfBirth = 'errDob';
-
-  const code = tidyCode(v.phoneCode);
-  if (!/^\+[1-9]\d{0,3}$/.test(code)) e.phoneCode = 'errCode';
-  const number = tidyNumber(v.phoneNumber, code);
-  if (!/^\+?\d{4,15}$/.test(number)) e.phoneNumber = 'errNumber';
-
-  if (!v.consent) e.consent = 'errConsent';
-  return e;
-}
-
-/** The request body's person part, tidied. */
-export function toRequest(v: Values): Pick<OnboardingLinkRequest, 'name' | 'dateOfBirth' | 'phone' | 'consent'> {
-  const code = tidyCode(v.phoneCode);
-  const name: OnboardingLinkRequest['name'] = { familyName: tidyName(v.familyName) };
-  const given = tidyName(v.givenName);
-  const middle = tidyName(v.middleName);
-  if (given) name.givenName = given;
-  if (middle) name.middleName = middle;
-  return { name, dateOfBirth: v.dateOfBirth, phone: { code, number: tidyNumber(v.phoneNumber, code) }, consent: true };
-}
+/** The date-of-birth fields an error is about: the part it names, or all three. */
+export const dobPartsOf = (key: ErrorKey | undefined): string[] =>
+  !key ? [] : key === 'errDob' ? ['dobDay', 'dobMonth', 'dobYear'] : [`dob${key.slice(6)}`];

@@ -9,7 +9,7 @@
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import type { Failure } from './api.js';
 import { emit } from './events.js';
-import { FIELD_ORDER, tidyCode, toRequest, validate, type FieldErrors, type FieldName, type Values } from './fields.js';
+import { FIELD_ORDER, type FieldErrors, type FieldName, type Values } from './fields.js';
 import type { Strings } from './i18n/en.js';
 import { readStored, writeStored } from './return-session.js';
 import type { Run } from './run/index.js';
@@ -41,14 +41,14 @@ export interface FlowHost extends ReactiveControllerHost, HTMLElement {
  * modules at run time: a module both import would be split by esbuild into a
  * third file that the entry then imports before it can render.
  */
-export const deps = { html, nothing, emit, readStored, writeStored, toRequest };
+export const deps = { html, nothing, emit, readStored, writeStored };
 export type Deps = typeof deps;
 
 const NETWORK = (): Failure => ({ errorCode: 'NETWORK_ERROR', status: 0, retryable: true, requestId: '', issues: [] });
 
 export class Flow implements ReactiveController {
   state: KycState = 'idle';
-  values: Values = { givenName: '', middleName: '', familyName: '', dateOfBirth: '', phoneCode: '', phoneNumber: '', consent: false };
+  values: Values = { givenName: '', middleName: '', familyName: '', dobDay: '', dobMonth: '', dobYear: '', phoneCode: '', phoneNumber: '', consent: false };
   /** True when "Text me a link" is chosen. */
   sendSMS = false;
   /** The status line next to the submit button. */
@@ -124,9 +124,9 @@ export class Flow implements ReactiveController {
     return !this.notice && (s === 'idle' || s === 'submitting' || (s === 'error' && this.failure?.context === 'submit'));
   }
 
-  /** The errors on screen: the worker's, then the rules' for fields flagged at the last submission. */
+  /** The errors on screen: the worker's, then the rules' for fields flagged at the last submission (the rules come with the run). */
   visibleErrors(): FieldErrors {
-    const client = validate(this.values);
+    const client = this._loaded?.validate(this.values) ?? {};
     const out: FieldErrors = {};
     for (const name of FIELD_ORDER) {
       const key = this._serverErrors[name] ?? (this._flagged.has(name) ? client[name] : undefined);
@@ -143,15 +143,17 @@ export class Flow implements ReactiveController {
     if (input.name === 'delivery') this.sendSMS = input.value === 'sms' && input.checked;
     else if (input.name in v) v[input.name] = input.type === 'checkbox' ? input.checked : input.value;
     else return;
-    delete this._serverErrors[input.name as FieldName];
+    delete this._serverErrors[(input.name.startsWith('dob') ? 'dateOfBirth' : input.name) as FieldName];
     this.host.requestUpdate();
   };
 
   onBlur = (e: FocusEvent): void => {
     const input = e.target as HTMLInputElement;
-    // Tidy the country code as the person leaves it; errors wait for the submission.
-    if (input.name === 'phoneCode' && this.showsForm()) {
-      input.value = this.values.phoneCode = tidyCode(input.value) || input.value;
+    // Tidy the country code as the person leaves it (once the run is here; the request is tidied anyway).
+    // Errors wait for the submission.
+    const tidy = this._loaded?.tidyCode;
+    if (input.name === 'phoneCode' && tidy && this.showsForm()) {
+      input.value = this.values.phoneCode = tidy(input.value) || input.value;
       this.host.requestUpdate();
     }
   };
@@ -170,7 +172,9 @@ export class Flow implements ReactiveController {
   focusFirstInvalid(): Promise<void> {
     const errs = this.visibleErrors();
     const first = FIELD_ORDER.find((n) => errs[n]);
-    return this.host._focus(first ? `#${first}` : '#alert');
+    // The date of birth: its first wrong part, in the order shown.
+    const target = first === 'dateOfBirth' ? '.dob [aria-invalid]' : first && `#${first}`;
+    return this.host._focus(target || '#alert');
   }
 
   // ---- transitions -----------------------------------------------------------
@@ -185,29 +189,33 @@ export class Flow implements ReactiveController {
   submit = async (): Promise<void> => {
     if (this._busy) return; // double click, Enter held down: one request
     const host = this.host;
-    const errs = validate(this.values);
-    this._serverErrors = {};
-    this._flagged = new Set(Object.keys(errs) as FieldName[]);
-    if (this._flagged.size) {
-      this.announce = host._strings.fixFields;
-      this.failure = undefined;
-      this.set('idle');
-      return this.focusFirstInvalid();
-    }
-    this.announce = '';
-    if (host.turnstileSitekey && !host._bot?.token) {
-      this.botMissing = true;
-      return host.requestUpdate();
-    }
     this._busy = true;
-    this.failure = undefined;
-    const sendSMS = host.sms && this.sendSMS;
-    this.set('submitting');
-    emit(host, 'kyc-submit', { sendSMS });
     try {
-      await (await this.load()).submit(sendSMS);
-    } catch {
-      this.offline('submit'); // the run itself could not be fetched
+      let run: Run;
+      try {
+        run = this._loaded ?? (await this.load()); // usually here since the first focus in the form
+      } catch {
+        return this.offline('submit'); // the run (and with it the rules) could not be fetched
+      }
+      const errs = run.validate(this.values);
+      this._serverErrors = {};
+      this._flagged = new Set(Object.keys(errs) as FieldName[]);
+      if (this._flagged.size) {
+        this.announce = host._strings.fixFields;
+        this.failure = undefined;
+        this.set('idle');
+        return void this.focusFirstInvalid();
+      }
+      this.announce = '';
+      if (host.turnstileSitekey && !host._bot?.token) {
+        this.botMissing = true;
+        return host.requestUpdate();
+      }
+      this.failure = undefined;
+      const sendSMS = host.sms && this.sendSMS;
+      this.set('submitting');
+      emit(host, 'kyc-submit', { sendSMS });
+      await run.submit(sendSMS);
     } finally {
       this._busy = false;
     }

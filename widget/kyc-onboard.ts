@@ -1,5 +1,5 @@
 import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
-import { FIELD_ORDER } from './fields.js';
+import { dobPartsOf, FIELD_ORDER } from './fields.js';
 import { Flow } from './flow.js';
 import type { Strings } from './i18n/en.js';
 import { Locale } from './locale.js';
@@ -188,7 +188,9 @@ export class KycOnboard extends LitElement {
     const t = this._locale.t;
     for (const name of FIELD_ORDER) {
       const key = errs[name];
-      this.renderRoot.querySelector<HTMLInputElement>(`#${name}`)?.setCustomValidity(key ? t[key] : '');
+      const ids = name === 'dateOfBirth' ? ['dobDay', 'dobMonth', 'dobYear'] : [name];
+      const wrong = name === 'dateOfBirth' ? dobPartsOf(key) : ids;
+      for (const id of ids) this.renderRoot.querySelector<HTMLInputElement>(`#${id}`)?.setCustomValidity(key && wrong.includes(id) ? t[key] : '');
     }
   }
 

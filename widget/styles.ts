@@ -69,6 +69,21 @@ export const styles = css`
     display: grid;
     grid-template-columns: minmax(7.5rem, 1fr) 3fr;
     gap: calc(var(--_space) * 0.5);
+    /* Each field keeps its own height: an error under the number must not stretch the country code. */
+    align-items: start;
+  }
+  .dob {
+    display: flex;
+    gap: calc(var(--_space) * 0.5);
+  }
+  .dob .field {
+    inline-size: 4.5rem;
+  }
+  .dob .year {
+    inline-size: 6.5rem;
+  }
+  legend {
+    padding: 0;
   }
   /* Phone numbers read left to right in every language ("+61", not "61+"). */
   .row input {
@@ -160,12 +175,20 @@ export const styles = css`
     gap: calc(var(--_space) * 0.5);
   }
   .alert,
-  .success {
+  .outcome {
     padding-inline-start: calc(var(--_space) * 0.75);
     border-inline-start: 4px solid var(--_error);
   }
-  .success {
+  /* An outcome is neutral; only a clear success is green. */
+  .outcome {
+    border-color: var(--_border);
+  }
+  .ok {
     border-color: var(--_success);
+  }
+  h2 {
+    margin: 0;
+    font-size: 1em;
   }
   p {
     margin: 0;

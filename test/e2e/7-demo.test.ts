@@ -58,7 +58,7 @@ test('demo: headers, axe-clean at laptop and phone sizes, and the console drives
       await page.goto(worker.url + '/');
       await waitForState(page, 'idle');
       await page.getByLabel('Language').selectOption('es');
-      await widget(page).getByLabel('Fecha de nacimiento').waitFor();
+      await widget(page).getByRole('group', { name: 'Fecha de nacimiento' }).waitFor(); // the Spanish dictionary's chunk arrived
       await page.getByLabel('Offer “Text me a link”').uncheck();
       assert.equal(await widget(page).getByRole('radio').count(), 0, 'no delivery choice without sms');
       await page.getByText('Brand', { exact: true }).click();

@@ -97,12 +97,29 @@ export const ALICE: Required<Person> = {
 /** The widget on the page: its controls are found inside it by label and role (the demo console has controls too). */
 export const widget = (page: Page) => page.locator('kyc-onboard');
 
+/** The widget's "Date of birth" group (Day, Month, Year). */
+export const dateOfBirth = (page: Page) => widget(page).getByRole('group', { name: 'Date of birth' });
+
+/** What the "Date of birth" group holds, as YYYY-MM-DD. */
+export async function dateOfBirthValue(page: Page): Promise<string> {
+  const dob = dateOfBirth(page);
+  const [d, m, y] = await Promise.all(['Day', 'Month', 'Year'].map((n) => dob.getByLabel(n).inputValue()));
+  return `${y}-${m}-${d}`;
+}
+
 /** Fill the form by its labels, as a person would. The consent checkbox is the form's only checkbox. */
 export async function fillForm(page: Page, p: Person): Promise<void> {
   const w = widget(page);
   if (p.givenName !== undefined) await w.getByLabel('Given name').fill(p.givenName);
   if (p.familyName !== undefined) await w.getByLabel('Family name').fill(p.familyName);
-  if (p.dateOfBirth !== undefined) await w.getByLabel('Date of birth').fill(p.dateOfBirth);
+  if (p.dateOfBirth !== undefined) {
+    // "Date of birth" is a group of three fields; `dateOfBirth` is YYYY-MM-DD.
+    const [year = '', month = '', day = ''] = p.dateOfBirth.split('-');
+    const dob = dateOfBirth(page);
+    await dob.getByLabel('Day').fill(day);
+    await dob.getByLabel('Month').fill(month);
+    await dob.getByLabel('Year').fill(year);
+  }
   if (p.countryCode !== undefined) await w.getByLabel('Country code').fill(p.countryCode);
   if (p.mobileNumber !== undefined) await w.getByLabel('Mobile number').fill(p.mobileNumber);
   if (p.consent) await w.getByRole('checkbox').check();

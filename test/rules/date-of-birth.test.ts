@@ -7,13 +7,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ageOn, dateOfBirthBounds, dateOfBirthProblem, isCalendarDate, MAX_AGE_YEARS, parseIsoDay } from '../../rules/date-of-birth';
 import { OnboardingLinkRequest } from '../../worker/contract';
-import { validate } from '../../widget/fields';
+import { validate } from '../../widget/run/validate';
 
 /** A controlled clock: an instant on a UTC day. */
 const at = (iso: string) => new Date(iso);
 
+/** `YYYY-MM-DD` as the widget's three fields would hold it (anything else: all in the year field). */
+const dobFields = (iso: string) => {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  return m ? { dobYear: m[1]!, dobMonth: m[2]!, dobDay: m[3]! } : { dobYear: iso, dobMonth: '', dobDay: '' };
+};
+
 const widgetAccepts = (dob: string, now: Date) =>
-  validate({ givenName: '', middleName: '', familyName: 'Lee', dateOfBirth: dob, phoneCode: '+61', phoneNumber: '412345678', consent: true }, now)
+  validate({ givenName: '', middleName: '', familyName: 'Lee', ...dobFields(dob), phoneCode: '+61', phoneNumber: '412345678', consent: true }, now)
     .dateOfBirth === undefined;
 
 describe('date of birth: at most 120 years old, in the past, UTC today', () => {

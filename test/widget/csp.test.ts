@@ -37,7 +37,10 @@ describe('<kyc-onboard> under a strict CSP', () => {
       input.dispatchEvent(new win.Event('input', { bubbles: true, composed: true }));
     };
     set('familyName', 'Citizen');
-    set('dateOfBirth', adultDateOfBirth());
+    const [year, month, day] = adultDateOfBirth().split('-');
+    set('dobDay', day!);
+    set('dobMonth', month!);
+    set('dobYear', year!);
     set('phoneNumber', '0400 000 001');
     root.querySelector<HTMLInputElement>('#consent')!.click();
     let redirectUrl = '';

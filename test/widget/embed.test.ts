@@ -62,7 +62,7 @@ describe('<kyc-onboard> localisation', () => {
     expect($(el, 'button[type=submit]').textContent).to.equal('Start my check');
     expect($(el, 'label[for=familyName]').textContent).to.equal('Surname');
     el.setAttribute('lang', 'de');
-    await labelIs(el, 'dateOfBirth', 'Geburtsdatum');
+    await until(() => $(el, 'legend').textContent === 'Geburtsdatum', 'German');
     expect($(el, 'button[type=submit]').textContent).to.equal('Start my check');
   });
 

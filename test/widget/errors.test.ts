@@ -27,11 +27,11 @@ describe('<kyc-onboard> errors', () => {
     expect(el.state).to.equal('error');
     expect(el.matches(':state(error)')).to.equal(true);
     await el.updateComplete;
-    for (const id of ['dateOfBirth', 'phoneNumber', 'familyName']) {
+    for (const [id, field] of [['dobDay', 'dateOfBirth'], ['dobMonth', 'dateOfBirth'], ['dobYear', 'dateOfBirth'], ['phoneNumber', 'phoneNumber'], ['familyName', 'familyName']]) {
       const input = $(el, `#${id}`);
       expect(input.getAttribute('aria-invalid'), id).to.equal('true');
-      expect(input.getAttribute('aria-describedby'), id).to.contain(`${id}-error`);
-      expect($(el, `#${id}-error`).textContent, id).not.to.equal('');
+      expect(input.getAttribute('aria-describedby'), id).to.contain(`${field}-error`);
+      expect($(el, `#${field}-error`).textContent, id).not.to.equal('');
     }
     expect($(el, '#givenName').hasAttribute('aria-invalid')).to.equal(false);
     expect($(el, '#consent').hasAttribute('aria-invalid')).to.equal(false);

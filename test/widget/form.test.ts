@@ -3,7 +3,7 @@ import { expect, fixtureCleanup, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { HttpResponse } from 'msw';
 import { isoDayBefore } from '../support/dates.js';
-import { $, check, countRole, deferred, fillValid, linkAnswer, mockApi, mount, oneEvent, submit, text, type, valid, waitState } from './helpers.js';
+import { $, check, countRole, deferred, fillValid, linkAnswer, mockApi, mount, oneEvent, submit, text, type, typeDob, valid, waitState } from './helpers.js';
 
 afterEach(() => {
   fixtureCleanup();
@@ -21,8 +21,13 @@ describe('<kyc-onboard> form', () => {
     expect(await countRole('textbox', 'Middle name')).to.equal(1);
     expect(await countRole('textbox', 'Country code')).to.equal(1);
     expect(await countRole('textbox', 'Mobile number')).to.equal(1);
-    expect($(el, '#dateOfBirth').type).to.equal('date');
-    expect($(el, 'label[for=dateOfBirth]').textContent).to.equal('Date of birth');
+    // Date of birth: a group of three numeric fields, each with its birthday autofill token.
+    expect(await countRole('group', 'Date of birth')).to.equal(1);
+    for (const [id, name, token] of [['dobDay', 'Day', 'bday-day'], ['dobMonth', 'Month', 'bday-month'], ['dobYear', 'Year', 'bday-year']]) {
+      expect(await countRole('textbox', name!), name).to.equal(1);
+      expect($(el, `#${id}`).getAttribute('autocomplete'), id).to.equal(token);
+      expect($(el, `#${id}`).inputMode, id).to.equal('numeric');
+    }
     expect(await countRole('checkbox', 'I agree to an identity check against official records.')).to.equal(1);
     expect(await countRole('button', 'Verify my identity')).to.equal(1);
     expect(el.shadowRoot!.querySelectorAll('input[type=checkbox]').length).to.equal(1);
@@ -32,7 +37,7 @@ describe('<kyc-onboard> form', () => {
       expect($(el, `#${id}-hint`).textContent).to.equal('Optional');
       expect($(el, `#${id}`).required).to.equal(false);
     }
-    for (const id of ['familyName', 'dateOfBirth', 'phoneCode', 'phoneNumber', 'consent']) expect($(el, `#${id}`).required, id).to.equal(true);
+    for (const id of ['familyName', 'dobDay', 'dobMonth', 'dobYear', 'phoneCode', 'phoneNumber', 'consent']) expect($(el, `#${id}`).required, id).to.equal(true);
     // Field errors are polite live regions, so they are announced when they appear.
     for (const id of ['givenName', 'familyName', 'dateOfBirth', 'phoneCode', 'phoneNumber', 'consent']) {
       expect($(el, `#${id}-error`).getAttribute('aria-live'), id).to.equal('polite');
@@ -79,9 +84,9 @@ describe('<kyc-onboard> form', () => {
     const el = await mount();
     let submitted = false;
     el.addEventListener('kyc-submit', () => (submitted = true));
-    await type(el, 'dateOfBirth', isoDayBefore(0, -1)); // tomorrow
+    await typeDob(el, isoDayBefore(0, -1)); // tomorrow
     await submit(el);
-    for (const id of ['familyName', 'dateOfBirth', 'phoneNumber', 'consent']) {
+    for (const id of ['familyName', 'dobDay', 'dobMonth', 'dobYear', 'phoneNumber', 'consent']) {
       const input = $(el, `#${id}`);
       expect(input.getAttribute('aria-invalid'), id).to.equal('true');
       const described = $(el, `#${input.getAttribute('aria-describedby')!.split(' ').pop()}`);
@@ -100,11 +105,11 @@ describe('<kyc-onboard> form', () => {
   it('rejects a birth date more than 120 years ago and a too-short number', async () => {
     mockApi();
     const el = await mount();
-    await type(el, 'dateOfBirth', '1890-01-01');
+    await typeDob(el, '1890-01-01');
     await type(el, 'phoneNumber', '12');
     await type(el, 'phoneCode', 'abc');
     await submit(el);
-    expect($(el, '#dateOfBirth').getAttribute('aria-invalid')).to.equal('true');
+    expect($(el, '#dobYear').getAttribute('aria-invalid')).to.equal('true');
     expect($(el, '#phoneNumber').getAttribute('aria-invalid')).to.equal('true');
     expect($(el, '#phoneCode').getAttribute('aria-invalid')).to.equal('true');
   });
@@ -124,9 +129,14 @@ describe('<kyc-onboard> form', () => {
     await tabTo('#middleName');
     await tabTo('#familyName');
     await sendKeys({ type: 'Citizen' });
-    await tabTo('#dateOfBirth');
+    // The date of birth, in the order the page's language writes dates (month first in en-US), one field each.
     const [y, m, d] = valid.dateOfBirth.split('-');
-    await sendKeys({ type: `${m}${d}${y}` }); // month/day/year segments in en-US
+    const order = [...el.shadowRoot!.querySelectorAll('.dob input')].map((i) => i.id);
+    const typed: Record<string, string> = { dobDay: d!, dobMonth: m!, dobYear: y! };
+    for (const id of order) {
+      await tabTo(`#${id}`);
+      await sendKeys({ type: typed[id]! });
+    }
     await tabTo('#phoneCode'); // +61 already there
     await tabTo('#phoneNumber');
     await sendKeys({ type: '0412 345 678' });

@@ -83,6 +83,11 @@ export async function mount(template = html`<kyc-onboard></kyc-onboard>`): Promi
   };
   el.retryDelay = 0;
   el.pollIntervals = [0, 0, 0];
+  // The run chunk (submission, rules, polling) arrives on the first focus in the form, as a person's first
+  // click or Tab would fetch it: have it here, so a test's submit is handled at once.
+  el.shadowRoot!.querySelector('form')?.dispatchEvent(new FocusEvent('focusin'));
+  await import('../../widget/run/index.js');
+  await new Promise((r) => setTimeout(r));
   return el;
 }
 
@@ -111,9 +116,17 @@ export async function check(el: KycOnboard, id: string): Promise<void> {
 
 export const valid = { familyName: 'Citizen', givenName: 'Jane', dateOfBirth: adultDateOfBirth(), phoneNumber: '0412 345 678' };
 
+/** Type a `YYYY-MM-DD` date of birth into the Day, Month and Year fields. */
+export async function typeDob(el: KycOnboard, iso: string): Promise<void> {
+  const [year = '', month = '', day = ''] = iso.split('-');
+  await type(el, 'dobDay', day);
+  await type(el, 'dobMonth', month);
+  await type(el, 'dobYear', year);
+}
+
 export async function fillValid(el: KycOnboard, v: Partial<typeof valid> = {}): Promise<void> {
   const all = { ...valid, ...v };
-  for (const [id, value] of Object.entries(all)) await type(el, id, value);
+  for (const [id, value] of Object.entries(all)) await (id === 'dateOfBirth' ? typeDob(el, value) : type(el, id, value));
   await check(el, 'consent');
 }
 

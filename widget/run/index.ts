@@ -14,9 +14,14 @@ import type { Deps, Flow } from '../flow.js';
 import { alertView } from './alert.js';
 import { fieldOfIssue } from './issues.js';
 import { pageUrl, takeReturn } from './return.js';
+import { tidyCode, toRequest, validate } from './validate.js';
 import { runViews } from './views.js';
 
 export interface Run {
+  /** The rules, checked before any request (and shown after a submission). */
+  validate: typeof validate;
+  /** `61`, `0061` → `+61`. */
+  tidyCode: typeof tidyCode;
   /** Ask for a link with what the person typed, then go to the hosted flow or wait for the texted link. */
   submit(sendSMS: boolean): Promise<void>;
   /** `checking`: ask for the result until it is final or the polling bound is reached. */
@@ -166,6 +171,8 @@ export function install(flow: Flow, d: Deps): Run {
   };
 
   return {
+    validate,
+    tidyCode,
     check,
     stop,
 
@@ -201,7 +208,7 @@ export function install(flow: Flow, d: Deps): Run {
     async submit(sendSMS) {
       const signal = newRound(); // also stops the polling of an earlier link ("Send again")
       returnParams = {}; // a new link: an earlier return's checkId/token no longer apply
-      const body: OnboardingLinkRequest = { ...d.toRequest(flow.values), returnUrl: host.returnUrl || pageUrl() };
+      const body: OnboardingLinkRequest = { ...toRequest(flow.values), returnUrl: host.returnUrl || pageUrl() };
       if (sendSMS) body.sendSMS = true;
       if (host.customerRef) body.customerRef = host.customerRef;
       const bot = host._bot?.token;

@@ -1,21 +1,17 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { FieldErrors, FieldName } from '../fields.js';
 import type { Strings } from '../i18n/en.js';
-import type { View, ViewContext } from './view.js';
+import { dateOfBirth } from './date-of-birth.js';
+import { errorLine, type ViewContext } from './view.js';
 
-type TextField = Exclude<FieldName, 'consent'>;
+type TextField = Exclude<FieldName, 'consent' | 'dateOfBirth'>;
 const LABEL: Record<TextField, keyof Strings> = {
   givenName: 'givenName',
   middleName: 'middleName',
   familyName: 'familyName',
-  dateOfBirth: 'dateOfBirth',
   phoneCode: 'countryCode',
   phoneNumber: 'mobileNumber',
 };
-
-/** The error line under a field; empty (and taking no room) until a submission finds the field wrong. */
-export const errorLine = (id: string, text: string | undefined) =>
-  html`<div id="${id}-error" class="error" part="field-error" aria-live="polite">${text ?? ''}</div>`;
 
 function field(
   { flow, t }: ViewContext,
@@ -59,7 +55,7 @@ const delivery = ({ flow, t }: ViewContext) =>
   </fieldset>`;
 
 /** `idle`, `submitting`, and a fault while submitting: the form (with the fault above it). */
-export const form = (c: ViewContext, fault?: View): TemplateResult => {
+export const form = (c: ViewContext, fault?: (c: ViewContext) => TemplateResult): TemplateResult => {
   const { flow, t } = c;
   const busy = flow.state === 'submitting';
   const errs = flow.visibleErrors();
@@ -69,7 +65,7 @@ export const form = (c: ViewContext, fault?: View): TemplateResult => {
     ${field(c, 'givenName', errs, { autocomplete: 'given-name', optional: true })}
     ${field(c, 'middleName', errs, { autocomplete: 'additional-name', optional: true })}
     ${field(c, 'familyName', errs, { autocomplete: 'family-name' })}
-    ${field(c, 'dateOfBirth', errs, { type: 'date', autocomplete: 'bday' })}
+    ${dateOfBirth(c, errs)}
     <div class="row">
       ${field(c, 'phoneCode', errs, { autocomplete: 'tel-country-code', inputmode: 'tel' })}
       ${field(c, 'phoneNumber', errs, { type: 'tel', autocomplete: 'tel-national' })}

@@ -1,4 +1,4 @@
-import type { TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit';
 import type { Flow } from '../flow.js';
 import type { Strings } from '../i18n/en.js';
 
@@ -16,3 +16,7 @@ export interface ViewContext {
 
 /** A view: one state's content. */
 export type View = (c: ViewContext) => TemplateResult;
+
+/** The error line under a field; empty (and taking no room) until a submission finds the field wrong. */
+export const errorLine = (id: string, text: string | undefined) =>
+  html`<div id="${id}-error" class="error" part="field-error" aria-live="polite">${text ?? ''}</div>`;

@@ -1,0 +1,73 @@
+/**
+ * The rules what the person typed must meet before any request, and the
+ * tidying the widget does. Full phone parsing is the worker's job: phone
+ * libraries are larger than this whole widget. The date of birth follows the
+ * shared rule (rules/date-of-birth.ts), as the worker and the sandbox do.
+ */
+import type { OnboardingLinkRequest } from '../../worker/contract.js';
+import { dateOfBirthProblem, dayFromParts } from '../../rules/date-of-birth.js';
+import type { FieldErrors, Values } from '../fields.js';
+
+const MAX_NAME = 100;
+
+const DOB_PART_ERROR = { day: 'errDobDay', month: 'errDobMonth', year: 'errDobYear' } as const;
+
+/** Trim and collapse runs of whitespace. */
+export const tidyName = (s: string): string => s.trim().replace(/\s+/g, ' ');
+
+/** `61`, ` +61 `, `0061` → `+61`. */
+export function tidyCode(s: string): string {
+  const digits = s.replace(/\D/g, '').replace(/^00/, '');
+  return digits ? `+${digits}` : '';
+}
+
+/**
+ * Remove spaces, dashes, dots and brackets; drop the country code if the person
+ * typed it again, and a trunk `0` after it (`0412 345 678` with +61 → `412345678`).
+ */
+export function tidyNumber(number: string, code: string): string {
+  let n = number.replace(/[\s\-.()\u00a0]/g, '');
+  const cc = code.slice(1);
+  if (cc) {
+    if (n.startsWith(`+${cc}`)) n = n.slice(cc.length + 1);
+    else if (n.startsWith(`00${cc}`)) n = n.slice(cc.length + 2);
+  }
+  return n.replace(/^0/, '');
+}
+
+/** The rules DESIGN.md's browser-facing API states, checked before any request. */
+export function validate(v: Values, today = new Date()): FieldErrors {
+  const e: FieldErrors = {};
+  for (const f of ['givenName', 'middleName'] as const) {
+    if (tidyName(v[f]).length > MAX_NAME) e[f] = 'errName';
+  }
+  const family = tidyName(v.familyName);
+  if (!family) e.familyName = 'errFamilyName';
+  else if (family.length > MAX_NAME) e.familyName = 'errName';
+
+  // The part that is wrong, named: "Enter a real day of the month". Blank: all three are.
+  const dob = dayFromParts(v.dobDay, v.dobMonth, v.dobYear);
+  if (!(v.dobDay + v.dobMonth + v.dobYear).trim()) e.dateOfBirth = 'errDob';
+  else if ('wrong' in dob) e.dateOfBirth = DOB_PART_ERROR[dob.wrong];
+  else if (dateOfBirthProblem(dob.iso, today)) e.dateOfBirth = 'errDob';
+
+  const code = tidyCode(v.phoneCode);
+  if (!/^\+[1-9]\d{0,3}$/.test(code)) e.phoneCode = 'errCode';
+  const number = tidyNumber(v.phoneNumber, code);
+  if (!/^\+?\d{4,15}$/.test(number)) e.phoneNumber = 'errNumber';
+
+  if (!v.consent) e.consent = 'errConsent';
+  return e;
+}
+
+/** The request body's person part, tidied. */
+export function toRequest(v: Values): Pick<OnboardingLinkRequest, 'name' | 'dateOfBirth' | 'phone' | 'consent'> {
+  const code = tidyCode(v.phoneCode);
+  const name: OnboardingLinkRequest['name'] = { familyName: tidyName(v.familyName) };
+  const given = tidyName(v.givenName);
+  const middle = tidyName(v.middleName);
+  if (given) name.givenName = given;
+  if (middle) name.middleName = middle;
+  const dob = dayFromParts(v.dobDay, v.dobMonth, v.dobYear);
+  return { name, dateOfBirth: 'iso' in dob ? dob.iso : '', phone: { code, number: tidyNumber(v.phoneNumber, code) }, consent: true };
+}
