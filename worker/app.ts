@@ -76,10 +76,16 @@ app.use('/api/*', async (c, next) => {
   await next();
 });
 
+// CORS for partner origins. A page of no partner may read one answer: the
+// 403 ORIGIN_NOT_ALLOWED refusal of a state-changing request (the guard below
+// refuses every such request before anything else runs), so the widget can
+// tell a misconfiguration from a network failure; its preflight is granted so
+// the browser sends the request that gets refused. Nothing else is readable
+// (a GET from such a page carries no grant).
 app.use(
   '/api/*',
   cors({
-    origin: (origin, c) => (c.get('partner') ? origin : null),
+    origin: (origin, c) => (c.get('partner') || (c.req.method !== 'GET' && c.req.method !== 'HEAD') ? origin : null),
     allowMethods: ['GET', 'POST', 'OPTIONS'],
     allowHeaders: ['Content-Type', 'Idempotency-Key'],
     exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed'],

@@ -159,7 +159,6 @@ describe('POST /api/onboarding-link', () => {
     ['a javascript: returnUrl', { ...person, returnUrl: 'javascript:alert(1)' }, 'returnUrl'],
     ['an unknown field', { ...person, isAdmin: true }, 'isAdmin'],
     ['a string for sendSMS', { ...person, sendSMS: 'yes' }, 'sendSMS'],
-    ['SMS to a country not on the list', { ...person, sendSMS: true, phone: { code: '+33', number: '06 12 34 56 78' } }, 'phone.number'],
   ];
   for (const [what, body, field] of invalid) {
     it(`refuses ${what} with a 400 naming ${field}, without the value, and no vendor call`, async () => {
@@ -176,6 +175,21 @@ describe('POST /api/onboarding-link', () => {
       assert.equal(vendorRequests.length, 0);
     });
   }
+
+  it('a valid mobile of a country not on SMS_ALLOWED_COUNTRIES, with sendSMS: 400 SMS_NOT_ALLOWED on phone.number; the same number on this device is fine', async () => {
+    const france = { ...person, phone: { code: '+33', number: '06 12 34 56 78' } };
+    const res = await link({ ...france, sendSMS: true });
+    assert.equal(res.status, 400, res.text);
+    assertErrorObject(res.json, 'SMS_NOT_ALLOWED');
+    assert.deepEqual(res.json.issues, [{ issue: 'cannot receive a text message from this service', issueLocation: 'phone.number' }]);
+    assert.ok(!res.text.includes('612345678') && !res.text.includes('06 12'), 'no value echoed');
+    assert.equal(vendorRequests.length, 0);
+    const here = await link(france);
+    assert.equal(here.status, 200, here.text);
+    // On the list, it may be texted.
+    const allowed = await link({ ...france, sendSMS: true }, {}, { ...baseEnv, SMS_ALLOWED_COUNTRIES: 'AU,FR' });
+    assert.equal(allowed.status, 200, allowed.text);
+  });
 
   it('says a field of the wrong type is of the wrong type, and a missing one is required', async () => {
     const wrong = await link({ ...person, name: { familyName: 98765.4321 }, sendSMS: 'yes-please' });
@@ -197,12 +211,17 @@ describe('POST /api/onboarding-link', () => {
     assert.equal(vendorRequests.length, 0);
   });
 
-  it('refuses a disallowed origin with 403 and no CORS grant; grants an allowed one', async () => {
+  it('refuses a disallowed origin with a 403 that page can read (and nothing else); grants an allowed one', async () => {
     const res = await link(person, { headers: { Origin: 'https://evil.example' } });
     assert.equal(res.status, 403);
     assertErrorObject(res.json, 'ORIGIN_NOT_ALLOWED');
-    assert.equal(res.headers.get('Access-Control-Allow-Origin'), null);
+    // Readable by the refused page, so the widget can say "this site is not set up" instead of "check your connection".
+    assert.equal(res.headers.get('Access-Control-Allow-Origin'), 'https://evil.example');
+    assert.match(res.headers.get('Access-Control-Expose-Headers') ?? '', /X-Request-Id/i);
     assert.equal(vendorRequests.length, 0);
+    // Nothing else is: a GET from that page carries no grant.
+    const ruok = await call('/api/ruok', { headers: { Origin: 'https://evil.example' } });
+    assert.equal(ruok.headers.get('Access-Control-Allow-Origin'), null);
 
     const preflight = await call('/api/onboarding-link', {
       method: 'OPTIONS',
@@ -210,11 +229,12 @@ describe('POST /api/onboarding-link', () => {
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('Access-Control-Allow-Origin'), PARTNER);
+    // The refused page's preflight passes, so the browser sends the request that gets the readable 403.
     const evilPreflight = await call('/api/onboarding-link', {
       method: 'OPTIONS',
-      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST' },
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,idempotency-key' },
     });
-    assert.equal(evilPreflight.headers.get('Access-Control-Allow-Origin'), null);
+    assert.equal(evilPreflight.headers.get('Access-Control-Allow-Origin'), 'https://evil.example');
   });
 
   it('refuses its own origin with a real vendor (DEMO off by default), with or without ALLOWED_ORIGINS, before any vendor call', async () => {

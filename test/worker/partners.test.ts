@@ -119,11 +119,11 @@ describe('partner resolution and credentials', () => {
     assert.equal(venv!.headers['x-service-customerchildid'], baseEnv.KYC_CUSTOMER_CHILD_ID);
   });
 
-  it('an origin of no partner is 403 ORIGIN_NOT_ALLOWED, without CORS and without a vendor call', async () => {
+  it('an origin of no partner is 403 ORIGIN_NOT_ALLOWED (readable by that page only), without a vendor call', async () => {
     const res = await link('https://gamma.example');
     assert.equal(res.status, 403);
     assert.equal(res.json.errorCode, 'ORIGIN_NOT_ALLOWED');
-    assert.equal(res.headers.get('Access-Control-Allow-Origin'), null);
+    assert.equal(res.headers.get('Access-Control-Allow-Origin'), 'https://gamma.example');
     const ok = await link(BETA);
     assert.equal(ok.headers.get('Access-Control-Allow-Origin'), BETA);
     assert.equal(vendorRequests.length, 1);

@@ -39,7 +39,10 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
   if (body.sendSMS) {
     const allowed = smsAllowedCountries(env);
     if (!phone.country || !allowed.includes(phone.country)) {
-      throw validationError([{ issue: 'cannot receive a text message from this service', issueLocation: 'phone.number' }]);
+      // A valid mobile that may not get a text: its own code, so the widget can offer "continue on this device".
+      throw new ApiError(400, 'SMS_NOT_ALLOWED', 'This number cannot receive a text message from this service.', [
+        { issue: 'cannot receive a text message from this service', issueLocation: 'phone.number' },
+      ]);
     }
   }
 
