@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ageOn, dateOfBirthBounds, dateOfBirthProblem, isCalendarDate, MAX_AGE_YEARS, parseIsoDay } from '../../rules/date-of-birth';
+import { ageOn, dateOfBirthBounds, dateOfBirthProblem, dayFromParts, isCalendarDate, MAX_AGE_YEARS, parseIsoDay } from '../../rules/date-of-birth';
 import { OnboardingLinkRequest } from '../../worker/contract';
 import { validate } from '../../widget/run/validate';
 
@@ -128,5 +128,39 @@ describe('date of birth: the worker schema and the widget follow the same rule (
         assert.equal(widgetAccepts(bad, new Date()), false, bad);
       }
     });
+  });
+});
+
+describe('date of birth typed as three fields (the widget): dayFromParts names the wrong part', () => {
+  it('gives YYYY-MM-DD for a real day, with or without leading zeros and spaces', () => {
+    assert.deepEqual(dayFromParts(' 7 ', '04', '1985'), { iso: '1985-04-07' });
+    assert.deepEqual(dayFromParts('07', '4', '1985'), { iso: '1985-04-07' });
+    assert.deepEqual(dayFromParts('29', '2', '2000'), { iso: '2000-02-29' }); // a leap year
+  });
+
+  it('names the day, the month or the year that is wrong', () => {
+    const cases: [string, string, string, 'day' | 'month' | 'year'][] = [
+      ['', '4', '1985', 'day'],
+      ['0', '4', '1985', 'day'],
+      ['32', '1', '1985', 'day'],
+      ['31', '4', '1985', 'day'], // April has 30 days
+      ['29', '2', '2001', 'day'], // not a leap year
+      ['1.5', '4', '1985', 'day'],
+      ['1', '', '1985', 'month'],
+      ['1', '13', '1985', 'month'],
+      ['1', '0', '1985', 'month'],
+      ['1', '4', '85', 'year'],
+      ['1', '4', '', 'year'],
+      ['1', '4', '19855', 'year'],
+      ['１', '4', '1985', 'day'], // full-width digits are not digits here
+    ];
+    for (const [d, m, y, wrong] of cases) assert.deepEqual(dayFromParts(d, m, y), { wrong }, `${d}/${m}/${y}`);
+  });
+
+  it('leaves "in the past, at most 120 years" to dateOfBirthProblem, which the worker applies too', () => {
+    const now = new Date('2026-11-23T12:00:00Z');
+    const r = dayFromParts('23', '11', '1905');
+    assert.ok('iso' in r);
+    assert.equal(dateOfBirthProblem(r.iso, now), 'too-old');
   });
 });
