@@ -11,11 +11,10 @@
 import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultAnswer, ResultRequest } from '../../worker/contract.js';
 import { createLink, failure, getResult, isFailure, newKey } from '../api.js';
 import type { Deps, Flow } from '../flow.js';
-import { alertView } from './alert.js';
 import { fieldOfIssue } from './issues.js';
 import { pageUrl, takeReturn } from './return.js';
 import { tidyCode, toRequest, validate } from './validate.js';
-import { runViews } from './views.js';
+import { runViews } from './views/index.js';
 
 export interface Run {
   /** The rules, checked before any request (and shown after a submission). */
@@ -54,7 +53,7 @@ function safeUrl(u: string): string {
 export const maskPhone = (code: string, number: string): string => (number.startsWith('+') ? `••• ${number.slice(-3)}` : `${code} ••• ${number.slice(-3)}`);
 
 export function install(flow: Flow, d: Deps): Run {
-  Object.assign(flow.views, runViews(d), { error: alertView(d) });
+  Object.assign(flow.views, runViews(d));
   const host = flow.host;
   let round: AbortController | undefined;
   let ticker: ReturnType<typeof setInterval> | undefined;

@@ -1,8 +1,8 @@
-import type { Failure } from '../api.js';
-import type { Deps } from '../flow.js';
-import type { Strings } from '../i18n/en.js';
-import type { View } from '../views/view.js';
-import { fieldOfIssue } from './issues.js';
+import type { Failure } from '../../api.js';
+import type { Deps } from '../../flow.js';
+import type { Strings } from '../../i18n/en.js';
+import type { View } from '../../views/view.js';
+import { fieldOfIssue } from '../issues.js';
 
 /** What to tell the person about a fault: never blame their connection for what is not. */
 export function errorText(t: Strings, f: Failure): string {

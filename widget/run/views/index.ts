@@ -1,0 +1,21 @@
+/**
+ * Views of the states only the run reaches, one file each in `views/`. Lit's
+ * `html` comes in `Deps` (see `Flow.load()`): importing lit here would split
+ * it out of the entry. A new state's view goes here too.
+ */
+import type { Deps } from '../../flow.js';
+import type { KycState } from '../../state.js';
+import type { View } from '../../views/view.js';
+import { alertView } from './alert.js';
+import { complete } from './complete.js';
+import { notice } from './notice.js';
+import { redirecting } from './redirecting.js';
+import { smsSent } from './sms-sent.js';
+
+export const runViews = (d: Deps): Partial<Record<KycState | 'notice', View>> => ({
+  redirecting: redirecting(d),
+  'sms-sent': smsSent(d),
+  complete: complete(d),
+  notice: notice(d),
+  error: alertView(d),
+});
