@@ -455,7 +455,9 @@ function finish(route: string, raw: string | Uint8Array, body: Obj, c: { headers
     headers: c.headers,
     body: raw,
     status: [STATUS[first]],
-    codes: CODES[first],
+    // A text to a country off SMS_ALLOWED_COUNTRIES is its own 400, SMS_NOT_ALLOWED (issue 14), unless the
+    // schema refused something first.
+    codes: first === Stage.Fields && c.what.includes('text to a country not on the list') ? [...CODES[first], 'SMS_NOT_ALLOWED'] : CODES[first],
     values: stringLeaves(body).filter((v) => v.length >= 5),
     what: c.what,
   };
