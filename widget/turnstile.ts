@@ -25,6 +25,8 @@ export class Bot {
       this._id =
         w.turnstile?.render(el, {
           sitekey,
+          // The worker refuses tokens solved for any other action (worker/turnstile.ts).
+          action: 'kyc-onboarding-link',
           language,
           callback: (token: string) => {
             this.token = token;

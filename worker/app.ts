@@ -177,6 +177,9 @@ app.use('/sandbox/*', async (c, next) => {
   // demo's receiver) spends a per-client budget like /api's; reading pages
   // and the demo's polling of its own outbox do not.
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') await enforce(c.env.RL_IP, `sandbox ${ipKey(clientIp(c.req.raw.headers))}`, 'requests');
+  // The worker's own calls reach the sandbox in-process, past this point; an
+  // HTTP caller's redirect addresses are held to the origins the worker allows.
+  c.set('sandboxHttpCaller', true);
   await next();
 });
 app.use(

@@ -102,7 +102,13 @@ export interface Env {
 /** Hono's generic for apps and handlers of this worker. */
 export interface AppEnv {
   Bindings: Env;
-  Variables: { requestId: string; vendorStatus?: number; partner?: Partner };
+  Variables: {
+    requestId: string;
+    vendorStatus?: number;
+    partner?: Partner;
+    /** Set on requests that reached the sandbox over HTTP (not the worker's own in-process calls). */
+    sandboxHttpCaller?: true;
+  };
 }
 
 export const DEFAULTS = {

@@ -9,6 +9,13 @@
 import { timeoutMs, type Env } from './env';
 import { ApiError } from './errors';
 
+/**
+ * The action the widget renders its challenge with: a token solved for
+ * another action (another form of the partner's site, e.g. its login) does
+ * not buy a link or a text message.
+ */
+export const TURNSTILE_ACTION = 'kyc-onboarding-link';
+
 export const DEFAULT_TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 
 export async function verifyTurnstile(env: Env, secret: string | undefined, token: string | undefined, ip: string, hostname: string): Promise<void> {
@@ -32,10 +39,16 @@ export async function verifyTurnstile(env: Env, secret: string | undefined, toke
     });
     // Only a readable verdict from siteverify can refuse the person; a
     // siteverify that is down or answers garbage is our problem (502).
-    const data = (await res.json()) as { success?: unknown; hostname?: unknown };
+    const data = (await res.json()) as { success?: unknown; hostname?: unknown; action?: unknown };
     if (res.status >= 500 || !data || typeof data !== 'object' || typeof data.success !== 'boolean') throw new Error('no verdict');
-    // A token solved on another site (one claiming this partner's Origin) is refused.
-    ok = res.ok && data.success === true && typeof data.hostname === 'string' && data.hostname.toLowerCase() === hostname.toLowerCase();
+    // A token solved on another site (one claiming this partner's Origin), or
+    // for another action of the partner's site, is refused.
+    ok =
+      res.ok &&
+      data.success === true &&
+      typeof data.hostname === 'string' &&
+      data.hostname.toLowerCase() === hostname.toLowerCase() &&
+      data.action === TURNSTILE_ACTION;
   } catch {
     throw new ApiError(502, 'VENDOR_ERROR', 'The bot check could not be verified. Please try again.');
   }

@@ -60,7 +60,7 @@ async function startSiteverify() {
     else if (spent.has(token)) body = { success: false, 'error-codes': ['timeout-or-duplicate'] };
     else {
       spent.add(token);
-      body = { success: true, challenge_ts: new Date().toISOString(), hostname: '127.0.0.1', 'error-codes': [] };
+      body = { success: true, challenge_ts: new Date().toISOString(), hostname: '127.0.0.1', action: 'kyc-onboarding-link', 'error-codes': [] };
     }
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(body));

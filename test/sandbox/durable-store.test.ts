@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createVendorClient, type VendorClient } from '../../worker/vendor/client';
-import type { CheckRecord, EntityRecord, OutboxMessage } from '../../worker/sandbox/store';
+import { MAX_ENTITIES_PER_OWNER, MemoryStore, type CheckRecord, type EntityRecord, type OutboxMessage } from '../../worker/sandbox/store';
 import { realNow } from '../support/dates';
 
 Object.assign(process.env, {
@@ -203,5 +203,36 @@ describe('SandboxStore Durable Object in workerd', () => {
     };
     await store('addMessage', [m], name);
     assert.deepEqual(await store('stats', [], name), { entities: 0, documents: 0, checks: 0, messages: 1 });
+  });
+
+  it('caps entities per owner: one owner filling its share never pushes out another owner', async () => {
+    const name = `cap-${Date.now()}`;
+    const now = realNow();
+    const entity = (id: string, customerId: string, childId: string | null, at: number): EntityRecord => ({
+      entityId: id,
+      owner: { customerId, childId },
+      entity: { entityId: id, name: { familyName: 'Capped' } },
+      channel: null,
+      createdAt: at,
+      updatedAt: at,
+      expiresAt: now + 600_000,
+    });
+    const others = [entity('other-child', 'cust-c', 'child-1', now - 10), entity('other-parent', 'cust-c', null, now - 10)];
+    const flood = Array.from({ length: MAX_ENTITIES_PER_OWNER + 5 }, (_, i) => entity(`flood-${String(i).padStart(5, '0')}`, 'cust-c', 'child-2', now + i));
+    const memory = new MemoryStore();
+    for (const r of [...others, ...flood]) await memory.putEntity(r);
+    for (let i = 0; i < others.length; i += 1) await store('putEntity', [others[i]], name);
+    for (let i = 0; i < flood.length; i += 50) await Promise.all(flood.slice(i, i + 50).map((r) => store('putEntity', [r], name)));
+    for (const [label, get, list] of [
+      ['memory', (id: string) => memory.getEntity(id), (scope: object) => memory.listEntities(scope as never)],
+      ['durable', (id: string) => store<EntityRecord | null>('getEntity', [id], name), (scope: object) => store<EntityRecord[]>('listEntities', [scope], name)],
+    ] as const) {
+      assert.equal((await get('other-child'))?.entityId, 'other-child', `${label}: another child's entity stays`);
+      assert.equal((await get('other-parent'))?.entityId, 'other-parent', `${label}: the parent's own entity stays`);
+      const left = (await list({ customerId: 'cust-c', childId: 'child-2' })).map((r) => r.entityId);
+      assert.equal(left.length, MAX_ENTITIES_PER_OWNER, `${label}: the flooding owner keeps its cap`);
+      assert.equal(await get('flood-00000'), null, `${label}: its oldest went first`);
+      assert.ok(left.includes(flood.at(-1)!.entityId), `${label}: its newest is kept`);
+    }
   });
 });

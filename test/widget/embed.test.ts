@@ -212,6 +212,7 @@ describe('<kyc-onboard> Turnstile', () => {
     el.navigate = () => {};
     await until(() => !!rendered, 'Turnstile rendered');
     expect(rendered?.opts.sitekey).to.equal('0xSITE');
+    expect(rendered?.opts.action).to.equal('kyc-onboarding-link');
     expect(rendered?.el.parentElement).to.equal(el);
     expect(rendered?.el.getAttribute('slot')).to.equal('turnstile');
     expect(document.querySelector('script[data-kyc-turnstile]')).to.equal(null);

@@ -77,11 +77,11 @@ beforeEach(async () => {
   env = { ...baseEnv, PARTNERS: reg.kv, PARTNER_SEALING_KEY: JSON.stringify(k1), TURNSTILE_VERIFY_URL: TS_VERIFY };
 });
 
-function siteverify(hostname: string) {
+function siteverify(hostname: string, action = 'kyc-onboarding-link') {
   return http.post(TS_VERIFY, async ({ request }) => {
     const form = await request.formData();
     const ok = form.get('secret') === 'ts-secret-alpha-1' && String(form.get('response')).startsWith('good-');
-    return HttpResponse.json({ success: ok, hostname, 'error-codes': [] });
+    return HttpResponse.json({ success: ok, hostname, action, 'error-codes': [] });
   });
 }
 
@@ -216,6 +216,11 @@ describe('per-partner Turnstile', () => {
     const elsewhere = await link(ALPHA, { ...person, turnstileToken: 'good-6' });
     assert.equal(elsewhere.status, 403);
     assert.equal(elsewhere.json.errorCode, 'TURNSTILE_FAILED');
+    // A token solved on the partner's page, for another of its forms (action), is refused.
+    vendor(...okVendor, siteverify('alpha.example', 'login'));
+    const otherForm = await link(ALPHA, { ...person, turnstileToken: 'good-7' });
+    assert.equal(otherForm.status, 403);
+    assert.equal(otherForm.json.errorCode, 'TURNSTILE_FAILED');
     assert.equal(vendorRequests.filter((r) => r.url.startsWith(VENDOR)).length, 0);
   });
 });

@@ -75,4 +75,24 @@ describe('the sandbox in a deployment', () => {
     const page = await app.request(url, {}, env);
     assert.equal(page.status, 200, 'the hosted-flow page stays');
   });
+
+  it('is not an open redirect: an HTTP caller may send people back only to origins the worker allows', async () => {
+    const local = 'http://127.0.0.1:8787';
+    const env = deployedEnv({ PUBLIC_ORIGIN: undefined, ALLOWED_ORIGINS: 'https://partner.example' });
+    const link = (successRedirectURL: string, errorRedirectURL = `${local}/`) =>
+      app.request(
+        `${local}/sandbox/idv/v2/idvalidate/onboarding-url`,
+        { method: 'POST', headers: creds, body: JSON.stringify({ consent: true, entity: { name: { familyName: 'Lima' } }, successRedirectURL, errorRedirectURL }) },
+        env,
+      );
+    const evil = await link('https://evil.example/phish');
+    assert.equal(evil.status, 400);
+    const body = (await evil.json()) as { issues: { issueLocation: string }[] };
+    assert.deepEqual(body.issues.map((i) => i.issueLocation), ['successRedirectURL']);
+    assert.equal((await link(`${local}/done`, 'https://partner.example.evil.example/')).status, 400);
+    for (const ok of ['https://partner.example/back?x=1', `${local}/done`, 'http://localhost:8787/demo']) {
+      const res = await link(ok);
+      assert.equal(res.status, 200, `${ok}: ${await res.clone().text()}`);
+    }
+  });
 });

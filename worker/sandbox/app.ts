@@ -26,6 +26,8 @@ import { errorBody, invalid, notFound, SandboxError, zodIssues, type Issue } fro
 import { donePage, expiredPage, FLOW_CSS, flowPage, unknownLinkPage } from './flow-page';
 import { statusFor } from './outcome';
 import { isCandidate, normaliseName, score, searchableDocument } from './search';
+import { normaliseOrigin, ownOrigin } from '../origins';
+import { resolvePartner } from '../partners/resolve';
 import { clock, storeFor, type CheckRecord, type EntityRecord, type FlowOutcome, type Owner } from './store';
 
 /** Largest request body the sandbox reads (scans are base64). */
@@ -126,6 +128,17 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.i
   return parsed.data as z.infer<S>;
 }
 
+async function isAllowedRedirect(e: Env, requestUrl: string, value: string): Promise<boolean> {
+  const origin = normaliseOrigin(value);
+  if (!origin) return false;
+  if (origin === ownOrigin(e, requestUrl)) return true;
+  try {
+    return Boolean(await resolvePartner(e, requestUrl, origin));
+  } catch {
+    return false; // a registry that cannot be read allows nothing
+  }
+}
+
 function absoluteHttpUrl(value: string): boolean {
   try {
     const u = new URL(value);
@@ -216,6 +229,13 @@ sandbox.post('/idv/v2/idvalidate/onboarding-url', async (c) => {
   for (const key of ['successRedirectURL', 'errorRedirectURL'] as const) {
     const v = body[key];
     if (v !== undefined && !absoluteHttpUrl(v)) issues.push({ issue: 'must be an absolute http(s) URL', issueLocation: key });
+    // Not an open redirect on the worker's origin: an HTTP caller (a developer
+    // on loopback, or a holder of SANDBOX_CREDENTIALS) may send people back
+    // only to a partner's page or the worker's own. The worker's in-process
+    // calls carry a return address its own route already held to this rule.
+    else if (v !== undefined && c.get('sandboxHttpCaller') && !(await isAllowedRedirect(env(c), c.req.url, v))) {
+      issues.push({ issue: 'must be on an origin the worker allows (ALLOWED_ORIGINS, a partner, or its own)', issueLocation: key });
+    }
   }
   if (body.phoneCode !== undefined && !/^\+[1-9]\d{0,3}$/.test(body.phoneCode.trim())) {
     issues.push({ issue: 'must be a country code with a leading plus sign, e.g. +61', issueLocation: 'phoneCode' });

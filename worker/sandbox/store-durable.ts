@@ -10,6 +10,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env';
 import {
   documentIds,
+  MAX_ENTITIES_PER_OWNER,
   MAX_RECORDS,
   type CheckRecord,
   type EntityRecord,
@@ -100,6 +101,14 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
         record.createdAt,
         record.expiresAt,
         JSON.stringify(record),
+      );
+      // Past the owner's cap, that owner's oldest go (documents follow in the sweep).
+      this.sql.exec(
+        `DELETE FROM entities WHERE id IN (SELECT id FROM entities WHERE customer_id = ? AND child_id IS ?
+           ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?)`,
+        record.owner.customerId,
+        record.owner.childId,
+        MAX_ENTITIES_PER_OWNER,
       );
       this.sql.exec('DELETE FROM documents WHERE entity_id = ?', record.entityId);
       for (const id of documentIds(record.entity)) {

@@ -103,6 +103,16 @@ export interface StoreStats {
  */
 export const MAX_RECORDS = { entities: 10_000, checks: 20_000, messages: 5_000 } as const;
 
+/**
+ * At most this many entities per owner (a customer, or one of its children):
+ * past it, that owner's oldest go first. So one client, who can only write as
+ * the owner of the credentials it holds, cannot push out other owners'
+ * records; the global cap above is only reached when ten owners are full.
+ */
+export const MAX_ENTITIES_PER_OWNER = 1_000;
+
+const sameOwner = (a: Owner, b: Owner) => a.customerId === b.customerId && a.childId === b.childId;
+
 /** The sandbox's clock; tests move it to expire links and data without waiting. */
 export const clock = { now: (): number => Date.now() };
 
@@ -151,6 +161,14 @@ export class MemoryStore implements SandboxStoreApi {
 
   async putEntity(record: EntityRecord) {
     this.sweep();
+    if (!this.entities.has(record.entityId)) {
+      const own = [...this.entities.values()].filter((r) => sameOwner(r.owner, record.owner));
+      const over = own.length - MAX_ENTITIES_PER_OWNER + 1;
+      if (over > 0) {
+        own.sort((a, b) => a.createdAt - b.createdAt || a.entityId.localeCompare(b.entityId));
+        for (const r of own.slice(0, over)) this.entities.delete(r.entityId);
+      }
+    }
     this.entities.set(record.entityId, clone(record));
   }
   async getEntity(entityId: string) {
