@@ -665,7 +665,7 @@ describe('fuzz: hostile and malformed requests to every /api route, in workerd',
           redirect: 'manual',
         });
       } catch (err) {
-        failures.push(`#${i} ${c.what.join(' + ')}: no answer (${(err as Error).message})`);
+        failures.push(`#${i} ${c.what.join(' + ')}: no answer (${(err as Error).message} ${String((err as { cause?: { code?: string; message?: string } }).cause?.code ?? (err as { cause?: { message?: string } }).cause?.message)})`);
         return;
       }
       const text = await res.text();
