@@ -75,8 +75,16 @@ export const OnboardingLinkRequest = z.strictObject({
 export type OnboardingLinkRequest = z.input<typeof OnboardingLinkRequest>;
 
 export interface OnboardingLinkAnswer {
-  /** The hosted onboarding flow; send the browser there. */
-  url: string;
+  /**
+   * The hosted onboarding flow; send the browser there. Absent for a texted
+   * link (`sendSMS`): the starting device never gets it, only `claimCode`.
+   */
+  url?: string;
+  /**
+   * With `sendSMS`: the 6-digit code to show on the starting device; the
+   * phone's return page asks for it before the outcome is credited.
+   */
+  claimCode?: string;
   /** When `url` stops working, as the vendor wrote it (ISO 8601 in the sandbox). */
   urlExpiry: string;
   /** The vendor's status of the link request. */

@@ -96,7 +96,9 @@ export const properties: Record<string, fc.IAsyncPropertyWithHooks<[any]>> = {
       assert.equal(vendorRequests.length, 0, 'refused input never reaches the vendor');
     } else {
       assert.equal(linkCalls.length, 1, 'an accepted request asks the vendor once');
-      assert.equal(typeof res.json.url, 'string');
+      // A texted link gives the starting device a code, never a URL; every other link a URL.
+      if (res.json.smsSent) assert.match(res.json.claimCode, /^\d{6}$/);
+      else assert.equal(typeof res.json.url, 'string');
     }
     assertNoEcho(body, since);
   }),

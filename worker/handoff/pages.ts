@@ -9,9 +9,26 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};
 export const HANDOFF_CSS = `body{margin:0;font:1.0625rem/1.5 system-ui,sans-serif;color:#17202a;background:#f3f5f7}
 main{max-width:32rem;margin:12vh auto;padding:1.5rem;background:#fff;border-radius:14px;box-shadow:0 1px 2px rgb(16 24 40/6%),0 6px 24px rgb(16 24 40/8%)}
 h1{font-size:1.5rem;line-height:1.25;margin:0 0 .75rem}p{margin:.5rem 0}.who{color:#4b5563;font-size:.9375rem}
+label{display:block;font-weight:600;margin:1rem 0 .375rem}
+input{font:inherit;font-size:1.5rem;letter-spacing:.3em;width:9ch;padding:.5rem .75rem;border:2px solid #4b5563;border-radius:8px}
+input:focus-visible,button:focus-visible{outline:3px solid #1d4ed8;outline-offset:2px}
+button{display:block;margin-top:1rem;font:inherit;font-weight:600;padding:.75rem 1.25rem;min-height:44px;border:0;border-radius:8px;background:#1d4ed8;color:#fff;cursor:pointer}
+.error{color:#b42318;font-weight:600}
 @media (prefers-color-scheme:dark){body{color:#e6e9ee;background:#0d1117}main{background:#161b22}.who{color:#a9b1bc}}`;
 
-export function handoffPage(title: string, message: string, partnerName?: string): string {
+/** The return page of a texted link: asks for the code shown where the person started. */
+export function codePage(action: string, problem?: string): string {
+  const [title, message] = PAGES.enterCode;
+  const form = `<form method="post" action="${esc(action)}">
+<label for="code">Code</label>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="7" required${problem ? ' aria-invalid="true" aria-describedby="problem"' : ''} autofocus>
+${problem ? `<p id="problem" class="error" role="alert">${esc(problem)}</p>
+` : ''}<button type="submit">Confirm</button>
+</form>`;
+  return handoffPage(title, message, undefined, form);
+}
+
+export function handoffPage(title: string, message: string, partnerName?: string, extra = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -26,7 +43,7 @@ export function handoffPage(title: string, message: string, partnerName?: string
 <main>
 ${partnerName ? `<p class="who">Identity verification for ${esc(partnerName)}</p>\n` : ''}<h1>${esc(title)}</h1>
 <p>${esc(message)}</p>
-</main>
+${extra}</main>
 </body>
 </html>
 `;
@@ -37,4 +54,9 @@ export const PAGES = {
   notFinished: ['We could not finish here', 'Go back to your computer to see what happens next. You can close this page.'],
   linkGone: ['This link no longer works', 'It was already opened, or it has expired. Go back to where you started: a new one is shown there.'],
   returnGone: ['This page was already used', 'If you finished the steps, go back to your computer: it continues there by itself.'],
+  enterCode: ['One last step', 'Enter the code shown on the screen where you started. It keeps someone else from using your check.'],
+  claimEnded: ['This check has ended', 'The code was entered wrongly too many times, or the time ran out. Start again where you began.'],
 } as const;
+
+/** What the code form says after a wrong code. */
+export const wrongCode = (left: number) => `That code is not right. ${left === 1 ? '1 try' : `${left} tries`} left.`;

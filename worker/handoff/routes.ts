@@ -13,16 +13,37 @@ import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { VERIFICATION_ID } from '../outcomes/verification';
 import { verifications } from '../outcomes/verification-store';
-import { HANDOFF_CSS, handoffPage, PAGES } from './pages';
+import { codePage, HANDOFF_CSS, handoffPage, PAGES, wrongCode } from './pages';
+import { bodyLimit } from 'hono/body-limit';
+import { getCookie, setCookie } from 'hono/cookie';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
-function page(c: Context<AppEnv>, [title, message]: readonly [string, string], status: 200 | 404 | 410 = 200) {
-  c.header('Content-Security-Policy', "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+function headers(c: Context<AppEnv>, formAction: "'none'" | "'self'" = "'none'") {
+  c.header('Content-Security-Policy', `default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action ${formAction}`);
   c.header('Referrer-Policy', 'no-referrer');
   c.header('Cache-Control', 'no-store');
+}
+
+function page(c: Context<AppEnv>, [title, message]: readonly [string, string], status: 200 | 404 | 410 = 200) {
+  headers(c);
   return c.html(handoffPage(title, message), status);
 }
+
+/** The code form of a texted link's return page (a wrong code is a 400 for what it is). */
+function codeForm(c: Context<AppEnv>, vid: string, problem?: string) {
+  headers(c, "'self'");
+  return c.html(codePage(`/handoff/${vid}/return`, problem), problem ? 400 : 200);
+}
+
+/**
+ * The browser that arrived with the return secret keeps its key in this
+ * cookie (HttpOnly, scoped to this verification's return page): only that
+ * browser may enter the code. The name carries the verification so two
+ * checks on one phone do not overwrite each other.
+ */
+const cookieName = (vid: string) => `kyc_claim_${vid.slice(4)}`;
+const CODE = /^\d{6}$/;
 
 export const handoff = new Hono<AppEnv>()
   .get('/handoff/page.css', (c) => {
@@ -52,7 +73,39 @@ export const handoff = new Hono<AppEnv>()
     };
     const arrived = await verifications(c.env).arrive(vid, secret, outcome, hint);
     if (!arrived) return page(c, PAGES.returnGone, 410);
+    if (arrived.needsCode) {
+      setCookie(c, cookieName(vid), arrived.browserKey, {
+        path: `/handoff/${vid}/return`,
+        httpOnly: true,
+        sameSite: 'Strict',
+        secure: new URL(c.req.url).protocol === 'https:',
+        maxAge: 24 * 60 * 60,
+      });
+      return codeForm(c, vid);
+    }
     return page(c, outcome === 'success' ? PAGES.done : PAGES.notFinished);
+  })
+  .post('/handoff/:verificationId/return', bodyLimit({ maxSize: 1024, onError: (c) => codeForm(c, c.req.param('verificationId') ?? '', 'Enter the 6 digits of the code.') }), async (c) => {
+    const vid = c.req.param('verificationId');
+    const key = getCookie(c, cookieName(vid)) ?? '';
+    if (!VERIFICATION_ID.test(vid) || !TOKEN.test(key)) return page(c, PAGES.returnGone, 410);
+    const type = c.req.header('Content-Type') ?? '';
+    if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) return codeForm(c, vid, 'Enter the 6 digits of the code.');
+    const form = await c.req.parseBody();
+    const code = typeof form.code === 'string' ? form.code.replace(/\s+/g, '') : '';
+    // A malformed code costs no try: only a real guess is counted.
+    if (!CODE.test(code)) return codeForm(c, vid, 'Enter the 6 digits of the code.');
+    const outcome = await verifications(c.env).claim(vid, key, code);
+    switch (outcome.kind) {
+      case 'claimed':
+        return page(c, outcome.returned === 'error' ? PAGES.notFinished : PAGES.done);
+      case 'wrong':
+        return codeForm(c, vid, wrongCode(outcome.triesLeft));
+      case 'ended':
+        return page(c, PAGES.claimEnded, 410);
+      default:
+        return page(c, PAGES.returnGone, 410);
+    }
   })
   .onError((err, c) => {
     // The phone's person has nothing to fix: any fault reads as a calm page.

@@ -8,7 +8,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env';
 import { resultPollSeconds } from './settings';
 import type { DemoDelivery, Verification, WebhookState } from './verification';
-import { VerificationLogic, type ReturnHint } from './verification-logic';
+import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
 import { askVendor, enqueue, observeSafely, type Observation } from './verification-store';
 
 export class VerificationStore extends DurableObject<Env> {
@@ -38,8 +38,11 @@ export class VerificationStore extends DurableObject<Env> {
   openHandoff(token: string): Promise<string | undefined> {
     return this.logic.openHandoff(token);
   }
-  arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<{ browserKey: string } | undefined> {
+  arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined> {
     return this.logic.arrive(secret, outcome, hint);
+  }
+  claim(browserKey: string, code: string): Promise<ClaimOutcome> {
+    return this.logic.claim(browserKey, code);
   }
   read(): Promise<Verification | undefined> {
     return this.ctx.storage.get<Verification>('v');

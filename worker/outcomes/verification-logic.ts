@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../errors';
 import { randomToken, safeEqual } from '../random';
-import { CHECKING, isOpen, pollDue, webhookEvent, type DemoDelivery, type Verification, type WebhookEvent, type WebhookState } from './verification';
+import { awaitingClaim, CHECKING, CLAIM_TRIES, isOpen, pollDue, webhookEvent, type DemoDelivery, type Verification, type WebhookEvent, type WebhookState } from './verification';
 
 export interface VendorAnswer {
   checkStatus: string;
@@ -31,6 +31,15 @@ export interface ReturnHint {
   checkId?: string;
   token?: string;
 }
+
+/** A phone back on the return page: its key, and whether it must enter the first device's code. */
+export interface Arrival {
+  browserKey: string;
+  needsCode: boolean;
+}
+
+/** What entering a code on the return page came to. */
+export type ClaimOutcome = { kind: 'claimed'; returned?: 'success' | 'error' } | { kind: 'wrong'; triesLeft: number } | { kind: 'ended' } | { kind: 'gone' };
 
 /** How long an ended verification is kept (its token can be asked again, webhooks retry for days). */
 export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -70,7 +79,8 @@ export class VerificationLogic {
   private poll(): Promise<void> {
     const run = (async () => {
       const v = await this.d.load();
-      if (!v || !isOpen(v)) return;
+      // A texted link whose outcome the vendor already gave only waits for its code.
+      if (!v || !isOpen(v) || (awaitingClaim(v) && v.handoff.pendingStatus)) return;
       const now = this.d.now();
       // Counted before the call: a slow or failing vendor still costs a poll.
       await this.d.save({ ...v, lastPolledAt: now, polls: v.polls + 1 });
@@ -90,6 +100,12 @@ export class VerificationLogic {
   private async finish(status: string): Promise<void> {
     const v = (await this.d.load())!;
     if (!isOpen(v)) return;
+    if (awaitingClaim(v)) {
+      // Not credited until the code shown on the first device is entered:
+      // whoever typed someone else's number gets no outcome from their check.
+      await this.d.save({ ...v, handoff: { ...v.handoff, pendingStatus: status } });
+      return;
+    }
     const done: Verification = { ...v, status, finalAt: this.d.now(), webhook: { ...v.webhook, state: 'queued' } };
     await this.d.save(done);
     await this.d.enqueue(webhookEvent(done));
@@ -107,10 +123,8 @@ export class VerificationLogic {
       return;
     }
     if (now >= v.deadline) {
-      const expired: Verification = { ...v, expiredAt: now, expiredReason: 'not_finished', webhook: { ...v.webhook, state: 'queued' } };
-      await this.d.save(expired);
-      await this.d.enqueue(webhookEvent(expired));
-      await this.d.setAlarm(now + RETENTION_MS);
+      const unclaimed = awaitingClaim(v) && (v.handoff.pendingStatus !== undefined || v.handoff.returned !== undefined);
+      await this.expire(unclaimed ? 'not_claimed' : 'not_finished');
       return;
     }
     if (pollDue(v, now, this.d.pollMs, false)) {
@@ -125,11 +139,45 @@ export class VerificationLogic {
     if (after && isOpen(after)) await this.d.setAlarm(Math.min(this.d.now() + this.d.pollMs, after.deadline));
   }
 
+  private async expire(reason: 'not_finished' | 'not_claimed'): Promise<void> {
+    const v = (await this.d.load())!;
+    const now = this.d.now();
+    const expired: Verification = { ...v, expiredAt: now, expiredReason: reason, webhook: { ...v.webhook, state: 'queued' } };
+    await this.d.save(expired);
+    await this.d.enqueue(webhookEvent(expired));
+    await this.d.setAlarm(now + RETENTION_MS);
+  }
+
+  /**
+   * The code shown on the first device, entered on the return page by the
+   * browser that arrived there with the return secret (its `browserKey`).
+   * The right code credits the outcome (at once if the vendor already gave
+   * it); CLAIM_TRIES wrong ones end the verification as not claimed.
+   */
+  async claim(browserKey: string, code: string): Promise<ClaimOutcome> {
+    const v = await this.d.load();
+    const h = v?.handoff;
+    if (!v || h?.kind !== 'sms' || !h.browserKey || !safeEqual(browserKey, h.browserKey)) return { kind: 'gone' };
+    if (h.claimed) return { kind: 'claimed', ...(h.returned ? { returned: h.returned } : {}) };
+    if (!isOpen(v) || h.tries >= CLAIM_TRIES) return { kind: 'ended' };
+    if (!safeEqual(code, h.code)) {
+      const tries = h.tries + 1;
+      await this.d.save({ ...v, handoff: { ...h, tries } });
+      if (tries < CLAIM_TRIES) return { kind: 'wrong', triesLeft: CLAIM_TRIES - tries };
+      await this.expire('not_claimed');
+      return { kind: 'ended' };
+    }
+    await this.d.save({ ...v, handoff: { ...h, claimed: true } });
+    if (h.pendingStatus) await this.finish(h.pendingStatus);
+    else await this.observe({}).catch(() => undefined); // the alarm tries again if the vendor is down
+    return { kind: 'claimed', ...(h.returned ? { returned: h.returned } : {}) };
+  }
+
   /** The handoff URL was opened: where to send the phone, once. */
   async openHandoff(token: string): Promise<string | undefined> {
     const v = await this.d.load();
     const h = v?.handoff;
-    if (!v || !h || h.opened || !safeEqual(token, h.openToken) || this.d.now() >= v.linkExpiresAt) return undefined;
+    if (!v || h?.kind !== 'link' || h.opened || !safeEqual(token, h.openToken) || this.d.now() >= v.linkExpiresAt) return undefined;
     await this.d.save({ ...v, handoff: { ...h, opened: true } });
     return h.hostedUrl;
   }
@@ -140,7 +188,7 @@ export class VerificationLogic {
    * gets a key, kept as its cookie). A return makes the vendor be asked at
    * once.
    */
-  async arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<{ browserKey: string } | undefined> {
+  async arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined> {
     const v = await this.d.load();
     const h = v?.handoff;
     if (!v || !h || !safeEqual(secret, h.returnSecret)) return undefined;
@@ -148,7 +196,7 @@ export class VerificationLogic {
     const browserKey = randomToken();
     await this.d.save({ ...v, handoff: { ...h, browserKey, returned: outcome } });
     await this.observe(hint).catch(() => undefined); // the alarm tries again if the vendor is down
-    return { browserKey };
+    return { browserKey, needsCode: h.kind === 'sms' && isOpen(v) };
   }
 
   /** A delivery the demo receiver verified (kept: the last 10). */

@@ -10,7 +10,7 @@ import { vendorClient } from '../vendor/from-env';
 import { partnerById } from '../partners/resolve';
 import { resultPollSeconds } from './settings';
 import { CHECKING, type DemoDelivery, type Verification, type WebhookEvent } from './verification';
-import { VerificationLogic, type ReturnHint, type VerificationDeps } from './verification-logic';
+import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint, type VerificationDeps } from './verification-logic';
 import type { WebhookState } from './verification';
 
 /** Asks the vendor about a verification's check, as its partner: the entity always, and what the browser brought back. */
@@ -76,7 +76,9 @@ export interface Verifications {
   /** Handoff: the hosted flow's URL for a valid, unused handoff token (then used). */
   openHandoff(id: string, token: string): Promise<string | undefined>;
   /** Handoff: the phone's return with the return secret (single use). */
-  arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<{ browserKey: string } | undefined>;
+  arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
+  /** Handoff by text message: the first device's code, entered by the browser that arrived (its key). */
+  claim(id: string, browserKey: string, code: string): Promise<ClaimOutcome>;
 }
 
 /** The in-memory stand-in (node tests): one logic per id, a controllable clock, alarms run by hand. */
@@ -133,6 +135,9 @@ export class MemoryVerifications implements Verifications {
   arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint) {
     return this.logic(id).arrive(secret, outcome, hint);
   }
+  claim(id: string, browserKey: string, code: string) {
+    return this.logic(id).claim(browserKey, code);
+  }
   /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
   forgetAllBut(...keep: string[]): void {
     for (const map of [this.records, this.alarms, this.logics] as Map<string, unknown>[]) {
@@ -169,7 +174,8 @@ export function verifications(env: Env): Verifications {
     recordDemoDelivery(d: DemoDelivery): Promise<void>;
     read(): Promise<Verification | undefined>;
     openHandoff(token: string): Promise<string | undefined>;
-    arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<{ browserKey: string } | undefined>;
+    arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
+    claim(browserKey: string, code: string): Promise<ClaimOutcome>;
   };
   const stub = (id: string) => ns.get(ns.idFromName(id)) as unknown as Stub;
   return {
@@ -180,6 +186,7 @@ export function verifications(env: Env): Verifications {
     read: (id) => stub(id).read(),
     openHandoff: (id, token) => stub(id).openHandoff(token),
     arrive: (id, secret, outcome, hint) => stub(id).arrive(secret, outcome, hint),
+    claim: (id, browserKey, code) => stub(id).claim(browserKey, code),
   };
 }
 

@@ -44,17 +44,51 @@ export interface Verification {
   demoDeliveries?: DemoDelivery[];
 }
 
-export interface Handoff {
-  /** A QR code or a copied link, which the starter holds: no code is needed to credit it. */
+/** Continued on another device; the browser that arrives back with `returnSecret` gets `browserKey` (its cookie). */
+export type Handoff = LinkHandoff | SmsHandoff;
+
+interface HandoffReturn {
+  /** The single-use secret of the return URL. */
+  returnSecret: string;
+  browserKey?: string;
+  returned?: 'success' | 'error';
+}
+
+/** A QR code or a copied link, which the starter holds: no code is needed to credit it. */
+export interface LinkHandoff extends HandoffReturn {
   kind: 'link';
   /** The single-use token of the handoff URL, and the vendor's hosted flow it forwards to. */
   openToken: string;
   hostedUrl: string;
   opened?: boolean;
-  /** The single-use secret of the return URL; the browser that arrives with it gets `browserKey`. */
-  returnSecret: string;
-  browserKey?: string;
-  returned?: 'success' | 'error';
+}
+
+/**
+ * A link the vendor texted to whatever number the starter typed: credited
+ * only once the 6-digit code shown on the first device is entered on the
+ * return page, by the browser that arrived there (relay resistance).
+ */
+export interface SmsHandoff extends HandoffReturn {
+  kind: 'sms';
+  code: string;
+  /** Wrong codes entered so far; at CLAIM_TRIES the handoff ends. */
+  tries: number;
+  claimed?: boolean;
+  /** A final status the vendor gave before the code was entered: credited on the claim. */
+  pendingStatus?: string;
+}
+
+/** Wrong codes allowed before a texted handoff ends. */
+export const CLAIM_TRIES = 5;
+
+/** Whether the verification waits for its code: a texted link not yet claimed. */
+export const awaitingClaim = (v: Verification): v is Verification & { handoff: SmsHandoff } => v.handoff?.kind === 'sms' && !v.handoff.claimed;
+
+/** Six digits, uniformly random. */
+export function claimCode(): string {
+  const n = crypto.getRandomValues(new Uint32Array(1))[0]!;
+  // 4,294,000,000 is a multiple of 10^6: values at or above it would skew the digits.
+  return n >= 4_294_000_000 ? claimCode() : String(n % 1_000_000).padStart(6, '0');
 }
 
 export interface DemoDelivery {

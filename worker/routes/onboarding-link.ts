@@ -14,7 +14,7 @@ import { vendorFault } from '../vendor/errors';
 import { vendorFor } from '../vendor/from-env';
 import { readJson } from '../validation';
 import { verificationGraceSeconds } from '../outcomes/settings';
-import { CHECKING, linkExpiry, newVerificationId, type Verification } from '../outcomes/verification';
+import { CHECKING, claimCode, linkExpiry, newVerificationId, type Handoff, type Verification } from '../outcomes/verification';
 import { verifications } from '../outcomes/verification-store';
 import { randomToken } from '../random';
 import { qrModules } from '../handoff/qr';
@@ -93,8 +93,9 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     const name = body.name;
     const own = ownOrigin(env, c.req.url);
     const verificationId = newVerificationId();
-    // A handed-off flow ends on the worker's own page, with a single-use secret.
-    const returnSecret = body.handoff ? randomToken() : undefined;
+    // A handed-off flow (QR, copied link, or a texted link) ends on the
+    // worker's own page, with a single-use secret.
+    const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
     const returnTo = returnSecret ? `${own}/handoff/${verificationId}/return?r=${returnSecret}` : returnUrl;
     const link = await vendorFor(c, partner).onboardingUrl({
       applicationRef: c.get('requestId'),
@@ -126,8 +127,17 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
     const now = Date.now();
     const expiresAt = linkExpiry(link.urlExpiry, now);
-    const openToken = returnSecret ? randomToken() : undefined;
+    const openToken = returnSecret && body.handoff ? randomToken() : undefined;
     const handoffUrl = openToken ? `${own}/handoff/${verificationId}?t=${openToken}` : undefined;
+    // A texted link reaches whatever number was typed: the outcome is credited
+    // only once the code shown here is entered on the phone's return page.
+    const code = body.sendSMS ? claimCode() : undefined;
+    const handoff: Handoff | undefined =
+      returnSecret && openToken
+        ? { kind: 'link', openToken, hostedUrl: link.url, returnSecret }
+        : returnSecret && code
+          ? { kind: 'sms', code, tries: 0, returnSecret }
+          : undefined;
     const verification: Verification = {
       id: verificationId,
       partnerId: partner.id,
@@ -141,12 +151,14 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
       status: CHECKING,
       polls: 0,
       webhook: { state: 'none', attempts: 0 },
-      ...(openToken && returnSecret ? { handoff: { kind: 'link' as const, openToken, hostedUrl: link.url, returnSecret } } : {}),
+      ...(handoff ? { handoff } : {}),
     };
     await verifications(env).create(verification);
     const answer: OnboardingLinkAnswer = {
-      // Handed off: the phone gets the worker's single-use URL, never the vendor's.
-      url: handoffUrl ?? link.url,
+      // Handed off: the phone gets the worker's single-use URL, never the
+      // vendor's; texted: this device gets no URL at all, only the code.
+      ...(code ? {} : { url: handoffUrl ?? link.url }),
+      ...(code ? { claimCode: code } : {}),
       urlExpiry: link.urlExpiry,
       status: link.status,
       smsSent: body.sendSMS === true,

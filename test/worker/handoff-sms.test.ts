@@ -1,0 +1,131 @@
+/**
+ * A texted link that a stranger's phone cannot use (issue 12): the first
+ * device gets a 6-digit code and never the hosted URL; the vendor's text
+ * leads to its hosted flow, which returns to the worker's page; that page
+ * asks for the code, only in the browser that arrived with the return secret,
+ * five tries at most. Until the code is entered nothing is credited: CHECKING,
+ * no token, no `verification.completed`; at the end `verification.expired`
+ * with `reason: not_claimed`. Node, msw as the vendor, a controlled clock.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Env } from '../../worker/env';
+import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
+import { baseEnv, call, linkAnswer, okVendor, PARTNER, person, startHarness, stopHarness, vendor, vendorRequests, WORKER } from './harness';
+
+before(startHarness);
+after(stopHarness);
+beforeEach(() => vendor(...okVendor));
+
+function setup() {
+  const clock = { t: Date.now(), now() { return this.t; } };
+  const e: Env = { ...baseEnv };
+  const store = new MemoryVerifications(e, clock);
+  useMemoryVerifications(e, store);
+  return { e, store, clock };
+}
+
+const texted = { ...person, sendSMS: true };
+
+/** The phone: arrives at the return page the vendor's hosted flow sends it to, keeping its cookie. */
+async function arrive(e: Env, outcome: 'success' | 'error' = 'success') {
+  const link = vendorRequests.find((r) => r.url.endsWith('/onboarding-url'))!.body as { successRedirectURL: string; errorRedirectURL: string };
+  const back = new URL(outcome === 'success' ? link.successRedirectURL : link.errorRedirectURL);
+  const res = await call(`${back.pathname}${back.search}&checkId=chk-9`, {}, e);
+  const cookie = (res.headers.get('Set-Cookie') ?? '').split(';')[0]!;
+  return { res, cookie, path: back.pathname };
+}
+
+const enter = (e: Env, path: string, cookie: string, code: string) =>
+  call(path, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: WORKER }, body: new URLSearchParams({ code }).toString() }, e);
+
+const result = (e: Env, session: string) => call('/api/result', { method: 'POST', json: { session }, headers: { Origin: PARTNER } }, e);
+
+describe('a texted link with a code', () => {
+  it('gives the first device a 6-digit code and no hosted URL; the vendor texts its own link back to the worker', async () => {
+    const { e } = setup();
+    const res = await call('/api/onboarding-link', { method: 'POST', json: texted }, e);
+    assert.equal(res.status, 200, res.text);
+    assert.match(res.json.claimCode, /^\d{6}$/);
+    assert.equal(res.json.url, undefined);
+    assert.ok(!res.text.includes(linkAnswer.url), 'the starting device never receives the hosted URL');
+    assert.equal(res.json.smsSent, true);
+    const sent = vendorRequests[0]!.body as { sendSMS: boolean; successRedirectURL: string; recipientName?: string };
+    assert.equal(sent.sendSMS, true);
+    assert.equal(sent.recipientName, undefined, 'nothing typed goes into a text message');
+    assert.match(sent.successRedirectURL, new RegExp(`^${WORKER}/handoff/${res.json.verificationId}/return\\?r=[A-Za-z0-9_-]{22}&kyc_return=success$`));
+  });
+
+  it('credits nothing until the code is entered, then completes the first device with a token', async () => {
+    const { e, store } = setup();
+    const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...texted, customerRef: 'acct-9' } }, e)).json;
+    const phone = await arrive(e);
+    assert.equal(phone.res.status, 200);
+    assert.match(phone.res.text, /Enter the code shown on the screen where you started/);
+    assert.match(phone.res.headers.get('Content-Security-Policy') ?? '', /form-action 'self'/);
+    assert.match(phone.res.headers.get('Set-Cookie') ?? '', /HttpOnly/i);
+    assert.match(phone.res.headers.get('Set-Cookie') ?? '', /SameSite=Strict/i);
+    // The vendor says the check is done; the first device still waits.
+    const before = await result(e, link.session);
+    assert.equal(before.json.checkStatus, 'CHECKING');
+    assert.equal(before.json.resultToken, undefined);
+    assert.equal(store.events.length, 0, 'no webhook before the code');
+
+    const claimed = await enter(e, phone.path, phone.cookie, link.claimCode.replace(/^(\d{3})/, '$1 '));
+    assert.equal(claimed.status, 200, claimed.text);
+    assert.match(claimed.text, /<h1>All done<\/h1>/);
+    const after = await result(e, link.session);
+    assert.equal(after.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
+    assert.ok(after.json.resultToken);
+    assert.deepEqual(store.events.map((x) => x.type), ['verification.completed']);
+  });
+
+  it('the relay: a phone that never enters the code ends as not_claimed, never complete', async () => {
+    const { e, store, clock } = setup();
+    const link = (await call('/api/onboarding-link', { method: 'POST', json: texted }, e)).json;
+    await arrive(e);
+    for (let i = 0; i < 200 && !store.events.length; i++) {
+      clock.t += 60_000;
+      await store.runDueAlarms();
+      assert.equal((await result(e, link.session)).json.checkStatus, 'CHECKING');
+    }
+    assert.deepEqual(store.events.map((x) => [x.type, JSON.parse(x.body).data.reason]), [['verification.expired', 'not_claimed']]);
+    const end = await result(e, link.session);
+    assert.equal(end.json.resultToken, undefined, 'no token, ever');
+  });
+
+  it('only the browser that arrived may enter the code; five wrong codes end the handoff', async () => {
+    const { e, store } = setup();
+    const link = (await call('/api/onboarding-link', { method: 'POST', json: texted }, e)).json;
+    const phone = await arrive(e);
+    const wrong = link.claimCode === '000000' ? '111111' : '000000';
+    // Another browser (no cookie, or a made-up one) cannot use the page at all.
+    assert.equal((await enter(e, phone.path, '', link.claimCode)).status, 410);
+    assert.equal((await enter(e, phone.path, `${phone.cookie.split('=')[0]}=${'x'.repeat(22)}`, link.claimCode)).status, 410);
+    // Not six digits: said so, no try spent.
+    const malformed = await enter(e, phone.path, phone.cookie, '12ab');
+    assert.equal(malformed.status, 400);
+    assert.match(malformed.text, /role="alert"/);
+    for (let left = 4; left >= 1; left--) {
+      const r = await enter(e, phone.path, phone.cookie, wrong);
+      assert.equal(r.status, 400);
+      assert.match(r.text, new RegExp(`${left} tr(y|ies) left`));
+    }
+    const fifth = await enter(e, phone.path, phone.cookie, wrong);
+    assert.equal(fifth.status, 410);
+    assert.match(fifth.text, /This check has ended/);
+    const late = await enter(e, phone.path, phone.cookie, link.claimCode);
+    assert.equal(late.status, 410, 'the right code after five wrong ones does nothing');
+    assert.deepEqual(store.events.map((x) => [x.type, JSON.parse(x.body).data.reason]), [['verification.expired', 'not_claimed']]);
+    assert.equal((await result(e, link.session)).json.resultToken, undefined);
+  });
+
+  it('a QR or copied link needs no code', async () => {
+    const { e } = setup();
+    const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true } }, e)).json;
+    assert.equal(link.claimCode, undefined);
+    const phone = await arrive(e);
+    assert.match(phone.res.text, /<h1>All done<\/h1>/);
+    assert.equal(phone.res.headers.get('Set-Cookie'), null);
+  });
+});
