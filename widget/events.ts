@@ -13,7 +13,7 @@ export interface KycSubmitDetail {
 
 /** `kyc-link`: the worker created the onboarding link. */
 export interface KycLinkDetail {
-  /** The hosted onboarding flow. */
+  /** The hosted onboarding flow; empty for a texted link (only the phone gets it). */
   url: string;
   /** When `url` stops working, as the worker returned it (ISO 8601). */
   urlExpiry: string;

@@ -58,6 +58,8 @@ export class Flow implements ReactiveController {
   link?: { urlExpiry: string; url?: string };
   /** The masked number a link was texted to. */
   phone = '';
+  /** The 6-digit code the texted phone asks for at the end (relay resistance). */
+  claimCode = '';
   checkStatus = '';
   /** Turnstile is on and its challenge is not solved. */
   botMissing = false;

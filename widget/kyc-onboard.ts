@@ -46,6 +46,7 @@ export type { KycState } from './state.js';
  * @csspart complete - The message panel of the complete state.
  * @csspart alert - The error message of the error state.
  * @csspart link - The "Continue to verification" link while redirecting.
+ * @csspart code - The 6-digit code a texted link's phone asks for (sms-sent).
  *
  * @cssprop [--kyc-color-primary=#1d4ed8] - Buttons, links, focus accents.
  * @cssprop [--kyc-color-on-primary=#ffffff] - Text on primary buttons.

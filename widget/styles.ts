@@ -61,6 +61,13 @@ export const styles = css`
     gap: calc(var(--_space) * 0.75);
     margin: 0;
   }
+  /* The texted link's code: read aloud digit by digit, typed on the phone. */
+  .code {
+    font-size: 1.5em;
+    letter-spacing: 0.15em;
+    font-variant-numeric: tabular-nums;
+    white-space: nowrap;
+  }
   .field {
     display: grid;
     gap: 0.25rem;

@@ -1,8 +1,10 @@
 /**
- * Scenario 3, the SMS path: choose "Text me a link", see `sms-sent`, see the
- * message in the demo's sandbox outbox, open the link from the outbox in a
- * second browser (as the phone would), complete there, and see the first page
- * reach `complete` by itself (it polls the result while in `sms-sent`).
+ * Scenario 3, the SMS path: choose "Text me a link", see `sms-sent` with a
+ * 6-digit code, see the message in the demo's sandbox outbox, open the link
+ * from the outbox in a second browser (as the phone would), complete there,
+ * enter the code on the worker's return page, and see the first page reach
+ * `complete` by itself (it polls the result while in `sms-sent`). Without the
+ * code (the relay: someone else's phone got the text) nothing is credited.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -34,11 +36,33 @@ test('SMS path: "Text me a link" → outbox → phone completes → first page c
     assert.ok(href && new URL(href).pathname.startsWith('/sandbox/flow/'), `the SMS carries the hosted-flow link (${href})`);
     assert.deepEqual(await axeViolations(page), [], 'the demo with an SMS in the outbox and events in the log is axe-clean');
 
-    // On the phone: open the link, complete. The phone has no session, so it is told to go back.
+    // The laptop shows the code the phone will ask for, and never held the hosted URL.
+    const code = (await widget(page).locator('[part~="code"]').innerText()).replace(/\D/g, '');
+    assert.match(code, /^\d{6}$/);
+    assert.equal(await widget(page).getByRole('button', { name: en.useThisDevice }).count(), 0, 'no hosted URL on the laptop');
+
+    // On the phone: open the link, complete; the worker's page asks for the code.
     await phone.page.goto(href);
     await phone.page.getByRole('button', { name: 'Complete verification' }).click();
-    await phone.page.waitForLoadState();
-    await phone.page.getByText(/go back to where you started/).waitFor();
+    await phone.page.getByRole('heading', { name: 'One last step' }).waitFor();
+    assert.deepEqual(await axeViolations(phone.page), [], 'the code page is axe-clean');
+    // Until the code is entered, nothing is credited: the vendor has the outcome (the
+    // return page asked it at once), yet the laptop's own session reads CHECKING, no token.
+    const pending = await page.evaluate(async () => {
+      const { session } = JSON.parse(sessionStorage.getItem('kyc-onboard:session')!);
+      const res = await fetch('/api/result', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ session }) });
+      return res.json();
+    });
+    assert.equal(pending.checkStatus, 'CHECKING');
+    assert.equal(pending.resultToken, undefined);
+    assert.equal(await widget(page).locator('[part~="code"]').count(), 1, 'the laptop still waits for the code');
+    const wrong = code === '000000' ? '111111' : '000000';
+    await phone.page.getByLabel('Code').fill(wrong);
+    await phone.page.getByRole('button', { name: 'Confirm' }).click();
+    await phone.page.getByRole('alert').getByText('4 tries left').waitFor();
+    await phone.page.getByLabel('Code').fill(code);
+    await phone.page.getByRole('button', { name: 'Confirm' }).click();
+    await phone.page.getByRole('heading', { name: 'All done' }).waitFor();
 
     // The laptop gets there on its own.
     await waitForState(page, 'complete', 30_000);

@@ -32,6 +32,7 @@ const ar: Strings = {
   redirecting: 'جارٍ فتح صفحة التحقق الآمنة…',
   continueLink: 'المتابعة إلى التحقق',
   smsSent: 'أرسلنا رابطًا إلى {phone}. افتحه على هاتفك.',
+  smsCode: 'في النهاية، سيطلب هاتفك هذا الرمز:',
   smsExpires: 'صالح حتى {time}.',
   smsExpired: 'انتهت صلاحية الرابط.',
   sendAgain: 'إرسال مرة أخرى',

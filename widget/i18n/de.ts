@@ -32,6 +32,7 @@ const de: Strings = {
   redirecting: 'Die sichere Prüfseite wird geöffnet…',
   continueLink: 'Weiter zur Prüfung',
   smsSent: 'Wir haben einen Link an {phone} gesendet. Öffnen Sie ihn auf Ihrem Handy.',
+  smsCode: 'Am Ende fragt Ihr Handy nach diesem Code:',
   smsExpires: 'Gültig bis {time}.',
   smsExpired: 'Der Link ist abgelaufen.',
   sendAgain: 'Erneut senden',

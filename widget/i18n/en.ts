@@ -35,6 +35,7 @@ const en = {
   redirecting: 'Opening the secure verification page…',
   continueLink: 'Continue to verification',
   smsSent: 'We texted a link to {phone}. Open it on your phone.',
+  smsCode: 'At the end, your phone asks for this code:',
   smsExpires: 'It works until {time}.',
   smsExpired: 'The link has expired.',
   sendAgain: 'Send again',

@@ -32,6 +32,7 @@ const es: Strings = {
   redirecting: 'Abriendo la página segura de verificación…',
   continueLink: 'Continuar con la verificación',
   smsSent: 'Enviamos un enlace a {phone}. Ábrelo en tu teléfono.',
+  smsCode: 'Al final, tu teléfono te pedirá este código:',
   smsExpires: 'Funciona hasta las {time}.',
   smsExpired: 'El enlace ha caducado.',
   sendAgain: 'Enviar de nuevo',

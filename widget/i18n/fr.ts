@@ -32,6 +32,7 @@ const fr: Strings = {
   redirecting: 'Ouverture de la page de vérification sécurisée…',
   continueLink: 'Continuer vers la vérification',
   smsSent: 'Lien envoyé au {phone}. Ouvrez-le sur votre téléphone.',
+  smsCode: 'À la fin, votre téléphone demandera ce code :',
   smsExpires: 'Valable jusqu’à {time}.',
   smsExpired: 'Le lien a expiré.',
   sendAgain: 'Renvoyer',

@@ -189,6 +189,7 @@ export function install(flow: Flow, d: Deps): Run {
         flow.link = { urlExpiry: stored.urlExpiry ?? '' };
         if (stored.phone) {
           flow.phone = stored.phone;
+          flow.claimCode = stored.code ?? '';
           set('sms-sent');
           void poll(stored.session, true);
         } else void check();
@@ -224,10 +225,12 @@ export function install(flow: Flow, d: Deps): Run {
           answer = await createLink(host.endpoint, body, key, signal);
         }
         if (signal.aborted) return;
-        const url = safeUrl(answer.url);
-        flow.link = { urlExpiry: answer.urlExpiry, url };
+        // A texted link comes with a code and no URL: this tab never holds the hosted flow's address.
+        const url = answer.url ? safeUrl(answer.url) : '';
+        flow.link = { urlExpiry: answer.urlExpiry, ...(url ? { url } : {}) };
         flow.phone = maskPhone(body.phone.code, body.phone.number);
-        d.writeStored({ session: answer.session, urlExpiry: answer.urlExpiry, ...(answer.smsSent ? { phone: flow.phone } : {}) });
+        flow.claimCode = answer.claimCode ?? '';
+        d.writeStored({ session: answer.session, urlExpiry: answer.urlExpiry, ...(answer.smsSent ? { phone: flow.phone, code: flow.claimCode } : {}) });
         d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: !!answer.smsSent, verificationId: answer.verificationId });
         // While the link is out (a text message; the hosted flow in this tab, a popup or another tab), this tab
         // keeps asking, so it reaches the outcome wherever the person finishes.

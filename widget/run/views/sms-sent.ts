@@ -14,6 +14,9 @@ export const smsSent = ({ html, nothing }: Deps): View => ({ flow, t, tag }) => 
   const mmss = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
   return html`<div class="panel" part="message">
     <p role="status" tabindex="-1" id="focus">${fill(t.smsSent, { phone: html`<bdi dir="ltr">${flow.phone}</bdi>` })}</p>
+    ${flow.claimCode
+      ? html`<p>${t.smsCode} <strong class="code" part="code"><bdi dir="ltr">${flow.claimCode.replace(/^(\d{3})/, '$1 ')}</bdi></strong></p>`
+      : nothing}
     ${expired
       ? html`<p>${t.smsExpired}</p>`
       : time
