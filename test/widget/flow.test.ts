@@ -23,7 +23,8 @@ afterEach(() => {
 describe('<kyc-onboard> SMS', () => {
   it('sms-sent: masked number, countdown, polls until final → complete', async () => {
     const calls = mockApi({
-      link: () => HttpResponse.json(linkAnswer({ smsSent: true, session: 'sms-sess' })),
+      // As the worker answers a texted link: a code for the phone, no hosted URL for this tab.
+      link: () => HttpResponse.json(linkAnswer({ smsSent: true, session: 'sms-sess', url: undefined, claimCode: '482913' })),
       result: (_c, n) =>
         HttpResponse.json(
           n < 2
@@ -48,8 +49,11 @@ describe('<kyc-onboard> SMS', () => {
     expect(t).not.to.contain('412345678');
     expect(t).to.match(/It works until .+\(\d+:\d\d\)/);
     expect(maybeButton(el, 'Send again')).to.exist;
-    expect(maybeButton(el, 'Use this device instead')).to.exist;
-    expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.equal({ session: 'sms-sess', phone: '+61 ••• 678', urlExpiry: linkDetail.urlExpiry });
+    // The code the phone asks for at the end, and no way to the hosted flow from this tab.
+    expect(el.shadowRoot!.querySelector('[part~="code"]')?.textContent?.trim()).to.equal('482 913');
+    expect(maybeButton(el, 'Use this device instead')).to.not.exist;
+    expect(linkDetail.url).to.equal('');
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.equal({ session: 'sms-sess', phone: '+61 ••• 678', code: '482913', urlExpiry: linkDetail.urlExpiry });
     await expect(el).to.be.accessible();
     // First poll happened (CHECKING); now let polling run fast to the final answer.
     await waitUntilCalls(() => calls.result.length >= 1);

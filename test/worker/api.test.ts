@@ -102,8 +102,10 @@ describe('POST /api/onboarding-link', () => {
     assert.equal((entity as any).name.givenName, phishing.givenName); // the entity itself keeps the name
     assert.equal(body.senderName, 'AcmeBank');
     assert.equal(body.messageTemplateId, 'tpl-9');
-    assert.equal(body.successRedirectURL, `${PARTNER}/open-account?step=2&kyc_return=success`);
-    assert.equal(body.errorRedirectURL, `${PARTNER}/open-account?step=2&kyc_return=error`);
+    // A texted flow ends on the worker's own return page, which asks for the
+    // code shown on the first device (relay resistance), not on the partner page.
+    assert.match(String(body.successRedirectURL), new RegExp(`^${WORKER}/handoff/${res.json.verificationId}/return\\?r=[A-Za-z0-9_-]{22}&kyc_return=success$`));
+    assert.match(String(body.errorRedirectURL), /&kyc_return=error$/);
   });
 
   it('sends the child header only when configured, and a person with one name', async () => {

@@ -230,7 +230,7 @@ export function install(flow: Flow, d: Deps): Run {
         flow.link = { urlExpiry: answer.urlExpiry, ...(url ? { url } : {}) };
         flow.phone = maskPhone(body.phone.code, body.phone.number);
         flow.claimCode = answer.claimCode ?? '';
-        d.writeStored({ session: answer.session, urlExpiry: answer.urlExpiry, ...(answer.smsSent ? { phone: flow.phone, code: flow.claimCode } : {}) });
+        d.writeStored({ session: answer.session, urlExpiry: answer.urlExpiry, ...(answer.smsSent ? { phone: flow.phone, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}) });
         d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: !!answer.smsSent, verificationId: answer.verificationId });
         // While the link is out (a text message; the hosted flow in this tab, a popup or another tab), this tab
         // keeps asking, so it reaches the outcome wherever the person finishes.
