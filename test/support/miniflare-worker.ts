@@ -105,6 +105,9 @@ export async function startMiniflareWorker(options: MiniflareOptions = {}): Prom
   if (vars.KYC_BASE_URL && vars.KYC_BASE_URL !== 'sandbox') {
     vars.RESULT_SIGNING_KEYS ??= await testSigningKeys();
     vars.PUBLIC_ORIGIN ??= `http://127.0.0.1:${port}`;
+    // With DEMO off the own origin is no partner: tests that post from it name it,
+    // as an operator would (as test/support/wrangler.ts does).
+    vars.ALLOWED_ORIGINS ??= `http://127.0.0.1:${port}`;
   }
   const ratelimits = { ...(toml.ratelimits as Record<string, { simple: { limit: number; period: number } }>) };
   if (options.ipLimit !== undefined) ratelimits.RL_IP = { simple: { limit: options.ipLimit, period: 60 } };
