@@ -4,16 +4,20 @@ import { errorLine, type ViewContext } from './view.js';
 
 type Part = 'day' | 'month' | 'year';
 
-/** Day, month and year in the order `tag` writes dates (bare `en` as most English-speaking countries do: day first). */
+const DMY: Part[] = ['day', 'month', 'year'];
+const MDY: Part[] = ['month', 'day', 'year'];
+const YMD: Part[] = ['year', 'month', 'day'];
+
+/**
+ * Day, month and year in the order `tag` writes dates (CLDR's short date
+ * patterns, as `Intl.DateTimeFormat` gives them). A table, not Intl: building
+ * the first date formatter costs the widget's start several milliseconds.
+ * Day first everywhere but the languages and regions below; a bare `en` is day
+ * first, as most English-speaking countries write dates.
+ */
 export function dateOrder(tag: string): Part[] {
-  try {
-    return new Intl.DateTimeFormat(tag === 'en' ? 'en-GB' : tag)
-      .formatToParts(0)
-      .map((p) => p.type)
-      .filter((t): t is Part => t === 'day' || t === 'month' || t === 'year');
-  } catch {
-    return ['day', 'month', 'year'];
-  }
+  const t = tag.toLowerCase();
+  return /^(en-(us|ph|as|gu|mp|pr|um|vi)|fil)\b/.test(t) ? MDY : /^(zh|ja|ko|hu|lt|mn|sv|eu|fa|af|fr-ca|en-ca|en-za)\b/.test(t) ? YMD : DMY;
 }
 
 /**
