@@ -102,6 +102,23 @@ describe('<kyc-onboard> form', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('a name a reader cannot see (Hangul filler, blank Braille) is no name, by the rule the worker uses (rules/name.ts)', async () => {
+    const calls = mockApi();
+    const el = await mount();
+    el.addEventListener('kyc-redirect', (e) => e.preventDefault());
+    await fillValid(el, { familyName: '\u3164\u2800' });
+    await submit(el);
+    expect($(el, '#familyName').getAttribute('aria-invalid')).to.equal('true');
+    expect($(el, '#familyName-error').textContent).to.equal('Enter your family name.');
+    expect(calls.link.length).to.equal(0);
+    // An invisible given name is left out rather than refused.
+    await type(el, 'familyName', 'Citizen');
+    await type(el, 'givenName', '\u3164');
+    await submit(el);
+    await waitState(el, 'redirecting');
+    expect(calls.link[0]!.body.name).to.deep.equal({ familyName: 'Citizen' });
+  });
+
   it('rejects a birth date more than 120 years ago and a too-short number', async () => {
     mockApi();
     const el = await mount();

@@ -6,14 +6,15 @@
  */
 import type { OnboardingLinkRequest } from '../../worker/contract.js';
 import { dateOfBirthProblem, dayFromParts } from '../../rules/date-of-birth.js';
+import { isVisiblyBlank } from '../../rules/name.js';
 import type { FieldErrors, Values } from '../fields.js';
 
 const MAX_NAME = 100;
 
 const DOB_PART_ERROR = { day: 'errDobDay', month: 'errDobMonth', year: 'errDobYear' } as const;
 
-/** Trim and collapse runs of whitespace. */
-export const tidyName = (s: string): string => s.trim().replace(/\s+/g, ' ');
+/** Trim and collapse runs of whitespace; a name a reader cannot see (Hangul fillers, blank Braille…) is no name (rules/name.ts, as the worker). */
+export const tidyName = (s: string): string => (isVisiblyBlank(s) ? '' : s.trim().replace(/\s+/g, ' '));
 
 /** `61`, ` +61 `, `0061` → `+61`. */
 export function tidyCode(s: string): string {
