@@ -9,6 +9,8 @@
 export interface KycSubmitDetail {
   /** True when the person chose "Text me a link". */
   sendSMS: boolean;
+  /** True when the person chose "Continue on my phone" (QR code, copied link). */
+  handoff: boolean;
 }
 
 /** `kyc-link`: the worker created the onboarding link. */

@@ -51,6 +51,12 @@ export class Flow implements ReactiveController {
   values: Values = { givenName: '', middleName: '', familyName: '', dobDay: '', dobMonth: '', dobYear: '', phoneCode: '', phoneNumber: '', consent: false };
   /** True when "Text me a link" is chosen. */
   sendSMS = false;
+  /** True when "Continue on my phone" (QR code, copied link) is chosen. */
+  handoff = false;
+  /** The handoff link's QR code, as the worker encoded it (drawn by the `handoff` view). */
+  qr?: { size: number; modules: string };
+  /** "Copy link" worked (said once in the status line). */
+  copied = false;
   /** The status line next to the submit button. */
   announce = '';
   failure?: Failure & { context: FailureContext };
@@ -142,7 +148,11 @@ export class Flow implements ReactiveController {
   onInput = (e: Event): void => {
     const input = e.target as HTMLInputElement;
     const v = this.values as unknown as Record<string, string | boolean>;
-    if (input.name === 'delivery') this.sendSMS = input.value === 'sms' && input.checked;
+    if (input.name === 'delivery') {
+      if (!input.checked) return;
+      this.sendSMS = input.value === 'sms';
+      this.handoff = input.value === 'phone';
+    }
     else if (input.name in v) v[input.name] = input.type === 'checkbox' ? input.checked : input.value;
     else return;
     delete this._serverErrors[(input.name.startsWith('dob') ? 'dateOfBirth' : input.name) as FieldName];
@@ -215,9 +225,10 @@ export class Flow implements ReactiveController {
       }
       this.failure = undefined;
       const sendSMS = host.sms && this.sendSMS;
+      const handoff = !sendSMS && this.handoff;
       this.set('submitting');
-      emit(host, 'kyc-submit', { sendSMS });
-      await run.submit(sendSMS);
+      emit(host, 'kyc-submit', { sendSMS, handoff });
+      await run.submit(sendSMS, handoff);
     } finally {
       this._busy = false;
     }
@@ -229,12 +240,14 @@ export class Flow implements ReactiveController {
 
   sendAgain = (): void => {
     this.sendSMS = true;
+    this.handoff = false;
     void this.submit();
   };
 
   /** After `SMS_NOT_ALLOWED`: the same details, on this device. */
   continueHere = (): void => {
     this.sendSMS = false;
+    this.handoff = false;
     void this.submit();
   };
 

@@ -13,13 +13,14 @@ export type { KycState } from './state.js';
 /**
  * An identity-verification onboarding form. It collects name, date of birth,
  * mobile number and consent, asks the worker for a link to the hosted
- * verification flow, and either sends the browser there or texts the link; when
- * the person comes back it fetches the result and shows a final state.
+ * verification flow, and either sends the browser there, shows a QR code and a
+ * link for the person's phone ("Continue on my phone"), or texts the link; when
+ * the person comes back, or finishes on the phone, it shows a final state.
  *
  * @summary Embeddable identity-verification onboarding form.
  * @tag kyc-onboard
  *
- * @fires {KycSubmitEvent} kyc-submit - A valid form was submitted. `detail: { sendSMS }`.
+ * @fires {KycSubmitEvent} kyc-submit - A valid form was submitted. `detail: { sendSMS, handoff }`.
  * @fires {KycLinkEvent} kyc-link - The onboarding link was created. `detail: { url, urlExpiry, smsSent, verificationId }`.
  * @fires {KycRedirectEvent} kyc-redirect - Cancelable. The browser is about to go to `detail.url`; `preventDefault()` keeps the page where it is.
  * @fires {KycCompleteEvent} kyc-complete - A final check status is known. `detail: { checkStatus, verificationId, resultToken }`. The browser's word only: verify `resultToken` on your server (or use the webhook) before acting.
@@ -42,10 +43,11 @@ export type { KycState } from './state.js';
  * @csspart submit - The submit button "Verify my identity".
  * @csspart secondary - Secondary buttons ("Use this device instead").
  * @csspart status - The live status line next to the submit button.
- * @csspart message - The message panel of the redirecting, sms-sent, checking and complete states (and of a return without a session).
+ * @csspart message - The message panel of the redirecting, handoff, sms-sent, checking and complete states (and of a return without a session).
  * @csspart complete - The message panel of the complete state.
  * @csspart alert - The error message of the error state.
  * @csspart link - The "Continue to verification" link while redirecting.
+ * @csspart qr - The QR code of the link for the phone (handoff).
  * @csspart code - The 6-digit code a texted link's phone asks for (sms-sent).
  *
  * @cssprop [--kyc-color-primary=#1d4ed8] - Buttons, links, focus accents.
@@ -96,7 +98,7 @@ export class KycOnboard extends LitElement {
   /**
    * Waits (ms) between result polls. While `checking`, the widget polls once,
    * then once after each wait; still `CHECKING` after the last one is the
-   * `RESULT_PENDING` error. While a link is out (`sms-sent`, or `redirecting`
+   * `RESULT_PENDING` error. While a link is out (`handoff`, `sms-sent`, or `redirecting`
    * with the hosted flow in a popup or another tab), the last wait repeats
    * until the link has expired (plus a grace period).
    */

@@ -8,6 +8,8 @@ export interface Stored {
   session: string;
   /** The masked number a link was texted to. */
   phone?: string;
+  /** "Continue on my phone": the worker's single-use link for the phone, and its QR code. */
+  handoff?: { url: string; qr: { size: number; modules: string } };
   /** The code its phone asks for at the end (not personal: it only proves holding this screen). */
   code?: string;
   /** The link's expiry (ISO 8601): how long a person may still finish. */

@@ -61,6 +61,17 @@ export const styles = css`
     gap: calc(var(--_space) * 0.75);
     margin: 0;
   }
+  /* The handoff QR code: large enough for a phone camera across a desk, never wider than the widget. */
+  .qr {
+    display: block;
+    width: min(100%, 16rem);
+    height: auto;
+    border-radius: 4px;
+  }
+  .copy {
+    grid-template-columns: 1fr auto;
+    align-items: center;
+  }
   /* The texted link's code: read aloud digit by digit, typed on the phone. */
   .code {
     font-size: 1.5em;

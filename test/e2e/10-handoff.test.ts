@@ -1,16 +1,16 @@
 /**
- * Scenario 10, continuing on a phone (API level; the widget's "Continue on my
- * phone" view is not built yet): a link asked with `handoff: true`, its QR
+ * Scenario 10, continuing on a phone. First at API level: a link asked with `handoff: true`, its QR
  * code decoded, the decoded URL opened in a second, phone-sized browser
  * context: the sandbox's hosted flow, "Complete verification", and the
  * worker's own "All done" page. The first device then has the final outcome
- * and a result token, with nobody touching it.
+ * and a result token, with nobody touching it. Then through the widget: the
+ * QR code it draws, read from a screenshot as a camera would.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { adultDateOfBirth } from '../support/dates';
-import { decodeQr } from '../support/qr';
-import { assertStopped, openBrowser, startStack } from './helpers';
+import { decodeQr, decodeScreenshot } from '../support/qr';
+import { ALICE, assertStopped, axeViolations, en, eventLog, fillForm, openBrowser, startStack, submit, waitForState, widget } from './helpers';
 
 test('handoff: the QR URL opened on a phone runs the hosted flow, ends on "All done", and the first device gets the outcome', { timeout: 90_000 }, async () => {
   const worker = await startStack();
@@ -41,6 +41,45 @@ test('handoff: the QR URL opened on a phone runs the hosted flow, ends on "All d
     assert.ok(result.resultToken);
   } finally {
     await phone.close();
+    await worker.stop();
+  }
+  await assertStopped(worker.url);
+});
+
+test('widget: "Continue on my phone" shows a QR code a camera can read; the phone finishes; the laptop reaches complete by itself', { timeout: 120_000 }, async () => {
+  const worker = await startStack();
+  const laptop = await openBrowser();
+  const phone = await openBrowser({ width: 390, height: 800 });
+  try {
+    const { page } = laptop;
+    await page.goto(worker.url + '/');
+    await fillForm(page, { ...ALICE, givenName: 'Quinn', familyName: 'Scanner' });
+    await widget(page).getByRole('radio', { name: en.continuePhone }).check();
+    await submit(page);
+    await waitForState(page, 'handoff');
+    await widget(page).getByText(en.handoffScan).waitFor();
+    const qr = widget(page).getByRole('img', { name: en.handoffQr });
+    // A camera's view: a screenshot of the element, decoded with jsQR.
+    const scanned = await decodeScreenshot(phone.page, await qr.screenshot());
+    const asText = await widget(page).getByLabel(en.handoffLink).inputValue();
+    assert.equal(scanned, asText, 'the QR code and the link as text are the same URL');
+    assert.match(scanned!, new RegExp(`^${worker.url}/handoff/vrf_`), 'the worker’s single-use link, not the vendor’s');
+    assert.deepEqual(await axeViolations(page), [], 'the handoff view is axe-clean');
+
+    await phone.page.goto(scanned!);
+    await phone.page.getByRole('button', { name: 'Complete verification' }).click();
+    await phone.page.getByRole('heading', { name: 'All done' }).waitFor();
+
+    await waitForState(page, 'complete', 30_000);
+    await widget(page).getByText(en.completeSuccess).waitFor();
+    const newest = eventLog(page).first();
+    await newest.getByText('kyc-complete').waitFor();
+    assert.match(await newest.innerText(), /resultToken/);
+    assert.deepEqual(laptop.problems, []);
+    assert.deepEqual(phone.problems, []);
+  } finally {
+    await phone.close();
+    await laptop.close();
     await worker.stop();
   }
   await assertStopped(worker.url);

@@ -18,3 +18,23 @@ export function decodeQr(qr: { size: number; modules: string }): string | undefi
   }
   return jsQR(rgba, side, side)?.data;
 }
+
+/**
+ * Decodes a PNG screenshot of a QR code with jsQR: the browser `page` (any
+ * page without a CSP, e.g. about:blank) turns the PNG into pixels, as a
+ * camera's frame would be, so no PNG library is needed.
+ */
+export async function decodeScreenshot(page: import('playwright-core').Page, png: Buffer): Promise<string | undefined> {
+  const { width, height, pixels } = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth;
+    canvas.height = img.naturalHeight;
+    const ctx = canvas.getContext('2d')!;
+    ctx.drawImage(img, 0, 0);
+    return { width: canvas.width, height: canvas.height, pixels: Array.from(ctx.getImageData(0, 0, canvas.width, canvas.height).data) };
+  }, png.toString('base64'));
+  return jsQR(Uint8ClampedArray.from(pixels), width, height)?.data;
+}

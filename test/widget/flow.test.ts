@@ -2,7 +2,7 @@
 // with the poll bound. Poll waits are set to 0 ms by mount(): no timing-based assertions.
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
 import { HttpResponse } from 'msw';
-import { check, errorAnswer, fillValid, linkAnswer, mockApi, mount, oneEvent, submit, text, waitState } from './helpers.js';
+import { check, errorAnswer, fillValid, linkAnswer, mockApi, mount, oneEvent, submit, text, until, waitState } from './helpers.js';
 
 const KEY = 'kyc-onboard:session';
 const startUrl = location.href;
@@ -288,3 +288,62 @@ async function waitUntilCalls(fn: () => boolean) {
 
 
 
+
+describe('<kyc-onboard> Continue on my phone', () => {
+  // A 21×21 matrix with a recognisable first row (finder pattern's top edge: 7 dark), base64, as the worker sends it.
+  const size = 21;
+  const bits = new Uint8Array(Math.ceil((size * size) / 8));
+  for (let x = 0; x < 7; x++) bits[x >> 3]! |= 0x80 >> (x & 7);
+  const qr = { size, modules: btoa(String.fromCharCode(...bits)) };
+  const handoffUrl = 'https://kyc.example/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=abcdefghijklmnopqrstuv';
+
+  it('offered without `sms`; handoff: a QR code with an accessible name, the link as text, Copy link; polls → complete', async () => {
+    const calls = mockApi({
+      link: () => HttpResponse.json(linkAnswer({ url: handoffUrl, qr, session: 'ho-sess' })),
+      result: (_c, n) =>
+        HttpResponse.json(
+          n < 2
+            ? { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId }
+            : { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'h.c.s' },
+        ),
+    });
+    const el = await mount();
+    const navigated: string[] = [];
+    el.navigate = (u) => navigated.push(u);
+    el.pollIntervals = [60_000];
+    expect(el.shadowRoot!.querySelector('#sms')).to.equal(null, 'no "Text me a link" without `sms`');
+    await fillValid(el);
+    await check(el, 'phone');
+    const submitted = oneEvent(el, 'kyc-submit');
+    await submit(el);
+    expect((await submitted).detail).to.deep.equal({ sendSMS: false, handoff: true });
+    await waitState(el, 'handoff');
+    await el.updateComplete;
+    expect(calls.link[0]!.body.handoff).to.equal(true);
+    expect(calls.link[0]!.body).not.to.have.property('sendSMS');
+    expect(navigated).to.deep.equal([], 'this tab stays: the link is for the phone');
+    const svg = el.shadowRoot!.querySelector('svg[part~="qr"]')!;
+    expect(svg.getAttribute('role')).to.equal('img');
+    expect(svg.getAttribute('aria-label')).to.equal('QR code of the link for your phone');
+    expect(svg.getAttribute('viewBox')).to.equal('0 0 29 29', 'a quiet zone of four modules each side');
+    expect(svg.querySelector('path')!.getAttribute('d')).to.equal('M4 4h1v1h-1zM5 4h1v1h-1zM6 4h1v1h-1zM7 4h1v1h-1zM8 4h1v1h-1zM9 4h1v1h-1zM10 4h1v1h-1z');
+    const input = el.shadowRoot!.querySelector<HTMLInputElement>('#handoff-link')!;
+    expect(input.value).to.equal(handoffUrl);
+    expect(el.shadowRoot!.querySelector(`label[for=handoff-link]`)!.textContent).to.contain('Or open this link on your phone');
+    expect(text(el)).to.contain('Keep this page open');
+    await expect(el).to.be.accessible();
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.include({ session: 'ho-sess', handoff: { url: handoffUrl, qr } });
+    // Copy link: to the clipboard where the browser allows it, else the link is selected for the person to copy.
+    [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent!.includes('Copy link'))!.click();
+    const said = () => text(el).includes('Link copied.');
+    const selected = () => input.selectionStart === 0 && input.selectionEnd === handoffUrl.length;
+    await until(() => said() || selected(), 'copied (and said so), or selected');
+    // It keeps polling and reaches the outcome by itself.
+    el.pollIntervals = [0];
+    el.remove();
+    document.body.append(el);
+    const complete = oneEvent(el, 'kyc-complete');
+    expect((await complete).detail.checkStatus).to.equal('CHECKED_SUCCESS_CLEAR');
+    el.remove();
+  });
+});

@@ -213,7 +213,7 @@ describe('<kyc-onboard> form', () => {
     await fillValid(el);
     const submitEvent = oneEvent(el, 'kyc-submit');
     await submit(el);
-    expect((await submitEvent).detail).to.deep.equal({ sendSMS: false });
+    expect((await submitEvent).detail).to.deep.equal({ sendSMS: false, handoff: false });
     expect(el.state).to.equal('submitting');
     expect(el.getAttribute('state')).to.equal('submitting');
     expect(el.matches(':state(submitting)')).to.equal(true);

@@ -21,8 +21,8 @@ export interface Run {
   validate: typeof validate;
   /** `61`, `0061` → `+61`. */
   tidyCode: typeof tidyCode;
-  /** Ask for a link with what the person typed, then go to the hosted flow or wait for the texted link. */
-  submit(sendSMS: boolean): Promise<void>;
+  /** Ask for a link with what the person typed, then go to the hosted flow, or wait for the phone (QR code, copied link, texted link). */
+  submit(sendSMS: boolean, handoff?: boolean): Promise<void>;
   /** `checking`: ask for the result until it is final or the polling bound is reached. */
   check(): Promise<void>;
   /** After the first render: back from the hosted flow, or a session this tab left behind. */
@@ -187,7 +187,12 @@ export function install(flow: Flow, d: Deps): Run {
         void host._focus('#focus');
       } else if (stored) {
         flow.link = { urlExpiry: stored.urlExpiry ?? '' };
-        if (stored.phone) {
+        if (stored.handoff) {
+          flow.link = { urlExpiry: stored.urlExpiry ?? '', url: stored.handoff.url };
+          flow.qr = stored.handoff.qr;
+          set('handoff');
+          void poll(stored.session, true);
+        } else if (stored.phone) {
           flow.phone = stored.phone;
           flow.claimCode = stored.code ?? '';
           set('sms-sent');
@@ -199,17 +204,18 @@ export function install(flow: Flow, d: Deps): Run {
     resume() {
       const stored = d.readStored();
       const s = flow.state;
-      if (stored && (s === 'checking' || s === 'sms-sent' || s === 'redirecting')) {
+      if (stored && (s === 'checking' || s === 'sms-sent' || s === 'handoff' || s === 'redirecting')) {
         set(s);
         void poll(stored.session, s !== 'checking');
       }
     },
 
-    async submit(sendSMS) {
+    async submit(sendSMS, handoff = false) {
       const signal = newRound(); // also stops the polling of an earlier link ("Send again")
       returnParams = {}; // a new link: an earlier return's checkId/token no longer apply
       const body: OnboardingLinkRequest = { ...toRequest(flow.values), returnUrl: host.returnUrl || pageUrl() };
       if (sendSMS) body.sendSMS = true;
+      else if (handoff) body.handoff = true;
       if (host.customerRef) body.customerRef = host.customerRef;
       const bot = host._bot?.token;
       if (bot) body.turnstileToken = bot;
@@ -230,6 +236,8 @@ export function install(flow: Flow, d: Deps): Run {
         flow.link = { urlExpiry: answer.urlExpiry, ...(url ? { url } : {}) };
         flow.phone = maskPhone(body.phone.code, body.phone.number);
         flow.claimCode = answer.claimCode ?? '';
+        flow.qr = answer.qr;
+        flow.copied = false;
         d.writeStored({ session: answer.session, urlExpiry: answer.urlExpiry, ...(answer.smsSent ? { phone: flow.phone, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}) });
         d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: !!answer.smsSent, verificationId: answer.verificationId });
         // While the link is out (a text message; the hosted flow in this tab, a popup or another tab), this tab
@@ -237,6 +245,11 @@ export function install(flow: Flow, d: Deps): Run {
         void poll(answer.session, true);
         if (answer.smsSent) {
           set('sms-sent');
+          void host._focus('#focus');
+        } else if (answer.qr && handoff) {
+          // The URL is the worker's single-use handoff link, for the phone: this tab waits.
+          d.writeStored({ session: answer.session, urlExpiry: answer.urlExpiry, handoff: { url, qr: answer.qr } });
+          set('handoff');
           void host._focus('#focus');
         } else redirect(url);
       } catch (e) {

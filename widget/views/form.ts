@@ -40,19 +40,27 @@ function field(
   </div>`;
 }
 
-/** "Continue on this device" / "Text me a link", where `sms` is set. */
-const delivery = ({ flow, t }: ViewContext) =>
-  html`<fieldset part="choice">
+/** "Continue on this device" / "Continue on my phone" (always), and "Text me a link" where `sms` is set. */
+const delivery = ({ flow, t, sms }: ViewContext) => {
+  const sendSMS = sms && flow.sendSMS;
+  return html`<fieldset part="choice">
     <legend>${t.deliveryLegend}</legend>
     <div class="check">
-      <input id="here" type="radio" name="delivery" value="here" .checked=${!flow.sendSMS} />
+      <input id="here" type="radio" name="delivery" value="here" .checked=${!sendSMS && !flow.handoff} />
       <label for="here">${t.continueHere}</label>
     </div>
     <div class="check">
-      <input id="sms" type="radio" name="delivery" value="sms" .checked=${flow.sendSMS} />
-      <label for="sms">${t.textMe}</label>
+      <input id="phone" type="radio" name="delivery" value="phone" .checked=${!sendSMS && flow.handoff} />
+      <label for="phone">${t.continuePhone}</label>
     </div>
+    ${sms
+      ? html`<div class="check">
+          <input id="sms" type="radio" name="delivery" value="sms" .checked=${sendSMS} />
+          <label for="sms">${t.textMe}</label>
+        </div>`
+      : nothing}
   </fieldset>`;
+};
 
 /** `idle`, `submitting`, and a fault while submitting: the form (with the fault above it). */
 export const form = (c: ViewContext, fault?: (c: ViewContext) => TemplateResult): TemplateResult => {
@@ -70,7 +78,7 @@ export const form = (c: ViewContext, fault?: (c: ViewContext) => TemplateResult)
       ${field(c, 'phoneCode', errs, { autocomplete: 'tel-country-code', inputmode: 'tel' })}
       ${field(c, 'phoneNumber', errs, { type: 'tel', autocomplete: 'tel-national' })}
     </div>
-    ${c.sms ? delivery(c) : nothing}
+    ${delivery(c)}
     <div class="field" part="field consent">
       <div class="check">
         <input

@@ -8,12 +8,14 @@ import type { KycState } from '../../state.js';
 import type { View } from '../../views/view.js';
 import { alertView } from './alert.js';
 import { complete } from './complete.js';
+import { handoff } from './handoff.js';
 import { notice } from './notice.js';
 import { redirecting } from './redirecting.js';
 import { smsSent } from './sms-sent.js';
 
 export const runViews = (d: Deps): Partial<Record<KycState | 'notice', View>> => ({
   redirecting: redirecting(d),
+  handoff: handoff(d),
   'sms-sent': smsSent(d),
   complete: complete(d),
   notice: notice(d),

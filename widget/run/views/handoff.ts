@@ -1,0 +1,55 @@
+import type { Deps, Flow } from '../../flow.js';
+import type { View } from '../../views/view.js';
+
+/**
+ * The QR code's dark modules as one SVG path (a quiet zone of four modules
+ * around): built from the worker's data, so no encoder ships with the widget
+ * and nothing here is markup a strict CSP could refuse.
+ */
+export function qrPath(qr: { size: number; modules: string }): string {
+  const bytes = atob(qr.modules);
+  let d = '';
+  for (let i = 0; i < qr.size * qr.size; i++) {
+    if ((bytes.charCodeAt(i >> 3) >> (7 - (i & 7))) & 1) d += `M${(i % qr.size) + 4} ${Math.floor(i / qr.size) + 4}h1v1h-1z`;
+  }
+  return d;
+}
+
+/** Copies the handoff link; where the clipboard is refused, selects it for the person to copy. */
+async function copy(flow: Flow, input: HTMLInputElement | null): Promise<void> {
+  try {
+    await navigator.clipboard.writeText(flow.link?.url ?? '');
+    flow.copied = true;
+  } catch {
+    input?.select();
+  }
+  flow.host.requestUpdate();
+}
+
+/**
+ * `handoff`, "Continue on my phone": the worker's single-use link as a QR code
+ * and as text with "Copy link". This tab keeps polling and reaches the outcome
+ * by itself.
+ */
+export const handoff = ({ html, nothing }: Deps): View => ({ flow, t }) => {
+  const qr = flow.qr;
+  const box = qr ? qr.size + 8 : 0;
+  return html`<div class="panel" part="message">
+    <p role="status" tabindex="-1" id="focus">${t.handoffScan}</p>
+    ${qr
+      ? html`<svg class="qr" part="qr" role="img" aria-label=${t.handoffQr} viewBox="0 0 ${box} ${box}" shape-rendering="crispEdges">
+          <rect width=${box} height=${box} fill="#fff"></rect>
+          <path d=${qrPath(qr)} fill="#000"></path>
+        </svg>`
+      : nothing}
+    <label for="handoff-link">${t.handoffLink}</label>
+    <div class="row copy">
+      <input id="handoff-link" part="input" readonly .value=${flow.link?.url ?? ''} @focus=${(e: Event) => (e.target as HTMLInputElement).select()} />
+      <button type="button" part="button secondary" class="secondary" @click=${(e: Event) => copy(flow, (e.target as HTMLElement).parentElement!.querySelector('input'))}>
+        ${t.copyLink}
+      </button>
+    </div>
+    <p class="hint" role="status">${flow.copied ? t.copied : ''}</p>
+    <p>${t.handoffWait}</p>
+  </div>`;
+};
