@@ -212,6 +212,7 @@ for (const type of EVENTS) {
     addLog({ kind: 'event', name: type, detail: (ev as CustomEvent).detail });
     if (type === 'kyc-submit' || type === 'kyc-link') watchOutbox();
     if (type === 'kyc-link') rememberVerification((ev as CustomEvent<{ verificationId?: string }>).detail.verificationId);
+    if (type === 'kyc-link') offerPhone((ev as CustomEvent<{ url?: string }>).detail.url);
     if (type === 'kyc-complete') void pollHooks(20);
   });
 }
@@ -288,6 +289,19 @@ function showState(): void {
   out.textContent = s;
   out.dataset.state = s;
 }
+
+// ---- the phone pane: the QR link opened beside the page ----------------------------
+
+let phoneUrl = '';
+/** A handoff link (the worker's own `/handoff/…` URL behind the QR code) can be opened as the phone. */
+function offerPhone(url: string | undefined): void {
+  const ok = !!url && new URL(url, location.href).pathname.startsWith('/handoff/');
+  phoneUrl = ok ? url! : '';
+  $<HTMLButtonElement>('open-phone').disabled = !ok;
+}
+$('open-phone').addEventListener('click', () => {
+  if (phoneUrl) window.open(phoneUrl, 'kyc-demo-phone', 'popup,width=390,height=800');
+});
 
 // ---- the SMS outbox ------------------------------------------------------------------
 
