@@ -121,7 +121,8 @@ describe('<kyc-onboard> paths (issue 14)', () => {
     const el = await mount();
     const consent = $(el, '#consent');
     const family = $(el, '#familyName');
-    family.focus();
+    consent.scrollIntoView({ block: 'center' }); // below the fold of the test window since the form offers "Continue on my phone"
+    family.focus({ preventScroll: true });
     await sendKeys({ type: ' ' }); // a family name of a space: wrong
     const before = consent.getBoundingClientRect();
     // A real click: the mouse goes down on the checkbox where it was while the field still had focus.
