@@ -60,7 +60,8 @@ test('demo: headers, axe-clean at laptop and phone sizes, and the console drives
       await page.getByLabel('Language').selectOption('es');
       await widget(page).getByRole('group', { name: 'Fecha de nacimiento' }).waitFor(); // the Spanish dictionary's chunk arrived
       await page.getByLabel('Offer “Text me a link”').uncheck();
-      assert.equal(await widget(page).getByRole('radio').count(), 0, 'no delivery choice without sms');
+      // Without `sms`: this device or the phone (QR code), no "Text me a link".
+      assert.equal(await widget(page).getByRole('radio').count(), 2, 'no "Text me a link" without sms');
       await page.getByText('Brand', { exact: true }).click();
       await page.getByLabel('Brand colour').fill('#aa3300');
       const primary = await widget(page).evaluate((el) => getComputedStyle(el).getPropertyValue('--kyc-color-primary').trim());

@@ -59,6 +59,11 @@ export async function startFakeVendor(initial: Behaviour = happyVendor, options:
       res.destroy();
     }
   });
+  // Longer than any client keeps an idle connection: a server that closes a
+  // kept-alive socket first races the client's next request on it, which
+  // workerd then reports as a 502 (seen under heavy machine load).
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 125_000;
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
