@@ -503,3 +503,19 @@ function showPartner(): void {
   }
 }
 showPartner();
+
+// ---- the script tag to pin --------------------------------------------------------
+// The build writes the versioned entry's path and its SRI hash
+// (scripts/build-package.mjs → /widget-integrity.json): shown, never typed.
+async function showPinnedScript(): Promise<void> {
+  const box = $('pin-snippet');
+  try {
+    const res = await fetch('/widget-integrity.json', { headers: { accept: 'application/json' } });
+    if (!res.ok) throw new Error(String(res.status));
+    const { path, integrity } = (await res.json()) as { path: string; integrity: string };
+    box.textContent = `<script type="module" src="${location.origin}${path}"\n  integrity="${integrity}" crossorigin="anonymous"></script>`;
+  } catch {
+    box.textContent = 'Not built: run `npm run build`.';
+  }
+}
+void showPinnedScript();

@@ -26,6 +26,7 @@ import { jwks } from './routes/jwks';
 import { handoff } from './handoff/routes';
 import { demoReceiver } from './outcomes/demo-receiver';
 import { home } from './routes/home';
+import { PINNED_WIDGET_PATH, pinnedWidget } from './routes/pinned-widget';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -56,7 +57,11 @@ app.use('*', async (c, next) => {
 // Second, so every answer carries them: an error thrown by any later
 // middleware (a 403 from the origin guard, a 413, a 429) becomes its answer
 // inside the chain, and these headers are set on it on the way out.
-app.use('*', secureHeaders());
+// The versioned widget script is loaded cross-origin as a module: it needs
+// `Cross-Origin-Resource-Policy: cross-origin` (STYLE: relax it on that route only).
+const strictHeaders = secureHeaders();
+const scriptHeaders = secureHeaders({ crossOriginResourcePolicy: 'cross-origin' });
+app.use('*', (c, next) => (PINNED_WIDGET_PATH.test(c.req.path) ? scriptHeaders : strictHeaders)(c, next));
 
 // The partner the request works for, from its exact Origin (partners/resolve.ts).
 // A registry partner whose secrets cannot be opened stops here: no call is
@@ -148,6 +153,7 @@ app.route('/api', ruok);
 app.route('/', jwks);
 app.route('/', handoff);
 app.route('/', home);
+app.route('/', pinnedWidget);
 
 // A known /api path asked with another method: 405 with Allow, not a 404.
 for (const [path, allow] of [

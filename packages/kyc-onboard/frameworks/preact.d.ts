@@ -1,0 +1,26 @@
+/**
+ * `import 'kyc-onboard/preact'`: registers `<kyc-onboard>` (in a browser) and
+ * declares it for Preact's JSX, with its events as `onkyc-complete` & co.
+ * (Preact listens to a custom element's event named after `on`).
+ */
+import type { JSX } from 'preact';
+import type { KycCompleteEvent, KycErrorEvent, KycLinkEvent, KycOnboard, KycRedirectEvent, KycSubmitEvent } from '../dist/widget/index.js';
+import type { KycOnboardAttributes } from './attributes.js';
+
+export * from '../dist/widget/index.js';
+export type { KycOnboardAttributes } from './attributes.js';
+
+declare module 'preact' {
+  namespace JSX {
+    interface IntrinsicElements {
+      'kyc-onboard': Omit<JSX.HTMLAttributes<KycOnboard>, 'lang'> &
+        KycOnboardAttributes & {
+          'onkyc-submit'?: (event: KycSubmitEvent) => void;
+          'onkyc-link'?: (event: KycLinkEvent) => void;
+          'onkyc-redirect'?: (event: KycRedirectEvent) => void;
+          'onkyc-complete'?: (event: KycCompleteEvent) => void;
+          'onkyc-error'?: (event: KycErrorEvent) => void;
+        };
+    }
+  }
+}
