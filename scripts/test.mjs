@@ -17,6 +17,7 @@ const steps = [
   ['widget size budget', ['npm', 'run', '-s', 'size:widget']],
   ['hardening tests (workerd)', ['npm', 'run', '-s', 'test:hardening']],
   ['end-to-end tests (Chromium + workerd)', ['npm', 'run', '-s', 'test:e2e']],
+  ['widget package: npm pack, fresh Vite + React and Vue apps', ['npm', 'run', '-s', 'test:package']],
   ['deploy dry run + worker bundle budget', ['npm', 'run', '-s', 'check:deploy']],
 ];
 
