@@ -258,4 +258,32 @@ const outcome = ref('');
     assert.match(readFileSync(join(app, 'dist/index.html'), 'utf8'), /<script type="module"/);
     await ssrImport(app, ['kyc-onboard', 'kyc-onboard/vue']);
   });
+
+  it('Preact and Solid: the shipped JSX typings check attributes and event details', { timeout: 600_000 }, async () => {
+    const app = join(work, 'jsx-app');
+    const files = (detail: string) => ({
+      'src/preact.tsx': `import 'kyc-onboard/preact';\nexport const App = () => <kyc-onboard endpoint="/api" customer-ref="acct-p" sms onkyc-complete={(e) => console.log(e.detail.${detail})} />;\n`,
+      'src/solid.tsx': `import 'kyc-onboard/solid';\nexport const App = () => <kyc-onboard endpoint="/api" customer-ref="acct-s" theme="dark" on:kyc-complete={(e) => console.log(e.detail.${detail})} />;\n`,
+    });
+    const tsconfig = (jsx: object, file: string) =>
+      JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022', 'DOM'], module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true, skipLibCheck: false, types: [], ...jsx }, files: [file] });
+    write(app, {
+      'package.json': JSON.stringify({ name: 'fresh-jsx-app', private: true, type: 'module', dependencies: { 'kyc-onboard': `file:${packed.tarball}`, preact: '11.2.0', 'solid-js': '1.9.19' }, devDependencies: { typescript: '5.9.3' } }, null, 2),
+      'tsconfig.preact.json': tsconfig({ jsx: 'react-jsx', jsxImportSource: 'preact' }, 'src/preact.tsx'),
+      'tsconfig.solid.json': tsconfig({ jsx: 'preserve', jsxImportSource: 'solid-js' }, 'src/solid.tsx'),
+      ...files('checkStatsu'),
+    });
+    await install(app);
+    for (const which of ['preact', 'solid']) {
+      const typo = await attempt(app, bin(app, 'tsc'), ['-p', `tsconfig.${which}.json`]);
+      assert.notEqual(typo.code, 0, `${which}: tsc fails on the typo`);
+      assert.match(typo.out, /checkStatsu/, typo.out);
+    }
+    write(app, files('checkStatus'));
+    for (const which of ['preact', 'solid']) {
+      const clean = await attempt(app, bin(app, 'tsc'), ['-p', `tsconfig.${which}.json`]);
+      assert.equal(clean.code, 0, `${which}: tsc passes without the typo:\n${clean.out}`);
+    }
+  });
 });
+

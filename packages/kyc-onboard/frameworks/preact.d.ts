@@ -1,9 +1,10 @@
 /**
  * `import 'kyc-onboard/preact'`: registers `<kyc-onboard>` (in a browser) and
  * declares it for Preact's JSX, with its events as `onkyc-complete` & co.
- * (Preact listens to a custom element's event named after `on`).
+ * (Preact listens to a custom element's event named after `on`). Written for
+ * Preact 11's types (tested with a fresh app).
  */
-import type { JSX } from 'preact';
+import type { HTMLAttributes } from 'preact';
 import type { KycCompleteEvent, KycErrorEvent, KycLinkEvent, KycOnboard, KycRedirectEvent, KycSubmitEvent } from '../dist/widget/index.js';
 import type { KycOnboardAttributes } from './attributes.js';
 
@@ -13,7 +14,7 @@ export type { KycOnboardAttributes } from './attributes.js';
 declare module 'preact' {
   namespace JSX {
     interface IntrinsicElements {
-      'kyc-onboard': Omit<JSX.HTMLAttributes<KycOnboard>, 'lang'> &
+      'kyc-onboard': Omit<HTMLAttributes<KycOnboard>, 'lang'> &
         KycOnboardAttributes & {
           'onkyc-submit'?: (event: KycSubmitEvent) => void;
           'onkyc-link'?: (event: KycLinkEvent) => void;
