@@ -193,6 +193,13 @@ const base = process.env.KYC_BASE_URL?.trim() || /^\s*KYC_BASE_URL\s*=\s*"?([^"\
 const demoSetting = (process.env.DEMO ?? /^\s*DEMO\s*=\s*"?([^"\n]*)/m.exec(devVarsText)?.[1] ?? '').trim().toLowerCase();
 const demoOn = ['on', 'true', '1'].includes(demoSetting) || (!['off', 'false', '0'].includes(demoSetting) && sandboxVendor);
 const vendor = base && base !== 'sandbox' ? `${base} (from ${process.env.KYC_BASE_URL ? 'the environment' : '.dev.vars'})` : `the built-in sandbox (${url}/sandbox/…)`;
+// The versioned entry and its SRI hash, as the build wrote them (scripts/build-package.mjs).
+let pinned;
+try {
+  pinned = JSON.parse(readFileSync(join(root, 'dist/public/widget-integrity.json'), 'utf8'));
+} catch {
+  pinned = undefined;
+}
 let announced = false;
 let portInUse = false;
 function onOutput(chunk, stream) {
@@ -205,7 +212,7 @@ function onOutput(chunk, stream) {
   kyc-onboard is running${watch ? ' (watching widget/ and demo/)' : ''}
 
   ${demoOn ? `Demo          ${url}/` : `Home          ${url}/   (a plain page: DEMO is off)`}
-  Widget        ${url}/widget.js
+  Widget        ${url}/widget.js${pinned ? `\n  Pinned        ${url}${pinned.path}\n                integrity="${pinned.integrity}"` : ''}
   API           ${url}/api   (health: ${url}/api/ruok)
   Vendor        ${vendor}
 

@@ -51,6 +51,7 @@ test('npm start: prints the URL, serves /, /widget.js and /api, and Ctrl-C leave
     }
     assert.match(out, new RegExp(`Demo\\s+${url}/`));
     assert.match(out, /built-in sandbox/);
+    assert.match(out, new RegExp(`Pinned\\s+${url}/widget@[\\w.-]+\\.js\\s+integrity="sha384-`), 'it names the pinned script and its SRI hash');
 
     const page = await fetch(`${url}/`);
     assert.equal(page.status, 200);
