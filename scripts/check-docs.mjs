@@ -3,12 +3,13 @@
 //   - a relative link in README.md, CHANGELOG.md, SECURITY.md or docs/ (and
 //     examples/ READMEs) to a file that does not exist, or to a heading
 //     (`#anchor`) that the target page does not have;
-//   - any link to `shared/` (not part of the repository) or out of the repository;
+//   - any link to `shared/` (not part of the repository), out of the repository,
+//     or to another site (https:, mailto:): the docs stand on their own;
 //   - a docs/ page whose first line after its title does not name its reader ("For …");
 //   - a README longer than 200 lines (it serves a partner's first screen; the rest lives in docs/).
-// External links (https:, mailto:) are not fetched: CI has no network but the
-// npm registry. A small script rather than a package: the well-kept checkers
-// (markdown-link-check, lychee) fetch external links or need a binary.
+// A small script rather than a package: the well-kept checkers
+// (markdown-link-check, lychee) fetch external links (CI has no network but
+// the npm registry) or need a binary.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,6 +70,7 @@ export function check() {
     ...['README.md', 'CHANGELOG.md', 'SECURITY.md'].map((f) => join(root, f)).filter(existsSync),
     ...markdownIn(join(root, 'docs')),
     ...markdownIn(join(root, 'examples')),
+    ...markdownIn(join(root, 'packages')).filter((f) => !f.includes('node_modules') && !f.includes('/dist/')),
   ];
   for (const file of files) {
     const rel = relative(root, file);
@@ -79,7 +81,11 @@ export function check() {
         problems.push(`${where}: links to shared/ (${target}), which is not part of the repository`);
         continue;
       }
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) continue; // external: not fetched
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) {
+        // The docs stand on their own (issue 15: no link to anything outside the repository).
+        problems.push(`${where}: links outside the repository (${target}); name the thing instead`);
+        continue;
+      }
       const [pathPart, anchor] = target.split('#');
       const path = decodeURIComponent(pathPart.split('?')[0]);
       const dest = path ? resolve(dirname(file), path) : file;
