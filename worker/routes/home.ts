@@ -5,25 +5,17 @@
  * otherwise served before the worker runs.
  *
  * The demo's banner must be true of the configuration it runs under: with a
- * real vendor (DEMO=on set on purpose) it says that records and texts are real.
+ * real vendor (DEMO=on set on purpose) the worker swaps the sandbox's banner
+ * for the real vendor's (both in demo/index.html): checks and texts are real.
  */
 import { Hono } from 'hono';
 import { demoEnabled, usesSandbox, type AppEnv } from '../env';
 
-/** What demo/index.html says between its vendor-banner markers, as the worker replaces it for a real vendor. */
-export const REAL_VENDOR_BANNER =
-  '<span class="long"><span data-partner-name>Harbourline Bank</span> is fictional, but this demo runs against a real verification provider: every submission creates a record there and text messages go to real phones.</span><span class="short">Fictional bank, real vendor: checks and texts are real.</span>';
-
+/** The sandbox's banner, and the real vendor's, both written in demo/index.html. */
 const BANNER = /<!-- vendor-banner\b[^>]*-->[\s\S]*?<!-- \/vendor-banner -->/;
+const REAL_BANNER = /<template id="real-vendor-banner">([\s\S]*?)<\/template>/;
 
-const PLAIN_PAGE = `<!doctype html>
-<html lang="en">
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>kyc-onboard</title>
-<h1>kyc-onboard</h1>
-<p>This is an identity-verification service. Its widget is embedded on partner sites; there is nothing to use here.</p>
-`;
+const PLAIN_PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>kyc-onboard</title><p>An identity-verification service. Its widget lives on partner sites.</p>';
 
 export const home = new Hono<AppEnv>().get('/', async (c) => {
   if (demoEnabled(c.env) && c.env.ASSETS) {
@@ -31,7 +23,8 @@ export const home = new Hono<AppEnv>().get('/', async (c) => {
     // A copy: the asset's own headers are immutable, and the middleware adds to them.
     const headers = new Headers(res.headers as unknown as Headers);
     if (usesSandbox(c.env) || !res.ok) return new Response(res.body as unknown as BodyInit, { status: res.status, headers });
-    const html = (await res.text()).replace(BANNER, REAL_VENDOR_BANNER);
+    const page = await res.text();
+    const html = page.replace(BANNER, () => REAL_BANNER.exec(page)?.[1] ?? '');
     headers.delete('content-length');
     headers.delete('etag'); // the body is not the asset's any more
     return new Response(html, { status: res.status, headers });

@@ -30,7 +30,6 @@ export const pinnedWidget = new Hono<AppEnv>().get('/:file{widget@[0-9A-Za-z.+-]
       'Cache-Control': 'public, max-age=31536000, immutable',
       'Access-Control-Allow-Origin': '*',
       'Cross-Origin-Resource-Policy': 'cross-origin',
-      ...(res.headers.get('etag') ? { ETag: res.headers.get('etag')! } : {}),
     },
   });
 });
