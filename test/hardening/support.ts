@@ -4,11 +4,12 @@
  * the results file the README quotes.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Agent, setGlobalDispatcher, type Dispatcher } from 'undici';
 import { startMiniflareWorker } from '../support/miniflare-worker';
+import { processes, rssBytes } from '../support/processes';
 
 /**
  * One connection per request in this suite. workerd closes a connection when
@@ -125,27 +126,15 @@ export function headerText(headers: Headers): string {
   return [...headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n');
 }
 
-/** Resident memory (bytes) of every process in process group `pgid`, from /proc. */
-/** Resident memory of process group `pgid`, or of the process `pgid` alone when it leads no group (workerd under Miniflare). */
+/** Resident memory (bytes) of process group `pgid`, or of the process `pgid` alone when it leads no group (workerd under Miniflare). */
 export function groupRss(pgid: number): { total: number; byName: Record<string, number> } {
   const byName: Record<string, number> = {};
   let total = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses.
-      const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const fields = stat.slice(close + 2).split(' ');
-      if (Number(fields[2]) !== pgid && Number(entry) !== pgid) continue;
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      byName[comm] = (byName[comm] ?? 0) + kb * 1024;
-      total += kb * 1024;
-    } catch {
-      /* the process went away */
-    }
+  for (const p of processes()) {
+    if (p.pgrp !== pgid && p.pid !== pgid) continue;
+    const bytes = rssBytes(p.pid);
+    byName[p.comm] = (byName[p.comm] ?? 0) + bytes;
+    total += bytes;
   }
   return { total, byName };
 }

@@ -11,9 +11,10 @@
  */
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { processes } from './processes';
 import { testSigningKeys } from './signing-keys';
 import { freePort, WRANGLER_ENV, type RunningWorker } from './wrangler';
 
@@ -62,23 +63,9 @@ function tomlOptions(): Promise<Record<string, unknown>> {
 /** The workerd process Miniflare started for us: our child that we had not seen before. */
 const seen = new Set<number>();
 function newWorkerdChild(): number {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const close = stat.lastIndexOf(')');
-      const comm = stat.slice(stat.indexOf('(') + 1, close);
-      const ppid = Number(stat.slice(close + 2).split(' ')[1]);
-      const pid = Number(entry);
-      if (ppid === process.pid && comm.startsWith('workerd') && !seen.has(pid)) {
-        seen.add(pid);
-        return pid;
-      }
-    } catch {
-      /* gone */
-    }
-  }
-  return 0;
+  const child = processes().find((p) => p.ppid === process.pid && p.comm.startsWith('workerd') && !seen.has(p.pid));
+  if (child) seen.add(child.pid);
+  return child?.pid ?? 0;
 }
 
 export interface MiniflareWorker extends RunningWorker {
