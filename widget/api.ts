@@ -12,6 +12,8 @@ export interface Failure {
   /** HTTP status; 0 when no answer came (network failure, CORS refusal). */
   status: number;
   issues: ErrorObject['issues'];
+  /** Seconds from `Retry-After` (a 429), when the worker said. */
+  retryAfter?: number;
 }
 
 export const failure = (errorCode: string, status = 0, retryable = true, requestId = '', issues: Failure['issues'] = []): Failure => ({
@@ -53,13 +55,16 @@ async function post<T>(url: string, body: unknown, signal?: AbortSignal, headers
   }
   if (res.ok && data && typeof data === 'object') return data as T;
   const err = (data ?? {}) as Partial<ErrorObject>;
-  throw failure(
+  const f = failure(
     err.errorCode || (res.ok ? 'BAD_ANSWER' : `HTTP_${res.status}`),
     res.status,
     RETRYABLE.includes(res.status),
     err.requestId || res.headers.get('x-request-id') || '',
     Array.isArray(err.issues) ? err.issues : [],
   );
+  const wait = Number(res.headers.get('retry-after'));
+  if (wait > 0) f.retryAfter = wait;
+  throw f;
 }
 
 const join = (endpoint: string, path: string) => `${endpoint.replace(/\/+$/, '')}/${path}`;

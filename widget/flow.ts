@@ -66,6 +66,10 @@ export class Flow implements ReactiveController {
   phone = '';
   /** The 6-digit code the texted phone asks for at the end (relay resistance). */
   claimCode = '';
+  /** "Send again" of a texted link is under way (a failure then keeps the link already out). */
+  resending = false;
+  /** After a refused "Send again": seconds until another may go (shown in `sms-sent`). */
+  resendWait = 0;
   checkStatus = '';
   /** Turnstile is on and its challenge is not solved. */
   botMissing = false;
@@ -239,6 +243,7 @@ export class Flow implements ReactiveController {
   startAgain = (): void => undefined;
 
   sendAgain = (): void => {
+    this.resending = this.state === 'sms-sent';
     this.sendSMS = true;
     this.handoff = false;
     void this.submit();

@@ -95,6 +95,45 @@ describe('<kyc-onboard> SMS', () => {
     expect(navigated).to.deep.equal(['https://hosted.example/flow/abc']);
   });
 
+  it('"Send again" refused with 429: says when to try again, stays in sms-sent, and still reaches complete', async () => {
+    const calls = mockApi({
+      link: (_c, n) =>
+        n === 0
+          ? HttpResponse.json(linkAnswer({ smsSent: true, session: 'first-sess', url: undefined, claimCode: '482913' }))
+          : errorAnswer(429, 'RATE_LIMITED', [], { 'Retry-After': '42' }),
+      result: (_c, n) =>
+        HttpResponse.json(
+          n < 3
+            ? { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId }
+            : { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'h.c.s' },
+        ),
+    });
+    const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
+    el.pollIntervals = [60_000];
+    await fillValid(el);
+    await check(el, 'sms');
+    await submit(el);
+    await waitState(el, 'sms-sent');
+    await el.updateComplete;
+    const error = oneEvent(el, 'kyc-error');
+    maybeButton(el, 'Send again')!.click();
+    expect((await error).detail).to.deep.include({ errorCode: 'RATE_LIMITED', retryable: true, status: 429 });
+    await waitState(el, 'sms-sent');
+    await el.updateComplete;
+    const alert = el.shadowRoot!.querySelector('[role=alert]');
+    expect(alert?.textContent).to.contain('Try in 42 s');
+    expect(el.shadowRoot!.querySelector('[part~="code"]')?.textContent?.trim()).to.equal('482 913', 'the code of the text already out');
+    await expect(el).to.be.accessible();
+    // The text already out still counts: polling goes on with the first session.
+    el.pollIntervals = [0];
+    el.remove();
+    document.body.append(el);
+    const complete = oneEvent(el, 'kyc-complete');
+    expect((await complete).detail.checkStatus).to.equal('CHECKED_SUCCESS_CLEAR');
+    expect(calls.result.every((c) => c.body.session === 'first-sess')).to.equal(true);
+    el.remove();
+  });
+
   it('an expired link says so and offers only "Send again"', async () => {
     mockApi({
       link: () => HttpResponse.json(linkAnswer({ smsSent: true, urlExpiry: new Date(Date.now() - 1000).toISOString() })),

@@ -46,6 +46,7 @@ const en = {
   smsExpires: 'It works until {time}.',
   smsExpired: 'The link has expired.',
   sendAgain: 'Send again',
+  sendAgainWait: 'Not sent again: too many texts. Try in {seconds} s; this page keeps waiting for your phone.',
   useThisDevice: 'Use this device instead',
   checking: 'Checking your result…',
   completeSuccess: 'Thanks, you’re verified.',

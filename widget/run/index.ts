@@ -211,6 +211,9 @@ export function install(flow: Flow, d: Deps): Run {
     },
 
     async submit(sendSMS, handoff = false) {
+      const again = flow.resending;
+      flow.resending = false;
+      flow.resendWait = 0;
       const signal = newRound(); // also stops the polling of an earlier link ("Send again")
       returnParams = {}; // a new link: an earlier return's checkId/token no longer apply
       const body: OnboardingLinkRequest = { ...toRequest(flow.values), returnUrl: host.returnUrl || pageUrl() };
@@ -253,7 +256,19 @@ export function install(flow: Flow, d: Deps): Run {
           void host._focus('#focus');
         } else redirect(url);
       } catch (e) {
-        if (!signal.aborted) fail(e, 'submit');
+        if (signal.aborted) return;
+        const stored = again && isFailure(e) ? d.readStored() : undefined;
+        if (stored?.phone && isFailure(e)) {
+          // "Send again" refused (too many texts) or failed: the text already
+          // out still works, so say when to try again and keep waiting for it.
+          flow.resendWait = e.retryAfter ?? 60;
+          set('sms-sent');
+          d.emit(host, 'kyc-error', { errorCode: e.errorCode, requestId: e.requestId, retryable: e.retryable, status: e.status });
+          void poll(stored.session, true);
+          void host._focus('#resend');
+          return;
+        }
+        fail(e, 'submit');
       } finally {
         if (bot) host._bot?.reset(); // Turnstile tokens are single-use
       }

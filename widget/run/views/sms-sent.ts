@@ -22,6 +22,7 @@ export const smsSent = ({ html, nothing }: Deps): View => ({ flow, t, tag }) => 
       : time
         ? html`<p>${fill(t.smsExpires, { time })} <span aria-hidden="true">(${mmss})</span></p>`
         : nothing}
+    ${flow.resendWait ? html`<p class="error" role="alert" tabindex="-1" id="resend">${fill(t.sendAgainWait, { seconds: flow.resendWait })}</p>` : nothing}
     <div class="actions">
       <button type="button" part="button" @click=${flow.sendAgain}>${t.sendAgain}</button>
       ${expired || !flow.link?.url
