@@ -1,5 +1,5 @@
 // A partner page under a strict Content-Security-Policy (`default-src 'self'`, no 'unsafe-inline'):
-// the self-contained bundle still renders, is styled, and submits. The page is served by the
+// the self-contained bundle still renders, is styled, submits, and draws the handoff QR code. The page is served by the
 // test-runner config (/__csp/page.html) with the CSP as a response header.
 import { expect, waitUntil } from '@open-wc/testing';
 import type { KycOnboard } from '../../widget/index.js';
@@ -31,18 +31,21 @@ describe('<kyc-onboard> under a strict CSP', () => {
     // The bundle leaves no Lit globals on the page.
     expect('litHtmlVersions' in win || 'litElementVersions' in win || 'reactiveElementVersions' in win).to.equal(false);
 
-    const set = (id: string, value: string) => {
-      const input = root.querySelector<HTMLInputElement>(`#${id}`)!;
-      input.value = value;
-      input.dispatchEvent(new win.Event('input', { bubbles: true, composed: true }));
+    const fillIn = (r: ShadowRoot) => {
+      const set = (id: string, value: string) => {
+        const input = r.querySelector<HTMLInputElement>(`#${id}`)!;
+        input.value = value;
+        input.dispatchEvent(new win.Event('input', { bubbles: true, composed: true }));
+      };
+      set('familyName', 'Citizen');
+      const [year, month, day] = adultDateOfBirth().split('-');
+      set('dobDay', day!);
+      set('dobMonth', month!);
+      set('dobYear', year!);
+      set('phoneNumber', '0400 000 001');
+      r.querySelector<HTMLInputElement>('#consent')!.click();
     };
-    set('familyName', 'Citizen');
-    const [year, month, day] = adultDateOfBirth().split('-');
-    set('dobDay', day!);
-    set('dobMonth', month!);
-    set('dobYear', year!);
-    set('phoneNumber', '0400 000 001');
-    root.querySelector<HTMLInputElement>('#consent')!.click();
+    fillIn(root);
     let redirectUrl = '';
     el.addEventListener('kyc-redirect', (e) => {
       e.preventDefault();
@@ -55,6 +58,24 @@ describe('<kyc-onboard> under a strict CSP', () => {
     const requests = (await (await fetch('/__csp/requests')).json()) as { body: { name: { familyName: string } }; key: string }[];
     expect(requests.at(-1)!.body.name.familyName).to.equal('Citizen');
     expect(requests.at(-1)!.key).to.be.a('string').and.not.equal('');
+    expect(win.__violations).to.deep.equal([]);
+
+    // "Continue on my phone": the QR code is drawn (an SVG path from data) under the same CSP.
+    win.sessionStorage.clear();
+    const phone = win.document.createElement('kyc-onboard') as KycOnboard;
+    phone.pollIntervals = [60_000];
+    for (const a of el.getAttributeNames()) if (a !== 'state') phone.setAttribute(a, el.getAttribute(a)!);
+    win.document.body.append(phone);
+    await phone.updateComplete;
+    fillIn(phone.shadowRoot!);
+    phone.shadowRoot!.querySelector<HTMLInputElement>('#phone')!.click();
+    await phone.updateComplete;
+    phone.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
+    await waitUntil(() => phone.getAttribute('state') === 'handoff', 'handoff', { timeout: 4000 });
+    await phone.updateComplete;
+    const qr = phone.shadowRoot!.querySelector<SVGSVGElement>('svg[part~="qr"]')!;
+    expect(qr.querySelector('path')!.getAttribute('d')!.length).to.be.greaterThan(100);
+    expect(qr.getBoundingClientRect().width).to.be.greaterThan(100);
     expect(win.__violations).to.deep.equal([]);
     frame.remove();
   });

@@ -59,12 +59,15 @@ function testRoutes() {
       for await (const chunk of ctx.req) raw += chunk;
       cspRequests.push({ body: JSON.parse(raw), key: ctx.get('Idempotency-Key') });
       ctx.type = 'application/json';
+      const handoff = cspRequests.at(-1).body.handoff === true;
       ctx.body = JSON.stringify({
-        url: 'https://hosted.example/flow/abc',
+        url: handoff ? 'https://kyc.example/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=abcdefghijklmnopqrstuv' : 'https://hosted.example/flow/abc',
         urlExpiry: new Date(Date.now() + 600_000).toISOString(),
         status: 'OK',
         smsSent: false,
         session: 'csp-session',
+        // "Continue on my phone": a 21×21 matrix, every other module dark (enough to draw).
+        ...(handoff ? { qr: { size: 21, modules: Buffer.alloc(56, 0xaa).toString('base64') } } : {}),
       });
       return;
     }
