@@ -57,6 +57,8 @@ export class Flow implements ReactiveController {
   qr?: { size: number; modules: string };
   /** "Copy link" worked (said once in the status line). */
   copied = false;
+  /** The worker saw the phone open the handoff link. */
+  phoneOpened = false;
   /** The status line next to the submit button. */
   announce = '';
   failure?: Failure & { context: FailureContext };

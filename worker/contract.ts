@@ -117,6 +117,8 @@ export interface ResultAnswer {
    * word alone must never be trusted.
    */
   resultToken?: string;
+  /** "Continue on my phone": true once the phone opened the handoff link (the first device says so). */
+  phoneOpened?: true;
 }
 
 export interface RuokAnswer {

@@ -67,6 +67,8 @@ test('widget: "Continue on my phone" shows a QR code a camera can read; the phon
     assert.deepEqual(await axeViolations(page), [], 'the handoff view is axe-clean');
 
     await phone.page.goto(scanned!);
+    // The laptop notices the phone opened the link (its next poll).
+    await widget(page).getByText(en.phoneOpened).waitFor({ timeout: 20_000 });
     await phone.page.getByRole('button', { name: 'Complete verification' }).click();
     await phone.page.getByRole('heading', { name: 'All done' }).waitFor();
 

@@ -342,7 +342,7 @@ describe('<kyc-onboard> Continue on my phone', () => {
       result: (_c, n) =>
         HttpResponse.json(
           n < 2
-            ? { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId }
+            ? { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId, ...(n === 1 ? { phoneOpened: true } : {}) }
             : { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'h.c.s' },
         ),
     });
@@ -377,7 +377,11 @@ describe('<kyc-onboard> Continue on my phone', () => {
     const said = () => text(el).includes('Link copied.');
     const selected = () => input.selectionStart === 0 && input.selectionEnd === handoffUrl.length;
     await until(() => said() || selected(), 'copied (and said so), or selected');
-    // It keeps polling and reaches the outcome by itself.
+    // It keeps polling: says when the phone opened the link (the second answer)...
+    el.remove(); // reconnecting polls at once, then holds for the long wait
+    document.body.append(el);
+    await until(() => text(el).includes('Opened on your phone.'), 'the phone opened the link');
+    // ...and reaches the outcome by itself.
     el.pollIntervals = [0];
     el.remove();
     document.body.append(el);

@@ -11,11 +11,14 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Env } from '../../worker/env';
 import { decodeQr } from '../support/qr';
 import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
-import { baseEnv, call, linkAnswer, okVendor, PARTNER, person, startHarness, stopHarness, vendor, vendorRequests, WORKER } from './harness';
+import { http, HttpResponse } from 'msw';
+import { baseEnv, call, linkAnswer, okVendor, PARTNER, person, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
 
 before(startHarness);
 after(stopHarness);
 beforeEach(() => vendor(...okVendor));
+
+const resultOf = (e: Env, session: string) => call('/api/result', { method: 'POST', json: { session }, headers: { Origin: PARTNER } }, e);
 
 function env(): Env {
   const e: Env = { ...baseEnv };
@@ -41,11 +44,22 @@ describe('handoff to another device', () => {
     const e = env();
     const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true, customerRef: 'acct-7' } }, e)).json;
     const back = new URL((vendorRequests[0]!.body as { successRedirectURL: string }).successRedirectURL);
+    // Until the phone finishes, the vendor says CHECKING.
+    vendor(okVendor[0]!, http.post(`${VENDOR}/idv/v2/idvalidate/result`, () => HttpResponse.json({ checkStatus: 'CHECKING' })));
+    const unopened = await resultOf(e, link.session);
+    assert.equal(unopened.status, 200, unopened.text);
+    assert.equal(unopened.json.checkStatus, 'CHECKING');
+    assert.equal(unopened.json.phoneOpened, undefined);
     const open = await call(new URL(link.url).pathname + new URL(link.url).search, {}, e);
     assert.equal(open.status, 303);
     assert.equal(open.headers.get('Location'), linkAnswer.url);
     const again = await call(new URL(link.url).pathname + new URL(link.url).search, {}, e);
     assert.equal(again.status, 410);
+    // The first device can say "Opened on your phone" (nothing else about the phone).
+    const opened = (await resultOf(e, link.session)).json;
+    assert.equal(opened.checkStatus, 'CHECKING');
+    assert.equal(opened.phoneOpened, true);
+    vendor(...okVendor);
     assert.match(again.text, /This link no longer works/);
 
     vendorRequests.length = 0;

@@ -38,6 +38,7 @@ const de: Strings = {
   copyLink: 'Link kopieren',
   copied: 'Link kopiert.',
   handoffWait: 'Lassen Sie diese Seite geöffnet: Sie geht hier von selbst weiter, wenn Sie auf dem Handy fertig sind.',
+  phoneOpened: 'Auf Ihrem Handy geöffnet. Machen Sie dort weiter: diese Seite geht von selbst weiter.',
   smsSent: 'Wir haben einen Link an {phone} gesendet. Öffnen Sie ihn auf Ihrem Handy.',
   smsCode: 'Am Ende fragt Ihr Handy nach diesem Code:',
   smsExpires: 'Gültig bis {time}.',

@@ -41,6 +41,7 @@ const en = {
   copyLink: 'Copy link',
   copied: 'Link copied.',
   handoffWait: 'Keep this page open: it goes on here by itself when you finish on your phone.',
+  phoneOpened: 'Opened on your phone. Finish there: this page goes on by itself.',
   smsSent: 'We texted a link to {phone}. Open it on your phone.',
   smsCode: 'At the end, your phone asks for this code:',
   smsExpires: 'It works until {time}.',

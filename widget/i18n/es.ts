@@ -38,6 +38,7 @@ const es: Strings = {
   copyLink: 'Copiar enlace',
   copied: 'Enlace copiado.',
   handoffWait: 'Mantén esta página abierta: continuará aquí sola cuando termines en tu teléfono.',
+  phoneOpened: 'Abierto en tu teléfono. Termina allí: esta página continuará sola.',
   smsSent: 'Enviamos un enlace a {phone}. Ábrelo en tu teléfono.',
   smsCode: 'Al final, tu teléfono te pedirá este código:',
   smsExpires: 'Funciona hasta las {time}.',

@@ -38,6 +38,7 @@ const fr: Strings = {
   copyLink: 'Copier le lien',
   copied: 'Lien copié.',
   handoffWait: 'Gardez cette page ouverte : elle continuera d’elle-même quand vous aurez fini sur votre téléphone.',
+  phoneOpened: 'Ouvert sur votre téléphone. Terminez là-bas : cette page continuera d’elle-même.',
   smsSent: 'Lien envoyé au {phone}. Ouvrez-le sur votre téléphone.',
   smsCode: 'À la fin, votre téléphone demandera ce code :',
   smsExpires: 'Valable jusqu’à {time}.',

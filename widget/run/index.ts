@@ -135,6 +135,10 @@ export function install(flow: Flow, d: Deps): Run {
         const answer = await getResult(host.endpoint, { session, ...returnParams }, signal);
         if (signal.aborted) return;
         if (answer.checkStatus && answer.checkStatus !== 'CHECKING') return complete(answer);
+        if (answer.phoneOpened && !flow.phoneOpened) {
+          flow.phoneOpened = true;
+          host.requestUpdate();
+        }
       } catch (e) {
         if (signal.aborted) return;
         // Unless the session itself is gone, keep asking while the link is out.
@@ -241,6 +245,7 @@ export function install(flow: Flow, d: Deps): Run {
         flow.claimCode = answer.claimCode ?? '';
         flow.qr = answer.qr;
         flow.copied = false;
+        flow.phoneOpened = false;
         d.writeStored({ session: answer.session, urlExpiry: answer.urlExpiry, ...(answer.smsSent ? { phone: flow.phone, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}) });
         d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: !!answer.smsSent, verificationId: answer.verificationId });
         // While the link is out (a text message; the hosted flow in this tab, a popup or another tab), this tab

@@ -65,6 +65,7 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   // Gone (it ended longer ago than it is kept), or not this session's.
   if (!v || v.entityId !== session.sub || v.partnerId !== session.pid) throw sessionInvalid();
   const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id };
+  if (v.handoff?.kind === 'link' && v.handoff.opened && !isFinal(v)) answer.phoneOpened = true;
   if (isFinal(v)) answer.resultToken = await resultToken(c.env, v);
   return c.json(answer);
 });

@@ -50,6 +50,6 @@ export const handoff = ({ html, nothing }: Deps): View => ({ flow, t }) => {
       </button>
     </div>
     <p class="hint" role="status">${flow.copied ? t.copied : ''}</p>
-    <p>${t.handoffWait}</p>
+    <p role="status">${flow.phoneOpened ? t.phoneOpened : t.handoffWait}</p>
   </div>`;
 };
