@@ -33,7 +33,6 @@ const FIELDS = new Set([
   'customerRef',
   'returnUrl',
   'turnstileToken',
-  'lang',
   'entityId',
   'session',
   'checkId',
