@@ -4,7 +4,7 @@ import { expect, fixtureCleanup, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { HttpResponse } from 'msw';
 import { defineKycOnboard, KycOnboard } from '../../widget/index.js';
-import { $, check, countRole, fillValid, labelIs, linkAnswer, mockApi, mount, submit, text, until, waitState } from './helpers.js';
+import { $, countRole, fillValid, labelIs, linkAnswer, mockApi, mount, reachSmsSent, submit, text, until, waitState } from './helpers.js';
 
 const colorScheme = (scheme: 'light' | 'dark') => executeServerCommand('color-scheme', scheme);
 
@@ -74,11 +74,7 @@ describe('<kyc-onboard> localisation', () => {
     });
     const el = await mount(html`<kyc-onboard sms lang="de"></kyc-onboard>`);
     el.pollIntervals = [60_000];
-    await fillValid(el);
-    await check(el, 'sms');
-    await submit(el);
-    await waitState(el, 'sms-sent');
-    await el.updateComplete;
+    await reachSmsSent(el);
     expect(text(el)).to.contain(`Gültig bis ${new Intl.DateTimeFormat('de', { timeStyle: 'short' }).format(expiry)}.`);
     expect(text(el)).to.contain('Erneut senden');
   });

@@ -2,7 +2,7 @@
 // with the poll bound. Poll waits are set to 0 ms by mount(): no timing-based assertions.
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
 import { HttpResponse } from 'msw';
-import { check, errorAnswer, fillValid, linkAnswer, mockApi, mount, oneEvent, submit, text, until, waitState } from './helpers.js';
+import { check, errorAnswer, fillValid, finalAfter, linkAnswer, mockApi, mount, oneEvent, reachSmsSent, submit, text, until, waitState } from './helpers.js';
 
 const KEY = 'kyc-onboard:session';
 const startUrl = location.href;
@@ -25,12 +25,7 @@ describe('<kyc-onboard> SMS', () => {
     const calls = mockApi({
       // As the worker answers a texted link: a code for the phone, no hosted URL for this tab.
       link: () => HttpResponse.json(linkAnswer({ smsSent: true, session: 'sms-sess', url: undefined, claimCode: '482913' })),
-      result: (_c, n) =>
-        HttpResponse.json(
-          n < 2
-            ? { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId }
-            : { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'header.claims.signature' },
-        ),
+      result: finalAfter(2),
     });
     const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
     el.pollIntervals = [60_000]; // hold polling after the first answer
@@ -62,7 +57,7 @@ describe('<kyc-onboard> SMS', () => {
     el.remove(); // reconnecting restarts polling with the new waits
     document.body.append(el);
     const complete = oneEvent(el, 'kyc-complete');
-    expect((await complete).detail).to.deep.equal({ checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'header.claims.signature' });
+    expect((await complete).detail).to.deep.equal({ checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'h.c.s' });
     expect(el.state).to.equal('complete');
     expect(sessionStorage.getItem(KEY)).to.equal(null);
     el.remove();
@@ -75,11 +70,7 @@ describe('<kyc-onboard> SMS', () => {
     });
     const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
     el.pollIntervals = [60_000];
-    await fillValid(el);
-    await check(el, 'sms');
-    await submit(el);
-    await waitState(el, 'sms-sent');
-    await el.updateComplete;
+    await reachSmsSent(el);
     maybeButton(el, 'Send again')!.click();
     await waitUntilCalls(() => calls.link.length === 2);
     await waitState(el, 'sms-sent');
@@ -101,20 +92,11 @@ describe('<kyc-onboard> SMS', () => {
         n === 0
           ? HttpResponse.json(linkAnswer({ smsSent: true, session: 'first-sess', url: undefined, claimCode: '482913' }))
           : errorAnswer(429, 'RATE_LIMITED', [], { 'Retry-After': '42' }),
-      result: (_c, n) =>
-        HttpResponse.json(
-          n < 3
-            ? { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId }
-            : { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'h.c.s' },
-        ),
+      result: finalAfter(3),
     });
     const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
     el.pollIntervals = [60_000];
-    await fillValid(el);
-    await check(el, 'sms');
-    await submit(el);
-    await waitState(el, 'sms-sent');
-    await el.updateComplete;
+    await reachSmsSent(el);
     const error = oneEvent(el, 'kyc-error');
     maybeButton(el, 'Send again')!.click();
     expect((await error).detail).to.deep.include({ errorCode: 'RATE_LIMITED', retryable: true, status: 429 });
@@ -141,11 +123,7 @@ describe('<kyc-onboard> SMS', () => {
     });
     const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
     el.pollIntervals = [60_000];
-    await fillValid(el);
-    await check(el, 'sms');
-    await submit(el);
-    await waitState(el, 'sms-sent');
-    await el.updateComplete;
+    await reachSmsSent(el);
     expect(text(el)).to.contain('The link has expired.');
     expect(maybeButton(el, 'Use this device instead')).to.equal(undefined);
     expect(maybeButton(el, 'Send again')).to.exist;
@@ -339,12 +317,7 @@ describe('<kyc-onboard> Continue on my phone', () => {
   it('offered without `sms`; handoff: a QR code with an accessible name, the link as text, Copy link; polls → complete', async () => {
     const calls = mockApi({
       link: () => HttpResponse.json(linkAnswer({ url: handoffUrl, qr, session: 'ho-sess' })),
-      result: (_c, n) =>
-        HttpResponse.json(
-          n < 2
-            ? { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId, ...(n === 1 ? { phoneOpened: true } : {}) }
-            : { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'h.c.s' },
-        ),
+      result: finalAfter(2, (n) => (n === 1 ? { phoneOpened: true } : {})),
     });
     const el = await mount();
     const navigated: string[] = [];

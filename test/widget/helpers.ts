@@ -151,3 +151,22 @@ export const until = (fn: () => boolean, msg: string) => waitUntil(fn, msg, { ti
 export async function labelIs(el: KycOnboard, id: string, expected: string): Promise<void> {
   await until(() => el.shadowRoot!.querySelector(`label[for=${id}]`)?.textContent === expected, `label of ${id} is ${expected}`);
 }
+
+/** Fill the form validly, choose "Text me a link", submit, and wait for `sms-sent` to render. */
+export async function reachSmsSent(el: KycOnboard): Promise<void> {
+  await fillValid(el);
+  await check(el, 'sms');
+  await submit(el);
+  await waitState(el, 'sms-sent');
+  await el.updateComplete;
+}
+
+/** `/api/result` answers: `CHECKING` for the first `checking` polls (with `extra(n)`), then a clear success with a token. */
+export const finalAfter =
+  (checking: number, extra: (n: number) => object = () => ({})) =>
+  (_call: ResultCall, n: number) =>
+    HttpResponse.json(
+      n < checking
+        ? { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId, ...extra(n) }
+        : { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'h.c.s' },
+    );
