@@ -68,7 +68,8 @@ export const styles = css`
     height: auto;
     border-radius: 4px;
   }
-  .copy {
+  /* After .row in weight (two classes): the link takes the room, the button its own width. */
+  .row.copy {
     grid-template-columns: 1fr auto;
     align-items: center;
   }

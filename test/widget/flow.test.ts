@@ -341,6 +341,8 @@ describe('<kyc-onboard> Continue on my phone', () => {
     expect(svg.querySelector('path')!.getAttribute('d')).to.equal('M4 4h1v1h-1zM5 4h1v1h-1zM6 4h1v1h-1zM7 4h1v1h-1zM8 4h1v1h-1zM9 4h1v1h-1zM10 4h1v1h-1z');
     const input = el.shadowRoot!.querySelector<HTMLInputElement>('#handoff-link')!;
     expect(input.value).to.equal(handoffUrl);
+    const copyButton = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent!.includes('Copy link'))!;
+    expect(input.getBoundingClientRect().width, 'the link gets the room, the button its own width').to.be.greaterThan(copyButton.getBoundingClientRect().width);
     expect(el.shadowRoot!.querySelector(`label[for=handoff-link]`)!.textContent).to.contain('Or open this link on your phone');
     expect(text(el)).to.contain('Keep this page open');
     await expect(el).to.be.accessible();
