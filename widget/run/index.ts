@@ -246,7 +246,14 @@ export function install(flow: Flow, d: Deps): Run {
         flow.qr = answer.qr;
         flow.copied = false;
         flow.phoneOpened = false;
-        d.writeStored({ session: answer.session, urlExpiry: answer.urlExpiry, ...(answer.smsSent ? { phone: flow.phone, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}) });
+        // What a reload or Back needs to go on: the texted number and code, or the phone's link and QR code.
+        const handedOff = !answer.smsSent && answer.qr && handoff ? answer.qr : undefined;
+        d.writeStored({
+          session: answer.session,
+          urlExpiry: answer.urlExpiry,
+          ...(answer.smsSent ? { phone: flow.phone, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
+          ...(handedOff ? { handoff: { url, qr: handedOff } } : {}),
+        });
         d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: !!answer.smsSent, verificationId: answer.verificationId });
         // While the link is out (a text message; the hosted flow in this tab, a popup or another tab), this tab
         // keeps asking, so it reaches the outcome wherever the person finishes.
@@ -254,9 +261,8 @@ export function install(flow: Flow, d: Deps): Run {
         if (answer.smsSent) {
           set('sms-sent');
           void host._focus('#focus');
-        } else if (answer.qr && handoff) {
+        } else if (handedOff) {
           // The URL is the worker's single-use handoff link, for the phone: this tab waits.
-          d.writeStored({ session: answer.session, urlExpiry: answer.urlExpiry, handoff: { url, qr: answer.qr } });
           set('handoff');
           void host._focus('#focus');
         } else redirect(url);
