@@ -144,6 +144,11 @@ export class KycOnboard extends LitElement {
     return this._locale.t;
   }
 
+  /** @internal The language shown. */
+  get _lang(): string {
+    return this._locale.lang;
+  }
+
   /** @internal Focus an element of the shadow root once rendered. */
   async _focus(selector: string): Promise<void> {
     await this.updateComplete;

@@ -69,6 +69,8 @@ export const OnboardingLinkRequest = z.strictObject({
    */
   handoff: z.boolean().optional(),
   customerRef: z.string().trim().min(1).max(100, 'must be at most 100 characters').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
+  /** The widget's language (a BCP 47 tag): the phone's pages of a handoff or texted link speak it. */
+  lang: z.string().max(35, 'is too long').regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag such as fr or fr-CA').optional(),
   returnUrl: z.string().max(2048, 'is too long').optional(),
   turnstileToken: z.string().max(2048, 'is too long').optional(),
 });

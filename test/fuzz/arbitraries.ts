@@ -122,6 +122,7 @@ const anyOnboardingBody = fc.record(
       customerRef: fc.oneof(fc.string({ unit: 'binary', maxLength: 110 }), wrongType),
       returnUrl,
       turnstileToken: fc.oneof(fc.string({ maxLength: 40 }), wrongType),
+      lang: fc.oneof(fc.constantFrom('fr', 'fr-CA', 'ar', 'zh-Hant-TW', 'x', 'en-'), fc.string({ maxLength: 40 }), wrongType),
       // Fields the schema does not know.
       entityId: fc.string({ maxLength: 10 }),
     },

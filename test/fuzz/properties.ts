@@ -33,6 +33,7 @@ const FIELDS = new Set([
   'customerRef',
   'returnUrl',
   'turnstileToken',
+  'lang',
   'entityId',
   'session',
   'checkId',

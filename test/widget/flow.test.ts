@@ -332,6 +332,7 @@ describe('<kyc-onboard> Continue on my phone', () => {
     await waitState(el, 'handoff');
     await el.updateComplete;
     expect(calls.link[0]!.body.handoff).to.equal(true);
+    expect(calls.link[0]!.body.lang).to.equal('en', 'the phone pages speak the widget’s language');
     expect(calls.link[0]!.body).not.to.have.property('sendSMS');
     expect(navigated).to.deep.equal([], 'this tab stays: the link is for the phone');
     const svg = el.shadowRoot!.querySelector('svg[part~="qr"]')!;

@@ -107,3 +107,40 @@ describe('handoff to another device', () => {
   });
 });
 
+
+describe('the phone pages speak the widget’s language', () => {
+  it('from the link request’s lang (carried in the URLs), else the phone’s Accept-Language, else English', async () => {
+    const e = env();
+    const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true, lang: 'fr-CA' } }, e)).json;
+    assert.match(link.url, /&l=fr$/);
+    const back = new URL((vendorRequests[0]!.body as { successRedirectURL: string }).successRedirectURL);
+    assert.equal(back.searchParams.get('l'), 'fr');
+    await call(new URL(link.url).pathname + new URL(link.url).search, {}, e);
+    const done = await call(`${back.pathname}${back.search}`, {}, e);
+    assert.match(done.text, /<html lang="fr">/);
+    assert.match(done.text, /<h1>C’est terminé<\/h1>/);
+    assert.equal(done.headers.get('Content-Language'), 'fr');
+    // A used link, opened again on a German phone with the French link: the widget's language wins.
+    assert.match((await call(new URL(link.url).pathname + new URL(link.url).search, { headers: { 'Accept-Language': 'de' } }, e)).text, /Ce lien ne fonctionne plus/);
+    // No language in the URL: the phone's, right to left where it reads so.
+    const ar = await call(`/handoff/${link.verificationId}?t=${'A'.repeat(22)}`, { headers: { 'Accept-Language': 'ja, ar;q=0.8' } }, e);
+    assert.match(ar.text, /<html lang="ar" dir="rtl">/);
+    assert.match((await call(`/handoff/${link.verificationId}?t=${'A'.repeat(22)}`, { headers: { 'Accept-Language': 'ja' } }, e)).text, /<html lang="en">/);
+    // A texted link's code form, in Spanish, keeps the language through a wrong code.
+    vendor(...okVendor);
+    const sms = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, sendSMS: true, lang: 'es' } }, e)).json;
+    const ret = new URL((vendorRequests.find((r) => r.url.endsWith('/onboarding-url'))!.body as { successRedirectURL: string }).successRedirectURL);
+    const form = await call(`${ret.pathname}${ret.search}`, {}, e);
+    assert.match(form.text, /Un último paso/);
+    assert.match(form.text, new RegExp(`action="/handoff/${sms.verificationId}/return\\?l=es"`));
+    const cookie = (form.headers.get('Set-Cookie') ?? '').split(';')[0]!;
+    const wrong = await call(`/handoff/${sms.verificationId}/return?l=es`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: WORKER }, body: `code=${sms.claimCode === '000000' ? '111111' : '000000'}` }, e);
+    assert.match(wrong.text, /Ese código no es correcto\. Quedan 4 intentos\./);
+  });
+
+  it('refuses a lang that is not a language tag, naming the field', async () => {
+    const res = await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true, lang: 'fr"><script>' } }, env());
+    assert.equal(res.status, 400);
+    assert.equal(res.json.issues[0].issueLocation, 'lang');
+  });
+});

@@ -223,6 +223,8 @@ export function install(flow: Flow, d: Deps): Run {
       const body: OnboardingLinkRequest = { ...toRequest(flow.values), returnUrl: host.returnUrl || pageUrl() };
       if (sendSMS) body.sendSMS = true;
       else if (handoff) body.handoff = true;
+      // The phone's pages (a handoff, a texted link) speak the widget's language.
+      if (sendSMS || handoff) body.lang = host._lang;
       if (host.customerRef) body.customerRef = host.customerRef;
       const bot = host._bot?.token;
       if (bot) body.turnstileToken = bot;

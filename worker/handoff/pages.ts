@@ -4,6 +4,8 @@
  * handed-off hosted flow ends on. Calm, plain, never an error: the person's
  * part is done, or they go back to where they started.
  */
+import { PAGE_STRINGS, type PageLang } from './page-strings';
+
 const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export const HANDOFF_CSS = `body{margin:0;font:1.0625rem/1.5 system-ui,sans-serif;color:#17202a;background:#f3f5f7}
@@ -17,20 +19,21 @@ button{display:block;margin-top:1rem;font:inherit;font-weight:600;padding:.75rem
 @media (prefers-color-scheme:dark){body{color:#e6e9ee;background:#0d1117}main{background:#161b22}.who{color:#a9b1bc}}`;
 
 /** The return page of a texted link: asks for the code shown where the person started. */
-export function codePage(action: string, problem?: string): string {
-  const [title, message] = PAGES.enterCode;
+export function codePage(lang: PageLang, action: string, problem?: string): string {
+  const t = PAGE_STRINGS[lang];
+  const [title, message] = t.enterCode;
   const form = `<form method="post" action="${esc(action)}">
-<label for="code">Code</label>
-<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="7" required${problem ? ' aria-invalid="true" aria-describedby="problem"' : ''} autofocus>
+<label for="code">${esc(t.codeLabel)}</label>
+<input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="7" dir="ltr" required${problem ? ' aria-invalid="true" aria-describedby="problem"' : ''} autofocus>
 ${problem ? `<p id="problem" class="error" role="alert">${esc(problem)}</p>
-` : ''}<button type="submit">Confirm</button>
+` : ''}<button type="submit">${esc(t.confirm)}</button>
 </form>`;
-  return handoffPage(title, message, undefined, form);
+  return handoffPage(lang, title, message, form);
 }
 
-export function handoffPage(title: string, message: string, partnerName?: string, extra = ''): string {
+export function handoffPage(lang: PageLang, title: string, message: string, extra = ''): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${lang}"${lang === 'ar' ? ' dir="rtl"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -41,22 +44,10 @@ export function handoffPage(title: string, message: string, partnerName?: string
 </head>
 <body>
 <main>
-${partnerName ? `<p class="who">Identity verification for ${esc(partnerName)}</p>\n` : ''}<h1>${esc(title)}</h1>
+<h1>${esc(title)}</h1>
 <p>${esc(message)}</p>
 ${extra}</main>
 </body>
 </html>
 `;
 }
-
-export const PAGES = {
-  done: ['All done', 'Go back to your computer: it continues there by itself. You can close this page.'],
-  notFinished: ['We could not finish here', 'Go back to your computer to see what happens next. You can close this page.'],
-  linkGone: ['This link no longer works', 'It was already opened, or it has expired. Go back to where you started: a new one is shown there.'],
-  returnGone: ['This page was already used', 'If you finished the steps, go back to your computer: it continues there by itself.'],
-  enterCode: ['One last step', 'Enter the code shown on the screen where you started. It keeps someone else from using your check.'],
-  claimEnded: ['This check has ended', 'The code was entered wrongly too many times, or the time ran out. Start again where you began.'],
-} as const;
-
-/** What the code form says after a wrong code. */
-export const wrongCode = (left: number) => `That code is not right. ${left === 1 ? '1 try' : `${left} tries`} left.`;

@@ -13,7 +13,8 @@ import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { VERIFICATION_ID } from '../outcomes/verification';
 import { verifications } from '../outcomes/verification-store';
-import { codePage, HANDOFF_CSS, handoffPage, PAGES, wrongCode } from './pages';
+import { codePage, HANDOFF_CSS, handoffPage } from './pages';
+import { PAGE_STRINGS, pageLang, type PageLang, type PageStrings } from './page-strings';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
 
@@ -25,16 +26,27 @@ function headers(c: Context<AppEnv>, formAction: "'none'" | "'self'" = "'none'")
   c.header('Cache-Control', 'no-store');
 }
 
-function page(c: Context<AppEnv>, [title, message]: readonly [string, string], status: 200 | 404 | 410 = 200) {
+/** The page's language: the widget's, which the worker put in the URL as `l`, else the phone's. */
+const langOf = (c: Context<AppEnv>): PageLang => pageLang(c.req.query('l'), c.req.header('Accept-Language'));
+
+type PageName = { [K in keyof PageStrings]: PageStrings[K] extends readonly [string, string] ? K : never }[keyof PageStrings];
+
+function page(c: Context<AppEnv>, name: PageName, status: 200 | 404 | 410 = 200) {
   headers(c);
-  return c.html(handoffPage(title, message), status);
+  const lang = langOf(c);
+  const [title, message] = PAGE_STRINGS[lang][name];
+  c.header('Content-Language', lang);
+  return c.html(handoffPage(lang, title, message), status);
 }
 
 /** The code form of a texted link's return page (a wrong code is a 400 for what it is). */
-function codeForm(c: Context<AppEnv>, vid: string, problem?: string) {
+function codeForm(c: Context<AppEnv>, vid: string, problem?: (t: PageStrings) => string) {
   headers(c, "'self'");
-  return c.html(codePage(`/handoff/${vid}/return`, problem), problem ? 400 : 200);
+  const lang = langOf(c);
+  c.header('Content-Language', lang);
+  return c.html(codePage(lang, `/handoff/${vid}/return?l=${lang}`, problem?.(PAGE_STRINGS[lang])), problem ? 400 : 200);
 }
+const sixDigits = (t: PageStrings) => t.sixDigits;
 
 /**
  * The browser that arrived with the return secret keeps its key in this
@@ -53,9 +65,9 @@ export const handoff = new Hono<AppEnv>()
   .get('/handoff/:verificationId', async (c) => {
     const vid = c.req.param('verificationId');
     const token = c.req.query('t') ?? '';
-    if (!VERIFICATION_ID.test(vid) || !TOKEN.test(token)) return page(c, PAGES.linkGone, 404);
+    if (!VERIFICATION_ID.test(vid) || !TOKEN.test(token)) return page(c, 'linkGone', 404);
     const hosted = await verifications(c.env).openHandoff(vid, token);
-    if (!hosted) return page(c, PAGES.linkGone, 410);
+    if (!hosted) return page(c, 'linkGone', 410);
     c.header('Referrer-Policy', 'no-referrer'); // the handoff token stays out of the vendor's logs
     c.header('Cache-Control', 'no-store');
     return c.redirect(hosted, 303);
@@ -63,7 +75,7 @@ export const handoff = new Hono<AppEnv>()
   .get('/handoff/:verificationId/return', async (c) => {
     const vid = c.req.param('verificationId');
     const secret = c.req.query('r') ?? '';
-    if (!VERIFICATION_ID.test(vid) || !TOKEN.test(secret)) return page(c, PAGES.returnGone, 404);
+    if (!VERIFICATION_ID.test(vid) || !TOKEN.test(secret)) return page(c, 'returnGone', 404);
     const outcome = c.req.query('kyc_return') === 'success' ? 'success' : 'error';
     const checkId = c.req.query('checkId');
     const token = c.req.query('token');
@@ -72,7 +84,7 @@ export const handoff = new Hono<AppEnv>()
       ...(token && token.length <= 2048 ? { token } : {}),
     };
     const arrived = await verifications(c.env).arrive(vid, secret, outcome, hint);
-    if (!arrived) return page(c, PAGES.returnGone, 410);
+    if (!arrived) return page(c, 'returnGone', 410);
     if (arrived.needsCode) {
       setCookie(c, cookieName(vid), arrived.browserKey, {
         path: `/handoff/${vid}/return`,
@@ -83,32 +95,32 @@ export const handoff = new Hono<AppEnv>()
       });
       return codeForm(c, vid);
     }
-    return page(c, outcome === 'success' ? PAGES.done : PAGES.notFinished);
+    return page(c, outcome === 'success' ? 'done' : 'notFinished');
   })
-  .post('/handoff/:verificationId/return', bodyLimit({ maxSize: 1024, onError: (c) => codeForm(c, c.req.param('verificationId') ?? '', 'Enter the 6 digits of the code.') }), async (c) => {
+  .post('/handoff/:verificationId/return', bodyLimit({ maxSize: 1024, onError: (c) => codeForm(c, c.req.param('verificationId') ?? '', sixDigits) }), async (c) => {
     const vid = c.req.param('verificationId');
     const key = getCookie(c, cookieName(vid)) ?? '';
-    if (!VERIFICATION_ID.test(vid) || !TOKEN.test(key)) return page(c, PAGES.returnGone, 410);
+    if (!VERIFICATION_ID.test(vid) || !TOKEN.test(key)) return page(c, 'returnGone', 410);
     const type = c.req.header('Content-Type') ?? '';
-    if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) return codeForm(c, vid, 'Enter the 6 digits of the code.');
+    if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) return codeForm(c, vid, sixDigits);
     const form = await c.req.parseBody();
     const code = typeof form.code === 'string' ? form.code.replace(/\s+/g, '') : '';
     // A malformed code costs no try: only a real guess is counted.
-    if (!CODE.test(code)) return codeForm(c, vid, 'Enter the 6 digits of the code.');
+    if (!CODE.test(code)) return codeForm(c, vid, sixDigits);
     const outcome = await verifications(c.env).claim(vid, key, code);
     switch (outcome.kind) {
       case 'claimed':
-        return page(c, outcome.returned === 'error' ? PAGES.notFinished : PAGES.done);
+        return page(c, outcome.returned === 'error' ? 'notFinished' : 'done');
       case 'wrong':
-        return codeForm(c, vid, wrongCode(outcome.triesLeft));
+        return codeForm(c, vid, (t) => t.wrongCode(outcome.triesLeft));
       case 'ended':
-        return page(c, PAGES.claimEnded, 410);
+        return page(c, 'claimEnded', 410);
       default:
-        return page(c, PAGES.returnGone, 410);
+        return page(c, 'returnGone', 410);
     }
   })
   .onError((err, c) => {
     // The phone's person has nothing to fix: any fault reads as a calm page.
     if (!(err instanceof ApiError)) console.error(JSON.stringify({ level: 'error', event: 'handoff_page_failed', error: err?.name ?? 'Error' }));
-    return page(c, PAGES.notFinished);
+    return page(c, 'notFinished');
   });

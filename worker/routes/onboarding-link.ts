@@ -18,6 +18,7 @@ import { CHECKING, claimCode, linkExpiry, newVerificationId, type Handoff, type 
 import { verifications } from '../outcomes/verification-store';
 import { randomToken } from '../random';
 import { qrModules } from '../handoff/qr';
+import { pageLang } from '../handoff/page-strings';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
 
@@ -96,7 +97,9 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     // A handed-off flow (QR, copied link, or a texted link) ends on the
     // worker's own page, with a single-use secret.
     const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
-    const returnTo = returnSecret ? `${own}/handoff/${verificationId}/return?r=${returnSecret}` : returnUrl;
+    // The phone's pages speak the widget's language (`l`, see handoff/page-strings.ts).
+    const l = body.lang ? `&l=${pageLang(body.lang, undefined)}` : '';
+    const returnTo = returnSecret ? `${own}/handoff/${verificationId}/return?r=${returnSecret}${l}` : returnUrl;
     const link = await vendorFor(c, partner).onboardingUrl({
       applicationRef: c.get('requestId'),
       consent: true,
@@ -128,7 +131,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     const now = Date.now();
     const expiresAt = linkExpiry(link.urlExpiry, now);
     const openToken = returnSecret && body.handoff ? randomToken() : undefined;
-    const handoffUrl = openToken ? `${own}/handoff/${verificationId}?t=${openToken}` : undefined;
+    const handoffUrl = openToken ? `${own}/handoff/${verificationId}?t=${openToken}${l}` : undefined;
     // A texted link reaches whatever number was typed: the outcome is credited
     // only once the code shown here is entered on the phone's return page.
     const code = body.sendSMS ? claimCode() : undefined;
