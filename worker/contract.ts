@@ -76,6 +76,17 @@ export const OnboardingLinkRequest = z.strictObject({
 });
 export type OnboardingLinkRequest = z.input<typeof OnboardingLinkRequest>;
 
+/**
+ * A new link for a verification whose link expired: the previous answer's
+ * `session` instead of the person's details. The same vendor entity and the
+ * same verification, the same way to the phone (never a text: a texted link
+ * is sent again only when the person asks, with their details).
+ */
+export const RenewLinkRequest = OnboardingLinkRequest.pick({ lang: true, returnUrl: true, turnstileToken: true }).extend({
+  session: z.string().min(1, 'is required').max(4096, 'is too long'),
+});
+export type RenewLinkRequest = z.input<typeof RenewLinkRequest>;
+
 export interface OnboardingLinkAnswer {
   /**
    * The hosted onboarding flow; send the browser there. Absent for a texted

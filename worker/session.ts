@@ -7,9 +7,12 @@
  * committed can); with a real vendor and no secret, /api refuses to run
  * (500 MISCONFIGURED).
  */
+import type { Context } from 'hono';
 import { sign, verify } from 'hono/jwt';
 import { devSecrets } from './dev-secrets';
-import { usesSandbox, type Env } from './env';
+import { usesSandbox, type AppEnv, type Env } from './env';
+import { ApiError } from './errors';
+import { normaliseOrigin } from './origins';
 import { ENVIRONMENT_PARTNER_ID } from './partners/partner';
 
 /** Long enough to finish the hosted flow (its link lives 30 minutes) and poll. */
@@ -64,4 +67,23 @@ export async function readSession(secret: string, token: string): Promise<Sessio
   } catch {
     return undefined;
   }
+}
+
+export const sessionInvalid = () =>
+  new ApiError(401, 'SESSION_INVALID', 'This verification session has expired or is not valid. Please start again.', [
+    { issue: 'is missing, expired or not valid', issueLocation: 'session' },
+  ]);
+
+/**
+ * The request's session (401 when missing or not valid). It answers only to
+ * the page origin, and the partner, that created it: an origin moved to
+ * another partner does not take its sessions along (403).
+ */
+export async function requireSession(c: Context<AppEnv>, token: string | undefined): Promise<Session> {
+  const session = token ? await readSession((await sessionSecret(c.env))!, token) : undefined;
+  if (!session) throw sessionInvalid();
+  if (normaliseOrigin(c.req.header('Origin') ?? '') !== session.org || c.get('partner')!.id !== session.pid) {
+    throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'This session belongs to another site.');
+  }
+  return session;
 }

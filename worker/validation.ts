@@ -8,7 +8,11 @@ import type * as z from 'zod';
 import type { AppEnv } from './env';
 import { ApiError, validationError, zodIssues } from './errors';
 
-export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: S): Promise<{ data: z.output<S>; text: string }> {
+export async function readJson<S extends z.ZodType>(
+  c: Context<AppEnv>,
+  /** The schema, or a choice of schema by the object's keys (one route, two kinds of body). */
+  schemaOf: S | ((body: object) => S),
+): Promise<{ data: z.output<S>; text: string }> {
   const type = c.req.header('Content-Type') ?? '';
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as JSON (Content-Type: application/json).');
@@ -29,6 +33,7 @@ export async function readJson<S extends z.ZodType>(c: Context<AppEnv>, schema: 
   }
   // reportInput: so a present value of the wrong type reads "must be a string", not "is required"
   // (the value itself is never put in an answer: zodIssues keeps the message and the path only).
+  const schema = typeof schemaOf === 'function' ? schemaOf(json) : schemaOf;
   const parsed = schema.safeParse(json, { reportInput: true });
   if (!parsed.success) throw validationError(zodIssues(parsed.error));
   return { data: parsed.data, text };

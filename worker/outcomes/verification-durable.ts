@@ -7,7 +7,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../env';
 import { resultPollSeconds } from './settings';
-import type { DemoDelivery, Verification, WebhookState } from './verification';
+import type { DemoDelivery, Renewal, Verification, WebhookState } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
 import { askVendor, enqueue, observeSafely, type Observation } from './verification-store';
 
@@ -34,6 +34,9 @@ export class VerificationStore extends DurableObject<Env> {
   }
   recordDemoDelivery(d: DemoDelivery): Promise<void> {
     return this.logic.recordDemoDelivery(d);
+  }
+  renew(r: Renewal): Promise<Verification | undefined> {
+    return this.logic.renew(r);
   }
   openHandoff(token: string): Promise<string | undefined> {
     return this.logic.openHandoff(token);

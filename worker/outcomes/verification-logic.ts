@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../errors';
 import { randomToken, safeEqual } from '../random';
-import { awaitingClaim, CHECKING, CLAIM_TRIES, isOpen, pollDue, webhookEvent, type DemoDelivery, type Verification, type WebhookEvent, type WebhookState } from './verification';
+import { awaitingClaim, CHECKING, CLAIM_TRIES, isOpen, MAX_RENEWALS, pollDue, webhookEvent, type DemoDelivery, type Renewal, type Verification, type WebhookEvent, type WebhookState } from './verification';
 
 export interface VendorAnswer {
   checkStatus: string;
@@ -171,6 +171,34 @@ export class VerificationLogic {
     if (h.pendingStatus) await this.finish(h.pendingStatus);
     else await this.observe({}).catch(() => undefined); // the alarm tries again if the vendor is down
     return { kind: 'claimed', ...(h.returned ? { returned: h.returned } : {}) };
+  }
+
+  /**
+   * A new link for the same verification (its link expired): the new expiry
+   * and deadline, and for a QR or copied link the new single-use token and
+   * hosted flow (not opened yet). Undefined when it has ended meanwhile, or
+   * has had its MAX_RENEWALS.
+   */
+  async renew(r: Renewal): Promise<Verification | undefined> {
+    const v = await this.d.load();
+    if (!v || !isOpen(v) || (v.renewals ?? 0) >= MAX_RENEWALS) return undefined;
+    const h = v.handoff;
+    let handoff = h;
+    if (r.link && h?.kind === 'link') {
+      // The same return secret: a phone still in the old flow can come back. A
+      // new one only if the old was spent (a phone already came back).
+      const { browserKey: _k, returned: _r, opened: _o, ...rest } = h;
+      handoff = r.link.returnSecret === h.returnSecret ? { ...h, openToken: r.link.openToken, hostedUrl: r.link.hostedUrl, opened: false } : { ...rest, ...r.link };
+    }
+    const next: Verification = {
+      ...v,
+      linkExpiresAt: r.linkExpiresAt,
+      deadline: Math.max(v.deadline, r.deadline),
+      renewals: (v.renewals ?? 0) + 1,
+      ...(handoff ? { handoff } : {}),
+    };
+    await this.d.save(next);
+    return next;
   }
 
   /** The handoff URL was opened: where to send the phone, once. */

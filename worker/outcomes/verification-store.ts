@@ -9,7 +9,7 @@ import { VendorError, type VendorFault } from '../vendor/client';
 import { vendorClient } from '../vendor/from-env';
 import { partnerById } from '../partners/resolve';
 import { resultPollSeconds } from './settings';
-import { CHECKING, type DemoDelivery, type Verification, type WebhookEvent } from './verification';
+import { CHECKING, type DemoDelivery, type Renewal, type Verification, type WebhookEvent } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint, type VerificationDeps } from './verification-logic';
 import type { WebhookState } from './verification';
 
@@ -73,6 +73,8 @@ export interface Verifications {
   recordDemoDelivery(id: string, d: DemoDelivery): Promise<void>;
   /** The record as it is, without asking the vendor. */
   read(id: string): Promise<Verification | undefined>;
+  /** A new link for the same verification; undefined when it has ended or had its renewals. */
+  renew(id: string, r: Renewal): Promise<Verification | undefined>;
   /** Handoff: the hosted flow's URL for a valid, unused handoff token (then used). */
   openHandoff(id: string, token: string): Promise<string | undefined>;
   /** Handoff: the phone's return with the return secret (single use). */
@@ -129,6 +131,9 @@ export class MemoryVerifications implements Verifications {
   async read(id: string) {
     return this.records.get(id);
   }
+  renew(id: string, r: Renewal) {
+    return this.logic(id).renew(r);
+  }
   openHandoff(id: string, token: string) {
     return this.logic(id).openHandoff(token);
   }
@@ -173,6 +178,7 @@ export function verifications(env: Env): Verifications {
   type Stub = { create(v: Verification): Promise<void>; observe(h: ReturnHint): Promise<Observation>; webhookOutcome(s: WebhookState, a: number, st?: number): Promise<void>;
     recordDemoDelivery(d: DemoDelivery): Promise<void>;
     read(): Promise<Verification | undefined>;
+    renew(r: Renewal): Promise<Verification | undefined>;
     openHandoff(token: string): Promise<string | undefined>;
     arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
     claim(browserKey: string, code: string): Promise<ClaimOutcome>;
@@ -184,6 +190,7 @@ export function verifications(env: Env): Verifications {
     webhookOutcome: (id, state, attempts, status) => stub(id).webhookOutcome(state, attempts, status),
     recordDemoDelivery: (id, d) => stub(id).recordDemoDelivery(d),
     read: (id) => stub(id).read(),
+    renew: (id, r) => stub(id).renew(r),
     openHandoff: (id, token) => stub(id).openHandoff(token),
     arrive: (id, secret, outcome, hint) => stub(id).arrive(secret, outcome, hint),
     claim: (id, browserKey, code) => stub(id).claim(browserKey, code),

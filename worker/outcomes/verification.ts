@@ -38,6 +38,8 @@ export interface Verification {
   lastPolledAt?: number;
   polls: number;
   webhook: { state: WebhookState; attempts: number; lastStatus?: number; at?: number };
+  /** Links made again after this one's expired (`POST /api/onboarding-link` with its session). */
+  renewals?: number;
   /** Continued on another device (`worker/handoff/`): how, and its single-use secrets. */
   handoff?: Handoff;
   /** Demo partners only: what their receiver inside the worker accepted (the demo shows it). */
@@ -76,6 +78,17 @@ export interface SmsHandoff extends HandoffReturn {
   claimed?: boolean;
   /** A final status the vendor gave before the code was entered: credited on the claim. */
   pendingStatus?: string;
+}
+
+/** New links one verification may get after its first (each a vendor call). */
+export const MAX_RENEWALS = 5;
+
+/** What a new link changes: its expiry (and the polling deadline with it), and a handoff's link. */
+export interface Renewal {
+  linkExpiresAt: number;
+  deadline: number;
+  /** A QR or copied link's new single-use token and hosted flow; the return secret it was made with. */
+  link?: { openToken: string; hostedUrl: string; returnSecret: string };
 }
 
 /** Wrong codes allowed before a texted handoff ends. */

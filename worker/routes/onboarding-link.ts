@@ -1,6 +1,6 @@
-/** POST /api/onboarding-link — DESIGN.md "Browser-facing API". */
+/** POST /api/onboarding-link — DESIGN.md "Browser-facing API" (with a `session`: a new link, `renew-link.ts`). */
 import { Hono } from 'hono';
-import { OnboardingLinkRequest, type OnboardingLinkAnswer } from '../contract';
+import { OnboardingLinkRequest, RenewLinkRequest, type OnboardingLinkAnswer } from '../contract';
 import type { AppEnv } from '../env';
 import { ApiError, validationError } from '../errors';
 import { fingerprint, idempotencyStore } from '../idempotency';
@@ -18,6 +18,7 @@ import { CHECKING, claimCode, linkExpiry, newVerificationId, type Handoff, type 
 import { verifications } from '../outcomes/verification-store';
 import { randomToken } from '../random';
 import { qrModules } from '../handoff/qr';
+import { renewLink } from './renew-link';
 import { pageLang } from '../handoff/page-strings';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
@@ -31,7 +32,9 @@ export function redirectUrl(returnUrl: string, outcome: 'success' | 'error'): st
 
 export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async (c) => {
   const env = c.env;
-  const { data: body, text } = await readJson(c, OnboardingLinkRequest);
+  const { data, text } = await readJson(c, (b) => ('session' in b ? RenewLinkRequest : OnboardingLinkRequest));
+  if ('session' in data) return renewLink(c, data);
+  const body = data;
   const origin = normaliseOrigin(c.req.header('Origin') ?? '')!; // the origin guard let only partner origins through
   const partner = c.get('partner')!;
 

@@ -9,12 +9,11 @@ import { Hono } from 'hono';
 import { ResultRequest, type ResultAnswer } from '../contract';
 import type { AppEnv, Env } from '../env';
 import { ApiError } from '../errors';
-import { normaliseOrigin } from '../origins';
 import { RESULT_TOKEN_TTL_SECONDS, signResultToken } from '../outcomes/result-token';
 import { signingKeys } from '../outcomes/signing-keys';
 import { isFinal, type Verification } from '../outcomes/verification';
 import { verifications } from '../outcomes/verification-store';
-import { readSession, sessionSecret } from '../session';
+import { requireSession, sessionInvalid } from '../session';
 import { VendorError } from '../vendor/client';
 import { vendorFault } from '../vendor/errors';
 import { readJson } from '../validation';
@@ -37,21 +36,9 @@ async function resultToken(env: Env, v: Verification, now = Date.now()): Promise
   });
 }
 
-const sessionInvalid = () =>
-  new ApiError(401, 'SESSION_INVALID', 'This verification session has expired or is not valid. Please start again.', [
-    { issue: 'is missing, expired or not valid', issueLocation: 'session' },
-  ]);
-
 export const result = new Hono<AppEnv>().post('/result', async (c) => {
   const { data: body } = await readJson(c, ResultRequest);
-  const session = body.session ? await readSession((await sessionSecret(c.env))!, body.session) : undefined;
-  if (!session) throw sessionInvalid();
-  // A session answers only to the page origin, and the partner, that created it
-  // (an origin moved to another partner does not take its sessions along).
-  const partner = c.get('partner')!;
-  if (normaliseOrigin(c.req.header('Origin') ?? '') !== session.org || partner.id !== session.pid) {
-    throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'This session belongs to another site.');
-  }
+  const session = await requireSession(c, body.session);
   let v: Verification | undefined;
   try {
     v = await verifications(c.env).observe(session.vid, {

@@ -1,0 +1,103 @@
+/**
+ * `POST /api/onboarding-link` with a `session` instead of the person's
+ * details (DESIGN.md "Cross-device handoff"): a new link for a verification
+ * whose link expired, for the same vendor entity (`entity: {entityId}`) and
+ * the same verificationId, the same way it went before (this device, or a QR
+ * code / copied link). Never a text message: a texted link goes again only
+ * when the person asks, with the details they typed.
+ */
+import type { Context } from 'hono';
+import type * as z from 'zod';
+import type { OnboardingLinkAnswer, RenewLinkRequest } from '../contract';
+import type { AppEnv } from '../env';
+import { ApiError, validationError } from '../errors';
+import { clientIp } from '../limits';
+import { isOpen, linkExpiry, MAX_RENEWALS, type Renewal } from '../outcomes/verification';
+import { verificationGraceSeconds } from '../outcomes/settings';
+import { verifications } from '../outcomes/verification-store';
+import { isReturnOrigin, normaliseOrigin, ownOrigin } from '../origins';
+import { qrModules } from '../handoff/qr';
+import { pageLang } from '../handoff/page-strings';
+import { randomToken } from '../random';
+import { createSession, requireSession, sessionInvalid, sessionSecret } from '../session';
+import { verifyTurnstile } from '../turnstile';
+import { VendorError } from '../vendor/client';
+import { vendorFault } from '../vendor/errors';
+import { vendorFor } from '../vendor/from-env';
+import { redirectUrl } from './onboarding-link';
+
+const ended = (issue: string) =>
+  new ApiError(409, 'VERIFICATION_ENDED', 'This verification can no longer get a new link. Please start again.', [{ issue, issueLocation: 'session' }]);
+
+export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewLinkRequest>) {
+  const env = c.env;
+  const partner = c.get('partner')!;
+  const session = await requireSession(c, body.session);
+  const store = verifications(env);
+  const v = await store.read(session.vid);
+  if (!v || v.entityId !== session.sub || v.partnerId !== session.pid) throw sessionInvalid();
+  if (!isOpen(v)) throw ended('belongs to a verification that has ended');
+  if ((v.renewals ?? 0) >= MAX_RENEWALS) throw ended(`has had its ${MAX_RENEWALS} new links`);
+  const h = v.handoff;
+  if (h?.kind === 'sms') {
+    throw new ApiError(409, 'RENEWAL_NOT_ALLOWED', 'A texted link is sent again only when the person asks (Send again).', [
+      { issue: 'belongs to a texted link: send it again with the details', issueLocation: 'session' },
+    ]);
+  }
+  const own = ownOrigin(env, c.req.url);
+  // The phone's pages keep the widget's language.
+  const l = body.lang ? `&l=${pageLang(body.lang, undefined)}` : '';
+  let returnTo: string;
+  let returnSecret: string | undefined;
+  if (h) {
+    // A spent return secret (a phone already came back) is replaced.
+    returnSecret = h.browserKey ? randomToken() : h.returnSecret;
+    returnTo = `${own}/handoff/${v.id}/return?r=${returnSecret}${l}`;
+  } else {
+    returnTo = body.returnUrl ?? v.partnerOrigin;
+    if (!isReturnOrigin(env, c.req.url, partner, normaliseOrigin(returnTo))) {
+      throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
+    }
+  }
+  await verifyTurnstile(env, partner.turnstileSecret, body.turnstileToken, clientIp(c.req.raw.headers), new URL(v.partnerOrigin).hostname);
+
+  let link;
+  try {
+    link = await vendorFor(c, partner).onboardingUrl({
+      applicationRef: c.get('requestId'),
+      consent: true,
+      ...(v.customerRef ? { customerRef: v.customerRef } : {}),
+      // The entity the first link created: nothing personal travels again.
+      entity: { entityId: v.entityId },
+      ...(partner.flowId ? { flowId: partner.flowId } : {}),
+      sendSMS: false,
+      successRedirectURL: redirectUrl(returnTo, 'success'),
+      errorRedirectURL: redirectUrl(returnTo, 'error'),
+    });
+  } catch (err) {
+    throw err instanceof VendorError ? vendorFault(err, 'link') : err;
+  }
+  if (link.entity.entityId !== undefined && link.entity.entityId !== v.entityId) {
+    throw new ApiError(502, 'VENDOR_MISMATCH', 'The verification service answered about another check. Please try again later.');
+  }
+  const now = Date.now();
+  const linkExpiresAt = linkExpiry(link.urlExpiry, now);
+  const openToken = h ? randomToken() : undefined;
+  const renewal: Renewal = {
+    linkExpiresAt,
+    deadline: linkExpiresAt + verificationGraceSeconds(env) * 1000,
+    ...(openToken && returnSecret ? { link: { openToken, hostedUrl: link.url, returnSecret } } : {}),
+  };
+  if (!(await store.renew(v.id, renewal))) throw ended('belongs to a verification that has ended');
+  const handoffUrl = openToken ? `${own}/handoff/${v.id}?t=${openToken}${l}` : undefined;
+  const answer: OnboardingLinkAnswer = {
+    url: handoffUrl ?? link.url,
+    urlExpiry: link.urlExpiry,
+    status: link.status,
+    smsSent: false,
+    session: await createSession((await sessionSecret(env))!, { entityId: v.entityId, verificationId: v.id, origin: v.partnerOrigin, partnerId: partner.id }, now),
+    verificationId: v.id,
+    ...(handoffUrl ? { qr: qrModules(handoffUrl) } : {}),
+  };
+  return c.json(answer);
+}
