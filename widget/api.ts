@@ -2,7 +2,7 @@
  * Calls to the worker's browser-facing API. Types only from the contract
  * (`import type`: no bytes); never worker code.
  */
-import type { ErrorObject, OnboardingLinkAnswer, OnboardingLinkRequest, ResultAnswer, ResultRequest } from '../worker/contract.js';
+import type { ErrorObject, OnboardingLinkAnswer, OnboardingLinkRequest, RenewLinkRequest, ResultAnswer, ResultRequest } from '../worker/contract.js';
 
 /** A failed call, normalised: what `kyc-error` reports, plus the field issues. */
 export interface Failure {
@@ -34,7 +34,8 @@ export function newKey(): string {
 
 const RETRYABLE = [429, 502, 503, 504];
 
-async function post<T>(url: string, body: unknown, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<T> {
+/** The answer, and the worker's clock when it answered (its `Date` header; NaN without one). */
+async function post<T>(url: string, body: unknown, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<{ data: T; date: number }> {
   let res: Response;
   try {
     res = await fetch(url, {
@@ -53,7 +54,7 @@ async function post<T>(url: string, body: unknown, signal?: AbortSignal, headers
   } catch {
     data = undefined;
   }
-  if (res.ok && data && typeof data === 'object') return data as T;
+  if (res.ok && data && typeof data === 'object') return { data: data as T, date: Date.parse(res.headers.get('date') ?? '') };
   const err = (data ?? {}) as Partial<ErrorObject>;
   const f = failure(
     err.errorCode || (res.ok ? 'BAD_ANSWER' : `HTTP_${res.status}`),
@@ -69,8 +70,19 @@ async function post<T>(url: string, body: unknown, signal?: AbortSignal, headers
 
 const join = (endpoint: string, path: string) => `${endpoint.replace(/\/+$/, '')}/${path}`;
 
-/** The request is aborted with `signal` (a newer run, the element gone); the caller then ignores the outcome. */
-export const createLink = (endpoint: string, body: OnboardingLinkRequest, key: string, signal?: AbortSignal) =>
-  post<OnboardingLinkAnswer>(join(endpoint, 'onboarding-link'), body, signal, { 'Idempotency-Key': key });
+/**
+ * A link answer, with its expiry also on this browser's clock (`localExpiry`,
+ * ISO 8601): the link's lifetime by the worker's clock, counted from now, so
+ * a wrong clock here neither ends a link early nor keeps it late.
+ */
+export type LinkAnswer = OnboardingLinkAnswer & { localExpiry: string };
 
-export const getResult = (endpoint: string, body: ResultRequest, signal?: AbortSignal) => post<ResultAnswer>(join(endpoint, 'result'), body, signal);
+/** A link from the person's details, or a new one from a session. Aborted with `signal` (a newer run, the element gone); the caller then ignores the outcome. */
+export const createLink = async (endpoint: string, body: OnboardingLinkRequest | RenewLinkRequest, key: string, signal?: AbortSignal): Promise<LinkAnswer> => {
+  const { data, date } = await post<OnboardingLinkAnswer>(join(endpoint, 'onboarding-link'), body, signal, { 'Idempotency-Key': key });
+  const expiry = Date.parse(data.urlExpiry);
+  const local = Number.isNaN(expiry) ? NaN : Number.isNaN(date) ? expiry : Date.now() + expiry - date;
+  return { ...data, localExpiry: Number.isNaN(local) ? '' : new Date(local).toISOString() };
+};
+
+export const getResult = (endpoint: string, body: ResultRequest, signal?: AbortSignal) => post<ResultAnswer>(join(endpoint, 'result'), body, signal).then((r) => r.data);

@@ -61,10 +61,12 @@ export class Flow implements ReactiveController {
   copied = false;
   /** The worker saw the phone open the handoff link. */
   phoneOpened = false;
+  /** The handoff link expired and this is a new one (said once in the status line). */
+  renewed = false;
   /** The status line next to the submit button. */
   announce = '';
   failure?: Failure & { context: FailureContext };
-  /** The link out (its `url` only while this tab has it). */
+  /** The link out (its `url` only while this tab has it); `urlExpiry` on this browser's clock. */
   link?: { urlExpiry: string; url?: string };
   /** The masked number a link was texted to. */
   phone = '';

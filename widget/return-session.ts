@@ -12,7 +12,7 @@ export interface Stored {
   handoff?: { url: string; qr: { size: number; modules: string } };
   /** The code its phone asks for at the end (not personal: it only proves holding this screen). */
   code?: string;
-  /** The link's expiry (ISO 8601): how long a person may still finish. */
+  /** The link's expiry (ISO 8601, on this browser's clock): how long a person may still finish. */
   urlExpiry?: string;
 }
 

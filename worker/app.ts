@@ -38,6 +38,8 @@ app.use('*', async (c, next) => {
   const started = performance.now();
   await next();
   c.res.headers.set('X-Request-Id', requestId);
+  // The widget counts a link's lifetime on the worker's clock (its browser's may be wrong).
+  if (!c.res.headers.has('Date')) c.res.headers.set('Date', new Date().toUTCString());
   // One structured line per request. Never a body, a query string or a header
   // value: those may carry personal data or credentials.
   console.log(
@@ -93,7 +95,7 @@ app.use(
     origin: (origin, c) => (c.get('partner') || (c.req.method !== 'GET' && c.req.method !== 'HEAD') ? origin : null),
     allowMethods: ['GET', 'POST', 'OPTIONS'],
     allowHeaders: ['Content-Type', 'Idempotency-Key'],
-    exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed'],
+    exposeHeaders: ['X-Request-Id', 'Retry-After', 'Idempotent-Replayed', 'Date'],
     maxAge: 600,
   }),
 );

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { adultDateOfBirth } from '../support/dates';
 import { decodeQr, decodeScreenshot } from '../support/qr';
-import { ALICE, assertStopped, axeViolations, en, eventLog, fillForm, openBrowser, startStack, submit, waitForState, widget } from './helpers';
+import { ALICE, assertStopped, axeViolations, en, eventLog, fillForm, openBrowser, recordedEvents, recordEvents, startStack, submit, waitForState, widget } from './helpers';
 
 test('handoff: the QR URL opened on a phone runs the hosted flow, ends on "All done", and the first device gets the outcome', { timeout: 90_000 }, async () => {
   const worker = await startStack();
@@ -87,6 +87,51 @@ test('widget: "Continue on my phone" shows a QR code a camera can read; the phon
     assert.equal(pane.url(), scanned);
     await pane.close();
     assert.deepEqual(phone.problems, []);
+  } finally {
+    await phone.close();
+    await laptop.close();
+    await worker.stop();
+  }
+  await assertStopped(worker.url);
+});
+
+test('widget: an expired QR link is replaced without asking (the laptop’s clock moved past it); the old one is dead, the new one finishes', { timeout: 120_000 }, async () => {
+  const worker = await startStack();
+  const laptop = await openBrowser();
+  const phone = await openBrowser({ width: 390, height: 800 });
+  try {
+    const { page } = laptop;
+    // The laptop's clock is the test's: it jumps past the link's expiry instead of waiting 30 minutes.
+    await page.clock.install();
+    await recordEvents(page);
+    await page.goto(worker.url + '/');
+    await fillForm(page, { ...ALICE, givenName: 'Rene', familyName: 'Renewal' });
+    await widget(page).getByRole('radio', { name: en.continuePhone }).check();
+    await submit(page);
+    await waitForState(page, 'handoff');
+    const linkBox = widget(page).getByLabel(en.handoffLink);
+    const first = await linkBox.inputValue();
+
+    await page.clock.fastForward('31:00');
+    await widget(page).getByText(en.handoffRenewed).waitFor({ timeout: 20_000 });
+    const second = await linkBox.inputValue();
+    assert.notEqual(second, first, 'a new link');
+    assert.equal(second.split('?')[0], first.split('?')[0], 'for the same verification');
+    const scanned = await decodeScreenshot(phone.page, await widget(page).getByRole('img', { name: en.handoffQr }).screenshot());
+    assert.equal(scanned, second, 'the QR code drawn is the new link');
+    assert.equal(await widget(page).getAttribute('state'), 'handoff');
+    assert.deepEqual(await axeViolations(page), [], 'the renewed handoff view is axe-clean');
+
+    await phone.page.goto(first);
+    await phone.page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
+    await phone.page.goto(second);
+    await phone.page.getByRole('button', { name: 'Complete verification' }).click();
+    await phone.page.getByRole('heading', { name: 'All done' }).waitFor();
+    await waitForState(page, 'complete', 30_000);
+    const events = await recordedEvents(page);
+    assert.deepEqual(events.filter((e) => e.type === 'kyc-link').map((e) => e.detail.url), [first, second]);
+    assert.ok(events.some((e) => e.type === 'kyc-complete' && typeof e.detail.resultToken === 'string'));
+    assert.deepEqual(laptop.problems, []);
   } finally {
     await phone.close();
     await laptop.close();

@@ -365,4 +365,97 @@ describe('<kyc-onboard> Continue on my phone', () => {
     expect((await complete).detail.checkStatus).to.equal('CHECKED_SUCCESS_CLEAR');
     el.remove();
   });
+
+  const newUrl = 'https://kyc.example/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=zyxwvutsrqponmlkjihgfe';
+  const newQr = { size, modules: btoa(String.fromCharCode(...bits.map((b, i) => (i === 0 ? 0x01 : b)))) };
+
+  it('replaces an expired link without asking: the same verification, a new QR code and link, and goes on to complete', async () => {
+    let finished = false;
+    const calls = mockApi({
+      // The first link has already expired (the worker's clock is the test's); the second is new.
+      link: (_call, n) =>
+        HttpResponse.json(
+          n === 0
+            ? linkAnswer({ url: handoffUrl, qr, session: 'ho-sess', urlExpiry: new Date(Date.now() - 1000).toISOString() })
+            : linkAnswer({ url: newUrl, qr: newQr, session: 'ho-sess-2' }),
+        ),
+      result: (call) =>
+        HttpResponse.json(
+          finished && call.body.session === 'ho-sess-2'
+            ? { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'h.c.s' }
+            : { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId },
+        ),
+    });
+    const el = await mount(html`<kyc-onboard lang="fr"></kyc-onboard>`);
+    el.pollIntervals = [10];
+    const links: { url: string; verificationId: string }[] = [];
+    el.addEventListener('kyc-link', (e) => links.push(e.detail));
+    await fillValid(el);
+    await check(el, 'phone');
+    await submit(el);
+    await waitState(el, 'handoff');
+    await until(() => calls.link.length === 2, 'a new link asked for');
+    expect(calls.link[1]!.body).to.deep.equal({ session: 'ho-sess', lang: 'fr' }, 'the session instead of the details; never sendSMS');
+    await until(() => el.shadowRoot!.querySelector<HTMLInputElement>('#handoff-link')?.value === newUrl, 'the new link shown');
+    await el.updateComplete;
+    expect(el.state).to.equal('handoff');
+    expect(el.shadowRoot!.querySelector('svg[part~="qr"] path')!.getAttribute('d')).to.equal('M11 4h1v1h-1z', 'the new QR code drawn');
+    expect(text(el)).to.contain('Le lien avait expiré : en voici un nouveau.');
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.include({ session: 'ho-sess-2', handoff: { url: newUrl, qr: newQr } });
+    expect(links.map((l) => l.url)).to.deep.equal([handoffUrl, newUrl]);
+    expect(links[1]!.verificationId).to.equal(links[0]!.verificationId);
+    await expect(el).to.be.accessible();
+    await until(() => calls.result.some((c) => c.body.session === 'ho-sess-2'), 'polls with the new session');
+    expect(calls.link.length).to.equal(2, 'renewed once: the new link has not expired');
+    const complete = oneEvent(el, 'kyc-complete');
+    finished = true;
+    expect((await complete).detail.resultToken).to.equal('h.c.s');
+    el.remove();
+  });
+
+  it('counts a link’s lifetime on the worker’s clock: a browser clock two hours ahead neither renews it nor ends it', async () => {
+    const server = Date.now() - 2 * 3600_000; // the worker's clock, as its Date header says
+    const calls = mockApi({
+      link: () =>
+        HttpResponse.json(linkAnswer({ url: handoffUrl, qr, session: 'ho-sess', urlExpiry: new Date(server + 10 * 60_000).toISOString() }), {
+          headers: { Date: new Date(server).toUTCString() },
+        }),
+    });
+    const el = await mount();
+    el.pollIntervals = [10];
+    await fillValid(el);
+    await check(el, 'phone');
+    await submit(el);
+    await waitState(el, 'handoff');
+    await until(() => calls.result.length >= 5, 'polled a few times');
+    expect(calls.link.length).to.equal(1, 'not renewed: ten minutes are left');
+    const stored = Date.parse(JSON.parse(sessionStorage.getItem(KEY)!).urlExpiry);
+    expect(Math.abs(stored - (Date.now() + 10 * 60_000))).to.be.lessThan(5_000, 'ten minutes from now on this clock');
+    el.remove();
+  });
+
+  it('a link that can no longer be renewed says so and offers Start again', async () => {
+    mockApi({
+      link: (_call, n) =>
+        n === 0
+          ? HttpResponse.json(linkAnswer({ url: handoffUrl, qr, session: 'ho-sess', urlExpiry: new Date(Date.now() - 1000).toISOString() }))
+          : errorAnswer(409, 'VERIFICATION_ENDED', [{ issue: 'belongs to a verification that has ended', issueLocation: 'session' }]),
+    });
+    const el = await mount();
+    el.pollIntervals = [10];
+    await fillValid(el);
+    await check(el, 'phone');
+    await submit(el);
+    const failed = oneEvent(el, 'kyc-error');
+    expect((await failed).detail.errorCode).to.equal('VERIFICATION_ENDED');
+    await waitState(el, 'error');
+    await el.updateComplete;
+    expect(text(el)).to.contain('Your session has expired. Please start again.');
+    const start = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent!.includes('Start again'))!;
+    expect(start).to.exist;
+    await expect(el).to.be.accessible();
+    start.click();
+    await waitState(el, 'idle');
+    el.remove();
+  });
 });

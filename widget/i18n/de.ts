@@ -39,6 +39,7 @@ const de: Strings = {
   copied: 'Link kopiert.',
   handoffWait: 'Lassen Sie diese Seite geöffnet: Sie geht hier von selbst weiter, wenn Sie auf dem Handy fertig sind.',
   phoneOpened: 'Auf Ihrem Handy geöffnet. Machen Sie dort weiter: diese Seite geht von selbst weiter.',
+  handoffRenewed: 'Der Link war abgelaufen: Dies ist ein neuer.',
   smsSent: 'Wir haben einen Link an {phone} gesendet. Öffnen Sie ihn auf Ihrem Handy.',
   smsCode: 'Am Ende fragt Ihr Handy nach diesem Code:',
   smsExpires: 'Gültig bis {time}.',

@@ -42,6 +42,7 @@ const en = {
   copied: 'Link copied.',
   handoffWait: 'Keep this page open: it goes on here by itself when you finish on your phone.',
   phoneOpened: 'Opened on your phone. Finish there: this page goes on by itself.',
+  handoffRenewed: 'The link had expired: this is a new one.',
   smsSent: 'We texted a link to {phone}. Open it on your phone.',
   smsCode: 'At the end, your phone asks for this code:',
   smsExpires: 'It works until {time}.',

@@ -39,6 +39,7 @@ const es: Strings = {
   copied: 'Enlace copiado.',
   handoffWait: 'Mantén esta página abierta: continuará aquí sola cuando termines en tu teléfono.',
   phoneOpened: 'Abierto en tu teléfono. Termina allí: esta página continuará sola.',
+  handoffRenewed: 'El enlace había caducado: este es uno nuevo.',
   smsSent: 'Enviamos un enlace a {phone}. Ábrelo en tu teléfono.',
   smsCode: 'Al final, tu teléfono te pedirá este código:',
   smsExpires: 'Funciona hasta las {time}.',

@@ -39,6 +39,7 @@ const fr: Strings = {
   copied: 'Lien copié.',
   handoffWait: 'Gardez cette page ouverte : elle continuera d’elle-même quand vous aurez fini sur votre téléphone.',
   phoneOpened: 'Ouvert sur votre téléphone. Terminez là-bas : cette page continuera d’elle-même.',
+  handoffRenewed: 'Le lien avait expiré : en voici un nouveau.',
   smsSent: 'Lien envoyé au {phone}. Ouvrez-le sur votre téléphone.',
   smsCode: 'À la fin, votre téléphone demandera ce code :',
   smsExpires: 'Valable jusqu’à {time}.',

@@ -8,8 +8,8 @@
  *
  * Runtime imports here are only modules the entry does not use (see `Deps`).
  */
-import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultAnswer, ResultRequest } from '../../worker/contract.js';
-import { createLink, failure, getResult, isFailure, newKey } from '../api.js';
+import type { OnboardingLinkRequest, RenewLinkRequest, ResultAnswer, ResultRequest } from '../../worker/contract.js';
+import { createLink, failure, getResult, isFailure, newKey, type LinkAnswer } from '../api.js';
 import type { Deps, Flow } from '../flow.js';
 import { fieldOfIssue } from './issues.js';
 import { pageUrl, takeReturn } from './return.js';
@@ -128,8 +128,13 @@ export function install(flow: Flow, d: Deps): Run {
    */
   const poll = async (session: string, long: boolean): Promise<void> => {
     const signal = newRound();
-    const expiry = Date.parse(flow.link?.urlExpiry ?? '');
-    const until = (Number.isNaN(expiry) ? Date.now() + 20 * 60_000 : expiry) + GRACE_MS;
+    let expiry = 0;
+    let until = 0;
+    const bounds = () => {
+      expiry = Date.parse(flow.link?.urlExpiry ?? '');
+      until = (Number.isNaN(expiry) ? Date.now() + 20 * 60_000 : expiry) + GRACE_MS;
+    };
+    bounds();
     for (let i = 0; ; i++) {
       try {
         const answer = await getResult(host.endpoint, { session, ...returnParams }, signal);
@@ -139,10 +144,18 @@ export function install(flow: Flow, d: Deps): Run {
           flow.phoneOpened = true;
           host.requestUpdate();
         }
+        // The QR code on screen always works: an expired one is replaced
+        // without asking (the same verification). A texted link is not: only
+        // the person's "Send again" texts again.
+        if (flow.state === 'handoff' && Date.now() >= expiry) {
+          session = await renew(session, signal);
+          if (signal.aborted) return;
+          bounds();
+        }
       } catch (e) {
         if (signal.aborted) return;
-        // Unless the session itself is gone, keep asking while the link is out.
-        if (!long || (isFailure(e) && e.status === 401)) return fail(e, 'result');
+        // Unless the session itself is gone (or can get no new link), keep asking while the link is out.
+        if (!long || (isFailure(e) && (e.status === 401 || e.status === 409))) return fail(e, 'result');
       }
       const waits = host.pollIntervals; // read each time: a change applies to the next wait
       const wait = long ? waits[Math.min(i, waits.length - 1)] : waits[i];
@@ -152,6 +165,29 @@ export function install(flow: Flow, d: Deps): Run {
       }
       await sleep(wait, signal);
       if (signal.aborted) return;
+    }
+  };
+
+  /** A new link for the same verification, from its session (the handoff's link expired); the new session. */
+  const renew = async (session: string, signal: AbortSignal): Promise<string> => {
+    const body: RenewLinkRequest = { session, lang: host._lang };
+    const bot = host._bot?.token;
+    if (bot) body.turnstileToken = bot;
+    try {
+      const answer = await createLink(host.endpoint, body, newKey(), signal);
+      if (signal.aborted) return session;
+      if (!answer.url || !answer.qr) throw failure('BAD_ANSWER', 200, false);
+      const url = safeUrl(answer.url);
+      flow.link = { urlExpiry: answer.localExpiry, url };
+      flow.qr = answer.qr;
+      flow.phoneOpened = flow.copied = false;
+      flow.renewed = true;
+      d.writeStored({ session: answer.session, urlExpiry: answer.localExpiry, handoff: { url, qr: answer.qr } });
+      d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: false, verificationId: answer.verificationId });
+      host.requestUpdate();
+      return answer.session;
+    } finally {
+      if (bot) host._bot?.reset(); // Turnstile tokens are single-use
     }
   };
 
@@ -230,7 +266,7 @@ export function install(flow: Flow, d: Deps): Run {
       if (bot) body.turnstileToken = bot;
       const key = newKey(); // one per submission; reused by the automatic retry below
       try {
-        let answer: OnboardingLinkAnswer;
+        let answer: LinkAnswer;
         try {
           answer = await createLink(host.endpoint, body, key, signal);
         } catch (e) {
@@ -242,17 +278,17 @@ export function install(flow: Flow, d: Deps): Run {
         if (signal.aborted) return;
         // A texted link comes with a code and no URL: this tab never holds the hosted flow's address.
         const url = answer.url ? safeUrl(answer.url) : '';
-        flow.link = { urlExpiry: answer.urlExpiry, ...(url ? { url } : {}) };
+        flow.link = { urlExpiry: answer.localExpiry, ...(url ? { url } : {}) };
         flow.phone = maskPhone(body.phone.code, body.phone.number);
         flow.claimCode = answer.claimCode ?? '';
         flow.qr = answer.qr;
-        flow.copied = false;
+        flow.copied = flow.renewed = false;
         flow.phoneOpened = false;
         // What a reload or Back needs to go on: the texted number and code, or the phone's link and QR code.
         const handedOff = !answer.smsSent && answer.qr && handoff ? answer.qr : undefined;
         d.writeStored({
           session: answer.session,
-          urlExpiry: answer.urlExpiry,
+          urlExpiry: answer.localExpiry,
           ...(answer.smsSent ? { phone: flow.phone, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
           ...(handedOff ? { handoff: { url, qr: handedOff } } : {}),
         });

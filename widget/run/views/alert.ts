@@ -10,6 +10,7 @@ export function errorText(t: Strings, f: Failure): string {
     NETWORK_ERROR: t.errNetwork,
     RESULT_PENDING: t.errPending,
     NO_SESSION: t.noSession,
+    VERIFICATION_ENDED: t.errSession,
     ORIGIN_NOT_ALLOWED: t.errSetup,
     SMS_NOT_ALLOWED: t.errSms,
   };

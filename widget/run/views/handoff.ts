@@ -49,7 +49,7 @@ export const handoff = ({ html, nothing }: Deps): View => ({ flow, t }) => {
         ${t.copyLink}
       </button>
     </div>
-    <p class="hint" role="status">${flow.copied ? t.copied : ''}</p>
+    <p class="hint" role="status">${flow.copied ? t.copied : flow.renewed ? t.handoffRenewed : ''}</p>
     <p role="status">${flow.phoneOpened ? t.phoneOpened : t.handoffWait}</p>
   </div>`;
 };
