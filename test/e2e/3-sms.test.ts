@@ -81,3 +81,56 @@ test('SMS path: "Text me a link" → outbox → phone completes → first page c
   }
   await assertStopped(worker.url);
 });
+
+test('"Send again" until the worker refuses (429): the page says when to retry, keeps waiting, and completes when the phone finishes', { timeout: 120_000 }, async () => {
+  const worker = await startStack();
+  const laptop = await openBrowser();
+  const phone = await openBrowser({ width: 390, height: 844 });
+  try {
+    const { page } = laptop;
+    await page.goto(worker.url + '/');
+    await fillForm(page, { ...ALICE, givenName: 'Dana', familyName: 'Resender' });
+    await widget(page).getByRole('radio', { name: 'Text me a link' }).check();
+    await submit(page);
+    await waitForState(page, 'sms-sent');
+    // At most 3 texts per number per window (RL_SMS); the windows follow the clock, so
+    // keep asking until one is refused rather than count on where a window starts.
+    const refused = widget(page).getByRole('alert').filter({ hasText: 'Not sent again: too many texts.' });
+    const shownCode = widget(page).locator('[part~="code"]');
+    let sent = 1;
+    for (let i = 0; i < 8 && !(await refused.count()); i++) {
+      const before = await shownCode.innerText();
+      await widget(page).getByRole('button', { name: en.sendAgain }).click();
+      // Either a new code (a new text went) or the refusal.
+      for (let t = 0; !(await refused.count()) && (await shownCode.innerText()) === before; t++) {
+        assert.ok(t < 150, 'Send again got an answer');
+        await page.waitForTimeout(100);
+      }
+      if (!(await refused.count())) sent++;
+    }
+    await refused.waitFor();
+    assert.match(await refused.innerText(), /Try in \d+ s; this page keeps waiting for your phone/);
+    assert.equal(await widget(page).getAttribute('state'), 'sms-sent', 'the text already out still counts');
+    assert.ok(sent >= 3, `${sent} texts went before the refusal`);
+    assert.deepEqual(await axeViolations(page), [], 'the refusal is axe-clean');
+
+    // The newest text is the one whose code is on screen; the phone finishes with it.
+    const outbox = page.getByRole('region', { name: 'SMS outbox' }).getByRole('listitem');
+    await page.waitForFunction((n) => document.querySelectorAll('#outbox li').length >= n, sent, { timeout: 15_000 });
+    const href = (await outbox.first().getByRole('link', { name: 'Open the link (as the phone)' }).getAttribute('href'))!;
+    const code = (await widget(page).locator('[part~="code"]').innerText()).replace(/\D/g, '');
+    await phone.page.goto(href);
+    await phone.page.getByRole('button', { name: 'Complete verification' }).click();
+    await phone.page.getByLabel('Code').fill(code);
+    await phone.page.getByRole('button', { name: 'Confirm' }).click();
+    await phone.page.getByRole('heading', { name: 'All done' }).waitFor();
+    await waitForState(page, 'complete', 30_000);
+    await widget(page).getByText(en.completeSuccess).waitFor();
+    assert.deepEqual(laptop.problems.filter((p) => !/status of 429/.test(p)), [], 'nothing but the refused request in the console');
+  } finally {
+    await phone.close();
+    await laptop.close();
+    await worker.stop();
+  }
+  await assertStopped(worker.url);
+});

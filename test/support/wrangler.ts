@@ -59,6 +59,20 @@ export interface StartOptions {
 }
 
 export async function startWorker(options: StartOptions = {}): Promise<RunningWorker> {
+  // A free port is free when asked, not when wrangler binds it: another
+  // process (a workerd of a parallel test file) may take it meanwhile. Such a
+  // start is retried on a new port; any other failure is not.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (err) {
+      const taken = /Address already in use/.test((err as Error).message);
+      if (!taken || options.port !== undefined || attempt === 3) throw err;
+    }
+  }
+}
+
+async function startOnce(options: StartOptions): Promise<RunningWorker> {
   const root = options.root ?? ROOT;
   mkdirSync(join(root, 'dist/public'), { recursive: true }); // wrangler needs the assets dir to exist
   const port = options.port ?? (await freePort());
