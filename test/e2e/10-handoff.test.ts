@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { adultDateOfBirth } from '../support/dates';
 import { decodeQr, decodeScreenshot } from '../support/qr';
-import { ALICE, assertStopped, axeViolations, en, eventLog, fillForm, openBrowser, recordedEvents, recordEvents, startStack, submit, waitForState, widget } from './helpers';
+import { ALICE, assertStopped, axeViolations, en, eventLog, fillForm, openBrowser, PHONE, recordedEvents, recordEvents, startStack, submit, waitForState, widget, withLaptopAndPhone } from './helpers';
 
 test('handoff: the QR URL opened on a phone runs the hosted flow, ends on "All done", and the first device gets the outcome', { timeout: 90_000 }, async () => {
   const worker = await startStack();
-  const phone = await openBrowser({ width: 390, height: 800 });
+  const phone = await openBrowser(PHONE);
   try {
     const headers = { 'Content-Type': 'application/json', Origin: worker.url };
     const res = await fetch(`${worker.url}/api/onboarding-link`, {
@@ -47,10 +47,7 @@ test('handoff: the QR URL opened on a phone runs the hosted flow, ends on "All d
 });
 
 test('widget: "Continue on my phone" shows a QR code a camera can read; the phone finishes; the laptop reaches complete by itself', { timeout: 120_000 }, async () => {
-  const worker = await startStack();
-  const laptop = await openBrowser();
-  const phone = await openBrowser({ width: 390, height: 800 });
-  try {
+  await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
     const { page } = laptop;
     await page.goto(worker.url + '/');
     await fillForm(page, { ...ALICE, givenName: 'Quinn', familyName: 'Scanner' });
@@ -87,19 +84,11 @@ test('widget: "Continue on my phone" shows a QR code a camera can read; the phon
     assert.equal(pane.url(), scanned);
     await pane.close();
     assert.deepEqual(phone.problems, []);
-  } finally {
-    await phone.close();
-    await laptop.close();
-    await worker.stop();
-  }
-  await assertStopped(worker.url);
+  });
 });
 
 test('widget: an expired QR link is replaced without asking (the laptop’s clock moved past it); the old one is dead, the new one finishes', { timeout: 120_000 }, async () => {
-  const worker = await startStack();
-  const laptop = await openBrowser();
-  const phone = await openBrowser({ width: 390, height: 800 });
-  try {
+  await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
     const { page } = laptop;
     // The laptop's clock is the test's: it jumps past the link's expiry instead of waiting 30 minutes.
     await page.clock.install();
@@ -132,10 +121,5 @@ test('widget: an expired QR link is replaced without asking (the laptop’s cloc
     assert.deepEqual(events.filter((e) => e.type === 'kyc-link').map((e) => e.detail.url), [first, second]);
     assert.ok(events.some((e) => e.type === 'kyc-complete' && typeof e.detail.resultToken === 'string'));
     assert.deepEqual(laptop.problems, []);
-  } finally {
-    await phone.close();
-    await laptop.close();
-    await worker.stop();
-  }
-  await assertStopped(worker.url);
+  });
 });

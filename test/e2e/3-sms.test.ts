@@ -8,13 +8,10 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ALICE, axeViolations, en, assertStopped, eventLog, fillForm, openBrowser, startStack, submit, waitForState, widget } from './helpers';
+import { ALICE, axeViolations, en, eventLog, fillForm, submit, waitForState, widget, withLaptopAndPhone } from './helpers';
 
 test('SMS path: "Text me a link" → outbox → phone completes → first page completes by itself', { timeout: 90_000 }, async () => {
-  const worker = await startStack();
-  const laptop = await openBrowser();
-  const phone = await openBrowser({ width: 390, height: 844 });
-  try {
+  await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
     const { page } = laptop;
     await page.goto(worker.url + '/');
     await fillForm(page, { ...ALICE, givenName: 'Carol', familyName: 'Texter' });
@@ -74,19 +71,11 @@ test('SMS path: "Text me a link" → outbox → phone completes → first page c
     assert.match(all, /smsSent: true/);
     assert.doesNotMatch(all, /kyc-redirect/, 'the laptop never left for the hosted flow');
     assert.deepEqual(laptop.problems, []);
-  } finally {
-    await phone.close();
-    await laptop.close();
-    await worker.stop();
-  }
-  await assertStopped(worker.url);
+  });
 });
 
 test('"Send again" until the worker refuses (429): the page says when to retry, keeps waiting, and completes when the phone finishes', { timeout: 120_000 }, async () => {
-  const worker = await startStack();
-  const laptop = await openBrowser();
-  const phone = await openBrowser({ width: 390, height: 844 });
-  try {
+  await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
     const { page } = laptop;
     await page.goto(worker.url + '/');
     await fillForm(page, { ...ALICE, givenName: 'Dana', familyName: 'Resender' });
@@ -127,10 +116,5 @@ test('"Send again" until the worker refuses (429): the page says when to retry, 
     await waitForState(page, 'complete', 30_000);
     await widget(page).getByText(en.completeSuccess).waitFor();
     assert.deepEqual(laptop.problems.filter((p) => !/status of 429/.test(p)), [], 'nothing but the refused request in the console');
-  } finally {
-    await phone.close();
-    await laptop.close();
-    await worker.stop();
-  }
-  await assertStopped(worker.url);
+  });
 });

@@ -76,6 +76,28 @@ export async function openBrowser(viewport = { width: 1280, height: 900 }): Prom
   };
 }
 
+/** A phone-sized viewport (the second device of the phone paths). */
+export const PHONE = { width: 390, height: 844 };
+
+/**
+ * One test's stack: the worker, a laptop and a phone (each a fresh browser).
+ * All are closed and the worker stopped after `run`, whatever happened, and
+ * nothing answers on its port afterwards.
+ */
+export async function withLaptopAndPhone(run: (s: { worker: RunningWorker; laptop: Browser; phone: Browser }) => Promise<void>, vars: Record<string, string> = {}): Promise<void> {
+  const worker = await startStack(vars);
+  const laptop = await openBrowser();
+  const phone = await openBrowser(PHONE);
+  try {
+    await run({ worker, laptop, phone });
+  } finally {
+    await phone.close();
+    await laptop.close();
+    await worker.stop();
+  }
+  await assertStopped(worker.url);
+}
+
 export interface Person {
   givenName?: string;
   familyName?: string;

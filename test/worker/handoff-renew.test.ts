@@ -10,21 +10,12 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { http, HttpResponse } from 'msw';
 import type { Env } from '../../worker/env';
 import { MAX_RENEWALS } from '../../worker/outcomes/verification';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
 import { decodeQr } from '../support/qr';
-import { baseEnv, call, linkAnswer, okVendor, PARTNER, person, record, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
+import { call, clockedEnv, linkAnswer, okVendor, PARTNER, person, record, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
 
 before(startHarness);
 after(stopHarness);
 beforeEach(() => vendor(...okVendor));
-
-function setup() {
-  const clock = { t: Date.now(), now() { return this.t; } };
-  const e: Env = { ...baseEnv };
-  const store = new MemoryVerifications(e, clock);
-  useMemoryVerifications(e, store);
-  return { e, store, clock };
-}
 
 const RENEWED = 'https://flow.vendor.test/f/renewed';
 
@@ -45,7 +36,7 @@ const linkCalls = () => vendorRequests.filter((r) => r.url.endsWith('/onboarding
 
 describe('a new link for an expired one', () => {
   it('replaces an expired handoff link: same entity and verification, nothing personal sent, the old link dead, the deadline moved', async () => {
-    const { e, store, clock } = setup();
+    const { e, store, clock } = clockedEnv();
     const first = (await link(e, { ...person, handoff: true, lang: 'fr' })).json;
     const firstBack = new URL((linkCalls()[0]!.body as { successRedirectURL: string }).successRedirectURL);
     const oldDeadline = store.records.get(first.verificationId)!.deadline;
@@ -92,7 +83,7 @@ describe('a new link for an expired one', () => {
   });
 
   it('replaces a link for this device, to the page given', async () => {
-    const { e, clock } = setup();
+    const { e, clock } = clockedEnv();
     const first = (await link(e, person)).json;
     renewingVendor(clock);
     vendorRequests.length = 0;
@@ -107,7 +98,7 @@ describe('a new link for an expired one', () => {
   });
 
   it('never renews a texted link (that would text again without the person asking)', async () => {
-    const { e } = setup();
+    const { e } = clockedEnv();
     const first = (await link(e, { ...person, sendSMS: true })).json;
     vendorRequests.length = 0;
     const res = await link(e, { session: first.session });
@@ -118,7 +109,7 @@ describe('a new link for an expired one', () => {
   });
 
   it('refuses a session that is not valid, of another site, or mixed with details; the vendor is never asked', async () => {
-    const { e } = setup();
+    const { e } = clockedEnv();
     const first = (await link(e, { ...person, handoff: true })).json;
     vendorRequests.length = 0;
     const forged = await link(e, { session: `${first.session.slice(0, -2)}xx` });
@@ -137,7 +128,7 @@ describe('a new link for an expired one', () => {
   });
 
   it(`ends: after the verification ended, and after ${MAX_RENEWALS} new links`, async () => {
-    const { e, store, clock } = setup();
+    const { e, store, clock } = clockedEnv();
     const first = (await link(e, { ...person, handoff: true })).json;
     renewingVendor(clock);
     for (let i = 0; i < MAX_RENEWALS; i++) assert.equal((await link(e, { session: first.session })).status, 200);

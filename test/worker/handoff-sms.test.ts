@@ -10,20 +10,11 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Env } from '../../worker/env';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
-import { baseEnv, call, linkAnswer, okVendor, PARTNER, person, startHarness, stopHarness, vendor, vendorRequests, WORKER } from './harness';
+import { call, clockedEnv, linkAnswer, okVendor, PARTNER, person, startHarness, stopHarness, vendor, vendorRequests, WORKER } from './harness';
 
 before(startHarness);
 after(stopHarness);
 beforeEach(() => vendor(...okVendor));
-
-function setup() {
-  const clock = { t: Date.now(), now() { return this.t; } };
-  const e: Env = { ...baseEnv };
-  const store = new MemoryVerifications(e, clock);
-  useMemoryVerifications(e, store);
-  return { e, store, clock };
-}
 
 const texted = { ...person, sendSMS: true };
 
@@ -43,7 +34,7 @@ const result = (e: Env, session: string) => call('/api/result', { method: 'POST'
 
 describe('a texted link with a code', () => {
   it('gives the first device a 6-digit code and no hosted URL; the vendor texts its own link back to the worker', async () => {
-    const { e } = setup();
+    const { e } = clockedEnv();
     const res = await call('/api/onboarding-link', { method: 'POST', json: texted }, e);
     assert.equal(res.status, 200, res.text);
     assert.match(res.json.claimCode, /^\d{6}$/);
@@ -57,7 +48,7 @@ describe('a texted link with a code', () => {
   });
 
   it('credits nothing until the code is entered, then completes the first device with a token', async () => {
-    const { e, store } = setup();
+    const { e, store } = clockedEnv();
     const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...texted, customerRef: 'acct-9' } }, e)).json;
     const phone = await arrive(e);
     assert.equal(phone.res.status, 200);
@@ -81,7 +72,7 @@ describe('a texted link with a code', () => {
   });
 
   it('the relay: a phone that never enters the code ends as not_claimed, never complete', async () => {
-    const { e, store, clock } = setup();
+    const { e, store, clock } = clockedEnv();
     const link = (await call('/api/onboarding-link', { method: 'POST', json: texted }, e)).json;
     await arrive(e);
     for (let i = 0; i < 200 && !store.events.length; i++) {
@@ -95,7 +86,7 @@ describe('a texted link with a code', () => {
   });
 
   it('only the browser that arrived may enter the code; five wrong codes end the handoff', async () => {
-    const { e, store } = setup();
+    const { e, store } = clockedEnv();
     const link = (await call('/api/onboarding-link', { method: 'POST', json: texted }, e)).json;
     const phone = await arrive(e);
     const wrong = link.claimCode === '000000' ? '111111' : '000000';
@@ -121,7 +112,7 @@ describe('a texted link with a code', () => {
   });
 
   it('a QR or copied link needs no code', async () => {
-    const { e } = setup();
+    const { e } = clockedEnv();
     const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true } }, e)).json;
     assert.equal(link.claimCode, undefined);
     const phone = await arrive(e);

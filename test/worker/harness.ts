@@ -10,6 +10,7 @@ import app from '../../worker/app';
 import type { Env } from '../../worker/env';
 import { adultDateOfBirth, isoInstantAfter } from '../support/dates';
 import { newSigningJwk } from '../support/signing-keys';
+import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
 
 export const VENDOR = 'https://vendor.test';
 export const PARTNER = 'https://partner.example';
@@ -141,3 +142,12 @@ export const person = {
 
 /** Values that must never leave the worker in an answer or a log line. */
 export const secrets = [API_KEY, SECRET, 'Thi Minh', 'Nguyen-Quartermaine', person.dateOfBirth, '412345678', '0412 345 678'];
+
+/** An env of its own, with verifications in memory on a clock the test moves (`clock.t`). */
+export function clockedEnv() {
+  const clock = { t: Date.now(), now() { return this.t; } };
+  const e: Env = { ...baseEnv };
+  const store = new MemoryVerifications(e, clock);
+  useMemoryVerifications(e, store);
+  return { e, store, clock };
+}
