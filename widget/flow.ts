@@ -28,7 +28,7 @@ export interface FlowHost extends ReactiveControllerHost, HTMLElement {
   navigate: (url: string) => void;
   /** The strings in effect. */
   readonly _strings: Strings;
-  /** The language shown (`fr`): the phone's pages of a handoff speak it too. */
+  /** The widget's language (`fr`): the phone's pages of a handoff speak it too. */
   readonly _lang: string;
   /** Focus an element of the shadow root once rendered. */
   _focus(selector: string): Promise<void>;

@@ -144,9 +144,10 @@ export class KycOnboard extends LitElement {
     return this._locale.t;
   }
 
-  /** @internal The language shown. */
+  /** @internal The language asked for (`fr`, even before its dictionary arrives; `en` for a tag the worker would refuse). */
   get _lang(): string {
-    return this._locale.lang;
+    const p = this._locale.primary;
+    return /^[a-z]{2,3}$/.test(p) ? p : 'en';
   }
 
   /** @internal Focus an element of the shadow root once rendered. */

@@ -63,15 +63,15 @@ export class Locale implements ReactiveController {
     return this._host.lang || document.documentElement.lang || navigator.language || 'en';
   }
 
-  /** The primary language, lower case (`fr`). */
-  private get _primary(): string {
+  /** The primary language asked for, lower case (`fr`), whether or not its dictionary has arrived. */
+  get primary(): string {
     return this.tag.toLowerCase().split('-')[0]!;
   }
 
   /** The language of the dictionary in use right now (`en` until another one has arrived). */
   get lang(): string {
-    const d = loaded[this._primary];
-    return d && !(d instanceof Promise) ? this._primary : 'en';
+    const d = loaded[this.primary];
+    return d && !(d instanceof Promise) ? this.primary : 'en';
   }
 
   /** `rtl` or `ltr`, for the language being shown. */
@@ -81,7 +81,7 @@ export class Locale implements ReactiveController {
 
   /** The strings to show now; starts loading the wanted dictionary if it is not here yet. */
   get t(): Strings {
-    const code = this._primary;
+    const code = this.primary;
     const load = LOADERS[code];
     if (!loaded[code] && load) {
       loaded[code] = load().then(

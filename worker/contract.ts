@@ -132,6 +132,12 @@ export interface ResultAnswer {
   resultToken?: string;
   /** "Continue on my phone": true once the phone opened the handoff link (the first device says so). */
   phoneOpened?: true;
+  /**
+   * A handed-off or texted link: true once the phone is done (it came back
+   * to the worker's page, and entered its code where one is asked) while the
+   * vendor is still checking; the first device stops waiting for the phone.
+   */
+  phoneReturned?: true;
 }
 
 export interface RuokAnswer {

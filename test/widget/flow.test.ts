@@ -366,6 +366,36 @@ describe('<kyc-onboard> Continue on my phone', () => {
     el.remove();
   });
 
+  it('stops waiting for the phone once it is done (phoneReturned): checking, then complete', async () => {
+    let release = false;
+    mockApi({
+      link: () => HttpResponse.json(linkAnswer({ url: handoffUrl, qr, session: 'ho-sess' })),
+      result: (_call, n) =>
+        HttpResponse.json(
+          release
+            ? { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'h.c.s' }
+            : { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId, ...(n >= 1 ? { phoneOpened: true, phoneReturned: true } : {}) },
+        ),
+    });
+    const el = await mount();
+    el.pollIntervals = [10];
+    // Every state it left (records carry the old value; several may come in one callback).
+    const left: (string | null)[] = [];
+    new MutationObserver((records) => left.push(...records.map((r) => r.oldValue))).observe(el, { attributeFilter: ['state'], attributeOldValue: true });
+    await fillValid(el);
+    await check(el, 'phone');
+    await submit(el);
+    await waitState(el, 'checking', 'the phone is done: checking');
+    expect(left.slice(-2)).to.deep.equal(['submitting', 'handoff'], 'from the handoff view');
+    await el.updateComplete;
+    expect(text(el)).to.contain('Checking your result');
+    await expect(el).to.be.accessible();
+    const complete = oneEvent(el, 'kyc-complete');
+    release = true;
+    expect((await complete).detail.checkStatus).to.equal('CHECKED_SUCCESS_CLEAR');
+    el.remove();
+  });
+
   const newUrl = 'https://kyc.example/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=zyxwvutsrqponmlkjihgfe';
   const newQr = { size, modules: btoa(String.fromCharCode(...bits.map((b, i) => (i === 0 ? 0x01 : b)))) };
 
@@ -400,7 +430,7 @@ describe('<kyc-onboard> Continue on my phone', () => {
     await el.updateComplete;
     expect(el.state).to.equal('handoff');
     expect(el.shadowRoot!.querySelector('svg[part~="qr"] path')!.getAttribute('d')).to.equal('M11 4h1v1h-1z', 'the new QR code drawn');
-    expect(text(el)).to.contain('Le lien avait expiré : en voici un nouveau.');
+    await until(() => text(el).includes('Le lien avait expiré : en voici un nouveau.'), 'said, in the widget’s language');
     expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.include({ session: 'ho-sess-2', handoff: { url: newUrl, qr: newQr } });
     expect(links.map((l) => l.url)).to.deep.equal([handoffUrl, newUrl]);
     expect(links[1]!.verificationId).to.equal(links[0]!.verificationId);

@@ -10,7 +10,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Env } from '../../worker/env';
-import { call, clockedEnv, linkAnswer, okVendor, PARTNER, person, startHarness, stopHarness, vendor, vendorRequests, WORKER } from './harness';
+import { http, HttpResponse } from 'msw';
+import { call, clockedEnv, linkAnswer, okVendor, PARTNER, person, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
 
 before(startHarness);
 after(stopHarness);
@@ -69,6 +70,27 @@ describe('a texted link with a code', () => {
     assert.equal(after.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
     assert.ok(after.json.resultToken);
     assert.deepEqual(store.events.map((x) => x.type), ['verification.completed']);
+  });
+
+  it('says when the phone is done (phoneReturned) while the vendor still checks: after the code, never before; a QR link likewise', async () => {
+    vendor(okVendor[0]!, http.post(`${VENDOR}/idv/v2/idvalidate/result`, () => HttpResponse.json({ checkStatus: 'CHECKING' })));
+    const { e } = clockedEnv();
+    const link = (await call('/api/onboarding-link', { method: 'POST', json: texted }, e)).json;
+    const phone = await arrive(e);
+    const waiting = await result(e, link.session);
+    assert.equal(waiting.json.phoneReturned, undefined, 'back, but the code is not entered: still the phone’s turn');
+    await enter(e, phone.path, phone.cookie, link.claimCode);
+    const checking = await result(e, link.session);
+    assert.equal(checking.json.checkStatus, 'CHECKING');
+    assert.equal(checking.json.phoneReturned, true);
+
+    vendorRequests.length = 0;
+    const qr = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true } }, e)).json;
+    assert.equal((await result(e, qr.session)).json.phoneReturned, undefined);
+    await arrive(e);
+    const done = await result(e, qr.session);
+    assert.equal(done.json.phoneReturned, true);
+    assert.equal(done.json.resultToken, undefined);
   });
 
   it('the relay: a phone that never enters the code ends as not_claimed, never complete', async () => {

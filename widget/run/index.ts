@@ -144,6 +144,8 @@ export function install(flow: Flow, d: Deps): Run {
           flow.phoneOpened = true;
           host.requestUpdate();
         }
+        // The phone is done (back from the hosted flow, its code entered): no more waiting for it.
+        if (answer.phoneReturned && (flow.state === 'handoff' || flow.state === 'sms-sent')) set('checking');
         // The QR code on screen always works: an expired one is replaced
         // without asking (the same verification). A texted link is not: only
         // the person's "Send again" texts again.

@@ -11,7 +11,7 @@ import type { AppEnv, Env } from '../env';
 import { ApiError } from '../errors';
 import { RESULT_TOKEN_TTL_SECONDS, signResultToken } from '../outcomes/result-token';
 import { signingKeys } from '../outcomes/signing-keys';
-import { isFinal, type Verification } from '../outcomes/verification';
+import { awaitingClaim, isFinal, type Verification } from '../outcomes/verification';
 import { verifications } from '../outcomes/verification-store';
 import { requireSession, sessionInvalid } from '../session';
 import { VendorError } from '../vendor/client';
@@ -53,6 +53,7 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   if (!v || v.entityId !== session.sub || v.partnerId !== session.pid) throw sessionInvalid();
   const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id };
   if (v.handoff?.kind === 'link' && v.handoff.opened && !isFinal(v)) answer.phoneOpened = true;
+  if (v.handoff?.returned && !awaitingClaim(v) && !isFinal(v)) answer.phoneReturned = true;
   if (isFinal(v)) answer.resultToken = await resultToken(c.env, v);
   return c.json(answer);
 });
