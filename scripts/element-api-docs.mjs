@@ -4,9 +4,10 @@
 // custom properties are written once, in the JSDoc, never by hand in the docs.
 //   node scripts/element-api-docs.mjs           write docs/element-api.md
 //   node scripts/element-api-docs.mjs --check   exit 1 when it is not up to date (npm test)
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeOrCheck } from './lib/generated.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const target = join(root, 'docs/element-api.md');
@@ -62,20 +63,5 @@ export function render(manifest) {
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const text = render(JSON.parse(readFileSync(join(root, 'custom-elements.json'), 'utf8')));
-  if (process.argv.includes('--check')) {
-    let current = '';
-    try {
-      current = readFileSync(target, 'utf8');
-    } catch {
-      /* missing: not up to date */
-    }
-    if (current !== text) {
-      console.error('docs/element-api.md is not up to date with custom-elements.json (the element\'s JSDoc). Run `npm run build:widget && npm run docs` and commit both.');
-      process.exit(1);
-    }
-    console.log('docs/element-api.md is up to date with custom-elements.json');
-  } else {
-    writeFileSync(target, text);
-    console.log('[element-api-docs] docs/element-api.md');
-  }
+  writeOrCheck(target, text, { root, source: "custom-elements.json (the element's JSDoc)", fix: 'npm run build:widget && npm run docs' });
 }

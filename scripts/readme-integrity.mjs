@@ -4,9 +4,10 @@
 // versioned entry's URL and its SRI hash are produced by the build, never typed.
 //   node scripts/readme-integrity.mjs           rewrite the block
 //   node scripts/readme-integrity.mjs --check   exit 1 when it does not match the build (npm test)
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeOrCheck } from './lib/generated.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const readme = join(root, 'README.md');
@@ -33,13 +34,4 @@ if (!BLOCK.test(text)) {
   process.exit(1);
 }
 const updated = text.replace(BLOCK, (_, start, _old, end) => start + block(JSON.parse(readFileSync(record, 'utf8'))) + end);
-if (process.argv.includes('--check')) {
-  if (updated !== text) {
-    console.error('README.md\'s pinned script tag does not match this build of the widget. Run `npm run build && npm run docs` and commit README.md.');
-    process.exit(1);
-  }
-  console.log('README.md\'s pinned script tag matches dist/public/widget-integrity.json');
-} else {
-  writeFileSync(readme, updated);
-  console.log('[readme-integrity] README.md');
-}
+writeOrCheck(readme, updated, { root, source: 'dist/public/widget-integrity.json (the pinned script tag)', fix: 'npm run build && npm run docs' });

@@ -11,6 +11,7 @@
  */
 import * as React from 'react';
 import { createComponent, type EventName } from '@lit/react';
+import type { KycOnboardAttributes } from './attributes.js';
 import { TAG } from './define.js';
 import type { KycCompleteEvent, KycErrorEvent, KycLinkEvent, KycRedirectEvent, KycSubmitEvent } from './events.js';
 import { KycOnboard as KycOnboardElement } from './kyc-onboard.js';
@@ -35,16 +36,7 @@ export type { KycCompleteEvent, KycErrorEvent, KycLinkEvent, KycRedirectEvent, K
 export type { KycCompleteDetail, KycErrorDetail, KycLinkDetail, KycRedirectDetail, KycSubmitDetail } from './events.js';
 
 /** The attributes of the raw tag, as JSX writes them. */
-export interface KycOnboardJsxAttributes {
-  endpoint?: string;
-  sms?: boolean;
-  lang?: string;
-  'customer-ref'?: string;
-  'return-url'?: string;
-  'turnstile-sitekey'?: string;
-  'country-code'?: string;
-  theme?: 'light' | 'dark';
-}
+export type KycOnboardJsxAttributes = KycOnboardAttributes;
 
 declare module 'react' {
   namespace JSX {

@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { answerBodies, call, logLines, okVendor, vendor, vendorRequests } from '../worker/harness';
 import { onboardingBody, pageRequest, resultBody } from './arbitraries';
+import { assertNoLeak, telltales } from '../support/echo';
 
 /** Every place an issue may point at: the request's fields, the body, the key header. */
 const FIELDS = new Set([
@@ -41,20 +42,9 @@ const FIELDS = new Set([
   'extra',
 ]);
 
-/** Strings of at least 8 characters in a value: long enough that a match is an echo, not chance. */
-function telltales(value: unknown, out: string[] = []): string[] {
-  if (typeof value === 'string') {
-    const s = value.trim();
-    if ([...s].length >= 8) out.push(s, JSON.stringify(s).slice(1, -1));
-  } else if (value && typeof value === 'object') {
-    for (const v of Object.values(value)) telltales(v, out);
-  }
-  return out;
-}
-
 function assertNoEcho(body: unknown, since: { answers: number; logs: number }): void {
   const told = [...answerBodies.slice(since.answers), ...logLines.slice(since.logs)].join('\n');
-  for (const t of telltales(body)) assert.ok(!told.includes(t), `the answer or a log line repeats the input ${JSON.stringify(t)}`);
+  assertNoLeak(told, telltales(body), 'the answer or a log line');
 }
 
 function assertErrorObject(json: any): void {

@@ -12,7 +12,7 @@ import type { ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { happyVendor, startFakeVendor, type Behaviour, type FakeVendor, type VendorRequest } from '../support/fake-vendor';
 import type { RunningWorker } from '../support/wrangler';
-import { assertErrorObject, assertNoLeak, freshIp, headerText, pool, prng, saveResults, seedFromEnv, sleep, startSnapshotWorker } from './support';
+import { assertErrorObject, assertNoLeak, freshIp, headerText, pool, prng, saveResults, seedFromEnv, sleep, startSnapshotWorker, startVendorAndWorker, stopVendorAndWorker } from './support';
 import { adultDateOfBirth } from '../support/dates';
 
 const TIMEOUT_MS = 1000;
@@ -29,21 +29,14 @@ let vendor: FakeVendor;
 let worker: RunningWorker;
 
 before(async () => {
-  vendor = await startFakeVendor();
-  worker = await startSnapshotWorker({
-    vars: {
-      KYC_BASE_URL: vendor.url,
-      KYC_API_KEY: API_KEY,
-      KYC_CUSTOMER_ID: CUSTOMER,
-      SESSION_SECRET: SECRET,
-      KYC_TIMEOUT_MS: String(TIMEOUT_MS),
-    },
-  });
+  ({ vendor, worker } = await startVendorAndWorker({
+    KYC_API_KEY: API_KEY,
+    KYC_CUSTOMER_ID: CUSTOMER,
+    SESSION_SECRET: SECRET,
+    KYC_TIMEOUT_MS: String(TIMEOUT_MS),
+  }));
 });
-after(async () => {
-  await worker?.stop();
-  await vendor?.close();
-});
+after(() => stopVendorAndWorker({ vendor, worker }));
 
 const json =
   (status: number, body: unknown): Behaviour =>

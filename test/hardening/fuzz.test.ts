@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sign } from 'hono/jwt';
-import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
+import type { FakeVendor } from '../support/fake-vendor';
 import type { RunningWorker } from '../support/wrangler';
 import {
   assertErrorObject,
@@ -24,7 +24,8 @@ import {
   prng,
   saveResults,
   seedFromEnv,
-  startSnapshotWorker,
+  startVendorAndWorker,
+  stopVendorAndWorker,
   stringLeaves,
   type Prng,
 } from './support';
@@ -48,23 +49,16 @@ let worker: RunningWorker;
 let session: string;
 
 before(async () => {
-  vendor = await startFakeVendor();
-  worker = await startSnapshotWorker({
-    vars: {
-      KYC_BASE_URL: vendor.url,
-      KYC_API_KEY: API_KEY,
-      KYC_CUSTOMER_ID: CUSTOMER,
-      KYC_CUSTOMER_CHILD_ID: CHILD,
-      SESSION_SECRET: SECRET,
-      ALLOWED_ORIGINS: PARTNER,
-      KYC_TIMEOUT_MS: '2000',
-    },
-  });
+  ({ vendor, worker } = await startVendorAndWorker({
+    KYC_API_KEY: API_KEY,
+    KYC_CUSTOMER_ID: CUSTOMER,
+    KYC_CUSTOMER_CHILD_ID: CHILD,
+    SESSION_SECRET: SECRET,
+    ALLOWED_ORIGINS: PARTNER,
+    KYC_TIMEOUT_MS: '2000',
+  }));
 });
-after(async () => {
-  await worker?.stop();
-  await vendor?.close();
-});
+after(() => stopVendorAndWorker({ vendor, worker }));
 
 // ---------------------------------------------------------------- generator
 

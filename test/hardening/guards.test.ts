@@ -8,9 +8,9 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { happyVendor, startFakeVendor, type FakeVendor } from '../support/fake-vendor';
+import { happyVendor, type FakeVendor } from '../support/fake-vendor';
 import type { RunningWorker } from '../support/wrangler';
-import { assertErrorObject, freshIp, sleep, startSnapshotWorker } from './support';
+import { assertErrorObject, freshIp, sleep, startVendorAndWorker, stopVendorAndWorker } from './support';
 import { adultDateOfBirth } from '../support/dates';
 
 const A = 'http://partner-a.example';
@@ -24,23 +24,16 @@ let vendor: FakeVendor;
 let worker: RunningWorker;
 
 before(async () => {
-  vendor = await startFakeVendor();
-  worker = await startSnapshotWorker({
-    vars: {
-      KYC_BASE_URL: vendor.url,
-      KYC_API_KEY: API_KEY,
-      KYC_CUSTOMER_ID: CUSTOMER,
-      KYC_CHANNEL: CHANNEL,
-      SESSION_SECRET: 'guards-session-secret-443',
-      ALLOWED_ORIGINS: `${A}, ${B}`,
-      KYC_TIMEOUT_MS: '3000',
-    },
-  });
+  ({ vendor, worker } = await startVendorAndWorker({
+    KYC_API_KEY: API_KEY,
+    KYC_CUSTOMER_ID: CUSTOMER,
+    KYC_CHANNEL: CHANNEL,
+    SESSION_SECRET: 'guards-session-secret-443',
+    ALLOWED_ORIGINS: `${A}, ${B}`,
+    KYC_TIMEOUT_MS: '3000',
+  }));
 });
-after(async () => {
-  await worker?.stop();
-  await vendor?.close();
-});
+after(() => stopVendorAndWorker({ vendor, worker }));
 
 const person = (familyName = 'Lima', sendSMS = false) => ({
   name: { givenName: 'Ana', familyName },

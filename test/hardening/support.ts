@@ -9,6 +9,7 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Agent, setGlobalDispatcher, type Dispatcher } from 'undici';
 import { startMiniflareWorker } from '../support/miniflare-worker';
+import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { processes, rssBytes } from '../support/processes';
 
 /**
@@ -35,6 +36,19 @@ import type { RunningWorker } from '../support/wrangler';
  */
 export async function startSnapshotWorker(options: { vars?: Record<string, string> } = {}): Promise<RunningWorker> {
   return startMiniflareWorker({ vars: options.vars });
+}
+
+/** A fake vendor, and the worker in workerd calling it (`KYC_BASE_URL`) with the file's other settings. */
+export async function startVendorAndWorker(vars: Record<string, string>): Promise<{ vendor: FakeVendor; worker: RunningWorker }> {
+  const vendor = await startFakeVendor();
+  const worker = await startSnapshotWorker({ vars: { KYC_BASE_URL: vendor.url, ...vars } });
+  return { vendor, worker };
+}
+
+/** Stops what `startVendorAndWorker` started (either may be missing after a failed start). */
+export async function stopVendorAndWorker(s: { vendor?: FakeVendor; worker?: RunningWorker }): Promise<void> {
+  await s.worker?.stop();
+  await s.vendor?.close();
 }
 
 /** mulberry32: tiny, fast, good enough to make fuzz runs reproducible. */
@@ -106,21 +120,7 @@ export function assertErrorObject(text: string, headers: Headers, context: strin
   return body;
 }
 
-/** Every string leaf of a JSON value (values only, not keys). */
-export function stringLeaves(value: unknown, out: string[] = [], depth = 0): string[] {
-  if (depth > 50) return out;
-  if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const v of value) stringLeaves(v, out, depth + 1);
-  else if (value && typeof value === 'object') for (const v of Object.values(value)) stringLeaves(v, out, depth + 1);
-  return out;
-}
-
-/** Asserts that none of `needles` occurs in `haystack` (answer text and header values). */
-export function assertNoLeak(haystack: string, needles: readonly string[], context: string): void {
-  for (const n of needles) {
-    if (n && haystack.includes(n)) assert.fail(`${context}: the answer repeats ${JSON.stringify(n.slice(0, 60))}`);
-  }
-}
+export { assertNoLeak, stringLeaves } from '../support/echo';
 
 export function headerText(headers: Headers): string {
   return [...headers.entries()].map(([k, v]) => `${k}: ${v}`).join('\n');

@@ -1,0 +1,23 @@
+/**
+ * The attributes of `<kyc-onboard>` as a template writes them, for the JSX
+ * typings of React, Preact and Solid and for Vue's (one list; the element's
+ * JSDoc in `kyc-onboard.ts` and custom-elements.json say the same).
+ */
+export interface KycOnboardAttributes {
+  /** Base URL of the worker's browser API. Default `/api`. */
+  endpoint?: string;
+  /** Offer "Text me a link". */
+  sms?: boolean;
+  /** Language: `en`, `es`, `fr`, `de`, `ar` (region subtags are fine). */
+  lang?: string;
+  /** Your reference for this person, sent as `customerRef` (≤ 100 characters). */
+  'customer-ref'?: string;
+  /** Where the hosted flow sends the person back (must be on the worker's ALLOWED_ORIGINS). */
+  'return-url'?: string;
+  /** Cloudflare Turnstile site key: only then is Turnstile loaded. */
+  'turnstile-sitekey'?: string;
+  /** Initial country code of the mobile number. Default `+61`. */
+  'country-code'?: string;
+  /** Pins the colour scheme; without it the widget follows `prefers-color-scheme`. */
+  theme?: 'light' | 'dark';
+}
