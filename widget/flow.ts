@@ -63,6 +63,8 @@ export class Flow implements ReactiveController {
   phoneOpened = false;
   /** The handoff link expired and this is a new one (said once in the status line). */
   renewed = false;
+  /** The handoff link expired and no new one could be had (the `handoff` view offers starting again). */
+  linkExpired = false;
   /** The status line next to the submit button. */
   announce = '';
   failure?: Failure & { context: FailureContext };

@@ -4,7 +4,7 @@ import { expect, fixtureCleanup, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { HttpResponse } from 'msw';
 import { defineKycOnboard, KycOnboard } from '../../widget/index.js';
-import { $, countRole, fillValid, labelIs, linkAnswer, mockApi, mount, reachSmsSent, submit, text, until, waitState } from './helpers.js';
+import { $, check, countRole, fillValid, labelIs, linkAnswer, mockApi, mount, reachSmsSent, submit, text, until, waitState } from './helpers.js';
 
 const colorScheme = (scheme: 'light' | 'dark') => executeServerCommand('color-scheme', scheme);
 
@@ -222,6 +222,41 @@ describe('<kyc-onboard> Turnstile', () => {
     await waitState(el, 'redirecting');
     expect(calls.link[0]!.body.turnstileToken).to.equal('tok-123');
     expect(resets).to.deep.equal(['widget-1']);
+  });
+
+  it('an expired phone link is renewed only with a fresh token: until then it says so and offers Start again', async () => {
+    const qr = { size: 21, modules: btoa('\0'.repeat(56)) };
+    const calls = mockApi({
+      link: (_call, n) =>
+        HttpResponse.json(
+          n === 0
+            ? linkAnswer({ url: 'https://kyc.example/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=aaaaaaaaaaaaaaaaaaaaaa', qr, session: 's1', urlExpiry: new Date(Date.now() - 1000).toISOString() })
+            : linkAnswer({ url: 'https://kyc.example/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=bbbbbbbbbbbbbbbbbbbbbb', qr, session: 's2' }),
+        ),
+    });
+    let solved: ((t: string) => void) | undefined;
+    (window as { turnstile?: unknown }).turnstile = {
+      render: (_target: Element, opts: Record<string, unknown>) => ((solved = opts.callback as (t: string) => void), 'widget-1'),
+      reset: () => undefined,
+    };
+    const el = await mount(html`<kyc-onboard turnstile-sitekey="0xSITE"></kyc-onboard>`);
+    el.pollIntervals = [10];
+    await until(() => !!solved, 'Turnstile rendered');
+    solved!('tok-1');
+    await fillValid(el);
+    await check(el, 'phone');
+    await submit(el);
+    // The token went with the first link (and was reset); the link has expired; no new token yet.
+    await until(() => text(el).includes('The link has expired.'), 'says the link has expired');
+    expect(calls.link.length).to.equal(1, 'no new link asked for without a token');
+    expect(el.state).to.equal('handoff');
+    expect(el.shadowRoot!.querySelector('svg[part~="qr"]')).to.equal(null, 'no dead QR code on screen');
+    await expect(el).to.be.accessible();
+    solved!('tok-2');
+    await until(() => calls.link.length === 2, 'renewed once a token is there');
+    expect(calls.link[1]!.body).to.deep.include({ session: 's1', turnstileToken: 'tok-2' });
+    await until(() => el.shadowRoot!.querySelector<HTMLInputElement>('#handoff-link')?.value.endsWith('bbbbbbbbbbbbbbbbbbbbbb') === true, 'the new link shown');
+    el.remove();
   });
 });
 

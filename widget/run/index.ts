@@ -150,9 +150,19 @@ export function install(flow: Flow, d: Deps): Run {
         // without asking (the same verification). A texted link is not: only
         // the person's "Send again" texts again.
         if (flow.state === 'handoff' && Date.now() >= expiry) {
-          session = await renew(session, signal);
-          if (signal.aborted) return;
-          bounds();
+          try {
+            // A new link needs the bot check's token where Turnstile is on: without one yet, try at the next poll.
+            if (host.turnstileSitekey && !host._bot?.token) throw failure('TURNSTILE_PENDING', 403, false);
+            session = await renew(session, signal);
+            if (signal.aborted) return;
+            bounds();
+          } catch (e) {
+            // Refused for what a retry cannot mend (a spent session or an ended verification fail below):
+            // say the link has expired and offer starting again, while a phone already in the flow may finish.
+            if (!isFailure(e) || e.status < 400 || e.status >= 500 || [401, 409, 429].includes(e.status)) throw e;
+            flow.linkExpired = true;
+            host.requestUpdate();
+          }
         }
       } catch (e) {
         if (signal.aborted) return;
@@ -182,7 +192,7 @@ export function install(flow: Flow, d: Deps): Run {
       const url = safeUrl(answer.url);
       flow.link = { urlExpiry: answer.localExpiry, url };
       flow.qr = answer.qr;
-      flow.phoneOpened = flow.copied = false;
+      flow.phoneOpened = flow.copied = flow.linkExpired = false;
       flow.renewed = true;
       d.writeStored({ session: answer.session, urlExpiry: answer.localExpiry, handoff: { url, qr: answer.qr } });
       d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: false, verificationId: answer.verificationId });
@@ -284,7 +294,7 @@ export function install(flow: Flow, d: Deps): Run {
         flow.phone = maskPhone(body.phone.code, body.phone.number);
         flow.claimCode = answer.claimCode ?? '';
         flow.qr = answer.qr;
-        flow.copied = flow.renewed = false;
+        flow.copied = flow.renewed = flow.linkExpired = false;
         flow.phoneOpened = false;
         // What a reload or Back needs to go on: the texted number and code, or the phone's link and QR code.
         const handedOff = !answer.smsSent && answer.qr && handoff ? answer.qr : undefined;

@@ -32,6 +32,12 @@ async function copy(flow: Flow, input: HTMLInputElement | null): Promise<void> {
  * by itself.
  */
 export const handoff = ({ html, nothing }: Deps): View => ({ flow, t }) => {
+  if (flow.linkExpired) {
+    return html`<div class="panel" part="message">
+      <p role="status" tabindex="-1" id="focus">${t.smsExpired}</p>
+      <div class="actions"><button type="button" part="button" @click=${flow.startAgain}>${t.startAgain}</button></div>
+    </div>`;
+  }
   const qr = flow.qr;
   const box = qr ? qr.size + 8 : 0;
   return html`<div class="panel" part="message">
