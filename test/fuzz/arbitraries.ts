@@ -196,4 +196,16 @@ const nearlyValidBody = fc
     return body;
   });
 
-export const onboardingBody = fc.oneof(anyOnboardingBody, nearlyValidBody);
+/** A new link asked with a session instead of details (worker/routes/renew-link.ts): forged, malformed or mistyped. */
+const renewalBody = fc.record(
+  {
+    session: fc.oneof(fc.string({ maxLength: 300 }), wrongType),
+    lang: fc.oneof(fc.constantFrom('fr', 'en-GB', 'x'), fc.string({ maxLength: 40 }), wrongType),
+    returnUrl,
+    turnstileToken: fc.string({ maxLength: 50 }),
+    sendSMS: fc.boolean(),
+  },
+  { requiredKeys: ['session'] },
+);
+
+export const onboardingBody = fc.oneof(anyOnboardingBody, nearlyValidBody, renewalBody);

@@ -78,11 +78,12 @@ export const properties: Record<string, fc.IAsyncPropertyWithHooks<[any]>> = {
     vendor(...okVendor);
     const since = mark();
     const res = await call('/api/onboarding-link', { method: 'POST', json: body });
-    assert.ok(res.status === 200 || res.status === 400, `status ${res.status} (${res.text.slice(0, 200)})`);
+    // 401: a new link asked with a session that is not valid (the fuzzer cannot forge one).
+    assert.ok(res.status === 200 || res.status === 400 || res.status === 401, `status ${res.status} (${res.text.slice(0, 200)})`);
     const linkCalls = vendorRequests.filter((r) => r.url.endsWith('/onboarding-url'));
-    if (res.status === 400) {
+    if (res.status !== 200) {
       assertErrorObject(res.json);
-      assert.ok(res.json.issues.length > 0, 'a 400 names at least one field');
+      assert.ok(res.json.issues.length > 0, 'a refusal names at least one field');
       for (const i of res.json.issues) assert.ok(namesAField(i.issueLocation, body), `issueLocation ${JSON.stringify(i.issueLocation)} is a field of the request`);
       assert.equal(vendorRequests.length, 0, 'refused input never reaches the vendor');
     } else {
