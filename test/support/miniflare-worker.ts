@@ -84,6 +84,17 @@ export interface MiniflareOptions {
 }
 
 export async function startMiniflareWorker(options: MiniflareOptions = {}): Promise<MiniflareWorker> {
+  // As test/support/wrangler.ts: a free port may be taken before workerd binds it; such a start is retried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (err) {
+      if (!/address already in use|EADDRINUSE/i.test(String((err as Error)?.message)) || attempt === 3) throw err;
+    }
+  }
+}
+
+async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
   const [scriptPath, toml] = await Promise.all([bundle(), tomlOptions()]);
   const logs: string[] = [];
   const port = await freePort();
@@ -111,7 +122,14 @@ export async function startMiniflareWorker(options: MiniflareOptions = {}): Prom
       for (const s of [stdout, stderr]) s.on('data', (d: Buffer) => logs.push(...String(d).split('\n').filter(Boolean)));
     },
   } as ConstructorParameters<typeof Miniflare>[0]);
-  const url = (await mf.ready).origin;
+  let url: string;
+  try {
+    url = (await mf.ready).origin;
+  } catch (err) {
+    // workerd says why on its stderr (e.g. the port was taken): carry that in the error.
+    await mf.dispose().catch(() => undefined);
+    throw new Error(`${(err as Error)?.message}\n${logs.join('\n')}`);
+  }
   const pid = newWorkerdChild();
   const kv = await mf.getKVNamespace('PARTNERS');
   const dispose = () => mf.dispose();

@@ -368,7 +368,7 @@ describe('<kyc-onboard> Continue on my phone', () => {
 
   it('stops waiting for the phone once it is done (phoneReturned): checking, then complete', async () => {
     let release = false;
-    mockApi({
+    const calls = mockApi({
       link: () => HttpResponse.json(linkAnswer({ url: handoffUrl, qr, session: 'ho-sess' })),
       result: (_call, n) =>
         HttpResponse.json(
@@ -390,6 +390,12 @@ describe('<kyc-onboard> Continue on my phone', () => {
     await el.updateComplete;
     expect(text(el)).to.contain('Checking your result');
     await expect(el).to.be.accessible();
+    // Taken out of the page and put back, it still waits as long as the link allows (not the short `checking` bound).
+    el.remove();
+    document.body.append(el);
+    const polled = calls.result.length;
+    await until(() => calls.result.length >= polled + 5, 'polls on');
+    expect(el.state).to.equal('checking');
     const complete = oneEvent(el, 'kyc-complete');
     release = true;
     expect((await complete).detail.checkStatus).to.equal('CHECKED_SUCCESS_CLEAR');

@@ -258,7 +258,8 @@ export function install(flow: Flow, d: Deps): Run {
       const s = flow.state;
       if (stored && (s === 'checking' || s === 'sms-sent' || s === 'handoff' || s === 'redirecting')) {
         set(s);
-        void poll(stored.session, s !== 'checking');
+        // `checking` after a phone finished still waits as long as its link allows.
+        void poll(stored.session, s !== 'checking' || !!(stored.handoff || stored.phone));
       }
     },
 
