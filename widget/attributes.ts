@@ -3,6 +3,8 @@
  * typings of React, Preact and Solid and for Vue's (one list; the element's
  * JSDoc in `kyc-onboard.ts` and custom-elements.json say the same).
  */
+import type { KycEventDetails } from './events.js';
+
 export interface KycOnboardAttributes {
   /** Base URL of the worker's browser API. Default `/api`. */
   endpoint?: string;
@@ -21,3 +23,8 @@ export interface KycOnboardAttributes {
   /** Pins the colour scheme; without it the widget follows `prefers-color-scheme`. */
   theme?: 'light' | 'dark';
 }
+
+/** The widget's events as JSX props named `${Prefix}kyc-…` (Preact: `on`, Solid: `on:`), with their typed details. */
+export type KycOnboardEventProps<Prefix extends string> = {
+  [K in keyof KycEventDetails as `${Prefix}${K}`]?: (event: CustomEvent<KycEventDetails[K]>) => void;
+};

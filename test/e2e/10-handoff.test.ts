@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { adultDateOfBirth } from '../support/dates';
 import { decodeQr, decodeScreenshot } from '../support/qr';
-import { ALICE, assertStopped, axeViolations, en, eventLog, fillForm, openBrowser, PHONE, recordedEvents, recordEvents, startStack, submit, waitForState, widget, withLaptopAndPhone } from './helpers';
+import { ALICE, assertStopped, axeViolations, en, eventLog, startOnPhone, openBrowser, PHONE, recordedEvents, recordEvents, startStack, waitForState, widget, withLaptopAndPhone } from './helpers';
 
 test('handoff: the QR URL opened on a phone runs the hosted flow, ends on "All done", and the first device gets the outcome', { timeout: 90_000 }, async () => {
   const worker = await startStack();
@@ -50,10 +50,7 @@ test('widget: "Continue on my phone" shows a QR code a camera can read; the phon
   await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
     const { page } = laptop;
     await page.goto(worker.url + '/');
-    await fillForm(page, { ...ALICE, givenName: 'Quinn', familyName: 'Scanner' });
-    await widget(page).getByRole('radio', { name: en.continuePhone }).check();
-    await submit(page);
-    await waitForState(page, 'handoff');
+    await startOnPhone(page, { ...ALICE, givenName: 'Quinn', familyName: 'Scanner' }, 'Continue on my phone');
     await widget(page).getByText(en.handoffScan).waitFor();
     const qr = widget(page).getByRole('img', { name: en.handoffQr });
     // A camera's view: a screenshot of the element, decoded with jsQR.
@@ -94,10 +91,7 @@ test('widget: an expired QR link is replaced without asking (the laptop’s cloc
     await page.clock.install();
     await recordEvents(page);
     await page.goto(worker.url + '/');
-    await fillForm(page, { ...ALICE, givenName: 'Rene', familyName: 'Renewal' });
-    await widget(page).getByRole('radio', { name: en.continuePhone }).check();
-    await submit(page);
-    await waitForState(page, 'handoff');
+    await startOnPhone(page, { ...ALICE, givenName: 'Rene', familyName: 'Renewal' }, 'Continue on my phone');
     const linkBox = widget(page).getByLabel(en.handoffLink);
     const first = await linkBox.inputValue();
 

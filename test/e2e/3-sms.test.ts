@@ -8,16 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ALICE, axeViolations, en, eventLog, fillForm, submit, waitForState, widget, withLaptopAndPhone } from './helpers';
+import { ALICE, axeViolations, en, eventLog, startOnPhone, waitForState, widget, withLaptopAndPhone } from './helpers';
 
 test('SMS path: "Text me a link" → outbox → phone completes → first page completes by itself', { timeout: 90_000 }, async () => {
   await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
     const { page } = laptop;
     await page.goto(worker.url + '/');
-    await fillForm(page, { ...ALICE, givenName: 'Carol', familyName: 'Texter' });
-    await widget(page).getByRole('radio', { name: 'Text me a link' }).check();
-    await submit(page);
-    await waitForState(page, 'sms-sent');
+    await startOnPhone(page, { ...ALICE, givenName: 'Carol', familyName: 'Texter' }, 'Text me a link');
     await widget(page).getByText(en.smsSent.split('{phone}')[0]!.trim()).waitFor();
     assert.equal(new URL(page.url()).pathname, '/', 'the laptop stays on the page');
 
@@ -78,10 +75,7 @@ test('"Send again" until the worker refuses (429): the page says when to retry, 
   await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
     const { page } = laptop;
     await page.goto(worker.url + '/');
-    await fillForm(page, { ...ALICE, givenName: 'Dana', familyName: 'Resender' });
-    await widget(page).getByRole('radio', { name: 'Text me a link' }).check();
-    await submit(page);
-    await waitForState(page, 'sms-sent');
+    await startOnPhone(page, { ...ALICE, givenName: 'Dana', familyName: 'Resender' }, 'Text me a link');
     // At most 3 texts per number per window (RL_SMS); the windows follow the clock, so
     // keep asking until one is refused rather than count on where a window starts.
     const refused = widget(page).getByRole('alert').filter({ hasText: 'Not sent again: too many texts.' });

@@ -76,6 +76,14 @@ export async function openBrowser(viewport = { width: 1280, height: 900 }): Prom
   };
 }
 
+/** Fill the form as `person`, choose a way to the phone (its radio's name), submit, and wait for the state it leads to. */
+export async function startOnPhone(page: Page, person: Person, way: 'Text me a link' | 'Continue on my phone'): Promise<void> {
+  await fillForm(page, person);
+  await widget(page).getByRole('radio', { name: way }).check();
+  await submit(page);
+  await waitForState(page, way === 'Text me a link' ? 'sms-sent' : 'handoff');
+}
+
 /** A phone-sized viewport (the second device of the phone paths). */
 export const PHONE = { width: 390, height: 844 };
 

@@ -11,6 +11,7 @@
 import type { OnboardingLinkRequest, RenewLinkRequest, ResultAnswer, ResultRequest } from '../../worker/contract.js';
 import { createLink, failure, getResult, isFailure, newKey, type LinkAnswer } from '../api.js';
 import type { Deps, Flow } from '../flow.js';
+import type { Stored } from '../return-session.js';
 import { fieldOfIssue } from './issues.js';
 import { pageUrl, takeReturn } from './return.js';
 import { tidyCode, toRequest, validate } from './validate.js';
@@ -150,18 +151,11 @@ export function install(flow: Flow, d: Deps): Run {
         // without asking (the same verification). A texted link is not: only
         // the person's "Send again" texts again.
         if (flow.state === 'handoff' && Date.now() >= expiry) {
-          try {
-            // A new link needs the bot check's token where Turnstile is on: without one yet, try at the next poll.
-            if (host.turnstileSitekey && !host._bot?.token) throw failure('TURNSTILE_PENDING', 403, false);
-            session = await renew(session, signal);
-            if (signal.aborted) return;
+          const renewed = await renew(session, signal);
+          if (signal.aborted) return;
+          if (renewed) {
+            session = renewed;
             bounds();
-          } catch (e) {
-            // Refused for what a retry cannot mend (a spent session or an ended verification fail below):
-            // say the link has expired and offer starting again, while a phone already in the flow may finish.
-            if (!isFailure(e) || e.status < 400 || e.status >= 500 || [401, 409, 429].includes(e.status)) throw e;
-            flow.linkExpired = true;
-            host.requestUpdate();
           }
         }
       } catch (e) {
@@ -180,27 +174,49 @@ export function install(flow: Flow, d: Deps): Run {
     }
   };
 
-  /** A new link for the same verification, from its session (the handoff's link expired); the new session. */
-  const renew = async (session: string, signal: AbortSignal): Promise<string> => {
-    const body: RenewLinkRequest = { session, lang: host._lang };
-    const bot = host._bot?.token;
-    if (bot) body.turnstileToken = bot;
-    try {
-      const answer = await createLink(host.endpoint, body, newKey(), signal);
-      if (signal.aborted) return session;
-      if (!answer.url || !answer.qr) throw failure('BAD_ANSWER', 200, false);
-      const url = safeUrl(answer.url);
-      flow.link = { urlExpiry: answer.localExpiry, url };
-      flow.qr = answer.qr;
-      flow.phoneOpened = flow.copied = flow.linkExpired = false;
-      flow.renewed = true;
-      d.writeStored({ session: answer.session, urlExpiry: answer.localExpiry, handoff: { url, qr: answer.qr } });
-      d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: false, verificationId: answer.verificationId });
+  /**
+   * A new link for the same verification, from its session (the handoff's
+   * link expired): the new session. Undefined when none can be had now: the
+   * view then says the link has expired and offers starting again (polling
+   * goes on: a phone already in the flow may finish), and the next poll tries
+   * again. A spent session or an ended verification (401, 409) and faults a
+   * retry may mend are thrown, as for a result.
+   */
+  const renew = async (session: string, signal: AbortSignal): Promise<string | undefined> => {
+    const expired = () => {
+      flow.linkExpired = true;
       host.requestUpdate();
-      return answer.session;
+      return undefined;
+    };
+    const bot = host._bot?.token;
+    // Where Turnstile is on, a new link needs a fresh token too.
+    if (host.turnstileSitekey && !bot) return expired();
+    const body: RenewLinkRequest = { session, lang: host._lang, ...(bot ? { turnstileToken: bot } : {}) };
+    let answer: LinkAnswer;
+    try {
+      answer = await createLink(host.endpoint, body, newKey(), signal);
+    } catch (e) {
+      if (isFailure(e) && e.status >= 400 && e.status < 500 && ![401, 409, 429].includes(e.status)) return expired();
+      throw e;
     } finally {
       if (bot) host._bot?.reset(); // Turnstile tokens are single-use
     }
+    if (signal.aborted) return undefined;
+    if (!answer.url || !answer.qr) throw failure('BAD_ANSWER', 200, false);
+    const url = safeUrl(answer.url);
+    flow.renewed = true;
+    holdLink(answer, url, { handoff: { url, qr: answer.qr } });
+    host.requestUpdate();
+    return answer.session;
+  };
+
+  /** A link is out: what the views show, what a reload needs (`keep`, with the session), and `kyc-link`. */
+  const holdLink = (answer: LinkAnswer, url: string, keep: Omit<Stored, 'session' | 'urlExpiry'>) => {
+    flow.link = { urlExpiry: answer.localExpiry, ...(url ? { url } : {}) };
+    flow.qr = answer.qr;
+    flow.copied = flow.phoneOpened = flow.linkExpired = false;
+    d.writeStored({ session: answer.session, urlExpiry: answer.localExpiry, ...keep });
+    d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: !!answer.smsSent, verificationId: answer.verificationId });
   };
 
   const check = async (): Promise<void> => {
@@ -291,21 +307,15 @@ export function install(flow: Flow, d: Deps): Run {
         if (signal.aborted) return;
         // A texted link comes with a code and no URL: this tab never holds the hosted flow's address.
         const url = answer.url ? safeUrl(answer.url) : '';
-        flow.link = { urlExpiry: answer.localExpiry, ...(url ? { url } : {}) };
         flow.phone = maskPhone(body.phone.code, body.phone.number);
         flow.claimCode = answer.claimCode ?? '';
-        flow.qr = answer.qr;
-        flow.copied = flow.renewed = flow.linkExpired = false;
-        flow.phoneOpened = false;
+        flow.renewed = false;
         // What a reload or Back needs to go on: the texted number and code, or the phone's link and QR code.
         const handedOff = !answer.smsSent && answer.qr && handoff ? answer.qr : undefined;
-        d.writeStored({
-          session: answer.session,
-          urlExpiry: answer.localExpiry,
+        holdLink(answer, url, {
           ...(answer.smsSent ? { phone: flow.phone, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
           ...(handedOff ? { handoff: { url, qr: handedOff } } : {}),
         });
-        d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: !!answer.smsSent, verificationId: answer.verificationId });
         // While the link is out (a text message; the hosted flow in this tab, a popup or another tab), this tab
         // keeps asking, so it reaches the outcome wherever the person finishes.
         void poll(answer.session, true);

@@ -3,7 +3,7 @@
  * passed in (storage, clock, vendor, queue), so the same code runs in the
  * Durable Object and, in node tests, against a map and a controlled clock.
  */
-import { ApiError } from '../errors';
+import { vendorMismatch } from '../vendor/errors';
 import { randomToken, safeEqual } from '../random';
 import { awaitingClaim, CHECKING, CLAIM_TRIES, isOpen, MAX_RENEWALS, pollDue, webhookEvent, type DemoDelivery, type Renewal, type Verification, type WebhookEvent, type WebhookState } from './verification';
 
@@ -87,7 +87,7 @@ export class VerificationLogic {
       const answer = await this.d.askVendor(v);
       if (answer.entityId !== undefined && answer.entityId !== v.entityId) {
         console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: v.id }));
-        throw new ApiError(502, 'VENDOR_MISMATCH', 'The verification service answered about another check. Please try again later.');
+        throw vendorMismatch();
       }
       if (answer.checkStatus && answer.checkStatus !== CHECKING) await this.finish(answer.checkStatus);
     })();
@@ -185,10 +185,9 @@ export class VerificationLogic {
     const h = v.handoff;
     let handoff = h;
     if (r.link && h?.kind === 'link') {
-      // The same return secret: a phone still in the old flow can come back. A
-      // new one only if the old was spent (a phone already came back).
-      const { browserKey: _k, returned: _r, opened: _o, ...rest } = h;
-      handoff = r.link.returnSecret === h.returnSecret ? { ...h, openToken: r.link.openToken, hostedUrl: r.link.hostedUrl, opened: false } : { ...rest, ...r.link };
+      // The same return secret: a phone still in the old flow can come back.
+      // A new one (the old was spent: a phone already came back) starts afresh.
+      handoff = r.link.returnSecret === h.returnSecret ? { ...h, ...r.link, opened: false } : { kind: 'link', ...r.link };
     }
     const next: Verification = {
       ...v,

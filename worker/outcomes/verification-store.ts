@@ -6,6 +6,7 @@
 import type { Env } from '../env';
 import { ApiError } from '../errors';
 import { VendorError, type VendorFault } from '../vendor/client';
+import { vendorMismatch } from '../vendor/errors';
 import { vendorClient } from '../vendor/from-env';
 import { partnerById } from '../partners/resolve';
 import { resultPollSeconds } from './settings';
@@ -61,7 +62,7 @@ export async function observeSafely(run: () => Promise<Verification | undefined>
 
 function unpack(o: Observation): Verification | undefined {
   if ('fault' in o) throw new VendorError(o.fault);
-  if ('mismatch' in o) throw new ApiError(502, 'VENDOR_MISMATCH', 'The verification service answered about another check. Please try again later.');
+  if ('mismatch' in o) throw vendorMismatch();
   return o.v;
 }
 

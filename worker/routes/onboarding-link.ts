@@ -18,17 +18,10 @@ import { CHECKING, claimCode, linkExpiry, newVerificationId, type Handoff, type 
 import { verifications } from '../outcomes/verification-store';
 import { randomToken } from '../random';
 import { qrModules } from '../handoff/qr';
+import { handoffUrls, redirectUrl } from '../handoff/urls';
 import { renewLink } from './renew-link';
-import { pageLang } from '../handoff/page-strings';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
-
-/** The hosted flow sends people back here; the widget recognises the parameter. */
-export function redirectUrl(returnUrl: string, outcome: 'success' | 'error'): string {
-  const u = new URL(returnUrl);
-  u.searchParams.set('kyc_return', outcome);
-  return u.toString();
-}
 
 export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async (c) => {
   const env = c.env;
@@ -100,9 +93,8 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     // A handed-off flow (QR, copied link, or a texted link) ends on the
     // worker's own page, with a single-use secret.
     const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
-    // The phone's pages speak the widget's language (`l`, see handoff/page-strings.ts).
-    const l = body.lang ? `&l=${pageLang(body.lang, undefined)}` : '';
-    const returnTo = returnSecret ? `${own}/handoff/${verificationId}/return?r=${returnSecret}${l}` : returnUrl;
+    const pages = handoffUrls(own, verificationId, body.lang);
+    const returnTo = returnSecret ? pages.back(returnSecret) : returnUrl;
     const link = await vendorFor(c, partner).onboardingUrl({
       applicationRef: c.get('requestId'),
       consent: true,
@@ -134,7 +126,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     const now = Date.now();
     const expiresAt = linkExpiry(link.urlExpiry, now);
     const openToken = returnSecret && body.handoff ? randomToken() : undefined;
-    const handoffUrl = openToken ? `${own}/handoff/${verificationId}?t=${openToken}${l}` : undefined;
+    const handoffUrl = openToken ? pages.open(openToken) : undefined;
     // A texted link reaches whatever number was typed: the outcome is credited
     // only once the code shown here is entered on the phone's return page.
     const code = body.sendSMS ? claimCode() : undefined;

@@ -17,14 +17,13 @@ import { verificationGraceSeconds } from '../outcomes/settings';
 import { verifications } from '../outcomes/verification-store';
 import { isReturnOrigin, normaliseOrigin, ownOrigin } from '../origins';
 import { qrModules } from '../handoff/qr';
-import { pageLang } from '../handoff/page-strings';
 import { randomToken } from '../random';
-import { createSession, requireSession, sessionInvalid, sessionSecret } from '../session';
+import { createSession, requireSession, sessionInvalid, sessionOwns, sessionSecret } from '../session';
 import { verifyTurnstile } from '../turnstile';
 import { VendorError } from '../vendor/client';
-import { vendorFault } from '../vendor/errors';
+import { vendorFault, vendorMismatch } from '../vendor/errors';
 import { vendorFor } from '../vendor/from-env';
-import { redirectUrl } from './onboarding-link';
+import { handoffUrls, redirectUrl } from '../handoff/urls';
 
 const ended = (issue: string) =>
   new ApiError(409, 'VERIFICATION_ENDED', 'This verification can no longer get a new link. Please start again.', [{ issue, issueLocation: 'session' }]);
@@ -35,7 +34,7 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
   const session = await requireSession(c, body.session);
   const store = verifications(env);
   const v = await store.read(session.vid);
-  if (!v || v.entityId !== session.sub || v.partnerId !== session.pid) throw sessionInvalid();
+  if (!sessionOwns(session, v)) throw sessionInvalid();
   if (!isOpen(v)) throw ended('belongs to a verification that has ended');
   if ((v.renewals ?? 0) >= MAX_RENEWALS) throw ended(`has had its ${MAX_RENEWALS} new links`);
   const h = v.handoff;
@@ -44,15 +43,13 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
       { issue: 'belongs to a texted link: send it again with the details', issueLocation: 'session' },
     ]);
   }
-  const own = ownOrigin(env, c.req.url);
-  // The phone's pages keep the widget's language.
-  const l = body.lang ? `&l=${pageLang(body.lang, undefined)}` : '';
+  const pages = handoffUrls(ownOrigin(env, c.req.url), v.id, body.lang);
   let returnTo: string;
   let returnSecret: string | undefined;
   if (h) {
     // A spent return secret (a phone already came back) is replaced.
     returnSecret = h.browserKey ? randomToken() : h.returnSecret;
-    returnTo = `${own}/handoff/${v.id}/return?r=${returnSecret}${l}`;
+    returnTo = pages.back(returnSecret);
   } else {
     returnTo = body.returnUrl ?? v.partnerOrigin;
     if (!isReturnOrigin(env, c.req.url, partner, normaliseOrigin(returnTo))) {
@@ -78,7 +75,7 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
     throw err instanceof VendorError ? vendorFault(err, 'link') : err;
   }
   if (link.entity.entityId !== undefined && link.entity.entityId !== v.entityId) {
-    throw new ApiError(502, 'VENDOR_MISMATCH', 'The verification service answered about another check. Please try again later.');
+    throw vendorMismatch();
   }
   const now = Date.now();
   const linkExpiresAt = linkExpiry(link.urlExpiry, now);
@@ -89,7 +86,7 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
     ...(openToken && returnSecret ? { link: { openToken, hostedUrl: link.url, returnSecret } } : {}),
   };
   if (!(await store.renew(v.id, renewal))) throw ended('belongs to a verification that has ended');
-  const handoffUrl = openToken ? `${own}/handoff/${v.id}?t=${openToken}${l}` : undefined;
+  const handoffUrl = openToken ? pages.open(openToken) : undefined;
   const answer: OnboardingLinkAnswer = {
     url: handoffUrl ?? link.url,
     urlExpiry: link.urlExpiry,

@@ -13,7 +13,7 @@ import { RESULT_TOKEN_TTL_SECONDS, signResultToken } from '../outcomes/result-to
 import { signingKeys } from '../outcomes/signing-keys';
 import { awaitingClaim, isFinal, type Verification } from '../outcomes/verification';
 import { verifications } from '../outcomes/verification-store';
-import { requireSession, sessionInvalid } from '../session';
+import { requireSession, sessionInvalid, sessionOwns } from '../session';
 import { VendorError } from '../vendor/client';
 import { vendorFault } from '../vendor/errors';
 import { readJson } from '../validation';
@@ -50,7 +50,7 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
     throw err;
   }
   // Gone (it ended longer ago than it is kept), or not this session's.
-  if (!v || v.entityId !== session.sub || v.partnerId !== session.pid) throw sessionInvalid();
+  if (!sessionOwns(session, v)) throw sessionInvalid();
   const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id };
   if (v.handoff?.kind === 'link' && v.handoff.opened && !isFinal(v)) answer.phoneOpened = true;
   if (v.handoff?.returned && !awaitingClaim(v) && !isFinal(v)) answer.phoneReturned = true;

@@ -23,6 +23,10 @@ function ourField(location: string | undefined): string {
   return '<body>';
 }
 
+/** The vendor answered about another entity than the one asked about: never credited. */
+export const vendorMismatch = () =>
+  new ApiError(502, 'VENDOR_MISMATCH', 'The verification service answered about another check. Please try again later.');
+
 export function vendorFault(err: unknown, route: 'link' | 'result' | 'ruok'): ApiError {
   if (!(err instanceof VendorError)) throw err;
   const f = err.fault;

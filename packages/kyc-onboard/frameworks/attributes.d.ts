@@ -1,2 +1,2 @@
-/** The attributes of `<kyc-onboard>` as a template writes them (see custom-elements.json). */
-export type { KycOnboardAttributes } from '../dist/widget/attributes.js';
+/** The attributes of `<kyc-onboard>` as a template writes them, and its events as JSX props (see custom-elements.json). */
+export type { KycOnboardAttributes, KycOnboardEventProps } from '../dist/widget/attributes.js';

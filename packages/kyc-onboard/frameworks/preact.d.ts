@@ -5,23 +5,18 @@
  * Preact 11's types (tested with a fresh app).
  */
 import type { HTMLAttributes } from 'preact';
-import type { KycCompleteEvent, KycErrorEvent, KycLinkEvent, KycOnboard, KycRedirectEvent, KycSubmitEvent } from '../dist/widget/index.js';
-import type { KycOnboardAttributes } from './attributes.js';
+import type { KycOnboard } from '../dist/widget/index.js';
+import type { KycOnboardAttributes, KycOnboardEventProps } from './attributes.js';
 
 export * from '../dist/widget/index.js';
-export type { KycOnboardAttributes } from './attributes.js';
+export type { KycOnboardAttributes, KycOnboardEventProps } from './attributes.js';
 
 declare module 'preact' {
   namespace JSX {
     interface IntrinsicElements {
       'kyc-onboard': Omit<HTMLAttributes<KycOnboard>, 'lang'> &
-        KycOnboardAttributes & {
-          'onkyc-submit'?: (event: KycSubmitEvent) => void;
-          'onkyc-link'?: (event: KycLinkEvent) => void;
-          'onkyc-redirect'?: (event: KycRedirectEvent) => void;
-          'onkyc-complete'?: (event: KycCompleteEvent) => void;
-          'onkyc-error'?: (event: KycErrorEvent) => void;
-        };
+        KycOnboardAttributes &
+        KycOnboardEventProps<'on'>;
     }
   }
 }
