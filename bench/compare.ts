@@ -20,13 +20,21 @@ const picks: Pick[] = [
   ['3 link added p50, 8 conn.', (r) => ok(r.items.workerOverhead)?.link.addedP50, 'ms'],
   ['3 link added p50, 1 conn.', (r) => ok(r.items.workerOverhead)?.scaling.find((s) => s.connections === 1)?.addedP50, 'ms'],
   ['3 ruok throughput / direct', (r) => ok(r.items.workerOverhead)?.ruok.throughputRatio, '×'],
-  ['3 link / pass-through floor', (r) => {
-    const o = ok(r.items.workerOverhead);
-    return o ? Math.round((o.link.worker.rps / o.floor.proxy.worker.rps) * 1000) / 1000 : undefined;
-  }, '×'],
+  [
+    '3 link / pass-through floor',
+    (r) => {
+      const o = ok(r.items.workerOverhead);
+      return o ? Math.round((o.link.worker.rps / o.floor.proxy.worker.rps) * 1000) / 1000 : undefined;
+    },
+    '×',
+  ],
   ['4 worker gzip', (r) => ok(r.items.workerSize)?.gzipBytes, 'B'],
   ['5 end to end / plain form', (r) => ok(r.items.endToEnd)?.ratio, '×'],
-  ...[1, 8, 32, 128].map((c): Pick => [`6 link req/s at ${c} conn.`, (r) => ok(r.items.workerOverhead)?.scaling.find((s) => s.connections === c)?.worker.rps, 'req/s']),
+  ...[1, 8, 32, 128].map((c): Pick => [
+    `6 link req/s at ${c} conn.`,
+    (r) => ok(r.items.workerOverhead)?.scaling.find((s) => s.connections === c)?.worker.rps,
+    'req/s',
+  ]),
 ];
 
 const [a, b = 'bench/results/latest.json'] = process.argv.slice(2);
@@ -46,4 +54,6 @@ const rows = picks.map(([label, get, unit]) => {
 const head = ['', A.date.slice(0, 16), B.date.slice(0, 16), 'change'];
 const w = head.map((_, i) => Math.max(...[head, ...rows].map((r) => r[i]!.length)));
 for (const r of [head, ...rows]) console.log(r.map((c, i) => c.padEnd(w[i]!)).join('  '));
-console.log(`\nload average ${A.machine.loadAvg1mStart}→${A.machine.loadAvg1mEnd} vs ${B.machine.loadAvg1mStart}→${B.machine.loadAvg1mEnd}; compare ratios, not milliseconds, across runs.`);
+console.log(
+  `\nload average ${A.machine.loadAvg1mStart}→${A.machine.loadAvg1mEnd} vs ${B.machine.loadAvg1mStart}→${B.machine.loadAvg1mEnd}; compare ratios, not milliseconds, across runs.`,
+);

@@ -124,21 +124,33 @@ export async function endToEnd(browser: Browser, runs: number, log: (s: string) 
         await fill(page);
         await page.evaluate(() => 0); // the checkbox's click report has arrived
         clickAt = undefined;
-        const api = page.waitForResponse((r) => r.url().endsWith('/api/onboarding-link') && r.request().method() === 'POST', { timeout: 15_000 });
-        const flow = page.waitForResponse((r) => /\/sandbox\/flow\/[^/]+$/.test(new URL(r.url()).pathname) && r.request().isNavigationRequest(), { timeout: 20_000 });
+        const api = page.waitForResponse((r) => r.url().endsWith('/api/onboarding-link') && r.request().method() === 'POST', {
+          timeout: 15_000,
+        });
+        const flow = page.waitForResponse(
+          (r) => /\/sandbox\/flow\/[^/]+$/.test(new URL(r.url()).pathname) && r.request().isNavigationRequest(),
+          { timeout: 20_000 },
+        );
         // Both are awaited below; a failure before then must not surface as an unhandled rejection.
         api.catch(() => {});
         flow.catch(() => {});
         await page.getByRole('button', { name: 'Verify my identity' }).click({ noWaitAfter: true });
         const response = await api;
-        if (response.status() !== 200) throw new Error(`${which}: /api/onboarding-link answered ${response.status()}: ${await response.text().catch(() => '')}`);
+        if (response.status() !== 200)
+          throw new Error(`${which}: /api/onboarding-link answered ${response.status()}: ${await response.text().catch(() => '')}`);
         const flowResponse = await flow;
         if (flowResponse.status() !== 200) throw new Error(`${which}: the hosted-flow page answered ${flowResponse.status()}`);
         await page.waitForURL(/\/sandbox\/flow\//, { waitUntil: 'load', timeout: 15_000 });
-        await page.waitForFunction(() => ((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.loadEventEnd ?? 0) > 0, undefined, {
-          timeout: 10_000,
-        });
-        const loadEnd = await page.evaluate(() => performance.timeOrigin + (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd);
+        await page.waitForFunction(
+          () => ((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.loadEventEnd ?? 0) > 0,
+          undefined,
+          {
+            timeout: 10_000,
+          },
+        );
+        const loadEnd = await page.evaluate(
+          () => performance.timeOrigin + (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventEnd,
+        );
         if (clickAt === undefined) throw new Error(`${which}: the click was not seen`);
         const timing = response.request().timing();
         return { total: loadEnd - clickAt, api: timing.responseEnd };

@@ -100,7 +100,11 @@ export async function load(target: Target, connections: number, durationS: numbe
               ...(target.body ? { body: target.body } : {}),
               setupRequest: (req: autocannon.Request) => ({
                 ...req,
-                headers: { ...req.headers, 'cf-connecting-ip': nextIp(), ...(target.idempotencyKey ? { 'idempotency-key': `bench-${runId}-${ipCounter}` } : {}) },
+                headers: {
+                  ...req.headers,
+                  'cf-connecting-ip': nextIp(),
+                  ...(target.idempotencyKey ? { 'idempotency-key': `bench-${runId}-${ipCounter}` } : {}),
+                },
               }),
             },
           ],
@@ -174,7 +178,13 @@ function med(runs: LoadRun[]): Summary {
  * starting target rotating each round (drift in the machine's load hits all
  * alike). Returns the median of the runs per target.
  */
-export async function rounds<K extends string>(targets: Record<K, Target>, connections: number, durationS: number, repeats: number, log: (s: string) => void): Promise<Record<K, Summary>> {
+export async function rounds<K extends string>(
+  targets: Record<K, Target>,
+  connections: number,
+  durationS: number,
+  repeats: number,
+  log: (s: string) => void,
+): Promise<Record<K, Summary>> {
   const keys = Object.keys(targets) as K[];
   const runs = Object.fromEntries(keys.map((k) => [k, [] as LoadRun[]])) as Record<K, LoadRun[]>;
   const width = Math.max(...keys.map((k) => k.length));
@@ -183,7 +193,9 @@ export async function rounds<K extends string>(targets: Record<K, Target>, conne
       const k = keys[(i + j) % keys.length]!;
       const r = await load(targets[k], connections, durationS);
       runs[k].push(r);
-      log(`  ${k.padEnd(width)} c=${String(connections).padStart(3)}  ${String(r.rps).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${r.non2xx || r.errors ? `  (unexpected statuses ${JSON.stringify(r.statuses)}, socket errors ${r.errors})` : ''}`);
+      log(
+        `  ${k.padEnd(width)} c=${String(connections).padStart(3)}  ${String(r.rps).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${r.non2xx || r.errors ? `  (unexpected statuses ${JSON.stringify(r.statuses)}, socket errors ${r.errors})` : ''}`,
+      );
     }
   }
   return Object.fromEntries(keys.map((k) => [k, med(runs[k])])) as Record<K, Summary>;
@@ -206,7 +218,11 @@ export function against(connections: number, worker: Summary, direct: Summary): 
 
 /** One request of each target must answer 2xx before any load is put on it. */
 export async function preflight(t: Target): Promise<void> {
-  const headers = { ...t.headers, 'cf-connecting-ip': nextIp(), ...(t.idempotencyKey ? { 'idempotency-key': `bench-${runId}-pre-${ipCounter}` } : {}) };
+  const headers = {
+    ...t.headers,
+    'cf-connecting-ip': nextIp(),
+    ...(t.idempotencyKey ? { 'idempotency-key': `bench-${runId}-pre-${ipCounter}` } : {}),
+  };
   const res = await fetch(t.url, { method: t.method, headers, body: t.body });
   const text = await res.text();
   if (t.expect ? res.status !== t.expect : !res.ok) throw new Error(`${t.method} ${t.url} answered ${res.status}: ${text.slice(0, 500)}`);

@@ -45,7 +45,11 @@ export interface OutcomesOptions {
 const ORIGIN_HEADERS = (url: string) => ({ 'Content-Type': 'application/json', Origin: url });
 
 async function linkSession(worker: MiniflareWorker, ip: string): Promise<{ session: string; url: string }> {
-  const res = await fetch(`${worker.url}/api/onboarding-link`, { method: 'POST', headers: { ...ORIGIN_HEADERS(worker.url), 'CF-Connecting-IP': ip }, body: LINK_BODY });
+  const res = await fetch(`${worker.url}/api/onboarding-link`, {
+    method: 'POST',
+    headers: { ...ORIGIN_HEADERS(worker.url), 'CF-Connecting-IP': ip },
+    body: LINK_BODY,
+  });
   if (res.status !== 200) throw new Error(`link: ${res.status} ${await res.text()}`);
   return (await res.json()) as { session: string; url: string };
 }
@@ -54,8 +58,21 @@ async function signaturesPerSecond(): Promise<number> {
   const jwk = await newSigningJwk('bench');
   const { kty, crv, x, y, d } = jwk;
   const privateKey = await crypto.subtle.importKey('jwk', { kty, crv, x, y, d }, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign']);
-  const key = { kid: 'bench', privateKey, publicJwk: { kty: 'EC' as const, crv: 'P-256' as const, x: x!, y: y!, kid: 'bench', use: 'sig' as const, alg: 'ES256' as const } };
-  const claims = { iss: 'https://kyc.example', aud: 'https://shop.example', sub: 'vrf_x', entity_id: 'e', check_status: 'CHECKED_SUCCESS_CLEAR', iat: 0, exp: 900, jti: 'j' };
+  const key = {
+    kid: 'bench',
+    privateKey,
+    publicJwk: { kty: 'EC' as const, crv: 'P-256' as const, x: x!, y: y!, kid: 'bench', use: 'sig' as const, alg: 'ES256' as const },
+  };
+  const claims = {
+    iss: 'https://kyc.example',
+    aud: 'https://shop.example',
+    sub: 'vrf_x',
+    entity_id: 'e',
+    check_status: 'CHECKED_SUCCESS_CLEAR',
+    iat: 0,
+    exp: 900,
+    jti: 'j',
+  };
   for (let i = 0; i < 200; i++) await signResultToken(key, claims); // warm-up
   const n = 2000;
   const t = performance.now();
@@ -77,16 +94,35 @@ export async function outcomes(o: OutcomesOptions): Promise<OutcomesResult> {
   });
   const delivered = new Set<string>();
   try {
-    worker = await startMiniflareWorker(join(ROOT, 'wrangler.toml'), { KYC_BASE_URL: vendor.url, KYC_API_KEY: 'bench-key', KYC_CUSTOMER_ID: 'bench-customer', SESSION_SECRET: `bench-${crypto.randomUUID()}` });
+    worker = await startMiniflareWorker(join(ROOT, 'wrangler.toml'), {
+      KYC_BASE_URL: vendor.url,
+      KYC_API_KEY: 'bench-key',
+      KYC_CUSTOMER_ID: 'bench-customer',
+      SESSION_SECRET: `bench-${crypto.randomUUID()}`,
+    });
     // The fake vendor answers every result final: the first /api/result makes the verification final.
     const final = await linkSession(worker, '203.0.113.1');
-    await fetch(`${worker.url}/api/result`, { method: 'POST', headers: ORIGIN_HEADERS(worker.url), body: JSON.stringify({ session: final.session }) });
+    await fetch(`${worker.url}/api/result`, {
+      method: 'POST',
+      headers: ORIGIN_HEADERS(worker.url),
+      body: JSON.stringify({ session: final.session }),
+    });
     // A verification that stays CHECKING: its first poll is due only after RESULT_POLL_SECONDS,
     // and until then every /api/result answers from the record. (Asked once first, so the poll is spent.)
     const running = await linkSession(worker, '203.0.113.2');
     const targets: Record<'resultFinal' | 'resultChecking' | 'jwks', Target> = {
-      resultFinal: { method: 'POST', url: `${worker.url}/api/result`, headers: ORIGIN_HEADERS(worker.url), body: JSON.stringify({ session: final.session }) },
-      resultChecking: { method: 'POST', url: `${worker.url}/api/result`, headers: ORIGIN_HEADERS(worker.url), body: JSON.stringify({ session: running.session }) },
+      resultFinal: {
+        method: 'POST',
+        url: `${worker.url}/api/result`,
+        headers: ORIGIN_HEADERS(worker.url),
+        body: JSON.stringify({ session: final.session }),
+      },
+      resultChecking: {
+        method: 'POST',
+        url: `${worker.url}/api/result`,
+        headers: ORIGIN_HEADERS(worker.url),
+        body: JSON.stringify({ session: running.session }),
+      },
       jwks: { method: 'GET', url: `${worker.url}/.well-known/jwks.json`, headers: {} },
     };
     const r = await rounds(targets, o.connections, o.durationS, o.repeats, o.log);
@@ -103,12 +139,22 @@ export async function outcomes(o: OutcomesOptions): Promise<OutcomesResult> {
     const sessions: { session: string; checkId: string }[] = [];
     for (let i = 0; i < o.webhookCount; i++) {
       const { session, url } = await linkSession(sandboxWorker, `198.18.${i >> 8}.${i & 255}`);
-      const flow = await fetch(url.replace(/^https?:\/\/[^/]+/, sandboxWorker.url), { method: 'POST', body: new URLSearchParams({ outcome: 'complete' }), redirect: 'manual' });
+      const flow = await fetch(url.replace(/^https?:\/\/[^/]+/, sandboxWorker.url), {
+        method: 'POST',
+        body: new URLSearchParams({ outcome: 'complete' }),
+        redirect: 'manual',
+      });
       sessions.push({ session, checkId: new URL(flow.headers.get('location')!).searchParams.get('checkId')! });
     }
     const t0 = performance.now();
     await Promise.all(
-      sessions.map((s, i) => fetch(`${sandboxWorker!.url}/api/result`, { method: 'POST', headers: { ...ORIGIN_HEADERS(sandboxWorker!.url), 'CF-Connecting-IP': `198.19.${i >> 8}.${i & 255}` }, body: JSON.stringify(s) }).then((r) => r.arrayBuffer())),
+      sessions.map((s, i) =>
+        fetch(`${sandboxWorker!.url}/api/result`, {
+          method: 'POST',
+          headers: { ...ORIGIN_HEADERS(sandboxWorker!.url), 'CF-Connecting-IP': `198.19.${i >> 8}.${i & 255}` },
+          body: JSON.stringify(s),
+        }).then((r) => r.arrayBuffer()),
+      ),
     );
     const deadline = Date.now() + 120_000;
     while (delivered.size < o.webhookCount && Date.now() < deadline) await sleep(20);

@@ -71,8 +71,18 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
     dev = await startWorker({ vars: { ...VARS, KYC_BASE_URL: vendor.url }, timeoutMs: 60_000 });
 
     const json = { 'content-type': 'application/json' };
-    const link = (base: string): Target => ({ method: 'POST', url: `${base}/api/onboarding-link`, headers: { ...json, origin: base }, body: LINK_BODY });
-    const directLink: Target = { method: 'POST', url: `${vendor.url}/idv/v2/idvalidate/onboarding-url`, headers: { ...json, ...VENDOR_HEADERS }, body: vendorLinkBody(worker.url) };
+    const link = (base: string): Target => ({
+      method: 'POST',
+      url: `${base}/api/onboarding-link`,
+      headers: { ...json, origin: base },
+      body: LINK_BODY,
+    });
+    const directLink: Target = {
+      method: 'POST',
+      url: `${vendor.url}/idv/v2/idvalidate/onboarding-url`,
+      headers: { ...json, ...VENDOR_HEADERS },
+      body: vendorLinkBody(worker.url),
+    };
     const t = {
       workerLink: link(worker.url),
       directLink,

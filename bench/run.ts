@@ -50,7 +50,10 @@ export interface BenchResults {
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
-const only = argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const want = (k: string) => !only || only.includes(k);
 const log = (s: string) => process.stderr.write(s + '\n');
 
@@ -116,7 +119,8 @@ function machine(browserVersion: string | undefined) {
   } catch {
     /* not a git checkout */
   }
-  const pkg = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  const pkg = (name: string) =>
+    (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
   return {
     cpus: c.length,
     cpuModel: c[0]?.model ?? 'unknown',
@@ -135,7 +139,15 @@ async function main(): Promise<number> {
   const started = performance.now();
   const load0 = loadavg()[0]!;
   const stale = ensureBuild(argv.includes('--build'));
-  const results: BenchResults = { date: new Date().toISOString(), mode: quick ? 'quick' : 'full', durationS: 0, machine: {}, notes: [], items: {}, budgets: {} };
+  const results: BenchResults = {
+    date: new Date().toISOString(),
+    mode: quick ? 'quick' : 'full',
+    durationS: 0,
+    machine: {},
+    notes: [],
+    items: {},
+    budgets: {},
+  };
   if (stale) {
     log(`[bench] note: ${stale}`);
     results.notes.push(stale);
@@ -174,8 +186,17 @@ async function main(): Promise<number> {
   }
 
   if (want('overhead')) {
-    it.workerOverhead = await step(`3 + 6 worker overhead and scaling (${P.repeats} and ${P.scalingRepeats} × ${P.durationS} s per point)`, () =>
-      workerOverhead({ connections: P.connections, levels: P.levels, durationS: P.durationS, repeats: P.repeats, scalingRepeats: P.scalingRepeats, log }),
+    it.workerOverhead = await step(
+      `3 + 6 worker overhead and scaling (${P.repeats} and ${P.scalingRepeats} × ${P.durationS} s per point)`,
+      () =>
+        workerOverhead({
+          connections: P.connections,
+          levels: P.levels,
+          durationS: P.durationS,
+          repeats: P.repeats,
+          scalingRepeats: P.scalingRepeats,
+          log,
+        }),
     );
   }
 
@@ -194,7 +215,9 @@ async function main(): Promise<number> {
   if (it.workerOverhead && 'ruokNote' in it.workerOverhead) results.notes.push(it.workerOverhead.ruokNote);
 
   if (it.widgetSize && 'buildOptionDrift' in it.widgetSize && it.widgetSize.buildOptionDrift.length) {
-    results.notes.push(`scripts/build-widget.mjs no longer shows ${it.widgetSize.buildOptionDrift.join(', ')}: the minimal element (bench/size.ts) may no longer be bundled like the widget; update bench/size.ts.`);
+    results.notes.push(
+      `scripts/build-widget.mjs no longer shows ${it.widgetSize.buildOptionDrift.join(', ')}: the minimal element (bench/size.ts) may no longer be bundled like the widget; update bench/size.ts.`,
+    );
   }
   if (it.widgetSize && 'withinBudget' in it.widgetSize) results.budgets.widgetGzip = it.widgetSize.withinBudget;
   if (it.workerSize && 'withinBudget' in it.workerSize) results.budgets.workerGzip = it.workerSize.withinBudget;

@@ -55,7 +55,10 @@ const minifyTemplates = {
             .trim() +
           '`',
       );
-      text = text.replace(/\n[ \t]+/g, '\n').replace(/>\n</g, '><').replace(/\n(\/?>)/g, '$1');
+      text = text
+        .replace(/\n[ \t]+/g, '\n')
+        .replace(/>\n</g, '><')
+        .replace(/\n(\/?>)/g, '$1');
       return { contents: text, loader: 'ts' as const };
     });
   },
@@ -65,7 +68,10 @@ const noLitGlobals = {
   name: 'no-lit-globals',
   setup(b: import('esbuild').PluginBuild) {
     b.onLoad({ filter: /[\\/]node_modules[\\/](lit-html|lit-element|@lit[\\/]reactive-element)[\\/][^\\/]+\.js$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replace(/\(\w+\.(?:litHtmlVersions|reactiveElementVersions|litElementVersions)\?\?=\[\]\)\.push\("[^"]*"\)/g, 'void 0'),
+      contents: readFileSync(args.path, 'utf8').replace(
+        /\(\w+\.(?:litHtmlVersions|reactiveElementVersions|litElementVersions)\?\?=\[\]\)\.push\("[^"]*"\)/g,
+        'void 0',
+      ),
       loader: 'js' as const,
     }));
   },
@@ -116,9 +122,21 @@ export function buildOptionDrift(): string[] {
   } catch {
     return ['scripts/build-widget.mjs not found'];
   }
-  const expected = ["format: 'esm'", "target: 'es2022'", 'minify: true', "legalComments: 'none'", 'mangleProps: /^_[a-z]/', 'bundle: true', "platform: 'browser'"];
+  const expected = [
+    "format: 'esm'",
+    "target: 'es2022'",
+    'minify: true',
+    "legalComments: 'none'",
+    'mangleProps: /^_[a-z]/',
+    'bundle: true',
+    "platform: 'browser'",
+  ];
   const missing = expected.filter((o) => !text.includes(o));
-  const plugins = text.match(/plugins:\s*\[([^\]]*)\]/)?.[1]?.split(',').map((p) => p.trim()) ?? [];
+  const plugins =
+    text
+      .match(/plugins:\s*\[([^\]]*)\]/)?.[1]
+      ?.split(',')
+      .map((p) => p.trim()) ?? [];
   const known = new Set(['minifyTemplates', 'noLitGlobals', 'packTranslations']);
   for (const p of plugins) if (!known.has(p)) missing.push(`(new plugin ${p})`);
   for (const p of ['minifyTemplates', 'noLitGlobals']) if (!plugins.includes(p)) missing.push(`plugin ${p}`);
@@ -196,7 +214,11 @@ async function workerSplit(): Promise<WorkerSizeResult['split']> {
 }
 
 export async function workerSize(): Promise<WorkerSizeResult> {
-  const r = spawnSync(process.execPath, [join(ROOT, 'scripts/check-deploy.mjs'), '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts/check-deploy.mjs'), '--json'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   const line = r.stdout
     .split('\n')
     .reverse()

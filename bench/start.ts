@@ -76,7 +76,11 @@ export interface StartResult {
    * without the element), and the rest (instance, first render, style and
    * layout of the shadow tree) = total median − evaluation median.
    */
-  breakdown: { loads: number; widget: { evaluation: number; renderAndLayout: number }; minimal: { evaluation: number; renderAndLayout: number } };
+  breakdown: {
+    loads: number;
+    widget: { evaluation: number; renderAndLayout: number };
+    minimal: { evaluation: number; renderAndLayout: number };
+  };
 }
 
 export async function widgetStart(browser: Browser, loads: number): Promise<StartResult> {
@@ -109,7 +113,9 @@ export async function widgetStart(browser: Browser, loads: number): Promise<Star
         const p = await context.newPage();
         await p.goto(`${server.url}/${which}.html`, { waitUntil: 'load', timeout: 15_000 });
         const r = await withTimeout(
-          p.waitForFunction(() => (window as unknown as { __bench?: unknown }).__bench, undefined, { timeout: 10_000 }).then((h) => h.jsonValue()),
+          p
+            .waitForFunction(() => (window as unknown as { __bench?: unknown }).__bench, undefined, { timeout: 10_000 })
+            .then((h) => h.jsonValue()),
           12_000,
           `${which} start`,
         );

@@ -117,7 +117,7 @@ function onColour(hex: string): string {
     return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
   };
   const l = 0.2126 * lin((n >> 16) & 255) + 0.7152 * lin((n >> 8) & 255) + 0.0722 * lin(n & 255);
-  return (1.05 / (l + 0.05) >= (l + 0.05) / 0.05) ? '#ffffff' : '#111111';
+  return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? '#ffffff' : '#111111';
 }
 
 function apply(): void {
@@ -271,10 +271,22 @@ async function pollHooks(times: number): Promise<void> {
 
 /** What a partner's server does with an event nobody signed: refuses it. */
 async function sendForged(): Promise<void> {
-  const body = JSON.stringify({ type: 'verification.completed', timestamp: new Date().toISOString(), data: { verificationId: readList<string>('sessionStorage', HOOKS_KEY)[0] ?? 'vrf_00000000000000000000000000', checkStatus: 'CHECKED_SUCCESS_CLEAR' } });
+  const body = JSON.stringify({
+    type: 'verification.completed',
+    timestamp: new Date().toISOString(),
+    data: {
+      verificationId: readList<string>('sessionStorage', HOOKS_KEY)[0] ?? 'vrf_00000000000000000000000000',
+      checkStatus: 'CHECKED_SUCCESS_CLEAR',
+    },
+  });
   const res = await fetch('/sandbox/demo-webhooks', {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'webhook-id': 'msg_forged', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,Zm9yZ2VkIGJ5IHRoZSBwZXJzb24gaW4gZnJvbnQgb2YgdGhlIHNjcmVlbg==' },
+    headers: {
+      'Content-Type': 'application/json',
+      'webhook-id': 'msg_forged',
+      'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+      'webhook-signature': 'v1,Zm9yZ2VkIGJ5IHRoZSBwZXJzb24gaW4gZnJvbnQgb2YgdGhlIHNjcmVlbg==',
+    },
     body,
   });
   $('hooks').prepend(hookItem(`Forged verification.completed · refused (${res.status}: the signature does not verify)`, false));

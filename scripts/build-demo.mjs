@@ -94,7 +94,9 @@ export function favicon(size = 32) {
   for (let y = 0; y < size; y++) {
     const row = [0]; // filter: none
     for (let x = 0; x < size; x++) {
-      const r = 7, cx = Math.min(Math.max(x, r), size - 1 - r), cy = Math.min(Math.max(y, r), size - 1 - r);
+      const r = 7,
+        cx = Math.min(Math.max(x, r), size - 1 - r),
+        cy = Math.min(Math.max(y, r), size - 1 - r);
       const inside = (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
       const wave = Math.abs(y - (size * 0.6 + Math.sin((x / size) * Math.PI * 2) * size * 0.12)) < size * 0.07;
       row.push(...(!inside ? [0, 0, 0, 0] : wave ? [255, 255, 255, 255] : [15, 94, 89, 255]));
@@ -148,7 +150,9 @@ async function main() {
       watch: watch ? {} : null,
     },
   });
-  console.log(watch ? '[build-demo] watching demo/ → dist/public/' : '[build-demo] dist/public/index.html, demo-assets/, favicon.ico, _headers');
+  console.log(
+    watch ? '[build-demo] watching demo/ → dist/public/' : '[build-demo] dist/public/index.html, demo-assets/, favicon.ico, _headers',
+  );
 }
 
 await main();

@@ -26,11 +26,26 @@ const minifyTemplates = {
   setup(b) {
     b.onLoad({ filter: /[\\/]widget[\\/].*\.ts$/ }, (args) => {
       let text = readFileSync(args.path, 'utf8');
-      text = text.replace(/css`([^`]*)`/g, (_, body) =>
-        'css`' + body.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').replace(/\s*([{};,>])\s*/g, '$1').replace(/:\s+/g, ':').replace(/;}/g, '}').replace(/\b0\.(\d)/g, '.$1').replace(/='([\w-]+)'/g, '=$1').trim() + '`',
+      text = text.replace(
+        /css`([^`]*)`/g,
+        (_, body) =>
+          'css`' +
+          body
+            .replace(/\/\*[\s\S]*?\*\//g, '')
+            .replace(/\s+/g, ' ')
+            .replace(/\s*([{};,>])\s*/g, '$1')
+            .replace(/:\s+/g, ':')
+            .replace(/;}/g, '}')
+            .replace(/\b0\.(\d)/g, '.$1')
+            .replace(/='([\w-]+)'/g, '=$1')
+            .trim() +
+          '`',
       );
       // Indentation goes; inside html`` a newline is just whitespace (and none is needed between tags or before `/>`).
-      text = text.replace(/\n[ \t]+/g, '\n').replace(/>\n</g, '><').replace(/\n(\/?>)/g, '$1');
+      text = text
+        .replace(/\n[ \t]+/g, '\n')
+        .replace(/>\n</g, '><')
+        .replace(/\n(\/?>)/g, '$1');
       return { contents: text, loader: 'ts' };
     });
   },
@@ -45,7 +60,10 @@ const noLitGlobals = {
   name: 'no-lit-globals',
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/](lit-html|lit-element|@lit[\\/]reactive-element)[\\/][^\\/]+\.js$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replace(/\(\w+\.(?:litHtmlVersions|reactiveElementVersions|litElementVersions)\?\?=\[\]\)\.push\("[^"]*"\)/g, 'void 0'),
+      contents: readFileSync(args.path, 'utf8').replace(
+        /\(\w+\.(?:litHtmlVersions|reactiveElementVersions|litElementVersions)\?\?=\[\]\)\.push\("[^"]*"\)/g,
+        'void 0',
+      ),
       loader: 'js',
     }));
   },
@@ -130,12 +148,16 @@ export async function buildNpm() {
     process.execPath,
     [
       at('node_modules/typescript/bin/tsc'),
-      '-p', tsconfig,
-      '--noEmit', 'false',
+      '-p',
+      tsconfig,
+      '--noEmit',
+      'false',
       '--declaration',
       '--emitDeclarationOnly',
-      '--rootDir', root,
-      '--outDir', at('dist/npm'),
+      '--rootDir',
+      root,
+      '--outDir',
+      at('dist/npm'),
     ],
     { stdio: 'inherit', cwd: root },
   );
@@ -145,7 +167,17 @@ export async function buildNpm() {
 export function buildManifest() {
   execFileSync(
     process.execPath,
-    [at('node_modules/@custom-elements-manifest/analyzer/cem.js'), 'analyze', '--litelement', '--globs', 'widget/kyc-onboard.ts', 'widget/define.ts', 'widget/events.ts', '--outdir', '.'],
+    [
+      at('node_modules/@custom-elements-manifest/analyzer/cem.js'),
+      'analyze',
+      '--litelement',
+      '--globs',
+      'widget/kyc-onboard.ts',
+      'widget/define.ts',
+      'widget/events.ts',
+      '--outdir',
+      '.',
+    ],
     { stdio: 'inherit', cwd: root },
   );
 }

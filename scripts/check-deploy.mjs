@@ -15,7 +15,14 @@ mkdirSync('dist/public', { recursive: true }); // wrangler refuses to start with
 const out = mkdtempSync(join(tmpdir(), 'kyc-deploy-'));
 const r = spawnSync('node_modules/.bin/wrangler', ['deploy', '--dry-run', '--outdir', out], {
   encoding: 'utf8',
-  env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', CLOUDFLARE_CF_FETCH_ENABLED: 'false', NO_COLOR: '1' },
+  env: {
+    ...process.env,
+    CI: 'true',
+    WRANGLER_SEND_METRICS: 'false',
+    WRANGLER_HIDE_BANNER: 'true',
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    NO_COLOR: '1',
+  },
 });
 if (r.status !== 0) {
   console.error(r.stdout, r.stderr);

@@ -56,7 +56,8 @@ export function linksOf(text) {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     if (fence) return;
     const prose = line.replace(/`[^`]*`/g, '');
-    for (const m of prose.matchAll(/!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) links.push({ target: m[1], line: i + 1 });
+    for (const m of prose.matchAll(/!?\[(?:[^\]\\]|\\.)*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+      links.push({ target: m[1], line: i + 1 });
     for (const m of prose.matchAll(/<(?:a|img)\s[^>]*?(?:href|src)="([^"]+)"/g)) links.push({ target: m[1], line: i + 1 });
     const ref = /^\s*\[[^\]]+\]:\s*(\S+)/.exec(prose);
     if (ref) links.push({ target: ref[1], line: i + 1 });
@@ -97,7 +98,12 @@ export function check() {
         problems.push(`${where}: dead link ${target} (no ${relative(root, dest)})`);
         continue;
       }
-      if (anchor && dest.endsWith('.md') && statSync(dest).isFile() && !anchorsOf(readFileSync(dest, 'utf8')).has(decodeURIComponent(anchor).toLowerCase())) {
+      if (
+        anchor &&
+        dest.endsWith('.md') &&
+        statSync(dest).isFile() &&
+        !anchorsOf(readFileSync(dest, 'utf8')).has(decodeURIComponent(anchor).toLowerCase())
+      ) {
         problems.push(`${where}: dead anchor ${target} (${relative(root, dest)} has no heading #${anchor})`);
       }
     }
@@ -106,10 +112,12 @@ export function check() {
     const lines = readFileSync(file, 'utf8').split('\n');
     const title = lines.findIndex((l) => /^#\s/.test(l));
     const first = lines.slice(title + 1).find((l) => l.trim() !== '') ?? '';
-    if (title !== 0 || !/^[*_]*For\b/.test(first.trim())) problems.push(`${relative(root, file)}: the first line after its title must name its reader ("For …")`);
+    if (title !== 0 || !/^[*_]*For\b/.test(first.trim()))
+      problems.push(`${relative(root, file)}: the first line after its title must name its reader ("For …")`);
   }
   const readmeLines = readFileSync(join(root, 'README.md'), 'utf8').split('\n').length;
-  if (readmeLines > README_MAX_LINES) problems.push(`README.md: ${readmeLines} lines, more than ${README_MAX_LINES} (move the detail into a docs/ page)`);
+  if (readmeLines > README_MAX_LINES)
+    problems.push(`README.md: ${readmeLines} lines, more than ${README_MAX_LINES} (move the detail into a docs/ page)`);
   return { problems, files: files.length };
 }
 
@@ -120,5 +128,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error(`\n${problems.length} documentation problem(s) in ${files} files.`);
     process.exit(1);
   }
-  console.log(`docs: ${files} markdown files, every relative link and anchor resolves, no link to shared/, every docs page names its reader`);
+  console.log(
+    `docs: ${files} markdown files, every relative link and anchor resolves, no link to shared/, every docs page names its reader`,
+  );
 }

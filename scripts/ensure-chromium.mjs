@@ -15,7 +15,7 @@ if (found()) {
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const isDebian = existsSync('/etc/debian_version') && existsSync('/usr/bin/apt-get');
 if (isRoot && isDebian) {
-  console.log('[ensure-chromium] no Chromium found: installing Debian\'s chromium (apt-get) …');
+  console.log("[ensure-chromium] no Chromium found: installing Debian's chromium (apt-get) …");
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
   execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });

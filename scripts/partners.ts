@@ -42,7 +42,13 @@ import { cacheSeconds, KV_PROPAGATION_SECONDS } from '../worker/partners/registr
 import { DEV_SEALING_KEY, publicJwk, sealedKid } from '../worker/partners/sealing';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const WRANGLER_ENV = { CI: 'true', WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', CLOUDFLARE_CF_FETCH_ENABLED: 'false', NO_COLOR: '1' };
+const WRANGLER_ENV = {
+  CI: 'true',
+  WRANGLER_SEND_METRICS: 'false',
+  WRANGLER_HIDE_BANNER: 'true',
+  CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  NO_COLOR: '1',
+};
 
 class UsageError extends Error {}
 
@@ -200,7 +206,14 @@ function devVars(): Map<string, string> {
   if (!existsSync(file)) return vars;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     const m = /^\s*([A-Z0-9_]+)\s*=\s*(.*)$/.exec(line);
-    if (m) vars.set(m[1]!, m[2]!.trim().replace(/^'(.*)'$/, '$1').replace(/^"(.*)"$/, '$1'));
+    if (m)
+      vars.set(
+        m[1]!,
+        m[2]!
+          .trim()
+          .replace(/^'(.*)'$/, '$1')
+          .replace(/^"(.*)"$/, '$1'),
+      );
   }
   return vars;
 }
@@ -224,7 +237,11 @@ async function publicKeyFor(a: Args, store: RegistryStore): Promise<JWK> {
     }
     if (localUsesSandbox()) return publicJwk(DEV_SEALING_KEY);
   }
-  throw new UsageError('no sealing key yet: run `npm run partners -- keygen' + (a.flags.has('remote') ? ' --remote --out <file>`' : '`') + ' first (docs/partners.md).');
+  throw new UsageError(
+    'no sealing key yet: run `npm run partners -- keygen' +
+      (a.flags.has('remote') ? ' --remote --out <file>`' : '`') +
+      ' first (docs/partners.md).',
+  );
 }
 
 // ── commands ─────────────────────────────────────────────────────────────
@@ -235,7 +252,11 @@ function inputFrom(a: Args): PartnerInput {
   const name = one(a, 'name');
   if (name !== undefined) input.displayName = name;
   const origins = a.flags.get('origin');
-  if (origins) input.origins = origins.flatMap((o) => o.split(',')).map((o) => o.trim()).filter(Boolean);
+  if (origins)
+    input.origins = origins
+      .flatMap((o) => o.split(','))
+      .map((o) => o.trim())
+      .filter(Boolean);
   const child = one(a, 'child-id');
   if (child !== undefined) input.childId = child;
   const map: [string, keyof PartnerInput][] = [
@@ -262,9 +283,27 @@ function inputFrom(a: Args): PartnerInput {
 }
 
 const KNOWN_FLAGS = new Set([
-  'remote', 'local', 'json', 'keep-previous', 'help', 'persist-to', 'namespace-id', 'public-key', 'out', 'via-wrangler',
-  'name', 'origin', 'child-id', 'flow-id', 'sms-sender-name', 'sms-template-id', 'webhook-url', 'clear',
-  'api-key-file', 'turnstile-secret-file', 'webhook-secret-file',
+  'remote',
+  'local',
+  'json',
+  'keep-previous',
+  'help',
+  'persist-to',
+  'namespace-id',
+  'public-key',
+  'out',
+  'via-wrangler',
+  'name',
+  'origin',
+  'child-id',
+  'flow-id',
+  'sms-sender-name',
+  'sms-template-id',
+  'webhook-url',
+  'clear',
+  'api-key-file',
+  'turnstile-secret-file',
+  'webhook-secret-file',
 ]);
 
 function needId(a: Args): string {
@@ -294,11 +333,14 @@ async function run(a: Args, store: RegistryStore): Promise<void> {
       const previous = await readRecord(store, id);
       if (!previous) throw new UsageError(`there is no partner ${id}`);
       const input = a.command === 'rotate-key' ? { apiKey: secret(a, 'api-key') } : inputFrom(a);
-      if (a.command === 'rotate-key' && !input.apiKey) throw new UsageError('rotate-key needs the new key in PARTNER_API_KEY or --api-key-file <path|->');
+      if (a.command === 'rotate-key' && !input.apiKey)
+        throw new UsageError('rotate-key needs the new key in PARTNER_API_KEY or --api-key-file <path|->');
       const record = await buildRecord(id, input, await publicKeyFor(a, store), { sandbox, previous });
       await writeRecord(store, record, previous);
       if (a.command === 'rotate-key') {
-        console.log(`partner ${id}: new vendor key stored. Every isolate uses it within ${bound()}; revoke the old key at the vendor only after that.`);
+        console.log(
+          `partner ${id}: new vendor key stored. Every isolate uses it within ${bound()}; revoke the old key at the vendor only after that.`,
+        );
       } else {
         console.log(`updated partner ${id}; in effect within ${bound()}`);
       }
@@ -332,10 +374,23 @@ async function run(a: Args, store: RegistryStore): Promise<void> {
         console.log('no partners in the registry: the environment’s settings are the one partner (and the demo partners while DEMO is on)');
         return;
       }
-      const rows = records.map((r) => [r.partnerId, r.displayName, r.childId, r.origins.join(' '), sealedKid(r.apiKey) ?? '?', r.updatedAt]);
+      const rows = records.map((r) => [
+        r.partnerId,
+        r.displayName,
+        r.childId,
+        r.origins.join(' '),
+        sealedKid(r.apiKey) ?? '?',
+        r.updatedAt,
+      ]);
       const head = ['partner', 'name', 'child', 'origins', 'sealed to', 'updated'];
       const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-      for (const row of [head, ...rows]) console.log(row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd());
+      for (const row of [head, ...rows])
+        console.log(
+          row
+            .map((c, i) => c.padEnd(widths[i]!))
+            .join('  ')
+            .trimEnd(),
+        );
       return;
     }
     case 'keygen': {
@@ -362,7 +417,9 @@ Then store ${out} in your secret manager and delete it here.`);
         }
         writeDevVar('PARTNER_SEALING_KEY', JSON.stringify(keys.length === 1 ? keys[0] : keys));
         await store.put(SEALING_PUBLIC_KEY, JSON.stringify(publicJwk(priv)));
-        console.log(`new sealing key ${kid} in ${devVarsFile()}${keys.length > 1 ? ` (with ${keys.length - 1} previous key(s) still opening)` : ''}; restart \`npm start\` to load it.`);
+        console.log(
+          `new sealing key ${kid} in ${devVarsFile()}${keys.length > 1 ? ` (with ${keys.length - 1} previous key(s) still opening)` : ''}; restart \`npm start\` to load it.`,
+        );
       }
       return;
     }
@@ -384,9 +441,14 @@ function writeDevVar(name: string, value: string): void {
 
 /** The comment at the top of this file. */
 const USAGE = (() => {
-  const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1);
+  const lines = readFileSync(fileURLToPath(import.meta.url), 'utf8')
+    .split('\n')
+    .slice(1);
   const end = lines.findIndex((l) => !l.startsWith('//'));
-  return lines.slice(0, end).map((l) => l.replace(/^\/\/ ?/, '')).join('\n');
+  return lines
+    .slice(0, end)
+    .map((l) => l.replace(/^\/\/ ?/, ''))
+    .join('\n');
 })();
 
 async function main(): Promise<number> {

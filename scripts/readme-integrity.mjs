@@ -34,4 +34,8 @@ if (!BLOCK.test(text)) {
   process.exit(1);
 }
 const updated = text.replace(BLOCK, (_, start, _old, end) => start + block(JSON.parse(readFileSync(record, 'utf8'))) + end);
-writeOrCheck(readme, updated, { root, source: 'dist/public/widget-integrity.json (the pinned script tag)', fix: 'npm run build && npm run docs' });
+writeOrCheck(readme, updated, {
+  root,
+  source: 'dist/public/widget-integrity.json (the pinned script tag)',
+  fix: 'npm run build && npm run docs',
+});

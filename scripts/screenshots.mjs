@@ -43,7 +43,14 @@ const wrangler = spawn(
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, CI: 'true', WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true', CLOUDFLARE_CF_FETCH_ENABLED: 'false', NO_COLOR: '1' },
+    env: {
+      ...process.env,
+      CI: 'true',
+      WRANGLER_SEND_METRICS: 'false',
+      WRANGLER_HIDE_BANNER: 'true',
+      CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+      NO_COLOR: '1',
+    },
   },
 );
 let out = '';

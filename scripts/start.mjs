@@ -143,12 +143,38 @@ const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 // --env-file (after .dev.vars, so the environment wins), never put on a
 // command line, where the process list would show secrets.
 const CONFIG_NAMES = [
-  'KYC_BASE_URL', 'KYC_API_KEY', 'KYC_CUSTOMER_ID', 'KYC_CUSTOMER_CHILD_ID', 'KYC_CHANNEL', 'KYC_FLOW_ID', 'KYC_PROVIDER',
-  'KYC_SMS_SENDER_NAME', 'KYC_SMS_TEMPLATE_ID', 'KYC_SEARCH_PATH', 'KYC_TIMEOUT_MS', 'ALLOWED_ORIGINS', 'SESSION_SECRET',
-  'SMS_ALLOWED_COUNTRIES', 'TURNSTILE_SECRET_KEY', 'TURNSTILE_VERIFY_URL', 'PUBLIC_ORIGIN', 'DEMO', 'RESULT_SIGNING_KEYS',
-  'WEBHOOK_URL', 'WEBHOOK_SECRET', 'RESULT_POLL_SECONDS', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_MAX_ATTEMPTS',
-  'VERIFICATION_GRACE_SECONDS', 'PARTNER_SEALING_KEY', 'PARTNERS_CACHE_SECONDS', 'SANDBOX_CREDENTIALS', 'SANDBOX_SEARCH_CAP',
-  'SANDBOX_TTL_SECONDS', 'SANDBOX_LINK_TTL_SECONDS',
+  'KYC_BASE_URL',
+  'KYC_API_KEY',
+  'KYC_CUSTOMER_ID',
+  'KYC_CUSTOMER_CHILD_ID',
+  'KYC_CHANNEL',
+  'KYC_FLOW_ID',
+  'KYC_PROVIDER',
+  'KYC_SMS_SENDER_NAME',
+  'KYC_SMS_TEMPLATE_ID',
+  'KYC_SEARCH_PATH',
+  'KYC_TIMEOUT_MS',
+  'ALLOWED_ORIGINS',
+  'SESSION_SECRET',
+  'SMS_ALLOWED_COUNTRIES',
+  'TURNSTILE_SECRET_KEY',
+  'TURNSTILE_VERIFY_URL',
+  'PUBLIC_ORIGIN',
+  'DEMO',
+  'RESULT_SIGNING_KEYS',
+  'WEBHOOK_URL',
+  'WEBHOOK_SECRET',
+  'RESULT_POLL_SECONDS',
+  'WEBHOOK_TIMEOUT_MS',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'WEBHOOK_MAX_ATTEMPTS',
+  'VERIFICATION_GRACE_SECONDS',
+  'PARTNER_SEALING_KEY',
+  'PARTNERS_CACHE_SECONDS',
+  'SANDBOX_CREDENTIALS',
+  'SANDBOX_SEARCH_CAP',
+  'SANDBOX_TTL_SECONDS',
+  'SANDBOX_LINK_TTL_SECONDS',
 ];
 const applied = CONFIG_NAMES.filter((n) => process.env[n] !== undefined && !/['\n]/.test(process.env[n]));
 // The env file quotes values in '…': one holding a quote or a newline cannot be written there.
@@ -160,8 +186,13 @@ const setInDevVars = (name) => new RegExp(`^\\s*${name}\\s*=`, 'm').test(devVars
 // Local defaults: with the sandbox as the vendor, the worker asks it for a
 // result every 5 s (the least allowed) instead of production's 30, so the
 // demo's phone path shows the outcome promptly.
-const sandboxVendor = !(process.env.KYC_BASE_URL ?? /^\s*KYC_BASE_URL\s*=\s*"?([^"\n]*)/m.exec(devVarsText)?.[1] ?? '').trim().replace(/^sandbox$/, '');
-const localDefaults = sandboxVendor && process.env.RESULT_POLL_SECONDS === undefined && !setInDevVars('RESULT_POLL_SECONDS') ? { RESULT_POLL_SECONDS: '5' } : {};
+const sandboxVendor = !(process.env.KYC_BASE_URL ?? /^\s*KYC_BASE_URL\s*=\s*"?([^"\n]*)/m.exec(devVarsText)?.[1] ?? '')
+  .trim()
+  .replace(/^sandbox$/, '');
+const localDefaults =
+  sandboxVendor && process.env.RESULT_POLL_SECONDS === undefined && !setInDevVars('RESULT_POLL_SECONDS')
+    ? { RESULT_POLL_SECONDS: '5' }
+    : {};
 const envFiles = [];
 if (applied.length || Object.keys(localDefaults).length) {
   if (devVarsText) envFiles.push(devVarsFile);
@@ -172,7 +203,8 @@ if (applied.length || Object.keys(localDefaults).length) {
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   envFiles.push(file);
   if (applied.length) console.log(`[start] settings from the environment: ${applied.join(', ')}`);
-  if (localDefaults.RESULT_POLL_SECONDS) console.log('[start] local default: RESULT_POLL_SECONDS=5 (the sandbox is the vendor; production default 30)');
+  if (localDefaults.RESULT_POLL_SECONDS)
+    console.log('[start] local default: RESULT_POLL_SECONDS=5 (the sandbox is the vendor; production default 30)');
 }
 
 const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
@@ -192,7 +224,10 @@ const base = process.env.KYC_BASE_URL?.trim() || /^\s*KYC_BASE_URL\s*=\s*"?([^"\
 // DEMO as the worker reads it (worker/env.ts demoEnabled): on by default while the sandbox is the vendor.
 const demoSetting = (process.env.DEMO ?? /^\s*DEMO\s*=\s*"?([^"\n]*)/m.exec(devVarsText)?.[1] ?? '').trim().toLowerCase();
 const demoOn = ['on', 'true', '1'].includes(demoSetting) || (!['off', 'false', '0'].includes(demoSetting) && sandboxVendor);
-const vendor = base && base !== 'sandbox' ? `${base} (from ${process.env.KYC_BASE_URL ? 'the environment' : '.dev.vars'})` : `the built-in sandbox (${url}/sandbox/…)`;
+const vendor =
+  base && base !== 'sandbox'
+    ? `${base} (from ${process.env.KYC_BASE_URL ? 'the environment' : '.dev.vars'})`
+    : `the built-in sandbox (${url}/sandbox/…)`;
 // The versioned entry and its SRI hash, as the build wrote them (scripts/build-package.mjs).
 let pinned;
 try {
@@ -225,6 +260,7 @@ wrangler.stderr.on('data', (c) => onOutput(c, process.stderr));
 wrangler.on('exit', (code, signal) => {
   if (stopping) return;
   console.error(`[start] wrangler exited (${signal ?? `code ${code}`}).`);
-  if (portInUse) console.error(`[start] ${host}:${port} is taken (another \`npm start\`?). Stop it, or pick another port: PORT=${port + 1} npm start`);
+  if (portInUse)
+    console.error(`[start] ${host}:${port} is taken (another \`npm start\`?). Stop it, or pick another port: PORT=${port + 1} npm start`);
   void stop(code || 1);
 });

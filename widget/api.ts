@@ -2,7 +2,14 @@
  * Calls to the worker's browser-facing API. Types only from the contract
  * (`import type`: no bytes); never worker code.
  */
-import type { ErrorObject, OnboardingLinkAnswer, OnboardingLinkRequest, RenewLinkRequest, ResultAnswer, ResultRequest } from '../worker/contract.js';
+import type {
+  ErrorObject,
+  OnboardingLinkAnswer,
+  OnboardingLinkRequest,
+  RenewLinkRequest,
+  ResultAnswer,
+  ResultRequest,
+} from '../worker/contract.js';
 
 /** A failed call, normalised: what `kyc-error` reports, plus the field issues. */
 export interface Failure {
@@ -35,7 +42,12 @@ export function newKey(): string {
 const RETRYABLE = [429, 502, 503, 504];
 
 /** The answer, and the worker's clock when it answered (its `Date` header; NaN without one). */
-async function post<T>(url: string, body: unknown, signal?: AbortSignal, headers: Record<string, string> = {}): Promise<{ data: T; date: number }> {
+async function post<T>(
+  url: string,
+  body: unknown,
+  signal?: AbortSignal,
+  headers: Record<string, string> = {},
+): Promise<{ data: T; date: number }> {
   let res: Response;
   try {
     res = await fetch(url, {
@@ -78,11 +90,17 @@ const join = (endpoint: string, path: string) => `${endpoint.replace(/\/+$/, '')
 export type LinkAnswer = OnboardingLinkAnswer & { localExpiry: string };
 
 /** A link from the person's details, or a new one from a session. Aborted with `signal` (a newer run, the element gone); the caller then ignores the outcome. */
-export const createLink = async (endpoint: string, body: OnboardingLinkRequest | RenewLinkRequest, key: string, signal?: AbortSignal): Promise<LinkAnswer> => {
+export const createLink = async (
+  endpoint: string,
+  body: OnboardingLinkRequest | RenewLinkRequest,
+  key: string,
+  signal?: AbortSignal,
+): Promise<LinkAnswer> => {
   const { data, date } = await post<OnboardingLinkAnswer>(join(endpoint, 'onboarding-link'), body, signal, { 'Idempotency-Key': key });
   const expiry = Date.parse(data.urlExpiry);
   const local = Number.isNaN(expiry) ? NaN : Number.isNaN(date) ? expiry : Date.now() + expiry - date;
   return { ...data, localExpiry: Number.isNaN(local) ? '' : new Date(local).toISOString() };
 };
 
-export const getResult = (endpoint: string, body: ResultRequest, signal?: AbortSignal) => post<ResultAnswer>(join(endpoint, 'result'), body, signal).then((r) => r.data);
+export const getResult = (endpoint: string, body: ResultRequest, signal?: AbortSignal) =>
+  post<ResultAnswer>(join(endpoint, 'result'), body, signal).then((r) => r.data);

@@ -77,7 +77,11 @@ export type KycErrorEvent = CustomEvent<KycErrorDetail>;
  * Dispatch a widget event from `el`: bubbling, composed; cancelable only for
  * `kyc-redirect`. Returns the event (check `defaultPrevented`).
  */
-export function emit<K extends keyof KycEventDetails>(el: HTMLElement, name: K, detail: KycEventDetails[K]): CustomEvent<KycEventDetails[K]> {
+export function emit<K extends keyof KycEventDetails>(
+  el: HTMLElement,
+  name: K,
+  detail: KycEventDetails[K],
+): CustomEvent<KycEventDetails[K]> {
   const ev = new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: name === 'kyc-redirect' });
   el.dispatchEvent(ev);
   return ev;

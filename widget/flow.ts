@@ -50,7 +50,17 @@ const NETWORK = (): Failure => ({ errorCode: 'NETWORK_ERROR', status: 0, retryab
 
 export class Flow implements ReactiveController {
   state: KycState = 'idle';
-  values: Values = { givenName: '', middleName: '', familyName: '', dobDay: '', dobMonth: '', dobYear: '', phoneCode: '', phoneNumber: '', consent: false };
+  values: Values = {
+    givenName: '',
+    middleName: '',
+    familyName: '',
+    dobDay: '',
+    dobMonth: '',
+    dobYear: '',
+    phoneCode: '',
+    phoneNumber: '',
+    consent: false,
+  };
   /** True when "Text me a link" is chosen. */
   sendSMS = false;
   /** True when "Continue on my phone" (QR code, copied link) is chosen. */
@@ -164,8 +174,7 @@ export class Flow implements ReactiveController {
       if (!input.checked) return;
       this.sendSMS = input.value === 'sms';
       this.handoff = input.value === 'phone';
-    }
-    else if (input.name in v) v[input.name] = input.type === 'checkbox' ? input.checked : input.value;
+    } else if (input.name in v) v[input.name] = input.type === 'checkbox' ? input.checked : input.value;
     else return;
     delete this._serverErrors[(input.name.startsWith('dob') ? 'dateOfBirth' : input.name) as FieldName];
     this.host.requestUpdate();
@@ -265,7 +274,11 @@ export class Flow implements ReactiveController {
   };
 
   /** `checking`: fetch the result with the stored session. */
-  check = (): Promise<void> => this.load().then((r) => r.check(), () => this.offline('result'));
+  check = (): Promise<void> =>
+    this.load().then(
+      (r) => r.check(),
+      () => this.offline('result'),
+    );
 
   /** "Try again" of an error: the submission again, or the result again. */
   retry = (): void => {
@@ -278,5 +291,4 @@ export class Flow implements ReactiveController {
     this.set('error');
     emit(this.host, 'kyc-error', { errorCode: 'NETWORK_ERROR', requestId: '', retryable: true, status: 0 });
   }
-
 }

@@ -199,7 +199,8 @@ export class KycOnboard extends LitElement {
       const key = errs[name];
       const ids = name === 'dateOfBirth' ? ['dobDay', 'dobMonth', 'dobYear'] : [name];
       const wrong = name === 'dateOfBirth' ? dobPartsOf(key) : ids;
-      for (const id of ids) this.renderRoot.querySelector<HTMLInputElement>(`#${id}`)?.setCustomValidity(key && wrong.includes(id) ? t[key] : '');
+      for (const id of ids)
+        this.renderRoot.querySelector<HTMLInputElement>(`#${id}`)?.setCustomValidity(key && wrong.includes(id) ? t[key] : '');
     }
   }
 

@@ -132,7 +132,14 @@ app.use('/api/*', async (c, next) => {
     } catch {
       baseOk = false;
     }
-    if (!baseOk || !configuredSessionSecret(env) || !configuredKeyJwks(env) || !configuredPublicOrigin(env) || !env.KYC_API_KEY || !env.KYC_CUSTOMER_ID) {
+    if (
+      !baseOk ||
+      !configuredSessionSecret(env) ||
+      !configuredKeyJwks(env) ||
+      !configuredPublicOrigin(env) ||
+      !env.KYC_API_KEY ||
+      !env.KYC_CUSTOMER_ID
+    ) {
       throw misconfigured();
     }
   }
@@ -184,7 +191,8 @@ app.use('/sandbox/*', async (c, next) => {
   // What writes (the vendor API on loopback, the hosted flow's submit, the
   // demo's receiver) spends a per-client budget like /api's; reading pages
   // and the demo's polling of its own outbox do not.
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') await enforce(c.env.RL_IP, `sandbox ${ipKey(clientIp(c.req.raw.headers))}`, 'requests');
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD')
+    await enforce(c.env.RL_IP, `sandbox ${ipKey(clientIp(c.req.raw.headers))}`, 'requests');
   // The worker's own calls reach the sandbox in-process, past this point; an
   // HTTP caller's redirect addresses are held to the origins the worker allows.
   c.set('sandboxHttpCaller', true);

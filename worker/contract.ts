@@ -17,7 +17,8 @@ const MAX_NAME = 100;
  * token. Zero-width joiners and the bidi marks LRM/RLM/ALM stay allowed:
  * real names need them.
  */
-const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSAFE_TEXT =
+  /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\udb40[\udc00-\udc7f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const safeText = (s: string) => !UNSAFE_TEXT.test(s);
 const SAFE_TEXT_MESSAGE = 'contains characters that are not allowed';
 
@@ -57,7 +58,10 @@ export const OnboardingLinkRequest = z.strictObject({
     if (problem) ctx.addIssue({ code: 'custom', message: DATE_OF_BIRTH_MESSAGES[problem] });
   }),
   phone: z.strictObject({
-    code: z.string().trim().regex(/^\+[1-9]\d{0,3}$/, 'must be a country code with a leading +, e.g. +61'),
+    code: z
+      .string()
+      .trim()
+      .regex(/^\+[1-9]\d{0,3}$/, 'must be a country code with a leading +, e.g. +61'),
     number: z.string().trim().min(1, 'is required').max(32, 'is too long'),
   }),
   consent: z.literal(true, { error: 'must be true' }),
@@ -70,7 +74,11 @@ export const OnboardingLinkRequest = z.strictObject({
   handoff: z.boolean().optional(),
   customerRef: z.string().trim().min(1).max(100, 'must be at most 100 characters').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
   /** The widget's language (a BCP 47 tag): the phone's pages of a handoff or texted link speak it. */
-  lang: z.string().max(35, 'is too long').regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag such as fr or fr-CA').optional(),
+  lang: z
+    .string()
+    .max(35, 'is too long')
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag such as fr or fr-CA')
+    .optional(),
   returnUrl: z.string().max(2048, 'is too long').optional(),
   turnstileToken: z.string().max(2048, 'is too long').optional(),
 });

@@ -15,4 +15,3 @@ export class DevSecrets extends DurableObject<Env> {
     return v;
   }
 }
-

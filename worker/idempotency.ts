@@ -23,10 +23,7 @@ export interface StoredAnswer {
 
 export type Claim =
   /** `verified`: this exact request already passed the bot check before a definite failure freed the key. */
-  | { kind: 'new'; verified?: boolean }
-  | { kind: 'replay'; answer: StoredAnswer }
-  | { kind: 'busy' }
-  | { kind: 'mismatch' };
+  { kind: 'new'; verified?: boolean } | { kind: 'replay'; answer: StoredAnswer } | { kind: 'busy' } | { kind: 'mismatch' };
 
 interface Record {
   fingerprint: string;

@@ -23,13 +23,21 @@ export function clientIp(headers: Headers): string {
  */
 export function ipKey(ip: string, prefix: 64 | 48 = 64): string {
   if (!ip.includes(':')) return ip;
-  const addr = ip.toLowerCase().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const addr = ip
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
   if (/^::ffff:\d+\.\d+\.\d+\.\d+$/.test(addr)) return addr.slice(7); // IPv4-mapped
   const [head = '', tail] = addr.split('::');
   const h = head ? head.split(':') : [];
   const t = tail ? tail.split(':') : [];
   const groups = tail === undefined ? h : [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
-  return groups.slice(0, prefix / 16).map((g) => (g.replace(/^0+(?=.)/, '') || '0')).join(':') + `::/${prefix}`;
+  return (
+    groups
+      .slice(0, prefix / 16)
+      .map((g) => g.replace(/^0+(?=.)/, '') || '0')
+      .join(':') + `::/${prefix}`
+  );
 }
 
 export async function enforce(binding: RateLimit | undefined, key: string, what: string): Promise<void> {

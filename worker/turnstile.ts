@@ -18,7 +18,13 @@ export const TURNSTILE_ACTION = 'kyc-onboarding-link';
 
 export const DEFAULT_TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 
-export async function verifyTurnstile(env: Env, secret: string | undefined, token: string | undefined, ip: string, hostname: string): Promise<void> {
+export async function verifyTurnstile(
+  env: Env,
+  secret: string | undefined,
+  token: string | undefined,
+  ip: string,
+  hostname: string,
+): Promise<void> {
   if (!secret) return;
   if (!token) {
     throw new ApiError(400, 'VALIDATION_FAILED', 'Please complete the bot check.', [

@@ -29,7 +29,9 @@ export async function readJson<S extends z.ZodType>(
     throw new ApiError(400, 'INVALID_JSON', 'The body is not valid JSON.', [{ issue: 'is not valid JSON', issueLocation: '<body>' }]);
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-    throw new ApiError(400, 'INVALID_JSON', 'The body must be a JSON object.', [{ issue: 'must be a JSON object', issueLocation: '<body>' }]);
+    throw new ApiError(400, 'INVALID_JSON', 'The body must be a JSON object.', [
+      { issue: 'must be a JSON object', issueLocation: '<body>' },
+    ]);
   }
   // reportInput: so a present value of the wrong type reads "must be a string", not "is required"
   // (the value itself is never put in an answer: zodIssues keeps the message and the path only).

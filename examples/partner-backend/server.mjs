@@ -42,7 +42,12 @@ export async function verifyResultToken(token, expectedAccount) {
 }
 
 const record = (account, kind, value) => accounts.set(account, { ...accounts.get(account), [kind]: value });
-const read = (req) => new Promise((ok) => { let b = ''; req.on('data', (d) => (b += d)); req.on('end', () => ok(b)); });
+const read = (req) =>
+  new Promise((ok) => {
+    let b = '';
+    req.on('data', (d) => (b += d));
+    req.on('end', () => ok(b));
+  });
 const cookie = (req) => /(?:^|;\s*)sid=([\w-]+)/.exec(req.headers.cookie ?? '')?.[1];
 const json = (res, status, body) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 
@@ -105,7 +110,14 @@ export const server = createServer(async (req, res) => {
       }
       // At least once: the same webhook-id may come again; recording is idempotent.
       const { type, data } = event;
-      if (data.customerRef) record(data.customerRef, 'webhook', { id: req.headers['webhook-id'], type, verificationId: data.verificationId, checkStatus: data.checkStatus ?? null, reason: data.reason ?? null });
+      if (data.customerRef)
+        record(data.customerRef, 'webhook', {
+          id: req.headers['webhook-id'],
+          type,
+          verificationId: data.verificationId,
+          checkStatus: data.checkStatus ?? null,
+          reason: data.reason ?? null,
+        });
       res.writeHead(204).end();
       return;
     }

@@ -27,18 +27,29 @@ test('failure path: "Fail verification" → error URL → complete with CHECKED_
     await waitForState(page, 'complete');
 
     // It came back through the error URL the worker gave the hosted flow.
-    const back = documents.map((u) => new URL(u)).find((u) => u.origin === worker.url && u.pathname === '/' && u.searchParams.has('kyc_return'));
+    const back = documents
+      .map((u) => new URL(u))
+      .find((u) => u.origin === worker.url && u.pathname === '/' && u.searchParams.has('kyc_return'));
     assert.ok(back, `a return to the demo was requested (saw ${documents.join(', ')})`);
     assert.equal(back.searchParams.get('kyc_return'), 'error');
     assert.ok(back.searchParams.get('checkId'), 'the hosted flow appended checkId');
 
     await widget(page).getByText('We could not verify you online').waitFor();
-    assert.equal(await widget(page).getByText(/you failed/i).count(), 0);
+    assert.equal(
+      await widget(page)
+        .getByText(/you failed/i)
+        .count(),
+      0,
+    );
 
     const newest = eventLog(page).first();
     await newest.getByText('kyc-complete').waitFor();
     assert.match(await newest.innerText(), /checkStatus: "CHECKED_FAILED"/);
-    assert.equal((await eventLog(page).allInnerTexts()).some((t) => /kyc-error/.test(t)), false, 'a failed check is not a kyc-error');
+    assert.equal(
+      (await eventLog(page).allInnerTexts()).some((t) => /kyc-error/.test(t)),
+      false,
+      'a failed check is not a kyc-error',
+    );
     assert.deepEqual(browser.problems, []);
   } finally {
     await browser.close();

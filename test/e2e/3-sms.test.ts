@@ -44,7 +44,11 @@ test('SMS path: "Text me a link" → outbox → phone completes → first page c
     // return page asked it at once), yet the laptop's own session reads CHECKING, no token.
     const pending = await page.evaluate(async () => {
       const { session } = JSON.parse(sessionStorage.getItem('kyc-onboard:session')!);
-      const res = await fetch('/api/result', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ session }) });
+      const res = await fetch('/api/result', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ session }),
+      });
       return res.json();
     });
     assert.equal(pending.checkStatus, 'CHECKING');
@@ -71,44 +75,52 @@ test('SMS path: "Text me a link" → outbox → phone completes → first page c
   });
 });
 
-test('"Send again" until the worker refuses (429): the page says when to retry, keeps waiting, and completes when the phone finishes', { timeout: 120_000 }, async () => {
-  await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
-    const { page } = laptop;
-    await page.goto(worker.url + '/');
-    await startOnPhone(page, { ...ALICE, givenName: 'Dana', familyName: 'Resender' }, 'Text me a link');
-    // At most 3 texts per number per window (RL_SMS); the windows follow the clock, so
-    // keep asking until one is refused rather than count on where a window starts.
-    const refused = widget(page).getByRole('alert').filter({ hasText: 'Not sent again: too many texts.' });
-    const shownCode = widget(page).locator('[part~="code"]');
-    let sent = 1;
-    for (let i = 0; i < 8 && !(await refused.count()); i++) {
-      const before = await shownCode.innerText();
-      await widget(page).getByRole('button', { name: en.sendAgain }).click();
-      // Either a new code (a new text went) or the refusal.
-      for (let t = 0; !(await refused.count()) && (await shownCode.innerText()) === before; t++) {
-        assert.ok(t < 150, 'Send again got an answer');
-        await page.waitForTimeout(100);
+test(
+  '"Send again" until the worker refuses (429): the page says when to retry, keeps waiting, and completes when the phone finishes',
+  { timeout: 120_000 },
+  async () => {
+    await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
+      const { page } = laptop;
+      await page.goto(worker.url + '/');
+      await startOnPhone(page, { ...ALICE, givenName: 'Dana', familyName: 'Resender' }, 'Text me a link');
+      // At most 3 texts per number per window (RL_SMS); the windows follow the clock, so
+      // keep asking until one is refused rather than count on where a window starts.
+      const refused = widget(page).getByRole('alert').filter({ hasText: 'Not sent again: too many texts.' });
+      const shownCode = widget(page).locator('[part~="code"]');
+      let sent = 1;
+      for (let i = 0; i < 8 && !(await refused.count()); i++) {
+        const before = await shownCode.innerText();
+        await widget(page).getByRole('button', { name: en.sendAgain }).click();
+        // Either a new code (a new text went) or the refusal.
+        for (let t = 0; !(await refused.count()) && (await shownCode.innerText()) === before; t++) {
+          assert.ok(t < 150, 'Send again got an answer');
+          await page.waitForTimeout(100);
+        }
+        if (!(await refused.count())) sent++;
       }
-      if (!(await refused.count())) sent++;
-    }
-    await refused.waitFor();
-    assert.match(await refused.innerText(), /Try in \d+ s; this page keeps waiting for your phone/);
-    assert.equal(await widget(page).getAttribute('state'), 'sms-sent', 'the text already out still counts');
-    assert.ok(sent >= 3, `${sent} texts went before the refusal`);
-    assert.deepEqual(await axeViolations(page), [], 'the refusal is axe-clean');
+      await refused.waitFor();
+      assert.match(await refused.innerText(), /Try in \d+ s; this page keeps waiting for your phone/);
+      assert.equal(await widget(page).getAttribute('state'), 'sms-sent', 'the text already out still counts');
+      assert.ok(sent >= 3, `${sent} texts went before the refusal`);
+      assert.deepEqual(await axeViolations(page), [], 'the refusal is axe-clean');
 
-    // The newest text is the one whose code is on screen; the phone finishes with it.
-    const outbox = page.getByRole('region', { name: 'SMS outbox' }).getByRole('listitem');
-    await page.waitForFunction((n) => document.querySelectorAll('#outbox li').length >= n, sent, { timeout: 15_000 });
-    const href = (await outbox.first().getByRole('link', { name: 'Open the link (as the phone)' }).getAttribute('href'))!;
-    const code = (await widget(page).locator('[part~="code"]').innerText()).replace(/\D/g, '');
-    await phone.page.goto(href);
-    await phone.page.getByRole('button', { name: 'Complete verification' }).click();
-    await phone.page.getByLabel('Code').fill(code);
-    await phone.page.getByRole('button', { name: 'Confirm' }).click();
-    await phone.page.getByRole('heading', { name: 'All done' }).waitFor();
-    await waitForState(page, 'complete', 30_000);
-    await widget(page).getByText(en.completeSuccess).waitFor();
-    assert.deepEqual(laptop.problems.filter((p) => !/status of 429/.test(p)), [], 'nothing but the refused request in the console');
-  });
-});
+      // The newest text is the one whose code is on screen; the phone finishes with it.
+      const outbox = page.getByRole('region', { name: 'SMS outbox' }).getByRole('listitem');
+      await page.waitForFunction((n) => document.querySelectorAll('#outbox li').length >= n, sent, { timeout: 15_000 });
+      const href = (await outbox.first().getByRole('link', { name: 'Open the link (as the phone)' }).getAttribute('href'))!;
+      const code = (await widget(page).locator('[part~="code"]').innerText()).replace(/\D/g, '');
+      await phone.page.goto(href);
+      await phone.page.getByRole('button', { name: 'Complete verification' }).click();
+      await phone.page.getByLabel('Code').fill(code);
+      await phone.page.getByRole('button', { name: 'Confirm' }).click();
+      await phone.page.getByRole('heading', { name: 'All done' }).waitFor();
+      await waitForState(page, 'complete', 30_000);
+      await widget(page).getByText(en.completeSuccess).waitFor();
+      assert.deepEqual(
+        laptop.problems.filter((p) => !/status of 429/.test(p)),
+        [],
+        'nothing but the refused request in the console',
+      );
+    });
+  },
+);

@@ -5,7 +5,19 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ALICE, en, assertStopped, dateOfBirth, dateOfBirthValue, fillForm, openBrowser, startStack, submit, waitForState, widget } from './helpers';
+import {
+  ALICE,
+  en,
+  assertStopped,
+  dateOfBirth,
+  dateOfBirthValue,
+  fillForm,
+  openBrowser,
+  startStack,
+  submit,
+  waitForState,
+  widget,
+} from './helpers';
 
 test('bad input: future date of birth and no consent → field errors, nothing sent to the worker', { timeout: 60_000 }, async () => {
   const worker = await startStack();
@@ -27,7 +39,8 @@ test('bad input: future date of birth and no consent → field errors, nothing s
     const dob = dateOfBirth(page).locator('input').first();
     const consent = w.getByRole('checkbox');
     await w.locator('input[aria-invalid="true"]').first().waitFor();
-    for (const part of ['Day', 'Month', 'Year']) assert.equal(await dateOfBirth(page).getByLabel(part).getAttribute('aria-invalid'), 'true', part);
+    for (const part of ['Day', 'Month', 'Year'])
+      assert.equal(await dateOfBirth(page).getByLabel(part).getAttribute('aria-invalid'), 'true', part);
     assert.equal(await consent.getAttribute('aria-invalid'), 'true');
     // Each error is the field's description (aria-describedby), as a screen reader announces it.
     assert.equal(await describedBy(dob), en.errDob);
@@ -46,8 +59,16 @@ test('bad input: future date of birth and no consent → field errors, nothing s
     // The worker's log is readable (the demo's outbox poll is in it) …
     assert.match(worker.output(), /"route":"\/sandbox\/outbox"/);
     // … and has no /api request from the page (startWorker's own readiness probe, GET /api/__ready__, is the one /api line the worker may log.)
-    assert.doesNotMatch(worker.output(), /"method":"(POST|OPTIONS)"[^\n]*"route":"\/api\//, 'the worker logged no /api request from the page');
-    assert.doesNotMatch(worker.output(), /"route":"\/api\/(onboarding-link|result|ruok)"/, 'the worker logged no /api request from the page');
+    assert.doesNotMatch(
+      worker.output(),
+      /"method":"(POST|OPTIONS)"[^\n]*"route":"\/api\//,
+      'the worker logged no /api request from the page',
+    );
+    assert.doesNotMatch(
+      worker.output(),
+      /"route":"\/api\/(onboarding-link|result|ruok)"/,
+      'the worker logged no /api request from the page',
+    );
     assert.doesNotMatch(worker.output(), /(POST|OPTIONS) \/api\//, 'wrangler logged no /api request from the page');
     assert.deepEqual(browser.problems, []);
   } finally {

@@ -6,7 +6,21 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ALICE, en, assertStopped, dateOfBirthValue, fillForm, freePort, openBrowser, recordEvents, recordedEvents, startStack, submit, waitForState, widget } from './helpers';
+import {
+  ALICE,
+  en,
+  assertStopped,
+  dateOfBirthValue,
+  fillForm,
+  freePort,
+  openBrowser,
+  recordEvents,
+  recordedEvents,
+  startStack,
+  submit,
+  waitForState,
+  widget,
+} from './helpers';
 
 test('vendor down: retryable error, "Try again", and the form keeps what was typed', { timeout: 60_000 }, async () => {
   const closed = await freePort(); // nothing listens there
@@ -25,7 +39,10 @@ test('vendor down: retryable error, "Try again", and the form keeps what was typ
     await page.goto(worker.url + '/');
     // With a real vendor configured, the sandbox (and its outbox) is not there.
     await page.getByText(/The sandbox is off on this server/).waitFor();
-    await page.getByRole('complementary', { name: 'About this demo' }).getByText(/text messages go to real phones/).waitFor();
+    await page
+      .getByRole('complementary', { name: 'About this demo' })
+      .getByText(/text messages go to real phones/)
+      .waitFor();
 
     await fillForm(page, ALICE);
     await submit(page);
@@ -52,7 +69,11 @@ test('vendor down: retryable error, "Try again", and the form keeps what was typ
 
     // "Try again" tries again (and, the vendor still being down, fails the same way).
     await alert.getByRole('button', { name: en.retry }).click();
-    await page.waitForFunction(() => (window as unknown as { __kycEvents: { type: string }[] }).__kycEvents.filter((e) => e.type === 'kyc-error').length === 2, undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => (window as unknown as { __kycEvents: { type: string }[] }).__kycEvents.filter((e) => e.type === 'kyc-error').length === 2,
+      undefined,
+      { timeout: 20_000 },
+    );
     await waitForState(page, 'error');
     assert.equal(await w.getByLabel('Family name').inputValue(), ALICE.familyName);
   } finally {

@@ -85,44 +85,54 @@ test('cross-origin partner on ALLOWED_ORIGINS: the script loads and the whole fl
   await assertStopped(worker.url);
 });
 
-test('cross-origin partner NOT on ALLOWED_ORIGINS: a readable 403, "contact the site" (not "check your connection"), retryable false, the fix in the console', { timeout: 90_000 }, async () => {
-  const { worker, partner, partnerOrigin } = await partnerAndWorker(false);
-  const browser = await openBrowser();
-  try {
-    const { page } = browser;
-    const consoleErrors: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') consoleErrors.push(m.text());
-    });
-    await recordEvents(page);
-    await page.goto(`${partnerOrigin}/`);
-    // The script loaded from the worker's origin: the element is defined and rendered.
-    await waitForState(page, 'idle');
-    assert.equal(await page.evaluate(() => !!customElements.get('kyc-onboard')), true);
+test(
+  'cross-origin partner NOT on ALLOWED_ORIGINS: a readable 403, "contact the site" (not "check your connection"), retryable false, the fix in the console',
+  { timeout: 90_000 },
+  async () => {
+    const { worker, partner, partnerOrigin } = await partnerAndWorker(false);
+    const browser = await openBrowser();
+    try {
+      const { page } = browser;
+      const consoleErrors: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'error') consoleErrors.push(m.text());
+      });
+      await recordEvents(page);
+      await page.goto(`${partnerOrigin}/`);
+      // The script loaded from the worker's origin: the element is defined and rendered.
+      await waitForState(page, 'idle');
+      assert.equal(await page.evaluate(() => !!customElements.get('kyc-onboard')), true);
 
-    await fillForm(page, ALICE);
-    await submit(page);
-    await waitForState(page, 'error', 20_000);
-    const errors = (await recordedEvents(page)).filter((e) => e.type === 'kyc-error');
-    assert.equal(errors.length, 1);
-    // The refusal is readable: the widget knows it is the site's setup, not the person's connection.
-    assert.deepEqual({ ...errors[0]!.detail, requestId: undefined }, { errorCode: 'ORIGIN_NOT_ALLOWED', retryable: false, status: 403, requestId: undefined });
-    assert.ok(errors[0]!.detail.requestId, 'the request id, for support');
-    const alert = widget(page).getByRole('alert');
-    assert.equal(await alert.count(), 1);
-    assert.equal((await alert.textContent())?.trim(), en.errSetup);
-    assert.doesNotMatch((await alert.textContent()) ?? '', /connect/i);
-    // No "Try again" that could never work.
-    assert.equal(await widget(page).getByRole('button', { name: 'Try again' }).count(), 0);
-    // The developer is told what to fix.
-    assert.ok(consoleErrors.some((m) => m.includes('ALLOWED_ORIGINS') && m.includes(partnerOrigin)), consoleErrors.join('\n'));
-    assert.equal(new URL(page.url()).origin, partnerOrigin, 'the browser never left the partner page');
-    // The worker never allowed the origin.
-    assert.doesNotMatch(worker.output(), /"route":"\/api\/onboarding-link","status":200/);
-  } finally {
-    await browser.close();
-    await partner.stop();
-    await worker.stop();
-  }
-  await assertStopped(worker.url);
-});
+      await fillForm(page, ALICE);
+      await submit(page);
+      await waitForState(page, 'error', 20_000);
+      const errors = (await recordedEvents(page)).filter((e) => e.type === 'kyc-error');
+      assert.equal(errors.length, 1);
+      // The refusal is readable: the widget knows it is the site's setup, not the person's connection.
+      assert.deepEqual(
+        { ...errors[0]!.detail, requestId: undefined },
+        { errorCode: 'ORIGIN_NOT_ALLOWED', retryable: false, status: 403, requestId: undefined },
+      );
+      assert.ok(errors[0]!.detail.requestId, 'the request id, for support');
+      const alert = widget(page).getByRole('alert');
+      assert.equal(await alert.count(), 1);
+      assert.equal((await alert.textContent())?.trim(), en.errSetup);
+      assert.doesNotMatch((await alert.textContent()) ?? '', /connect/i);
+      // No "Try again" that could never work.
+      assert.equal(await widget(page).getByRole('button', { name: 'Try again' }).count(), 0);
+      // The developer is told what to fix.
+      assert.ok(
+        consoleErrors.some((m) => m.includes('ALLOWED_ORIGINS') && m.includes(partnerOrigin)),
+        consoleErrors.join('\n'),
+      );
+      assert.equal(new URL(page.url()).origin, partnerOrigin, 'the browser never left the partner page');
+      // The worker never allowed the origin.
+      assert.doesNotMatch(worker.output(), /"route":"\/api\/onboarding-link","status":200/);
+    } finally {
+      await browser.close();
+      await partner.stop();
+      await worker.stop();
+    }
+    await assertStopped(worker.url);
+  },
+);

@@ -30,7 +30,11 @@ test('demo: the partner server panel shows the signed webhook verified, and refu
     // The forgery was not recorded: still exactly one verified delivery.
     assert.equal(await panel.getByText(/signature verified/).count(), 1);
     assert.deepEqual(await axeViolations(page), [], 'axe with the webhook panel filled');
-    assert.deepEqual(browser.problems.filter((p) => !/401/.test(p)), [], 'no console errors or CSP violations but the refused forgery');
+    assert.deepEqual(
+      browser.problems.filter((p) => !/401/.test(p)),
+      [],
+      'no console errors or CSP violations but the refused forgery',
+    );
   } finally {
     await browser.close();
     await worker.stop();

@@ -21,11 +21,11 @@ export { default as en } from '../../widget/i18n/en';
 
 /** The e2e tests serve what `npm run build` made; `npm test` builds first. */
 export function requireBuilt(): void {
-  const missing = ['dist/public/index.html', 'dist/public/widget.js', 'dist/public/_headers'].filter(
-    (f) => !existsSync(join(ROOT, f)),
-  );
+  const missing = ['dist/public/index.html', 'dist/public/widget.js', 'dist/public/_headers'].filter((f) => !existsSync(join(ROOT, f)));
   if (missing.length) {
-    throw new Error(`The end-to-end tests need a build first (missing ${missing.join(', ')}). Run \`npm run build\`, or \`npm test\`, which builds.`);
+    throw new Error(
+      `The end-to-end tests need a build first (missing ${missing.join(', ')}). Run \`npm run build\`, or \`npm test\`, which builds.`,
+    );
   }
 }
 
@@ -92,7 +92,10 @@ export const PHONE = { width: 390, height: 844 };
  * All are closed and the worker stopped after `run`, whatever happened, and
  * nothing answers on its port afterwards.
  */
-export async function withLaptopAndPhone(run: (s: { worker: RunningWorker; laptop: Browser; phone: Browser }) => Promise<void>, vars: Record<string, string> = {}): Promise<void> {
+export async function withLaptopAndPhone(
+  run: (s: { worker: RunningWorker; laptop: Browser; phone: Browser }) => Promise<void>,
+  vars: Record<string, string> = {},
+): Promise<void> {
   const worker = await startStack(vars);
   const laptop = await openBrowser();
   const phone = await openBrowser(PHONE);
@@ -182,7 +185,9 @@ export async function recordEvents(page: Page): Promise<void> {
 }
 
 export async function recordedEvents(page: Page): Promise<{ type: string; detail: Record<string, unknown> }[]> {
-  return page.evaluate(() => (window as unknown as { __kycEvents?: { type: string; detail: Record<string, unknown> }[] }).__kycEvents ?? []);
+  return page.evaluate(
+    () => (window as unknown as { __kycEvents?: { type: string; detail: Record<string, unknown> }[] }).__kycEvents ?? [],
+  );
 }
 
 /** The demo's event log, newest first, as the visitor reads it. */
@@ -191,7 +196,10 @@ export function eventLog(page: Page) {
 }
 
 /** A static server on 127.0.0.1 (a partner's site on its own origin). */
-export async function staticServer(pages: Record<string, string>, port = 0): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
+export async function staticServer(
+  pages: Record<string, string>,
+  port = 0,
+): Promise<{ url: string; port: number; stop: () => Promise<void> }> {
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;

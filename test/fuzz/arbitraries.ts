@@ -21,19 +21,78 @@ const wrongType = fc.oneof(
 
 /** A character of a Unicode category names rarely (or never) hold. */
 const oddCharacter = fc.constantFrom(
-  '\u0000', '\u0007', '\u001f', '\u007f', '\u0085', '\u00a0', '\u00ad', '\u034f', '\u061c', '\u115f', '\u1160',
-  '\u180e', '\u200b', '\u200c', '\u200d', '\u200e', '\u200f', '\u2028', '\u2029', '\u202a', '\u202e', '\u2060',
-  '\u2066', '\u2069', '\u2800', '\u3000', '\u3164', '\ufe0f', '\ufeff', '\uffa0', '\ufffd', '\ufffe', '\uffff',
-  '\ud800', '\udc00', '\udb40\udc41', '\udb40\udc7f', '\ud83d\ude00', '\ud83d\udc69\u200d\ud83d\udcbb', '\u0301',
-  '\u0e33', '\u05d0', '\u0627', '\u4e2d', '\uac00', '\u0928\u093f', 'ß', 'İ', 'ǅ', '"', '\\', '<', '>', '&', "'", '%s',
+  '\u0000',
+  '\u0007',
+  '\u001f',
+  '\u007f',
+  '\u0085',
+  '\u00a0',
+  '\u00ad',
+  '\u034f',
+  '\u061c',
+  '\u115f',
+  '\u1160',
+  '\u180e',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u200e',
+  '\u200f',
+  '\u2028',
+  '\u2029',
+  '\u202a',
+  '\u202e',
+  '\u2060',
+  '\u2066',
+  '\u2069',
+  '\u2800',
+  '\u3000',
+  '\u3164',
+  '\ufe0f',
+  '\ufeff',
+  '\uffa0',
+  '\ufffd',
+  '\ufffe',
+  '\uffff',
+  '\ud800',
+  '\udc00',
+  '\udb40\udc41',
+  '\udb40\udc7f',
+  '\ud83d\ude00',
+  '\ud83d\udc69\u200d\ud83d\udcbb',
+  '\u0301',
+  '\u0e33',
+  '\u05d0',
+  '\u0627',
+  '\u4e2d',
+  '\uac00',
+  '\u0928\u093f',
+  'ß',
+  'İ',
+  'ǅ',
+  '"',
+  '\\',
+  '<',
+  '>',
+  '&',
+  "'",
+  '%s',
 );
 
 /** Names: letters of many scripts, odd characters, spaces, any code point, lengths around the 100 limit. */
 export const namePart = fc.oneof(
   { weight: 4, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }) },
   { weight: 3, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
-  { weight: 3, arbitrary: fc.array(fc.oneof(oddCharacter, fc.string({ unit: 'grapheme-ascii', maxLength: 3 })), { maxLength: 12 }).map((a) => a.join('')) },
-  { weight: 1, arbitrary: fc.integer({ min: 95, max: 110 }).chain((n) => fc.constantFrom('a', 'é', '中', '\ud83d\ude00', ' ').map((c) => c.repeat(n))) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .array(fc.oneof(oddCharacter, fc.string({ unit: 'grapheme-ascii', maxLength: 3 })), { maxLength: 12 })
+      .map((a) => a.join('')),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.integer({ min: 95, max: 110 }).chain((n) => fc.constantFrom('a', 'é', '中', '\ud83d\ude00', ' ').map((c) => c.repeat(n))),
+  },
   { weight: 1, arbitrary: wrongType },
 );
 
@@ -52,7 +111,13 @@ export const phoneNumber = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .array(fc.oneof(fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 4 }), fc.constantFrom(' ', '-', '(', ')', '.', '+')), { maxLength: 12 })
+      .array(
+        fc.oneof(
+          fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 1, maxLength: 4 }),
+          fc.constantFrom(' ', '-', '(', ')', '.', '+'),
+        ),
+        { maxLength: 12 },
+      )
       .map((a) => a.join('')),
   },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
@@ -66,7 +131,9 @@ const DAY_MS = 86_400_000;
  * read when the value is made, so the clock the test controls decides) back
  * to 125 years ago.
  */
-export const recentDay = fc.integer({ min: -5, max: 125 * 366 }).map((daysAgo) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10));
+export const recentDay = fc
+  .integer({ min: -5, max: 125 * 366 })
+  .map((daysAgo) => new Date(Date.now() - daysAgo * DAY_MS).toISOString().slice(0, 10));
 
 /** Every date shape: real and unreal days, short and long years, other separators and orders. */
 export const dateOfBirth = fc.oneof(
@@ -79,7 +146,12 @@ export const dateOfBirth = fc.oneof(
   {
     weight: 2,
     arbitrary: fc
-      .tuple(fc.integer({ min: -99999, max: 99999 }), fc.integer({ min: -1, max: 99 }), fc.integer({ min: -1, max: 99 }), fc.constantFrom('-', '/', '.', ' ', ''))
+      .tuple(
+        fc.integer({ min: -99999, max: 99999 }),
+        fc.integer({ min: -1, max: 99 }),
+        fc.integer({ min: -1, max: 99 }),
+        fc.constantFrom('-', '/', '.', ' ', ''),
+      )
       .map(([y, m, d, s]) => `${y}${s}${m}${s}${d}`),
   },
   { weight: 4, arbitrary: recentDay },
@@ -97,7 +169,14 @@ const returnUrl = fc.oneof(
   fc.constant(`${PARTNER_PAGE}/done`),
   fc.webUrl(),
   fc.string({ maxLength: 40 }),
-  fc.constantFrom('javascript:alert(1)', '//evil.example', `${PARTNER_PAGE}@evil.example`, 'https://partner.example.evil.example/', 'data:text/html,x', `${PARTNER_PAGE}:99999/`),
+  fc.constantFrom(
+    'javascript:alert(1)',
+    '//evil.example',
+    `${PARTNER_PAGE}@evil.example`,
+    'https://partner.example.evil.example/',
+    'data:text/html,x',
+    `${PARTNER_PAGE}:99999/`,
+  ),
   wrongType,
 );
 
@@ -106,28 +185,38 @@ const returnUrl = fc.oneof(
  * that are not), each well-formed or broken, independently.
  */
 const anyOnboardingBody = fc.record(
-    {
-      name: fc.oneof(
-        { weight: 8, arbitrary: fc.record({ givenName: optional(namePart), middleName: optional(namePart), familyName: optional(namePart) }, { requiredKeys: [] }) },
-        { weight: 1, arbitrary: wrongType },
-      ),
-      dateOfBirth,
-      phone: fc.oneof(
-        { weight: 8, arbitrary: fc.record({ code: phoneCode, number: phoneNumber }, { requiredKeys: [] }) },
-        { weight: 1, arbitrary: wrongType },
-      ),
-      consent: fc.oneof({ weight: 6, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: wrongType }),
-      sendSMS: fc.oneof(fc.boolean(), wrongType),
-      handoff: fc.oneof(fc.boolean(), wrongType),
-      customerRef: fc.oneof(fc.string({ unit: 'binary', maxLength: 110 }), wrongType),
-      returnUrl,
-      turnstileToken: fc.oneof(fc.string({ maxLength: 40 }), wrongType),
-      lang: fc.oneof(fc.constantFrom('fr', 'fr-CA', 'ar', 'zh-Hant-TW', 'x', 'en-'), fc.string({ maxLength: 40 }), wrongType),
-      // Fields the schema does not know.
-      entityId: fc.string({ maxLength: 10 }),
-    },
-    { requiredKeys: [] },
-  );
+  {
+    name: fc.oneof(
+      {
+        weight: 8,
+        arbitrary: fc.record(
+          { givenName: optional(namePart), middleName: optional(namePart), familyName: optional(namePart) },
+          { requiredKeys: [] },
+        ),
+      },
+      { weight: 1, arbitrary: wrongType },
+    ),
+    dateOfBirth,
+    phone: fc.oneof(
+      { weight: 8, arbitrary: fc.record({ code: phoneCode, number: phoneNumber }, { requiredKeys: [] }) },
+      { weight: 1, arbitrary: wrongType },
+    ),
+    consent: fc.oneof(
+      { weight: 6, arbitrary: fc.constant(true) },
+      { weight: 1, arbitrary: fc.constant(false) },
+      { weight: 1, arbitrary: wrongType },
+    ),
+    sendSMS: fc.oneof(fc.boolean(), wrongType),
+    handoff: fc.oneof(fc.boolean(), wrongType),
+    customerRef: fc.oneof(fc.string({ unit: 'binary', maxLength: 110 }), wrongType),
+    returnUrl,
+    turnstileToken: fc.oneof(fc.string({ maxLength: 40 }), wrongType),
+    lang: fc.oneof(fc.constantFrom('fr', 'fr-CA', 'ar', 'zh-Hant-TW', 'x', 'en-'), fc.string({ maxLength: 40 }), wrongType),
+    // Fields the schema does not know.
+    entityId: fc.string({ maxLength: 10 }),
+  },
+  { requiredKeys: [] },
+);
 
 /** A body for POST /api/result: sessions, check ids and tokens of every shape. */
 export const resultBody = fc.record(
@@ -148,7 +237,11 @@ export const resultBody = fc.record(
 /** Paths and queries for the worker's pages (handoff, JWKS, unknown paths). */
 export const pageRequest = fc.oneof(
   fc
-    .tuple(fc.oneof(fc.constant('vrf_01J0000000000000000000000A'), fc.string({ maxLength: 40 })), fc.string({ maxLength: 70 }), fc.boolean())
+    .tuple(
+      fc.oneof(fc.constant('vrf_01J0000000000000000000000A'), fc.string({ maxLength: 40 })),
+      fc.string({ maxLength: 70 }),
+      fc.boolean(),
+    )
     .map(([vid, t, ret]) => `/handoff/${encodeURIComponent(vid)}${ret ? '/return?r=' : '?t='}${encodeURIComponent(t)}`),
   fc.string({ unit: 'binary', maxLength: 30 }).map((s) => `/${encodeURIComponent(s)}`),
   fc.constantFrom('/.well-known/jwks.json', '/api/ruok', '/api/result', '/handoff/page.css', '/sandbox/v2/kyc/ruok'),

@@ -84,7 +84,8 @@ export const properties: Record<string, fc.IAsyncPropertyWithHooks<[any]>> = {
     if (res.status !== 200) {
       assertErrorObject(res.json);
       assert.ok(res.json.issues.length > 0, 'a refusal names at least one field');
-      for (const i of res.json.issues) assert.ok(namesAField(i.issueLocation, body), `issueLocation ${JSON.stringify(i.issueLocation)} is a field of the request`);
+      for (const i of res.json.issues)
+        assert.ok(namesAField(i.issueLocation, body), `issueLocation ${JSON.stringify(i.issueLocation)} is a field of the request`);
       assert.equal(vendorRequests.length, 0, 'refused input never reaches the vendor');
     } else {
       assert.equal(linkCalls.length, 1, 'an accepted request asks the vendor once');
@@ -102,7 +103,8 @@ export const properties: Record<string, fc.IAsyncPropertyWithHooks<[any]>> = {
     const res = await call('/api/result', { method: 'POST', json: body });
     assert.ok(res.status === 400 || res.status === 401, `status ${res.status} (${res.text.slice(0, 200)})`);
     assertErrorObject(res.json);
-    for (const i of res.json.issues) assert.ok(namesAField(i.issueLocation, body), `issueLocation ${JSON.stringify(i.issueLocation)} is a field of the request`);
+    for (const i of res.json.issues)
+      assert.ok(namesAField(i.issueLocation, body), `issueLocation ${JSON.stringify(i.issueLocation)} is a field of the request`);
     assert.equal(vendorRequests.length, 0, 'no vendor call without a valid session');
     assertNoEcho(body, since);
   }),

@@ -12,7 +12,20 @@ import type { ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { happyVendor, startFakeVendor, type Behaviour, type FakeVendor, type VendorRequest } from '../support/fake-vendor';
 import type { RunningWorker } from '../support/wrangler';
-import { assertErrorObject, assertNoLeak, freshIp, headerText, pool, prng, saveResults, seedFromEnv, sleep, startSnapshotWorker, startVendorAndWorker, stopVendorAndWorker } from './support';
+import {
+  assertErrorObject,
+  assertNoLeak,
+  freshIp,
+  headerText,
+  pool,
+  prng,
+  saveResults,
+  seedFromEnv,
+  sleep,
+  startSnapshotWorker,
+  startVendorAndWorker,
+  stopVendorAndWorker,
+} from './support';
 import { adultDateOfBirth } from '../support/dates';
 
 const TIMEOUT_MS = 1000;
@@ -60,10 +73,12 @@ const vendorError = (status: number) =>
     ],
     requestId: 'vendor-req-1',
   });
-const answerLater = (ms: number): Behaviour => async (req, res) => {
-  await sleep(ms);
-  if (!res.destroyed) await happyVendor(req, res);
-};
+const answerLater =
+  (ms: number): Behaviour =>
+  async (req, res) => {
+    await sleep(ms);
+    if (!res.destroyed) await happyVendor(req, res);
+  };
 
 interface Fault {
   behaviour: Behaviour;
@@ -88,7 +103,12 @@ const FAULTS: Record<string, Fault> = {
   },
   'hanging forever': { behaviour: () => {}, status: 504, code: 'VENDOR_TIMEOUT', mayHaveActed: true },
   '503 with an ErrorObject': { behaviour: vendorError(503), status: 502, code: 'VENDOR_ERROR', mayHaveActed: false },
-  '500 with HTML': { behaviour: text(500, `<html><body>Internal error ${VENDOR_CANARY}</body></html>`), status: 502, code: 'VENDOR_ERROR', mayHaveActed: false },
+  '500 with HTML': {
+    behaviour: text(500, `<html><body>Internal error ${VENDOR_CANARY}</body></html>`),
+    status: 502,
+    code: 'VENDOR_ERROR',
+    mayHaveActed: false,
+  },
   '400 ErrorObject': { behaviour: vendorError(400), status: 400, code: 'VALIDATION_FAILED', mayHaveActed: false },
   '422 ErrorObject': { behaviour: vendorError(422), status: 400, code: 'VALIDATION_FAILED', mayHaveActed: false },
   '401 (our credentials)': { behaviour: vendorError(401), status: 502, code: 'VENDOR_REJECTED', mayHaveActed: false },
@@ -106,7 +126,12 @@ const FAULTS: Record<string, Fault> = {
     code: 'VENDOR_ERROR',
     mayHaveActed: true,
   },
-  'truncated JSON': { behaviour: text(200, '{"entity":{"entityId":"e-1"},"status":"CRE', 'application/json'), status: 502, code: 'VENDOR_ERROR', mayHaveActed: true },
+  'truncated JSON': {
+    behaviour: text(200, '{"entity":{"entityId":"e-1"},"status":"CRE', 'application/json'),
+    status: 502,
+    code: 'VENDOR_ERROR',
+    mayHaveActed: true,
+  },
   'JSON of the wrong shape': { behaviour: json(200, { hello: VENDOR_CANARY }), status: 502, code: 'VENDOR_ERROR', mayHaveActed: true },
   'redirect elsewhere': {
     behaviour: (_req, res) => {
@@ -141,7 +166,10 @@ interface Timed {
 
 async function timed(w: RunningWorker, path: string, init: RequestInit): Promise<Timed> {
   const t0 = performance.now();
-  const res = await fetch(w.url + path, { ...init, headers: { ...(init.headers as Record<string, string>), 'CF-Connecting-IP': freshIp(20) } });
+  const res = await fetch(w.url + path, {
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), 'CF-Connecting-IP': freshIp(20) },
+  });
   const text = await res.text();
   return { status: res.status, ms: Math.round(performance.now() - t0), text, headers: res.headers };
 }
@@ -158,7 +186,11 @@ function check(a: Timed, route: string, fault: string, status: number, code: str
   if (status === 504) assert.ok(a.ms >= TIMEOUT_MS * 0.9, `${context}: a 504 before the timeout (${a.ms} ms)`);
   assertNoLeak(a.text + headerText(a.headers), [...CREDENTIALS, VENDOR_CANARY, 'vendor-req-1', 'INVALID_REQUEST'], context);
   if (status === 400) {
-    assert.deepEqual(e.issues.map((i) => i.issueLocation).sort(), ['name.familyName', 'phone.number'], `${context}: vendor fields on our names`);
+    assert.deepEqual(
+      e.issues.map((i) => i.issueLocation).sort(),
+      ['name.familyName', 'phone.number'],
+      `${context}: vendor fields on our names`,
+    );
   }
 }
 
@@ -175,7 +207,11 @@ describe('faults of the vendor, in workerd', () => {
   it('/api/onboarding-link answers every vendor fault with its documented status, in time', async () => {
     for (const [name, f] of Object.entries(FAULTS)) {
       vendor.behave(f.behaviour);
-      const a = await timed(worker, '/api/onboarding-link', { method: 'POST', headers: PARTNER_HEADERS(worker), body: JSON.stringify(person()) });
+      const a = await timed(worker, '/api/onboarding-link', {
+        method: 'POST',
+        headers: PARTNER_HEADERS(worker),
+        body: JSON.stringify(person()),
+      });
       check(a, '/api/onboarding-link', name, f.status, f.code);
     }
   });
@@ -184,7 +220,11 @@ describe('faults of the vendor, in workerd', () => {
     for (const [name, f] of Object.entries(FAULTS)) {
       // A fresh verification per fault: the worker asks the vendor about one at most once per poll interval.
       vendor.behave(happyVendor);
-      const link = await timed(worker, '/api/onboarding-link', { method: 'POST', headers: PARTNER_HEADERS(worker), body: JSON.stringify(person()) });
+      const link = await timed(worker, '/api/onboarding-link', {
+        method: 'POST',
+        headers: PARTNER_HEADERS(worker),
+        body: JSON.stringify(person()),
+      });
       assert.equal(link.status, 200, link.text);
       const session = JSON.parse(link.text).session as string;
       vendor.behave(f.behaviour);
@@ -204,16 +244,38 @@ describe('faults of the vendor, in workerd', () => {
     const gone = await startFakeVendor();
     gone.behave(happyVendor);
     const down = await startSnapshotWorker({
-      vars: { KYC_BASE_URL: gone.url, KYC_API_KEY: API_KEY, KYC_CUSTOMER_ID: CUSTOMER, SESSION_SECRET: SECRET, KYC_TIMEOUT_MS: String(TIMEOUT_MS) },
+      vars: {
+        KYC_BASE_URL: gone.url,
+        KYC_API_KEY: API_KEY,
+        KYC_CUSTOMER_ID: CUSTOMER,
+        SESSION_SECRET: SECRET,
+        KYC_TIMEOUT_MS: String(TIMEOUT_MS),
+      },
     });
     try {
-      const link = await timed(down, '/api/onboarding-link', { method: 'POST', headers: PARTNER_HEADERS(down), body: JSON.stringify(person()) });
+      const link = await timed(down, '/api/onboarding-link', {
+        method: 'POST',
+        headers: PARTNER_HEADERS(down),
+        body: JSON.stringify(person()),
+      });
       assert.equal(link.status, 200, link.text);
       const session = JSON.parse(link.text).session as string;
       await gone.close();
       check(await timed(down, '/api/ruok', {}), '/api/ruok', 'connection refused', 502, 'VENDOR_ERROR');
-      check(await timed(down, '/api/onboarding-link', { method: 'POST', headers: PARTNER_HEADERS(down), body: JSON.stringify(person()) }), '/api/onboarding-link', 'connection refused', 502, 'VENDOR_ERROR');
-      check(await timed(down, '/api/result', { method: 'POST', headers: PARTNER_HEADERS(down), body: JSON.stringify({ session }) }), '/api/result', 'connection refused', 502, 'VENDOR_ERROR');
+      check(
+        await timed(down, '/api/onboarding-link', { method: 'POST', headers: PARTNER_HEADERS(down), body: JSON.stringify(person()) }),
+        '/api/onboarding-link',
+        'connection refused',
+        502,
+        'VENDOR_ERROR',
+      );
+      check(
+        await timed(down, '/api/result', { method: 'POST', headers: PARTNER_HEADERS(down), body: JSON.stringify({ session }) }),
+        '/api/result',
+        'connection refused',
+        502,
+        'VENDOR_ERROR',
+      );
     } finally {
       await down.stop();
     }
@@ -235,7 +297,10 @@ describe('faults of the vendor, in workerd', () => {
       if (body.sendSMS && (!f || f.mayHaveActed)) acted.set(who, (acted.get(who) ?? 0) + 1);
       await (f ? f.behaviour(req, res) : happyVendor(req, res));
     });
-    const people = Array.from({ length: 24 }, (_, i) => ({ number: `04${String(10_000_000 + i * 7919).padStart(8, '0')}`, key: `flap-${seed}-${i}-${r.alnum(12)}` }));
+    const people = Array.from({ length: 24 }, (_, i) => ({
+      number: `04${String(10_000_000 + i * 7919).padStart(8, '0')}`,
+      key: `flap-${seed}-${i}-${r.alnum(12)}`,
+    }));
     const answers: { status: number; ms: number; replayed: boolean }[] = [];
     let late = 0;
     await pool(people, 8, async (p) => {
@@ -277,7 +342,13 @@ describe('faults of the vendor, in workerd', () => {
     assert.deepEqual(duplicates, [], 'somebody could have been texted twice');
     assert.equal(late, 0, 'answers later than the timeout plus margin');
     assert.ok(replays > 0, 'the run exercised replays of an uncertain outcome');
-    assert.ok(answers.some((a) => a.status === 200), 'some people got through');
-    assert.ok([...acted.values()].some((n) => n === 1), 'some texts went out');
+    assert.ok(
+      answers.some((a) => a.status === 200),
+      'some people got through',
+    );
+    assert.ok(
+      [...acted.values()].some((n) => n === 1),
+      'some texts went out',
+    );
   });
 });

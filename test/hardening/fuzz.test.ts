@@ -101,9 +101,51 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Obj = { [k: string]: Json };
 
 /** Characters a name, a reference or a token may not carry (zero-width joiners and bidi marks are allowed). */
-const FORBIDDEN = ['\u0000', '\u0001', '\u0008', '\u001b', '\u007f', '\u0085', '\u009b', '\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069', '\ud800', '\udbff', '\udc00', '\udfff', '\udc00\ud800'];
+const FORBIDDEN = [
+  '\u0000',
+  '\u0001',
+  '\u0008',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009b',
+  '\u202a',
+  '\u202b',
+  '\u202c',
+  '\u202d',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\ud800',
+  '\udbff',
+  '\udc00',
+  '\udfff',
+  '\udc00\ud800',
+];
 /** Unicode that is fine in a name: used as padding for the too-long cases. */
-const UNICODE_SOUP = ['é', 'ß', 'Ø', '李', '김', 'Ж', 'ع', 'א', '👩‍👩‍👧', '🏳️‍🌈', 'e\u0301', '\u200d', '\ufeff', 'ｱ', '𝔘', 'ǅ', 'İ', 'ﬀ', '\u00a0'];
+const UNICODE_SOUP = [
+  'é',
+  'ß',
+  'Ø',
+  '李',
+  '김',
+  'Ж',
+  'ع',
+  'א',
+  '👩‍👩‍👧',
+  '🏳️‍🌈',
+  'e\u0301',
+  '\u200d',
+  '\ufeff',
+  'ｱ',
+  '𝔘',
+  'ǅ',
+  'İ',
+  'ﬀ',
+  '\u00a0',
+];
 const HOSTILE = [
   '<script>alert(1)</script>',
   "' OR '1'='1' --",
@@ -122,7 +164,26 @@ const HOSTILE = [
   '-1',
   '1e309',
 ];
-const UNKNOWN_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'isAdmin', 'role', '', ' ', 'name ', 'Consent', '💥', 'a'.repeat(300), '\u0000', 'entityId', 'api_key', 'X-Service-Channel'];
+const UNKNOWN_KEYS = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'isAdmin',
+  'role',
+  '',
+  ' ',
+  'name ',
+  'Consent',
+  '💥',
+  'a'.repeat(300),
+  '\u0000',
+  'entityId',
+  'api_key',
+  'X-Service-Channel',
+];
 
 function hostileString(r: Prng, canary: string): string {
   const base = r.pick(HOSTILE);
@@ -150,7 +211,12 @@ function hostileNonString(r: Prng, depth = 0): Json {
       return deepNest(r.int(50, 3000), r.chance(0.5));
     case 8: {
       const o: Obj = {};
-      Object.defineProperty(o, '__proto__', { value: { polluted: true, isAdmin: true }, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(o, '__proto__', {
+        value: { polluted: true, isAdmin: true },
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
       return o;
     }
     default:
@@ -184,7 +250,7 @@ function deletePath(body: Obj, path: string[]): void {
 
 /** A valid AU mobile number in one of the ways people type it. */
 function mobile(r: Prng): string {
-  const digits = `4${r.pick([0, 1, 2, 3, 6])}${String(r.int(0, 9_999_999)).padStart(7, "0")}`;
+  const digits = `4${r.pick([0, 1, 2, 3, 6])}${String(r.int(0, 9_999_999)).padStart(7, '0')}`;
   return r.pick([`0${digits}`, `0${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`, digits]);
 }
 
@@ -209,7 +275,17 @@ interface FieldMutation {
 }
 
 const LINK_REQUIRED = [['name'], ['name', 'familyName'], ['dateOfBirth'], ['phone'], ['phone', 'code'], ['phone', 'number'], ['consent']];
-const LINK_STRINGS = [['name', 'givenName'], ['name', 'middleName'], ['name', 'familyName'], ['dateOfBirth'], ['phone', 'code'], ['phone', 'number'], ['customerRef'], ['returnUrl'], ['turnstileToken']];
+const LINK_STRINGS = [
+  ['name', 'givenName'],
+  ['name', 'middleName'],
+  ['name', 'familyName'],
+  ['dateOfBirth'],
+  ['phone', 'code'],
+  ['phone', 'number'],
+  ['customerRef'],
+  ['returnUrl'],
+  ['turnstileToken'],
+];
 const LINK_LIMITS: [string[], number][] = [
   [['name', 'givenName'], 100],
   [['name', 'middleName'], 100],
@@ -268,19 +344,42 @@ const linkMutations: FieldMutation[] = [
   {
     stage: Stage.Fields,
     what: 'hostile value in a formatted field',
-    apply: (b, r, canary) => setPath(b, r.pick([['dateOfBirth'], ['phone', 'code'], ['phone', 'number'], ['returnUrl']]), hostileString(r, canary)),
+    apply: (b, r, canary) =>
+      setPath(b, r.pick([['dateOfBirth'], ['phone', 'code'], ['phone', 'number'], ['returnUrl']]), hostileString(r, canary)),
   },
   {
     stage: Stage.Fields,
     what: 'impossible date of birth',
     apply: (b, r) =>
-      setPath(b, ['dateOfBirth'], r.pick(['2023-02-30', '1990-13-01', '1990-00-10', '1990-5-6', '3000-01-01', '1800-01-01', '1990-01-01T00:00:00Z', '19900101', ' 1990-01-01x', '', '２０００-０１-０１', '1990-02-29'])),
+      setPath(
+        b,
+        ['dateOfBirth'],
+        r.pick([
+          '2023-02-30',
+          '1990-13-01',
+          '1990-00-10',
+          '1990-5-6',
+          '3000-01-01',
+          '1800-01-01',
+          '1990-01-01T00:00:00Z',
+          '19900101',
+          ' 1990-01-01x',
+          '',
+          '２０００-０１-０１',
+          '1990-02-29',
+        ]),
+      ),
   },
-  { stage: Stage.Fields, what: 'consent not true', apply: (b, r) => setPath(b, ['consent'], r.pick([false, 'true', 1, 'yes', null, [true], { value: true }] as Json[])) },
+  {
+    stage: Stage.Fields,
+    what: 'consent not true',
+    apply: (b, r) => setPath(b, ['consent'], r.pick([false, 'true', 1, 'yes', null, [true], { value: true }] as Json[])),
+  },
   {
     stage: Stage.Fields,
     what: 'bad country code',
-    apply: (b, r) => setPath(b, ['phone', 'code'], r.pick(['61', '+0', '+', '+12345', '++61', '+6 1', '+61\u0000', '+٦١', '+-61', '0061', ''])),
+    apply: (b, r) =>
+      setPath(b, ['phone', 'code'], r.pick(['61', '+0', '+', '+12345', '++61', '+6 1', '+61\u0000', '+٦١', '+-61', '0061', ''])),
   },
   {
     stage: Stage.Fields,
@@ -307,7 +406,15 @@ const linkMutations: FieldMutation[] = [
     stage: Stage.Fields,
     what: 'text to a country not on the list',
     apply: (b, r) => {
-      setPath(b, ['phone'], r.pick([{ code: '+33', number: '6 12 34 56 78' }, { code: '+7', number: '912 345 67 89' }, { code: '+234', number: '803 123 4567' }]));
+      setPath(
+        b,
+        ['phone'],
+        r.pick([
+          { code: '+33', number: '6 12 34 56 78' },
+          { code: '+7', number: '912 345 67 89' },
+          { code: '+234', number: '803 123 4567' },
+        ]),
+      );
       setPath(b, ['sendSMS'], true);
     },
   },
@@ -315,12 +422,28 @@ const linkMutations: FieldMutation[] = [
     stage: Stage.Fields,
     what: 'return URL on another origin',
     apply: (b, r, canary) =>
-      setPath(b, ['returnUrl'], r.pick([`http://evil.example/${canary}`, `https://partner.example/${canary}`, `http://partner.example:8080/${canary}`, `//evil.example/${canary}`, `/relative/${canary}`, `http://partner.example.evil.example/${canary}`, `ftp://partner.example/${canary}`, `http://[::1]/${canary}`])),
+      setPath(
+        b,
+        ['returnUrl'],
+        r.pick([
+          `http://evil.example/${canary}`,
+          `https://partner.example/${canary}`,
+          `http://partner.example:8080/${canary}`,
+          `//evil.example/${canary}`,
+          `/relative/${canary}`,
+          `http://partner.example.evil.example/${canary}`,
+          `ftp://partner.example/${canary}`,
+          `http://[::1]/${canary}`,
+        ]),
+      ),
   },
   {
     stage: Stage.Fields,
     what: 'blank required text',
-    apply: (b, r) => (r.chance(0.5) ? setPath(b, ['name', 'familyName'], r.pick(['', '   ', '\t\n', '\u00a0\u3000'])) : setPath(b, ['customerRef'], r.pick(['', '  ']))),
+    apply: (b, r) =>
+      r.chance(0.5)
+        ? setPath(b, ['name', 'familyName'], r.pick(['', '   ', '\t\n', '\u00a0\u3000']))
+        : setPath(b, ['customerRef'], r.pick(['', '  '])),
   },
   {
     stage: Stage.Fields,
@@ -334,7 +457,12 @@ const linkMutations: FieldMutation[] = [
         obj = b[where] as Obj;
       }
       const key = r.pick(UNKNOWN_KEYS);
-      Object.defineProperty(obj, key, { value: r.chance(0.5) ? hostileNonString(r) : 'x', enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(obj, key, {
+        value: r.chance(0.5) ? hostileNonString(r) : 'x',
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     },
   },
 ];
@@ -348,7 +476,10 @@ function brokenBody(r: Prng, validText: string): { body: string | Uint8Array; wh
     case 0:
       return { body: validText.slice(0, r.int(0, validText.length - 1)), what: 'truncated JSON' };
     case 1:
-      return { body: r.pick(['null', '[]', '[{}]', '"x"', '123', 'true', '1e999', '[' + validText + ']']), what: 'JSON that is not an object' };
+      return {
+        body: r.pick(['null', '[]', '[{}]', '"x"', '123', 'true', '1e999', '[' + validText + ']']),
+        what: 'JSON that is not an object',
+      };
     case 2:
       return { body: Uint8Array.from({ length: r.int(1, 4000) }, () => r.int(0, 255)), what: 'random bytes' };
     case 3: {
@@ -356,7 +487,10 @@ function brokenBody(r: Prng, validText: string): { body: string | Uint8Array; wh
       const bad = r.pick([[0xff], [0xfe, 0xff], [0xc0, 0x80], [0xed, 0xa0, 0x80], [0xf8, 0x88, 0x80, 0x80, 0x80], [0xe2, 0x82]]);
       const at = validText.indexOf('Nguy') + 4;
       const enc = new TextEncoder();
-      return { body: new Uint8Array([...enc.encode(validText.slice(0, at)), ...bad, ...enc.encode(validText.slice(at))]), what: 'invalid UTF-8' };
+      return {
+        body: new Uint8Array([...enc.encode(validText.slice(0, at)), ...bad, ...enc.encode(validText.slice(at))]),
+        what: 'invalid UTF-8',
+      };
     }
     case 4: {
       const n = r.int(1000, 9000);
@@ -367,7 +501,17 @@ function brokenBody(r: Prng, validText: string): { body: string | Uint8Array; wh
     case 5:
       return { body: '', what: 'empty body' };
     case 6:
-      return { body: r.pick([validText.replace(/"/g, "'"), validText.replace(/}$/, ',}'), validText.replace(/^{/, '{/*c*/'), validText.replace(/:("[^"]*"|true|false)/, ':NaN'), validText + validText, validText + 'x']), what: 'almost JSON' };
+      return {
+        body: r.pick([
+          validText.replace(/"/g, "'"),
+          validText.replace(/}$/, ',}'),
+          validText.replace(/^{/, '{/*c*/'),
+          validText.replace(/:("[^"]*"|true|false)/, ':NaN'),
+          validText + validText,
+          validText + 'x',
+        ]),
+        what: 'almost JSON',
+      };
     case 7:
       return { body: '\ufeff' + validText.slice(0, r.int(1, validText.length - 1)), what: 'BOM and truncated JSON' };
     case 8:
@@ -381,13 +525,33 @@ function brokenBody(r: Prng, validText: string): { body: string | Uint8Array; wh
 function headerMutation(r: Prng, c: { headers: Record<string, string>; stages: Stage[]; what: string[] }): void {
   switch (r.int(0, 2)) {
     case 0:
-      c.headers.Origin = r.pick(['null', 'http://evil.example', 'https://partner.example', 'http://partner.example:8443', 'http://partner.example.evil.example', 'javascript:alert(1)', 'file://', 'x', '*']);
+      c.headers.Origin = r.pick([
+        'null',
+        'http://evil.example',
+        'https://partner.example',
+        'http://partner.example:8443',
+        'http://partner.example.evil.example',
+        'javascript:alert(1)',
+        'file://',
+        'x',
+        '*',
+      ]);
       if (r.chance(0.2)) delete c.headers.Origin;
       c.stages.push(Stage.Origin);
       c.what.push('disallowed origin');
       break;
     case 1: {
-      const type = r.pick(['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/jsonp', 'application/json-patch+json', 'text/json', 'application/xml', 'json', '']);
+      const type = r.pick([
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/jsonp',
+        'application/json-patch+json',
+        'text/json',
+        'application/xml',
+        'json',
+        '',
+      ]);
       if (type) c.headers['Content-Type'] = type;
       else delete c.headers['Content-Type'];
       c.stages.push(Stage.ContentType);
@@ -395,7 +559,16 @@ function headerMutation(r: Prng, c: { headers: Record<string, string>; stages: S
       break;
     }
     default:
-      c.headers['Idempotency-Key'] = r.pick(['short', 'k'.repeat(129), 'key with spaces 123', 'key/with/slashes', 'key\ttab12345', '', 'ключ-ключ-ключ'.replace(/[^\x20-\x7e]/g, '?'), '<script>1</script>']);
+      c.headers['Idempotency-Key'] = r.pick([
+        'short',
+        'k'.repeat(129),
+        'key with spaces 123',
+        'key/with/slashes',
+        'key\ttab12345',
+        '',
+        'ключ-ключ-ключ'.replace(/[^\x20-\x7e]/g, '?'),
+        '<script>1</script>',
+      ]);
       c.stages.push(Stage.IdempotencyKey);
       c.what.push('bad Idempotency-Key');
   }
@@ -407,7 +580,11 @@ function pad(body: Obj, r: Prng): void {
 
 function linkCase(r: Prng, canary: string): Case {
   const body = validLink(r, canary);
-  const c = { headers: { 'Content-Type': 'application/json', Origin: PARTNER } as Record<string, string>, stages: [] as Stage[], what: [] as string[] };
+  const c = {
+    headers: { 'Content-Type': 'application/json', Origin: PARTNER } as Record<string, string>,
+    stages: [] as Stage[],
+    what: [] as string[],
+  };
   let raw: string | Uint8Array;
   const roll = r.next();
   if (roll < 0.7) {
@@ -436,7 +613,12 @@ function linkCase(r: Prng, canary: string): Case {
   return finish('/api/onboarding-link', raw, body, c);
 }
 
-function finish(route: string, raw: string | Uint8Array, body: Obj, c: { headers: Record<string, string>; stages: Stage[]; what: string[] }): Case {
+function finish(
+  route: string,
+  raw: string | Uint8Array,
+  body: Obj,
+  c: { headers: Record<string, string>; stages: Stage[]; what: string[] },
+): Case {
   const bytes = typeof raw === 'string' ? Buffer.byteLength(raw) : raw.byteLength;
   if (bytes > MAX_BODY && !c.stages.includes(Stage.Size)) {
     c.stages.push(Stage.Size);
@@ -451,7 +633,8 @@ function finish(route: string, raw: string | Uint8Array, body: Obj, c: { headers
     status: [STATUS[first]],
     // A text to a country off SMS_ALLOWED_COUNTRIES is its own 400, SMS_NOT_ALLOWED (issue 14), unless the
     // schema refused something first.
-    codes: first === Stage.Fields && c.what.includes('text to a country not on the list') ? [...CODES[first], 'SMS_NOT_ALLOWED'] : CODES[first],
+    codes:
+      first === Stage.Fields && c.what.includes('text to a country not on the list') ? [...CODES[first], 'SMS_NOT_ALLOWED'] : CODES[first],
     values: stringLeaves(body).filter((v) => v.length >= 5),
     what: c.what,
   };
@@ -496,7 +679,11 @@ function resultCase(r: Prng, canary: string): Case {
   const body: Obj = { session };
   if (r.chance(0.4)) body.checkId = `chk-${canary}`;
   if (r.chance(0.4)) body.token = `tok-${canary}`;
-  const c = { headers: { 'Content-Type': 'application/json', Origin: PARTNER } as Record<string, string>, stages: [] as Stage[], what: [] as string[] };
+  const c = {
+    headers: { 'Content-Type': 'application/json', Origin: PARTNER } as Record<string, string>,
+    stages: [] as Stage[],
+    what: [] as string[],
+  };
   let raw: string | Uint8Array;
   const roll = r.next();
   if (roll < 0.35) {
@@ -514,7 +701,11 @@ function resultCase(r: Prng, canary: string): Case {
         c.what.push('wrong type');
         break;
       case 1: {
-        const [path, max] = r.pick([[['session'], 4096], [['checkId'], 200], [['token'], 2048]] as [string[], number][]);
+        const [path, max] = r.pick([
+          [['session'], 4096],
+          [['checkId'], 200],
+          [['token'], 2048],
+        ] as [string[], number][]);
         setPath(body, path, longString(r, max));
         c.what.push('too long');
         break;
@@ -528,7 +719,12 @@ function resultCase(r: Prng, canary: string): Case {
         c.what.push('blank');
         break;
       default:
-        Object.defineProperty(body, r.pick(UNKNOWN_KEYS), { value: hostileNonString(r), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(body, r.pick(UNKNOWN_KEYS), {
+          value: hostileNonString(r),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
         c.what.push('unknown key');
     }
     c.stages.push(Stage.Fields);
@@ -564,7 +760,10 @@ const ROUTES = ['/api/onboarding-link', '/api/result', '/api/ruok'];
 
 function oddCase(r: Prng, canary: string): Case {
   const route = r.pick(ROUTES);
-  const methods = route === '/api/ruok' ? ['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'PURGE', 'SEARCH', 'MKCOL'] : ['GET', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'PURGE', 'SEARCH', 'MKCOL'];
+  const methods =
+    route === '/api/ruok'
+      ? ['POST', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'PURGE', 'SEARCH', 'MKCOL']
+      : ['GET', 'PUT', 'PATCH', 'DELETE', 'PROPFIND', 'PURGE', 'SEARCH', 'MKCOL'];
   const method = r.pick(methods);
   const headers: Record<string, string> = { Origin: PARTNER, 'Content-Type': 'application/json' };
   const body = method === 'GET' ? undefined : JSON.stringify({ x: canary });
@@ -587,7 +786,14 @@ function ruokCase(r: Prng, canary: string): Case {
     'X-Service-CustomerID': `other-${canary}`,
     Origin: r.pick([PARTNER, 'http://evil.example', 'null']),
   };
-  return { route: `/api/ruok${query}`, method: 'GET', headers, status: [200], values: [canary], what: ['hostile query and headers on /api/ruok'] };
+  return {
+    route: `/api/ruok${query}`,
+    method: 'GET',
+    headers,
+    status: [200],
+    values: [canary],
+    what: ['hostile query and headers on /api/ruok'],
+  };
 }
 
 function generate(r: Prng, i: number): Case {
@@ -659,7 +865,9 @@ describe('fuzz: hostile and malformed requests to every /api route, in workerd',
           redirect: 'manual',
         });
       } catch (err) {
-        failures.push(`#${i} ${c.what.join(' + ')}: no answer (${(err as Error).message} ${String((err as { cause?: { code?: string; message?: string } }).cause?.code ?? (err as { cause?: { message?: string } }).cause?.message)})`);
+        failures.push(
+          `#${i} ${c.what.join(' + ')}: no answer (${(err as Error).message} ${String((err as { cause?: { code?: string; message?: string } }).cause?.code ?? (err as { cause?: { message?: string } }).cause?.message)})`,
+        );
         return;
       }
       const text = await res.text();
@@ -712,7 +920,11 @@ describe('fuzz: hostile and malformed requests to every /api route, in workerd',
     console.log(JSON.stringify(figures));
     if (failures.length) console.log(failures.map((f) => f.slice(0, 400)).join('\n'));
     assert.deepEqual(failures.slice(0, 15), [], `${failures.length} bad answers`);
-    assert.deepEqual(vendorCalls.map((q) => `${q.method} ${q.path}`), [], 'invalid input reached the vendor');
+    assert.deepEqual(
+      vendorCalls.map((q) => `${q.method} ${q.path}`),
+      [],
+      'invalid input reached the vendor',
+    );
     assert.ok(ruokCalls === 0 || vendor.requests.length - vendorCalls.length <= ruokCalls, 'ruok is cached');
     assert.ok(outcomes.length >= Math.min(COUNT, 1000), `only ${outcomes.length} requests ran within ${TIME_BOUND_MS} ms`);
   });

@@ -83,7 +83,9 @@ describe('Idempotency-Key, in workerd', () => {
       await happyVendor(req, res);
     });
     const key = `conc-${Date.now()}-abcdef`;
-    const answers = await Promise.all(Array.from({ length: 8 }, () => post('/api/onboarding-link', person('Conc', true), { 'Idempotency-Key': key })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => post('/api/onboarding-link', person('Conc', true), { 'Idempotency-Key': key })),
+    );
     assert.equal(linkCalls(), 1, 'one vendor call');
     const ok = answers.filter((a) => a.status === 200);
     const busy = answers.filter((a) => a.status === 409);
@@ -131,21 +133,36 @@ describe('origin binding, in workerd', () => {
     // A refused page may read its refusal (so the widget can name the misconfiguration), and nothing else.
     assert.equal(assertErrorObject(fromEvil.text, fromEvil.headers, 'evil').errorCode, 'ORIGIN_NOT_ALLOWED');
     assert.equal(fromEvil.headers.get('access-control-allow-origin'), EVIL);
-    const noOrigin = await fetch(`${worker.url}/api/result`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': freshIp(50) }, body: JSON.stringify({ session }) });
+    const noOrigin = await fetch(`${worker.url}/api/result`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': freshIp(50) },
+      body: JSON.stringify({ session }),
+    });
     assert.equal(noOrigin.status, 403);
     assert.equal(vendor.requests.filter((r) => r.path.startsWith('/idv/v2/idvalidate/result')).length, 1, 'only A reached the vendor');
   });
 
   it('refuses a disallowed origin with a 403 only that page can read (its preflight passes so the request is sent), and grants it nothing else', async () => {
     vendor.requests.length = 0;
-    for (const origin of [EVIL, 'null', 'http://partner-a.example.evil.example', 'https://partner-a.example', 'http://partner-a.example:8080']) {
+    for (const origin of [
+      EVIL,
+      'null',
+      'http://partner-a.example.evil.example',
+      'https://partner-a.example',
+      'http://partner-a.example:8080',
+    ]) {
       const a = await post('/api/onboarding-link', person(), { Origin: origin });
       assert.equal(a.status, 403, origin);
       assert.equal(a.headers.get('access-control-allow-origin'), origin, origin);
       assert.equal(assertErrorObject(a.text, a.headers, origin).errorCode, 'ORIGIN_NOT_ALLOWED');
       const pre = await fetch(`${worker.url}/api/onboarding-link`, {
         method: 'OPTIONS',
-        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,idempotency-key', 'CF-Connecting-IP': freshIp(50) },
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'content-type,idempotency-key',
+          'CF-Connecting-IP': freshIp(50),
+        },
       });
       assert.equal(pre.headers.get('access-control-allow-origin'), origin, `preflight ${origin}`);
       const ruok = await fetch(`${worker.url}/api/ruok`, { headers: { Origin: origin, 'CF-Connecting-IP': freshIp(50) } });
@@ -154,11 +171,19 @@ describe('origin binding, in workerd', () => {
     }
     const pre = await fetch(`${worker.url}/api/onboarding-link`, {
       method: 'OPTIONS',
-      headers: { Origin: A, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,idempotency-key', 'CF-Connecting-IP': freshIp(50) },
+      headers: {
+        Origin: A,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type,idempotency-key',
+        'CF-Connecting-IP': freshIp(50),
+      },
     });
     assert.equal(pre.headers.get('access-control-allow-origin'), A);
     // Only the GET /api/ruok probes asked the vendor (its health check, answered without a grant).
-    assert.deepEqual(vendor.requests.filter((r) => !r.path.includes('ruok')), []);
+    assert.deepEqual(
+      vendor.requests.filter((r) => !r.path.includes('ruok')),
+      [],
+    );
   });
 });
 
@@ -267,7 +292,8 @@ describe('body limits, in workerd', () => {
     // reset that follows can destroy the answer before the client reads it
     // (on a busy machine). Such a try proves nothing either way: try again.
     let big: Awaited<ReturnType<typeof postChunked>> | undefined;
-    for (let i = 0; i < 5 && !big; i++) big = await postChunked(JSON.stringify({ ...person('Stream'), customerRef: 'x'.repeat(200 * 1024) })).catch(() => undefined);
+    for (let i = 0; i < 5 && !big; i++)
+      big = await postChunked(JSON.stringify({ ...person('Stream'), customerRef: 'x'.repeat(200 * 1024) })).catch(() => undefined);
     assert.ok(big, 'an answer in five tries');
     assert.equal(big.status, 413, big.text);
     assert.equal(assertErrorObject(big.text, big.headers, 'chunked').errorCode, 'PAYLOAD_TOO_LARGE');

@@ -45,14 +45,25 @@ before(async () => {
     ALLOWED_ORIGINS: WORKER, // with DEMO off the own origin is a partner only when listed
     RESULT_SIGNING_KEYS: await testSigningKeys(),
   };
-  useMemoryVerifications(env, verificationStore = new MemoryVerifications(env));
+  useMemoryVerifications(env, (verificationStore = new MemoryVerifications(env)));
 });
 after(async () => {
   await vendor?.close();
 });
 
-const person = JSON.stringify({ name: { givenName: 'Ada', familyName: 'Lovelace' }, dateOfBirth: adultDateOfBirth(), phone: { code: '+61', number: '0412 345 678' }, consent: true });
-const invalid = JSON.stringify({ name: { familyName: 'x'.repeat(500) }, dateOfBirth: '1990-02-30', phone: { code: '61', number: 'abc' }, consent: false, __extra: [1, 2, 3] });
+const person = JSON.stringify({
+  name: { givenName: 'Ada', familyName: 'Lovelace' },
+  dateOfBirth: adultDateOfBirth(),
+  phone: { code: '+61', number: '0412 345 678' },
+  consent: true,
+});
+const invalid = JSON.stringify({
+  name: { familyName: 'x'.repeat(500) },
+  dateOfBirth: '1990-02-30',
+  phone: { code: '61', number: 'abc' },
+  consent: false,
+  __extra: [1, 2, 3],
+});
 
 async function heap(): Promise<number> {
   for (let i = 0; i < 4; i++) {
@@ -64,7 +75,11 @@ async function heap(): Promise<number> {
 
 describe('heap of the worker code, in node', () => {
   it(`does not grow between two halves of ${HALF} mixed requests beyond ${PER_REQUEST} bytes per request`, async () => {
-    const link = await app.request(`${WORKER}/api/onboarding-link`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: WORKER }, body: person }, env);
+    const link = await app.request(
+      `${WORKER}/api/onboarding-link`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: WORKER }, body: person },
+      env,
+    );
     assert.equal(link.status, 200);
     const { session, verificationId } = (await link.json()) as { session: string; verificationId: string };
     /** Heap after GC, once the verifications made meanwhile are forgotten (a Durable Object each in production). */
@@ -75,22 +90,38 @@ describe('heap of the worker code, in node', () => {
     const kinds: [string, RequestInit, number][] = [
       ['/api/onboarding-link', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: WORKER }, body: person }, 200],
       ['/api/onboarding-link', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: WORKER }, body: invalid }, 400],
-      ['/api/result', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: WORKER }, body: JSON.stringify({ session }) }, 200],
-      ['/api/result', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: WORKER }, body: '{"session":"x.y.z"}' }, 401],
+      [
+        '/api/result',
+        { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: WORKER }, body: JSON.stringify({ session }) },
+        200,
+      ],
+      [
+        '/api/result',
+        { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: WORKER }, body: '{"session":"x.y.z"}' },
+        401,
+      ],
       ['/api/ruok', {}, 200],
-      ['/api/onboarding-link', { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://evil.example' }, body: person }, 403],
+      [
+        '/api/onboarding-link',
+        { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: 'https://evil.example' }, body: person },
+        403,
+      ],
       ['/api/onboarding-link', { method: 'DELETE', headers: { Origin: WORKER } }, 405],
     ];
     const silenced = console.log;
     console.log = () => {}; // the app's one log line per request would fill the test's output
     const wrong: string[] = [];
     const half = async () => {
-      await pool(Array.from({ length: HALF }, (_, i) => i), 16, async (i) => {
-        const [path, init, status] = kinds[i % kinds.length]!;
-        const res = await app.request(WORKER + path, init, env);
-        await res.arrayBuffer();
-        if (res.status !== status) wrong.push(`${path} ${res.status}`);
-      });
+      await pool(
+        Array.from({ length: HALF }, (_, i) => i),
+        16,
+        async (i) => {
+          const [path, init, status] = kinds[i % kinds.length]!;
+          const res = await app.request(WORKER + path, init, env);
+          await res.arrayBuffer();
+          if (res.status !== status) wrong.push(`${path} ${res.status}`);
+        },
+      );
     };
     let h0: number, h1: number, h2: number;
     try {

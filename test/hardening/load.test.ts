@@ -78,7 +78,13 @@ after(async () => {
 });
 
 function linkBody(sendSMS = false) {
-  return { name: { givenName: 'Ada', familyName: 'Lovelace' }, dateOfBirth: adultDateOfBirth(), phone: { code: '+61', number: '0412 345 678' }, consent: true, sendSMS };
+  return {
+    name: { givenName: 'Ada', familyName: 'Lovelace' },
+    dateOfBirth: adultDateOfBirth(),
+    phone: { code: '+61', number: '0412 345 678' },
+    consent: true,
+    sendSMS,
+  };
 }
 
 type Kind = 'link' | 'link-idempotent' | 'link-invalid' | 'result' | 'ruok' | 'flood';
@@ -120,7 +126,17 @@ function run(amount: number, seed: number, tally: Tally): Promise<autocannon.Res
               const context = ctx as Record<string, unknown>;
               const roll = r.next();
               const kind: Kind =
-                roll < 0.15 ? 'link' : roll < 0.2 ? 'link-idempotent' : roll < 0.35 ? 'link-invalid' : roll < 0.55 ? 'result' : roll < 0.9 ? 'ruok' : 'flood';
+                roll < 0.15
+                  ? 'link'
+                  : roll < 0.2
+                    ? 'link-idempotent'
+                    : roll < 0.35
+                      ? 'link-invalid'
+                      : roll < 0.55
+                        ? 'result'
+                        : roll < 0.9
+                          ? 'ruok'
+                          : 'flood';
               context.kind = kind;
               context.sent = Date.now();
               ipCounter++;
@@ -130,9 +146,21 @@ function run(amount: number, seed: number, tally: Tally): Promise<autocannon.Res
                 case 'link':
                   return { ...base, method: 'POST', path: '/api/onboarding-link', headers: { ...base.headers, ...json }, body: validLink };
                 case 'link-idempotent':
-                  return { ...base, method: 'POST', path: '/api/onboarding-link', headers: { ...base.headers, ...json, 'Idempotency-Key': `load-${seed}-${++keyCounter}` }, body: validLink };
+                  return {
+                    ...base,
+                    method: 'POST',
+                    path: '/api/onboarding-link',
+                    headers: { ...base.headers, ...json, 'Idempotency-Key': `load-${seed}-${++keyCounter}` },
+                    body: validLink,
+                  };
                 case 'link-invalid':
-                  return { ...base, method: 'POST', path: '/api/onboarding-link', headers: { ...base.headers, ...json }, body: invalidLink };
+                  return {
+                    ...base,
+                    method: 'POST',
+                    path: '/api/onboarding-link',
+                    headers: { ...base.headers, ...json },
+                    body: invalidLink,
+                  };
                 case 'result':
                   return { ...base, method: 'POST', path: '/api/result', headers: { ...base.headers, ...json }, body: resultBody };
                 case 'ruok':
@@ -195,7 +223,8 @@ describe('load, in workerd', () => {
 
     // The flooder: at most the limit per fixed 60-second window it touched.
     const perWindow = new Map<number, number>();
-    for (const f of tally.flood) if (f.status !== 429) perWindow.set(Math.floor(f.sent / 60_000), (perWindow.get(Math.floor(f.sent / 60_000)) ?? 0) + 1);
+    for (const f of tally.flood)
+      if (f.status !== 429) perWindow.set(Math.floor(f.sent / 60_000), (perWindow.get(Math.floor(f.sent / 60_000)) ?? 0) + 1);
     const floodPassed = tally.flood.filter((f) => f.status !== 429).length;
     const floodLimited = tally.flood.length - floodPassed;
     const firstSent = Math.min(...tally.flood.map((f) => f.sent));
@@ -228,7 +257,13 @@ describe('load, in workerd', () => {
       timeouts: a.timeouts + b.timeouts,
       byKind: tally.byKind,
       unexpected: tally.unexpected.length,
-      flood: { requests: tally.flood.length, passed: floodPassed, limited: floodLimited, windowsTouched, passedPerWindowBySendTime: Object.fromEntries(perWindow) },
+      flood: {
+        requests: tally.flood.length,
+        passed: floodPassed,
+        limited: floodLimited,
+        windowsTouched,
+        passedPerWindowBySendTime: Object.fromEntries(perWindow),
+      },
       memoryMB: {
         processGroupAfterWarmup: mb(rssStart.total),
         processGroupAfterHalfA: mb(rssA.total),
@@ -242,7 +277,10 @@ describe('load, in workerd', () => {
         peakDuringRun: mb(Math.max(...samples, rssB.total)),
         byProcessAfterHalfB: Object.fromEntries(Object.entries(rssB.byName).map(([k, v]) => [k, mb(v)])),
       },
-      growthPerRequestKB: { processGroup: Math.round(growth / b.requests.total / 102.4) / 10, workerd: Math.round(workerdGrowth / b.requests.total / 102.4) / 10 },
+      growthPerRequestKB: {
+        processGroup: Math.round(growth / b.requests.total / 102.4) / 10,
+        workerd: Math.round(workerdGrowth / b.requests.total / 102.4) / 10,
+      },
       verificationsMadeInHalfB: verificationsB,
       tolerance: `per verification made ${PER_VERIFICATION / 1024} KB; between the ends of the two halves, per request of the second half: workerd ${TOLERANCE_PER_REQUEST / 1024} KB, process group ${GROUP_TOLERANCE_PER_REQUEST / 1024} KB`,
     };

@@ -94,7 +94,11 @@ export function freshIp(block = 10): string {
 export const ERROR_KEYS = ['errorCode', 'errorMsg', 'issues', 'requestId'];
 
 /** Asserts a well-formed ErrorObject (DESIGN.md): exactly its four fields, typed, with the answer's request id. */
-export function assertErrorObject(text: string, headers: Headers, context: string): { errorCode: string; issues: { issue: string; issueLocation: string }[] } {
+export function assertErrorObject(
+  text: string,
+  headers: Headers,
+  context: string,
+): { errorCode: string; issues: { issue: string; issueLocation: string }[] } {
   assert.match(headers.get('content-type') ?? '', /^application\/json/, `${context}: content type`);
   let body: any;
   try {
@@ -110,7 +114,10 @@ export function assertErrorObject(text: string, headers: Headers, context: strin
   for (const i of body.issues) {
     assert.deepEqual(Object.keys(i).sort(), ['issue', 'issueLocation'], `${context}: issue keys`);
     assert.ok(typeof i.issue === 'string' && i.issue.length > 0 && i.issue.length < 200, `${context}: issue text`);
-    assert.ok(typeof i.issueLocation === 'string' && i.issueLocation.length > 0 && i.issueLocation.length < 200, `${context}: issueLocation`);
+    assert.ok(
+      typeof i.issueLocation === 'string' && i.issueLocation.length > 0 && i.issueLocation.length < 200,
+      `${context}: issueLocation`,
+    );
   }
   assert.ok(typeof body.requestId === 'string' && body.requestId.length > 0, `${context}: requestId`);
   // A replayed answer (Idempotency-Key) is the first answer, with the first request's id.

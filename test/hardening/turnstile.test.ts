@@ -42,7 +42,11 @@ async function startSiteverify() {
     })
       .formData()
       .catch(() => new FormData());
-    const v: Verify = { secret: form.get('secret') as string | null, response: form.get('response') as string | null, remoteip: form.get('remoteip') as string | null };
+    const v: Verify = {
+      secret: form.get('secret') as string | null,
+      response: form.get('response') as string | null,
+      remoteip: form.get('remoteip') as string | null,
+    };
     seen.push(v);
     if (mode === 'hang') return;
     if (mode === '500') {
@@ -60,7 +64,13 @@ async function startSiteverify() {
     else if (spent.has(token)) body = { success: false, 'error-codes': ['timeout-or-duplicate'] };
     else {
       spent.add(token);
-      body = { success: true, challenge_ts: new Date().toISOString(), hostname: '127.0.0.1', action: 'kyc-onboarding-link', 'error-codes': [] };
+      body = {
+        success: true,
+        challenge_ts: new Date().toISOString(),
+        hostname: '127.0.0.1',
+        action: 'kyc-onboarding-link',
+        'error-codes': [],
+      };
     }
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify(body));

@@ -25,7 +25,14 @@ before(async () => {
   vendor = await startFakeVendor();
   [worker, sandboxWorker] = await Promise.all([
     startSnapshotWorker({
-      vars: { KYC_BASE_URL: vendor.url, KYC_API_KEY: 'edge-key-1', KYC_CUSTOMER_ID: 'edge-customer', SESSION_SECRET: 'edge-session-secret-77', ALLOWED_ORIGINS: PARTNER, KYC_TIMEOUT_MS: '3000' },
+      vars: {
+        KYC_BASE_URL: vendor.url,
+        KYC_API_KEY: 'edge-key-1',
+        KYC_CUSTOMER_ID: 'edge-customer',
+        SESSION_SECRET: 'edge-session-secret-77',
+        ALLOWED_ORIGINS: PARTNER,
+        KYC_TIMEOUT_MS: '3000',
+      },
     }),
     startSnapshotWorker({ vars: { ALLOWED_ORIGINS: PARTNER } }),
   ]);
@@ -77,7 +84,10 @@ function uniqueNumber(i: number): [string, string] {
     const [code, write] = FORMATS[i % FORMATS.length]!;
     const digits = String(10_000_000 + ((Date.now() + numberCounter++ * 7919) % 89_999_999)).slice(-8);
     const number = write(digits);
-    const parsed = parsePhoneNumberFromString(number.startsWith('+') ? number.replace(/[^\d+]/g, '') : number.replace(/\D/g, ''), number.startsWith('+') ? undefined : { defaultCallingCode: code.slice(1) });
+    const parsed = parsePhoneNumberFromString(
+      number.startsWith('+') ? number.replace(/[^\d+]/g, '') : number.replace(/\D/g, ''),
+      number.startsWith('+') ? undefined : { defaultCallingCode: code.slice(1) },
+    );
     if (parsed?.isValid() && ['AU', 'NZ', 'GB', 'IE', 'US', 'CA'].includes(parsed.country ?? '')) return [code, number];
   }
 }
@@ -95,7 +105,13 @@ function body(r: Prng, i: number) {
   const [code, number] = uniqueNumber(i);
   const oneName = r.chance(0.15);
   const b: Record<string, unknown> = {
-    name: oneName ? { familyName: r.pick(NAMES) } : { givenName: r.chance(0.1) ? exactly(100, r) : r.pick(NAMES), ...(r.chance(0.3) ? { middleName: r.pick(NAMES) } : {}), familyName: r.chance(0.1) ? exactly(100, r) : `  ${r.pick(NAMES)}  ` },
+    name: oneName
+      ? { familyName: r.pick(NAMES) }
+      : {
+          givenName: r.chance(0.1) ? exactly(100, r) : r.pick(NAMES),
+          ...(r.chance(0.3) ? { middleName: r.pick(NAMES) } : {}),
+          familyName: r.chance(0.1) ? exactly(100, r) : `  ${r.pick(NAMES)}  `,
+        },
     // Derived from today (workerd keeps the real clock): the oldest person the
     // rule accepts (120 today), a leap-day birthday, both ends of a year.
     dateOfBirth: r.pick([oldestDateOfBirth(), leapDayBirth(), newYearsEve(), newYearsDay()]),
@@ -132,25 +148,31 @@ describe('unusual but valid input, in workerd', () => {
     assert.deepEqual(bad.slice(0, 5), [], `${bad.length} refused`);
     const sent = vendor.requests.map((q) => JSON.parse(q.body).entity.name as Record<string, string>);
     assert.equal(sent.length, bodies.length);
-    const expected = new Set(bodies.map((b) => JSON.stringify(Object.fromEntries(Object.entries(b.name as Record<string, string>).map(([k, v]) => [k, tidy(v)])))));
+    const expected = new Set(
+      bodies.map((b) => JSON.stringify(Object.fromEntries(Object.entries(b.name as Record<string, string>).map(([k, v]) => [k, tidy(v)])))),
+    );
     for (const s of sent) assert.ok(expected.has(JSON.stringify(s)), `the vendor got a name nobody sent: ${JSON.stringify(s)}`);
   });
 
   it('works end to end against the built-in sandbox: link, then result', async () => {
     const r = prng(seedFromEnv(78));
     const bad: string[] = [];
-    await pool(Array.from({ length: 60 }, (_, i) => body(r, i)), 4, async (b) => {
-      const a = await link(sandboxWorker, b);
-      if (a.status !== 200) return void bad.push(`link ${a.status} ${a.text.slice(0, 200)} for ${JSON.stringify(b).slice(0, 160)}`);
-      const { session } = JSON.parse(a.text) as { session: string };
-      const res = await fetch(`${sandboxWorker.url}/api/result`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Origin: PARTNER, 'CF-Connecting-IP': freshIp(60) },
-        body: JSON.stringify({ session }),
-      });
-      const text = await res.text();
-      if (res.status !== 200 || typeof JSON.parse(text).checkStatus !== 'string') bad.push(`result ${res.status} ${text.slice(0, 200)}`);
-    });
+    await pool(
+      Array.from({ length: 60 }, (_, i) => body(r, i)),
+      4,
+      async (b) => {
+        const a = await link(sandboxWorker, b);
+        if (a.status !== 200) return void bad.push(`link ${a.status} ${a.text.slice(0, 200)} for ${JSON.stringify(b).slice(0, 160)}`);
+        const { session } = JSON.parse(a.text) as { session: string };
+        const res = await fetch(`${sandboxWorker.url}/api/result`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Origin: PARTNER, 'CF-Connecting-IP': freshIp(60) },
+          body: JSON.stringify({ session }),
+        });
+        const text = await res.text();
+        if (res.status !== 200 || typeof JSON.parse(text).checkStatus !== 'string') bad.push(`result ${res.status} ${text.slice(0, 200)}`);
+      },
+    );
     assert.deepEqual(bad.slice(0, 5), [], `${bad.length} failed`);
   });
 });

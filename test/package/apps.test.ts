@@ -45,7 +45,11 @@ function write(dir: string, files: Record<string, string>): void {
 /** `npm install` of a fresh app from the registry (and the tarball); how long it took, in seconds. */
 async function install(dir: string): Promise<number> {
   const started = Date.now();
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--cache', NPM_CACHE, '--loglevel', 'error'], { cwd: dir, maxBuffer: 16 << 20, timeout: 600_000 });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--cache', NPM_CACHE, '--loglevel', 'error'], {
+    cwd: dir,
+    maxBuffer: 16 << 20,
+    timeout: 600_000,
+  });
   const seconds = Math.round((Date.now() - started) / 100) / 10;
   console.log(`# npm install of ${dir.split('/').pop()}: ${seconds} s`);
   return seconds;
@@ -72,7 +76,12 @@ async function ssrImport(dir: string, entries: string[]): Promise<void> {
   assert.match(r.out, /ssr ok/);
 }
 
-const MIME: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+};
 
 /** Serves a built app's dist/ on 127.0.0.1 (a partner's site on its own origin); unknown paths get index.html. */
 async function serveDir(dir: string, port: number): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -81,7 +90,9 @@ async function serveDir(dir: string, port: number): Promise<{ url: string; stop:
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const file = join(dir, path === '/' ? 'index.html' : path);
     const target = file.startsWith(dir) && existsSync(file) && extname(file) ? file : join(dir, 'index.html');
-    res.writeHead(200, { 'content-type': MIME[extname(target)] ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(readFileSync(target));
+    res
+      .writeHead(200, { 'content-type': MIME[extname(target)] ?? 'application/octet-stream', 'cache-control': 'no-store' })
+      .end(readFileSync(target));
   });
   server.on('connection', (s) => {
     sockets.add(s);
@@ -147,68 +158,88 @@ export const Raw = () => <kyc-onboard endpoint="/api" customer-ref="acct-raw" th
 `;
 
 describe('the packed widget in fresh apps', { concurrency: false }, () => {
-  it('Vite + React: tsc catches an event-detail typo, vite build succeeds, SSR import is safe, and the built app completes the redirect flow', { timeout: 900_000 }, async () => {
-    const app = join(work, 'react-app');
-    write(app, {
-      'package.json': JSON.stringify(
-        {
-          name: 'fresh-react-app',
-          private: true,
-          type: 'module',
-          dependencies: { 'kyc-onboard': `file:${packed.tarball}`, react: '19.3.1', 'react-dom': '19.3.1', '@lit/react': '1.0.8' },
-          devDependencies: { vite: '8.3.8', '@vitejs/plugin-react': '6.3.0', typescript: '5.9.3', '@types/react': '19.3.0', '@types/react-dom': '19.3.0' },
-        },
-        null,
-        2,
-      ),
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: { target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], module: 'ESNext', moduleResolution: 'bundler', jsx: 'react-jsx', strict: true, noEmit: true, skipLibCheck: false, types: [] },
-        include: ['src'],
-      }),
-      'vite.config.ts': `import { defineConfig } from 'vite';\nimport react from '@vitejs/plugin-react';\nexport default defineConfig({ plugins: [react()], logLevel: 'warn' });\n`,
-      'index.html': `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Fresh React app</title></head>\n<body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>\n`,
-      'src/main.tsx': `import { StrictMode } from 'react';\nimport { createRoot } from 'react-dom/client';\nimport { Verify } from './Verify';\n\nconst endpoint = new URLSearchParams(location.search).get('endpoint') ?? '/api';\ncreateRoot(document.getElementById('root')!).render(<StrictMode><h1>Open an account</h1><Verify endpoint={endpoint} /></StrictMode>);\n`,
-      'src/Verify.tsx': REACT_VERIFY('resultTokn'),
-    });
-    await install(app);
+  it(
+    'Vite + React: tsc catches an event-detail typo, vite build succeeds, SSR import is safe, and the built app completes the redirect flow',
+    { timeout: 900_000 },
+    async () => {
+      const app = join(work, 'react-app');
+      write(app, {
+        'package.json': JSON.stringify(
+          {
+            name: 'fresh-react-app',
+            private: true,
+            type: 'module',
+            dependencies: { 'kyc-onboard': `file:${packed.tarball}`, react: '19.3.1', 'react-dom': '19.3.1', '@lit/react': '1.0.8' },
+            devDependencies: {
+              vite: '8.3.8',
+              '@vitejs/plugin-react': '6.3.0',
+              typescript: '5.9.3',
+              '@types/react': '19.3.0',
+              '@types/react-dom': '19.3.0',
+            },
+          },
+          null,
+          2,
+        ),
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+            module: 'ESNext',
+            moduleResolution: 'bundler',
+            jsx: 'react-jsx',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            types: [],
+          },
+          include: ['src'],
+        }),
+        'vite.config.ts': `import { defineConfig } from 'vite';\nimport react from '@vitejs/plugin-react';\nexport default defineConfig({ plugins: [react()], logLevel: 'warn' });\n`,
+        'index.html': `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>Fresh React app</title></head>\n<body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>\n`,
+        'src/main.tsx': `import { StrictMode } from 'react';\nimport { createRoot } from 'react-dom/client';\nimport { Verify } from './Verify';\n\nconst endpoint = new URLSearchParams(location.search).get('endpoint') ?? '/api';\ncreateRoot(document.getElementById('root')!).render(<StrictMode><h1>Open an account</h1><Verify endpoint={endpoint} /></StrictMode>);\n`,
+        'src/Verify.tsx': REACT_VERIFY('resultTokn'),
+      });
+      await install(app);
 
-    const typo = await attempt(app, bin(app, 'tsc'), ['-p', '.']);
-    assert.notEqual(typo.code, 0, 'tsc fails on the typo');
-    assert.match(typo.out, /resultTokn/, typo.out);
-    write(app, { 'src/Verify.tsx': REACT_VERIFY('resultToken') });
-    const clean = await attempt(app, bin(app, 'tsc'), ['-p', '.']);
-    assert.equal(clean.code, 0, `tsc passes without the typo (and the package's .d.ts compile without skipLibCheck):\n${clean.out}`);
+      const typo = await attempt(app, bin(app, 'tsc'), ['-p', '.']);
+      assert.notEqual(typo.code, 0, 'tsc fails on the typo');
+      assert.match(typo.out, /resultTokn/, typo.out);
+      write(app, { 'src/Verify.tsx': REACT_VERIFY('resultToken') });
+      const clean = await attempt(app, bin(app, 'tsc'), ['-p', '.']);
+      assert.equal(clean.code, 0, `tsc passes without the typo (and the package's .d.ts compile without skipLibCheck):\n${clean.out}`);
 
-    const build = await attempt(app, bin(app, 'vite'), ['build']);
-    assert.equal(build.code, 0, `vite build:\n${build.out}`);
-    assert.ok(existsSync(join(app, 'dist/index.html')));
-    await ssrImport(app, ['kyc-onboard', 'kyc-onboard/react', 'kyc-onboard/element']);
+      const build = await attempt(app, bin(app, 'vite'), ['build']);
+      assert.equal(build.code, 0, `vite build:\n${build.out}`);
+      assert.ok(existsSync(join(app, 'dist/index.html')));
+      await ssrImport(app, ['kyc-onboard', 'kyc-onboard/react', 'kyc-onboard/element']);
 
-    // The built app on its own origin, the worker from `npm start` with that origin on ALLOWED_ORIGINS.
-    const sitePort = await freePort();
-    const site = await serveDir(join(app, 'dist'), sitePort);
-    const worker = await npmStart({ ALLOWED_ORIGINS: site.url });
-    const browser = await openBrowser();
-    try {
-      const { page } = browser;
-      await page.goto(`${site.url}/?endpoint=${encodeURIComponent(`${worker.url}/api`)}`);
-      await page.getByRole('heading', { name: 'Open an account' }).waitFor();
-      await waitForState(page, 'idle');
-      await fillForm(page, ALICE);
-      await submit(page);
-      await page.waitForURL(new RegExp(`^${worker.url}/sandbox/flow/`));
-      await page.getByRole('button', { name: 'Complete verification' }).click();
-      await page.waitForURL((u) => u.origin === site.url);
-      await waitForState(page, 'complete');
-      // React's onKycComplete prop received the event, with a token.
-      await page.getByTestId('outcome').getByText('CHECKED_SUCCESS_CLEAR (token received)').waitFor();
-      assert.deepEqual(browser.problems, []);
-    } finally {
-      await browser.close();
-      await worker.stop();
-      await site.stop();
-    }
-  });
+      // The built app on its own origin, the worker from `npm start` with that origin on ALLOWED_ORIGINS.
+      const sitePort = await freePort();
+      const site = await serveDir(join(app, 'dist'), sitePort);
+      const worker = await npmStart({ ALLOWED_ORIGINS: site.url });
+      const browser = await openBrowser();
+      try {
+        const { page } = browser;
+        await page.goto(`${site.url}/?endpoint=${encodeURIComponent(`${worker.url}/api`)}`);
+        await page.getByRole('heading', { name: 'Open an account' }).waitFor();
+        await waitForState(page, 'idle');
+        await fillForm(page, ALICE);
+        await submit(page);
+        await page.waitForURL(new RegExp(`^${worker.url}/sandbox/flow/`));
+        await page.getByRole('button', { name: 'Complete verification' }).click();
+        await page.waitForURL((u) => u.origin === site.url);
+        await waitForState(page, 'complete');
+        // React's onKycComplete prop received the event, with a token.
+        await page.getByTestId('outcome').getByText('CHECKED_SUCCESS_CLEAR (token received)').waitFor();
+        assert.deepEqual(browser.problems, []);
+      } finally {
+        await browser.close();
+        await worker.stop();
+        await site.stop();
+      }
+    },
+  );
 
   it('Vite + Vue: vue-tsc catches an event-detail typo, vite build succeeds, SSR import is safe', { timeout: 900_000 }, async () => {
     const app = join(work, 'vue-app');
@@ -236,7 +267,17 @@ const outcome = ref('');
         2,
       ),
       'tsconfig.json': JSON.stringify({
-        compilerOptions: { target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], module: 'ESNext', moduleResolution: 'bundler', jsx: 'preserve', strict: true, noEmit: true, skipLibCheck: false, types: [] },
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          jsx: 'preserve',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+        },
         include: ['src/**/*.ts', 'src/**/*.vue'],
       }),
       'vite.config.ts': `import { defineConfig } from 'vite';\nimport vue from '@vitejs/plugin-vue';\nexport default defineConfig({ logLevel: 'warn', plugins: [vue({ template: { compilerOptions: { isCustomElement: (tag) => tag === 'kyc-onboard' } } })] });\n`,
@@ -266,9 +307,32 @@ const outcome = ref('');
       'src/solid.tsx': `import 'kyc-onboard/solid';\nexport const App = () => <kyc-onboard endpoint="/api" customer-ref="acct-s" theme="dark" on:kyc-complete={(e) => console.log(e.detail.${detail})} />;\n`,
     });
     const tsconfig = (jsx: object, file: string) =>
-      JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022', 'DOM'], module: 'ESNext', moduleResolution: 'bundler', strict: true, noEmit: true, skipLibCheck: false, types: [], ...jsx }, files: [file] });
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2022', 'DOM'],
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: [],
+          ...jsx,
+        },
+        files: [file],
+      });
     write(app, {
-      'package.json': JSON.stringify({ name: 'fresh-jsx-app', private: true, type: 'module', dependencies: { 'kyc-onboard': `file:${packed.tarball}`, preact: '11.2.0', 'solid-js': '1.9.19' }, devDependencies: { typescript: '5.9.3' } }, null, 2),
+      'package.json': JSON.stringify(
+        {
+          name: 'fresh-jsx-app',
+          private: true,
+          type: 'module',
+          dependencies: { 'kyc-onboard': `file:${packed.tarball}`, preact: '11.2.0', 'solid-js': '1.9.19' },
+          devDependencies: { typescript: '5.9.3' },
+        },
+        null,
+        2,
+      ),
       'tsconfig.preact.json': tsconfig({ jsx: 'react-jsx', jsxImportSource: 'preact' }, 'src/preact.tsx'),
       'tsconfig.solid.json': tsconfig({ jsx: 'preserve', jsxImportSource: 'solid-js' }, 'src/solid.tsx'),
       ...files('checkStatsu'),
@@ -286,4 +350,3 @@ const outcome = ref('');
     }
   });
 });
-

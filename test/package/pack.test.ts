@@ -40,12 +40,27 @@ describe('npm pack of the widget package', () => {
       assert.doesNotMatch(f, /(^|\/)(worker\/(?!contract\.d\.ts)|test\/|bench\/|\.ci\/|demo\/|scripts\/|node_modules\/)/, f);
       assert.doesNotMatch(f, /\.map$|\.ts$(?<!\.d\.ts)/, `no source maps or TypeScript sources: ${f}`);
     }
-    for (const must of ['dist/widget/index.js', 'dist/widget/index.d.ts', 'dist/widget/kyc-onboard.js', 'dist/widget/react.js', 'dist/widget/react.d.ts', 'dist/widget/i18n/fr.js', 'frameworks/vue.d.ts', 'custom-elements.json', 'README.md', 'LICENSE']) {
+    for (const must of [
+      'dist/widget/index.js',
+      'dist/widget/index.d.ts',
+      'dist/widget/kyc-onboard.js',
+      'dist/widget/react.js',
+      'dist/widget/react.d.ts',
+      'dist/widget/i18n/fr.js',
+      'frameworks/vue.d.ts',
+      'custom-elements.json',
+      'README.md',
+      'LICENSE',
+    ]) {
       assert.ok(files.includes(must), `${must} is in the tarball`);
     }
     // One module per source file: every widget source has its module.
-    const sources = execFileSync('git', ['ls-files', 'widget/*.ts', 'widget/**/*.ts'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').filter((f) => !f.endsWith('.d.ts'));
-    for (const s of sources) assert.ok(files.includes(s.replace(/^widget\//, 'dist/widget/').replace(/\.ts$/, '.js')), `${s} has its module`);
+    const sources = execFileSync('git', ['ls-files', 'widget/*.ts', 'widget/**/*.ts'], { cwd: ROOT, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter((f) => !f.endsWith('.d.ts'));
+    for (const s of sources)
+      assert.ok(files.includes(s.replace(/^widget\//, 'dist/widget/').replace(/\.ts$/, '.js')), `${s} has its module`);
     assert.ok(packed.sizeBytes < 200_000, `the tarball is small (${packed.sizeBytes} bytes)`);
   });
 
@@ -56,7 +71,11 @@ describe('npm pack of the widget package', () => {
       const text = (f: string) => readFileSync(join(dir, 'package', f), 'utf8');
       assert.match(text('dist/widget/kyc-onboard.js'), /from ["']lit["']/, 'lit is imported, not inlined');
       for (const f of packed.files.filter((f) => f.endsWith('.js'))) {
-        assert.doesNotMatch(text(f), /(?:from|import)\s*\(?\s*["'](?:zod|hono|libphonenumber-js|jose|ulid|[^"']*worker\/)[^"']*["']/, `${f} imports no worker code`);
+        assert.doesNotMatch(
+          text(f),
+          /(?:from|import)\s*\(?\s*["'](?:zod|hono|libphonenumber-js|jose|ulid|[^"']*worker\/)[^"']*["']/,
+          `${f} imports no worker code`,
+        );
       }
       for (const f of packed.files.filter((f) => f.endsWith('.d.ts'))) assert.doesNotMatch(text(f), /from ["']zod/, `${f} needs no zod`);
       assert.doesNotMatch(text('dist/worker/contract.d.ts'), /\bz\./);
@@ -80,7 +99,8 @@ describe('npm pack of the widget package', () => {
       const entry = pkg.exports[key] as { types: string; default: string };
       assert.ok(entry, `exports["${key}"]`);
       assert.deepEqual(Object.keys(entry), ['types', 'default'], `${key}: types first`);
-      for (const target of [entry.types, entry.default]) assert.ok(packed.files.includes(target.replace(/^\.\//, '')), `${key} → ${target} is in the tarball`);
+      for (const target of [entry.types, entry.default])
+        assert.ok(packed.files.includes(target.replace(/^\.\//, '')), `${key} → ${target} is in the tarball`);
     }
     assert.ok(Array.isArray(pkg.sideEffects) && pkg.sideEffects.includes('./dist/widget/index.js'));
   });

@@ -27,7 +27,8 @@ export const PACKAGE_DIR = join(ROOT, 'packages/kyc-onboard');
 
 /** `npm pack` of the built package (`npm run build` first). */
 export function packWidget(): Packed {
-  if (!existsSync(join(PACKAGE_DIR, 'dist/widget/index.js'))) throw new Error('packages/kyc-onboard is not built: run `npm run build` first.');
+  if (!existsSync(join(PACKAGE_DIR, 'dist/widget/index.js')))
+    throw new Error('packages/kyc-onboard is not built: run `npm run build` first.');
   const dir = mkdtempSync(join(tmpdir(), 'kyc-pack-'));
   const out = execFileSync('npm', ['pack', PACKAGE_DIR, '--pack-destination', dir, '--json', '--silent'], { cwd: ROOT, encoding: 'utf8' });
   const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];

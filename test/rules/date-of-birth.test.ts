@@ -5,7 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ageOn, dateOfBirthBounds, dateOfBirthProblem, dayFromParts, isCalendarDate, MAX_AGE_YEARS, parseIsoDay } from '../../rules/date-of-birth';
+import {
+  ageOn,
+  dateOfBirthBounds,
+  dateOfBirthProblem,
+  dayFromParts,
+  isCalendarDate,
+  MAX_AGE_YEARS,
+  parseIsoDay,
+} from '../../rules/date-of-birth';
 import { OnboardingLinkRequest } from '../../worker/contract';
 import { validate } from '../../widget/run/validate';
 
@@ -19,8 +27,10 @@ const dobFields = (iso: string) => {
 };
 
 const widgetAccepts = (dob: string, now: Date) =>
-  validate({ givenName: '', middleName: '', familyName: 'Lee', ...dobFields(dob), phoneCode: '+61', phoneNumber: '412345678', consent: true }, now)
-    .dateOfBirth === undefined;
+  validate(
+    { givenName: '', middleName: '', familyName: 'Lee', ...dobFields(dob), phoneCode: '+61', phoneNumber: '412345678', consent: true },
+    now,
+  ).dateOfBirth === undefined;
 
 describe('date of birth: at most 120 years old, in the past, UTC today', () => {
   const now = at('2026-11-23T12:00:00Z');
@@ -44,7 +54,8 @@ describe('date of birth: at most 120 years old, in the past, UTC today', () => {
   });
 
   it('refuses what is not a date written YYYY-MM-DD, or not a real day', () => {
-    for (const v of ['', '1990-1-2', '02/01/1990', '1990-01-01T00:00:00Z', '19900101', '２０００-０１-０１']) assert.equal(dateOfBirthProblem(v, now), 'format', v);
+    for (const v of ['', '1990-1-2', '02/01/1990', '1990-01-01T00:00:00Z', '19900101', '２０００-０１-０１'])
+      assert.equal(dateOfBirthProblem(v, now), 'format', v);
     for (const v of ['1990-02-29', '1990-13-01', '1990-00-10', '1990-04-31']) assert.equal(dateOfBirthProblem(v, now), 'not-a-date', v);
     assert.equal(isCalendarDate('2000-02-29'), true);
     assert.equal(isCalendarDate('1900-02-29'), false);
@@ -111,7 +122,12 @@ describe('date of birth: the worker schema and the widget follow the same rule (
       if (new Date().toISOString().slice(0, 10) === day) return;
     }
   }
-  const body = (dateOfBirth: string) => ({ name: { familyName: 'Lee' }, dateOfBirth, phone: { code: '+61', number: '412345678' }, consent: true });
+  const body = (dateOfBirth: string) => ({
+    name: { familyName: 'Lee' },
+    dateOfBirth,
+    phone: { code: '+61', number: '412345678' },
+    consent: true,
+  });
 
   it('accepts the oldest and the youngest allowed, refuses one day beyond each', () => {
     onStableDay(({ oldest, youngest }) => {
@@ -124,7 +140,10 @@ describe('date of birth: the worker schema and the widget follow the same rule (
       for (const bad of [dayBefore, today]) {
         const r = OnboardingLinkRequest.safeParse(body(bad));
         assert.equal(r.success, false, bad);
-        assert.deepEqual(r.error!.issues.map((i) => i.path.join('.')), ['dateOfBirth']);
+        assert.deepEqual(
+          r.error!.issues.map((i) => i.path.join('.')),
+          ['dateOfBirth'],
+        );
         assert.equal(widgetAccepts(bad, new Date()), false, bad);
       }
     });

@@ -106,12 +106,22 @@ describe('SandboxStore Durable Object in workerd', () => {
     });
     await store('putEntity', [entity('e-parent', null, 'd-1')], name);
     await store('putEntity', [entity('e-child', 'kid', 'd-2')], name);
-    await store('putEntity', [entity('e-other', null, 'd-3')].map((e) => ({ ...e, owner: { customerId: 'cust-y', childId: null } })), name);
+    await store(
+      'putEntity',
+      [entity('e-other', null, 'd-3')].map((e) => ({ ...e, owner: { customerId: 'cust-y', childId: null } })),
+      name,
+    );
 
     const own = await store<EntityRecord[]>('listEntities', [{ customerId: 'cust-x', childId: null }], name);
-    assert.deepEqual(own.map((e) => e.entityId), ['e-parent']);
+    assert.deepEqual(
+      own.map((e) => e.entityId),
+      ['e-parent'],
+    );
     const kid = await store<EntityRecord[]>('listEntities', [{ customerId: 'cust-x', childId: 'kid' }], name);
-    assert.deepEqual(kid.map((e) => e.entityId), ['e-child']);
+    assert.deepEqual(
+      kid.map((e) => e.entityId),
+      ['e-child'],
+    );
     const all = await store<EntityRecord[]>('listEntities', [{ customerId: 'cust-x', allChildren: true }], name);
     assert.deepEqual(all.map((e) => e.entityId).sort(), ['e-child', 'e-parent']);
     assert.equal((await store<EntityRecord>('findEntityByDocument', ['d-2'], name)).entityId, 'e-child');
@@ -144,10 +154,13 @@ describe('SandboxStore Durable Object in workerd', () => {
     await store('putCheck', [check('c-new', now)], name);
     await store('putCheck', [{ ...check('c-old', now - 10), checkStatus: 'CHECKED_FAILED' }], name);
     const checks = await store<CheckRecord[]>('listChecks', ['e-parent'], name);
-    assert.deepEqual(checks.map((c) => [c.checkId, c.checkStatus]), [
-      ['c-new', 'CHECKING'],
-      ['c-old', 'CHECKED_FAILED'],
-    ]);
+    assert.deepEqual(
+      checks.map((c) => [c.checkId, c.checkStatus]),
+      [
+        ['c-new', 'CHECKING'],
+        ['c-old', 'CHECKED_FAILED'],
+      ],
+    );
     assert.equal((await store<CheckRecord>('getCheckByLink', ['link-c-new'], name)).checkId, 'c-new');
 
     const msg = (id: string, customerRef: string): OutboxMessage => ({
@@ -165,7 +178,10 @@ describe('SandboxStore Durable Object in workerd', () => {
     });
     await store('addMessage', [msg('m1', 'ref-1')], name);
     await store('addMessage', [msg('m2', 'ref-2')], name);
-    assert.deepEqual((await store<OutboxMessage[]>('listMessages', ['ref-1'], name)).map((m) => m.id), ['m1']);
+    assert.deepEqual(
+      (await store<OutboxMessage[]>('listMessages', ['ref-1'], name)).map((m) => m.id),
+      ['m1'],
+    );
   });
 
   it('forgets records once they expire', async () => {
@@ -174,7 +190,11 @@ describe('SandboxStore Durable Object in workerd', () => {
     const rec: EntityRecord = {
       entityId: 'e-short',
       owner: { customerId: 'cust-x', childId: null },
-      entity: { entityId: 'e-short', name: { familyName: 'Brief' }, identityDocs: [{ documentId: 'd-short', idType: 'X', country: 'AUS' }] },
+      entity: {
+        entityId: 'e-short',
+        name: { familyName: 'Brief' },
+        identityDocs: [{ documentId: 'd-short', idType: 'X', country: 'AUS' }],
+      },
       channel: null,
       createdAt: now,
       updatedAt: now,
@@ -218,14 +238,20 @@ describe('SandboxStore Durable Object in workerd', () => {
       expiresAt: now + 600_000,
     });
     const others = [entity('other-child', 'cust-c', 'child-1', now - 10), entity('other-parent', 'cust-c', null, now - 10)];
-    const flood = Array.from({ length: MAX_ENTITIES_PER_OWNER + 5 }, (_, i) => entity(`flood-${String(i).padStart(5, '0')}`, 'cust-c', 'child-2', now + i));
+    const flood = Array.from({ length: MAX_ENTITIES_PER_OWNER + 5 }, (_, i) =>
+      entity(`flood-${String(i).padStart(5, '0')}`, 'cust-c', 'child-2', now + i),
+    );
     const memory = new MemoryStore();
     for (const r of [...others, ...flood]) await memory.putEntity(r);
     for (let i = 0; i < others.length; i += 1) await store('putEntity', [others[i]], name);
     for (let i = 0; i < flood.length; i += 50) await Promise.all(flood.slice(i, i + 50).map((r) => store('putEntity', [r], name)));
     for (const [label, get, list] of [
       ['memory', (id: string) => memory.getEntity(id), (scope: object) => memory.listEntities(scope as never)],
-      ['durable', (id: string) => store<EntityRecord | null>('getEntity', [id], name), (scope: object) => store<EntityRecord[]>('listEntities', [scope], name)],
+      [
+        'durable',
+        (id: string) => store<EntityRecord | null>('getEntity', [id], name),
+        (scope: object) => store<EntityRecord[]>('listEntities', [scope], name),
+      ],
     ] as const) {
       assert.equal((await get('other-child'))?.entityId, 'other-child', `${label}: another child's entity stays`);
       assert.equal((await get('other-parent'))?.entityId, 'other-parent', `${label}: the parent's own entity stays`);

@@ -28,7 +28,9 @@ before(async () => {
     for await (const c of req) chunks.push(c as Buffer);
     const url = new URL(req.url!, origin);
     if (url.pathname === '/partner') {
-      res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><html lang="en"><title>Partner</title><h1>Back at the partner</h1></html>');
+      res
+        .writeHead(200, { 'Content-Type': 'text/html' })
+        .end('<!doctype html><html lang="en"><title>Partner</title><h1>Back at the partner</h1></html>');
       return;
     }
     const answer = await sandbox.fetch(

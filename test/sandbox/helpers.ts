@@ -14,7 +14,12 @@ export const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 export const CREDENTIALS = {
   customers: [
     ...DEFAULT_CREDENTIALS.customers,
-    { customerId: 'other-customer', apiKey: ['other-key-old', 'other-key'], childSearch: false, children: [{ childId: 'other-child', apiKey: 'other-child-key' }] },
+    {
+      customerId: 'other-customer',
+      apiKey: ['other-key-old', 'other-key'],
+      childSearch: false,
+      children: [{ childId: 'other-child', apiKey: 'other-child-key' }],
+    },
   ],
 };
 

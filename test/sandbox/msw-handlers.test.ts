@@ -45,7 +45,10 @@ describe('sandboxHandlers', () => {
   });
 
   it('rewriteToSandboxPath keeps method, query and body', async () => {
-    const r = rewriteToSandboxPath(new Request('https://x.test/base/v2/kyc/entity/search?child=true', { method: 'POST', body: '{"a":1}' }), 'https://x.test/base');
+    const r = rewriteToSandboxPath(
+      new Request('https://x.test/base/v2/kyc/entity/search?child=true', { method: 'POST', body: '{"a":1}' }),
+      'https://x.test/base',
+    );
     assert.equal(r.url, 'https://x.test/sandbox/v2/kyc/entity/search?child=true');
     assert.equal(r.method, 'POST');
     assert.equal(await r.text(), '{"a":1}');

@@ -20,7 +20,12 @@ describe('POST /idv/v2/idvalidate/onboarding-url', () => {
         dateOfBirth: { dateOfBirth: '1990-02-03' },
         addresses: [{ country: 'AU', streetNumber: '1', streetName: 'Main', streetType: 'St', town: 'Sydney' }],
         identityDocs: [
-          { idType: 'PASSPORT', country: 'United Kingdom', idNumber: 'P123', docScan: [{ scanMIME: 'image/png', scanData: PNG, scanSide: 'F' }] },
+          {
+            idType: 'PASSPORT',
+            country: 'United Kingdom',
+            idNumber: 'P123',
+            docScan: [{ scanMIME: 'image/png', scanData: PNG, scanSide: 'F' }],
+          },
         ],
       },
     });
@@ -129,7 +134,9 @@ describe('POST /idv/v2/idvalidate/onboarding-url', () => {
       [a.unitNumber, a.streetNumber, a.streetName, a.streetType, a.town, a.state, a.postalCode],
       ['4', '12A', 'Example', 'Street', 'Sydney', 'NSW', '2000'],
     );
-    const slash = await c.onboardingUrl({ entity: { addresses: [{ country: 'GBR', longForm: '3/10 Downing Street, London SW1A 2AA, United Kingdom' }] } });
+    const slash = await c.onboardingUrl({
+      entity: { addresses: [{ country: 'GBR', longForm: '3/10 Downing Street, London SW1A 2AA, United Kingdom' }] },
+    });
     const b = slash.entity.addresses![0]!;
     assert.deepEqual([b.unitNumber, b.streetNumber, b.streetName, b.town, b.postalCode], ['3', '10', 'Downing', 'London', 'SW1A 2AA']);
     for (const longForm of ['somewhere over the rainbow', 'PO Box 12, Sydney', '12 Example St']) {
@@ -164,15 +171,30 @@ describe('POST /idv/v2/idvalidate/onboarding-url', () => {
     const ok = await c.onboardingUrl({
       entity: { addresses: [{ country: 'nz' }, { country: '036' }, { country: 'Germany' }, { country: 'FRA' }] },
     });
-    assert.deepEqual(ok.entity.addresses!.map((a) => a.country), ['NZL', 'AUS', 'DEU', 'FRA']);
-    const body = await rejects(c.onboardingUrl({ entity: { addresses: [{ country: 'Atlantis-XYZ' }] } }), 400, 'INVALID_ENTITY', 'entity.addresses.0.country');
+    assert.deepEqual(
+      ok.entity.addresses!.map((a) => a.country),
+      ['NZL', 'AUS', 'DEU', 'FRA'],
+    );
+    const body = await rejects(
+      c.onboardingUrl({ entity: { addresses: [{ country: 'Atlantis-XYZ' }] } }),
+      400,
+      'INVALID_ENTITY',
+      'entity.addresses.0.country',
+    );
     assert.ok(!JSON.stringify(body).includes('Atlantis'), 'the value is not echoed');
-    await rejects(c.onboardingUrl({ entity: { identityDocs: [{ idType: 'PASSPORT', country: 'ZZZ' }] } }), 400, undefined, 'entity.identityDocs.0.country');
+    await rejects(
+      c.onboardingUrl({ entity: { identityDocs: [{ idType: 'PASSPORT', country: 'ZZZ' }] } }),
+      400,
+      undefined,
+      'entity.identityDocs.0.country',
+    );
   });
 
   it("keeps an identity document's country once set", async () => {
     const c = client(parent);
-    const first = await c.onboardingUrl({ entity: { name: { familyName: 'Lee' }, identityDocs: [{ idType: 'PASSPORT', country: 'AUS', idNumber: 'P1' }] } });
+    const first = await c.onboardingUrl({
+      entity: { name: { familyName: 'Lee' }, identityDocs: [{ idType: 'PASSPORT', country: 'AUS', idNumber: 'P1' }] },
+    });
     const entityId = first.entity.entityId!;
     const documentId = first.entity.identityDocs![0]!.documentId!;
     await rejects(
@@ -181,7 +203,9 @@ describe('POST /idv/v2/idvalidate/onboarding-url', () => {
       'INVALID_ENTITY',
       'entity.identityDocs.0.country',
     );
-    const same = await c.onboardingUrl({ entity: { entityId, identityDocs: [{ documentId, idType: 'PASSPORT', country: 'AU', idNumber: 'P2' }] } });
+    const same = await c.onboardingUrl({
+      entity: { entityId, identityDocs: [{ documentId, idType: 'PASSPORT', country: 'AU', idNumber: 'P2' }] },
+    });
     assert.equal(same.entity.identityDocs!.length, 1);
     assert.equal(same.entity.identityDocs![0]!.country, 'AUS');
     assert.equal(same.entity.identityDocs![0]!.idNumber, 'P2');
@@ -195,12 +219,25 @@ describe('POST /idv/v2/idvalidate/onboarding-url', () => {
     assert.equal(typed.entity.identityDocs![0]!.createdFromScan, false);
     assert.equal(typed.entity.identityDocs![0]!.manuallyModified, false);
     const scanned = await c.onboardingUrl({
-      entity: { identityDocs: [{ idType: 'LICENCE', country: 'AUS', idNumber: 'L1', createdFromScan: false, docScan: [{ scanData: PNG, scanMIME: 'image/png' }] }] },
+      entity: {
+        identityDocs: [
+          {
+            idType: 'LICENCE',
+            country: 'AUS',
+            idNumber: 'L1',
+            createdFromScan: false,
+            docScan: [{ scanData: PNG, scanMIME: 'image/png' }],
+          },
+        ],
+      },
     });
     const doc = scanned.entity.identityDocs![0]!;
     assert.equal(doc.createdFromScan, true, 'set by the sandbox, not the caller');
     const edited = await c.onboardingUrl({
-      entity: { entityId: scanned.entity.entityId, identityDocs: [{ documentId: doc.documentId, idType: 'LICENCE', country: 'AUS', idNumber: 'L2', manuallyModified: false }] },
+      entity: {
+        entityId: scanned.entity.entityId,
+        identityDocs: [{ documentId: doc.documentId, idType: 'LICENCE', country: 'AUS', idNumber: 'L2', manuallyModified: false }],
+      },
     });
     assert.equal(edited.entity.identityDocs![0]!.manuallyModified, true, 'scan-derived data adjusted by hand');
   });
@@ -214,9 +251,14 @@ describe('POST /idv/v2/idvalidate/onboarding-url', () => {
   it('takes scanPageNum from 0 with duplicates and gaps, never below 0', async () => {
     const c = client(parent);
     const ok = await c.onboardingUrl({
-      entity: { identityDocs: [{ idType: 'PASSPORT', country: 'AUS', docScan: [{ scanPageNum: 0 }, { scanPageNum: 0 }, { scanPageNum: 7 }] }] },
+      entity: {
+        identityDocs: [{ idType: 'PASSPORT', country: 'AUS', docScan: [{ scanPageNum: 0 }, { scanPageNum: 0 }, { scanPageNum: 7 }] }],
+      },
     });
-    assert.deepEqual(ok.entity.identityDocs![0]!.docScan!.map((s) => s.scanPageNum), [0, 0, 7]);
+    assert.deepEqual(
+      ok.entity.identityDocs![0]!.docScan!.map((s) => s.scanPageNum),
+      [0, 0, 7],
+    );
     await rejects(
       c.onboardingUrl({ entity: { identityDocs: [{ idType: 'PASSPORT', country: 'AUS', docScan: [{ scanPageNum: -1 }] }] } }),
       400,
@@ -230,7 +272,16 @@ describe('POST /idv/v2/idvalidate/onboarding-url', () => {
     const link = await c.onboardingUrl({
       entity: {
         name: { familyName: 'Lee' },
-        identityDocs: [{ idType: 'PASSPORT', country: 'AUS', docScan: [{ scanData: PNG, scanMIME: 'image/png' }, { scanData: PNG, scanMIME: 'image/png', ScanDelete: true }] }],
+        identityDocs: [
+          {
+            idType: 'PASSPORT',
+            country: 'AUS',
+            docScan: [
+              { scanData: PNG, scanMIME: 'image/png' },
+              { scanData: PNG, scanMIME: 'image/png', ScanDelete: true },
+            ],
+          },
+        ],
       },
     });
     assert.ok(link.entity.identityDocs![0]!.docScan!.every((s) => s.scanData === undefined));
@@ -255,7 +306,10 @@ describe('POST /idv/v2/idvalidate/onboarding-url', () => {
       [{ entity: { name: { familyName: '  ' } } }, 'entity.name.familyName'],
       [{ entity: { dateOfBirth: { dateOfBirth: '1990-02-30' } } }, 'entity.dateOfBirth.dateOfBirth'],
       [{ entity: { identityDocs: [{ idType: 'PASSPORT', country: 'AUS', idExpiry: '31/12/2030' }] } }, 'entity.identityDocs.0.idExpiry'],
-      [{ entity: { identityDocs: [{ idType: 'PASSPORT', country: 'AUS', docScan: [{ scanData: 'not base64!' }] }] } }, 'entity.identityDocs.0.docScan.0.scanData'],
+      [
+        { entity: { identityDocs: [{ idType: 'PASSPORT', country: 'AUS', docScan: [{ scanData: 'not base64!' }] }] } },
+        'entity.identityDocs.0.docScan.0.scanData',
+      ],
       [{ successRedirectURL: 'javascript:alert(1)' }, 'successRedirectURL'],
       [{ errorRedirectURL: '/relative' }, 'errorRedirectURL'],
       [{ sendSMS: true }, 'phoneNumber'],
@@ -288,7 +342,9 @@ describe('POST /idv/v2/idvalidate/onboarding-url', () => {
       413,
       'ENTITY_TOO_LARGE',
     );
-    await c.onboardingUrl({ entity: { entityId, identityDocs: [{ documentId, idType: 'PASSPORT', country: 'AUS', docScan: [{ ...scan, ScanDelete: true }] }] } });
+    await c.onboardingUrl({
+      entity: { entityId, identityDocs: [{ documentId, idType: 'PASSPORT', country: 'AUS', docScan: [{ ...scan, ScanDelete: true }] }] },
+    });
   });
 
   it('splits a displayName when no familyName is given', async () => {
@@ -305,7 +361,11 @@ describe('POST /idv/v2/idvalidate/onboarding-url', () => {
 describe('channel header', () => {
   it('is truncated to 64 characters and recorded on the check it creates', async () => {
     const long = 'c'.repeat(100);
-    const r = await raw('POST', '/idv/v2/idvalidate/onboarding-url', { creds: parent, body: person(), headers: { 'X-Service-Channel': long } });
+    const r = await raw('POST', '/idv/v2/idvalidate/onboarding-url', {
+      creds: parent,
+      body: person(),
+      headers: { 'X-Service-Channel': long },
+    });
     assert.equal(r.status, 200);
     const checks = await raw('GET', `/v2/kyc/entity/${r.body.entity.entityId}/checks`, { creds: parent });
     assert.equal(checks.body.checks[0].channel, 'c'.repeat(64));
@@ -325,7 +385,13 @@ describe('SMS outbox', () => {
       messageTemplateId: 'tpl-1',
       customerRef: 'visitor-1',
     });
-    await c.onboardingUrl({ ...person('Other', 'Olga'), sendSMS: true, phoneCode: '+64', phoneNumber: '021 555 999', customerRef: 'visitor-2' });
+    await c.onboardingUrl({
+      ...person('Other', 'Olga'),
+      sendSMS: true,
+      phoneCode: '+64',
+      phoneNumber: '021 555 999',
+      customerRef: 'visitor-2',
+    });
     await c.onboardingUrl({ ...person('Quiet'), customerRef: 'visitor-1' }); // no sendSMS: nothing recorded
 
     const r = await raw('GET', '/outbox?customerRef=visitor-1');

@@ -115,7 +115,11 @@ describe('hosted-flow page', () => {
   it('shows the name only, with two real form buttons, accessibly and without script', async () => {
     const link = await client(parent).onboardingUrl({
       ...person('Lee', 'Ann'),
-      entity: { name: { givenName: 'Ann', familyName: 'Lee' }, dateOfBirth: { dateOfBirth: '1987-06-05' }, addresses: [{ country: 'AUS', town: 'Wagga' }] },
+      entity: {
+        name: { givenName: 'Ann', familyName: 'Lee' },
+        dateOfBirth: { dateOfBirth: '1987-06-05' },
+        addresses: [{ country: 'AUS', town: 'Wagga' }],
+      },
     });
     const res = await call(new Request(link.url));
     assert.equal(res.status, 200);

@@ -20,10 +20,15 @@ describe('search: minimum criteria, enums, query parameters', () => {
     await rejects(c.search({ name: { familyName: '', givenName: 'Ann' } }), 400, 'SEARCH_CRITERIA', 'name.familyName');
     await rejects(c.search({ dateOfBirth: { dateOfBirth: '1990-01-01' } }), 400, 'SEARCH_CRITERIA', 'name.familyName');
     await rejects(c.search({ name: { familyName: 'Smith' } }), 400, 'SEARCH_CRITERIA', 'name.givenName');
-    await rejects(c.search({ name: { familyName: 'Smith' }, identityDocs: [{ idType: 'PASSPORT', country: 'AUS' }] }), 400, 'SEARCH_CRITERIA');
+    await rejects(
+      c.search({ name: { familyName: 'Smith' }, identityDocs: [{ idType: 'PASSPORT', country: 'AUS' }] }),
+      400,
+      'SEARCH_CRITERIA',
+    );
     assert.equal((await c.search({ name: { familyName: 'Smith', givenName: 'Ann' } })).totalEntitiesMatched, 0);
     assert.equal(
-      (await c.search({ name: { familyName: 'Smith' }, identityDocs: [{ idType: 'PASSPORT', country: 'AUS', idNumber: 'X1' }] })).totalEntitiesMatched,
+      (await c.search({ name: { familyName: 'Smith' }, identityDocs: [{ idType: 'PASSPORT', country: 'AUS', idNumber: 'X1' }] }))
+        .totalEntitiesMatched,
       0,
     );
   });
@@ -114,7 +119,10 @@ describe('search: candidates and the confidence score', () => {
     assert.equal(await conf(name('William', { middleName: 'H' })), 53);
     assert.equal(await conf({ ...name('William'), dateOfBirth: { dateOfBirth: '1980-04-05' } }), 70);
     assert.equal(await conf({ ...name('William'), dateOfBirth: { dateOfBirth: '1980-12-31' } }), 58);
-    assert.equal(await conf({ ...name('William'), addresses: [{ country: 'AU', streetNumber: '12', streetName: 'example', postalCode: '2000' }] }), 60);
+    assert.equal(
+      await conf({ ...name('William'), addresses: [{ country: 'AU', streetNumber: '12', streetName: 'example', postalCode: '2000' }] }),
+      60,
+    );
     assert.equal(await conf({ ...name('William'), addresses: [{ country: 'AUS' }] }), 52);
     assert.equal(await conf({ ...name('William'), identityDocs: [{ idType: 'passport', country: 'AU', idNumber: 'pa123456' }] }), 65);
     assert.equal(
@@ -132,24 +140,44 @@ describe('search: candidates and the confidence score', () => {
     const obrien = await create(parent, { name: { givenName: 'Sean', familyName: "O'Brien" } });
     const muller = await create(parent, { name: { givenName: 'Jörg', familyName: 'Müller' } });
     const c = client(parent);
-    assert.deepEqual((await c.search({ name: { familyName: 'obrien', givenName: 'sean' } })).entitySearchResults!.map((r) => [r.entityId, r.confidence]), [[obrien, 50]]);
-    assert.deepEqual((await c.search({ name: { familyName: 'MULLER', givenName: 'Jorg' } })).entitySearchResults!.map((r) => [r.entityId, r.confidence]), [[muller, 50]]);
+    assert.deepEqual(
+      (await c.search({ name: { familyName: 'obrien', givenName: 'sean' } })).entitySearchResults!.map((r) => [r.entityId, r.confidence]),
+      [[obrien, 50]],
+    );
+    assert.deepEqual(
+      (await c.search({ name: { familyName: 'MULLER', givenName: 'Jorg' } })).entitySearchResults!.map((r) => [r.entityId, r.confidence]),
+      [[muller, 50]],
+    );
   });
 
   it('finds a candidate by identity document even under another family name, and orders by confidence', async () => {
-    const byDoc = await create(parent, { name: { givenName: 'Ann', familyName: 'Jones' }, identityDocs: [{ idType: 'PASSPORT', country: 'AUS', idNumber: 'N1' }] });
+    const byDoc = await create(parent, {
+      name: { givenName: 'Ann', familyName: 'Jones' },
+      identityDocs: [{ idType: 'PASSPORT', country: 'AUS', idNumber: 'N1' }],
+    });
     const byName = await create(parent, smith('Ann'));
     await create(parent, { name: { givenName: 'Ann', familyName: 'Brown' } });
-    const r = await client(parent).search({ name: { familyName: 'Smith', givenName: 'Ann' }, identityDocs: [{ idType: 'PASSPORT', country: 'AUS', idNumber: 'N1' }] });
-    assert.deepEqual(r.entitySearchResults!.map((x) => [x.entityId, x.confidence]), [
-      [byName, 50],
-      [byDoc, 35],
-    ]);
+    const r = await client(parent).search({
+      name: { familyName: 'Smith', givenName: 'Ann' },
+      identityDocs: [{ idType: 'PASSPORT', country: 'AUS', idNumber: 'N1' }],
+    });
+    assert.deepEqual(
+      r.entitySearchResults!.map((x) => [x.entityId, x.confidence]),
+      [
+        [byName, 50],
+        [byDoc, 35],
+      ],
+    );
     assert.equal(r.totalEntitiesMatched, 2);
   });
 
   it('never returns scan contents', async () => {
-    await create(parent, smith('Ann', { identityDocs: [{ idType: 'PASSPORT', country: 'AUS', docScan: [{ scanData: 'iVBORw0KGgo=', scanMIME: 'image/png' }] }] }));
+    await create(
+      parent,
+      smith('Ann', {
+        identityDocs: [{ idType: 'PASSPORT', country: 'AUS', docScan: [{ scanData: 'iVBORw0KGgo=', scanMIME: 'image/png' }] }],
+      }),
+    );
     const r = await client(parent).search({ name: { familyName: 'Smith', givenName: 'Ann' } });
     const scan = r.entitySearchResults![0]!.entity!.identityDocs![0]!.docScan![0]!;
     assert.equal(scan.scanData, undefined);
@@ -203,7 +231,9 @@ describe('visibility matrix: parent / child-a / child-b / another customer', () 
   });
 
   it('check look-ups by entity and by document: owner and parent yes, sibling and other customer 404', async () => {
-    const link = await client(childA).onboardingUrl({ entity: { ...smith('Ann'), identityDocs: [{ idType: 'PASSPORT', country: 'AUS', idNumber: 'Q1' }] } });
+    const link = await client(childA).onboardingUrl({
+      entity: { ...smith('Ann'), identityDocs: [{ idType: 'PASSPORT', country: 'AUS', idNumber: 'Q1' }] },
+    });
     const entityId = link.entity.entityId!;
     const documentId = link.entity.identityDocs![0]!.documentId!;
     for (const creds of [childA, parent]) {

@@ -19,7 +19,11 @@ after(async () => {
 });
 
 const post = (path: string, body: unknown) =>
-  fetch(worker.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: worker.url }, body: JSON.stringify(body) });
+  fetch(worker.url + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: worker.url },
+    body: JSON.stringify(body),
+  });
 
 const person = {
   name: { givenName: 'Ana', familyName: 'Lima' },
@@ -60,7 +64,11 @@ describe('the worker with the sandbox as its default vendor (workerd)', () => {
     assert.equal(answer.verificationId, link.verificationId);
     // Signed by the sandbox's development key, made on first use (kid `sandbox-…`).
     const jwks = createRemoteJWKSet(new URL(`${worker.url}/.well-known/jwks.json`));
-    const { payload, protectedHeader } = await jwtVerify(answer.resultToken, jwks, { issuer: worker.url, audience: worker.url, currentDate: new Date(realNow()) });
+    const { payload, protectedHeader } = await jwtVerify(answer.resultToken, jwks, {
+      issuer: worker.url,
+      audience: worker.url,
+      currentDate: new Date(realNow()),
+    });
     assert.match(protectedHeader.kid!, /^sandbox-[0-9a-f]{12}$/);
     assert.equal(payload.sub, link.verificationId);
   });

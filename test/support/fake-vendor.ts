@@ -20,7 +20,9 @@ export type Behaviour = (req: VendorRequest, res: ServerResponse) => void | Prom
 export const happyVendor: Behaviour = (req, res) => {
   res.setHeader('Content-Type', 'application/json');
   if (req.path.startsWith('/idv/v2/idvalidate/onboarding-url')) {
-    res.end(JSON.stringify({ entity: { entityId: 'e-1' }, status: 'CREATED', url: 'http://127.0.0.1/flow/1', urlExpiry: isoInstantAfter(3600) }));
+    res.end(
+      JSON.stringify({ entity: { entityId: 'e-1' }, status: 'CREATED', url: 'http://127.0.0.1/flow/1', urlExpiry: isoInstantAfter(3600) }),
+    );
   } else if (req.path.startsWith('/idv/v2/idvalidate/result')) {
     res.end(JSON.stringify({ checkStatus: 'CHECKED_SUCCESS_CLEAR', entity: { entityId: 'e-1' } }));
   } else if (req.path.startsWith('/v2/kyc/ruok')) {

@@ -93,7 +93,8 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
   // Through a file, not --var: values stay out of the process list, and JSON keeps its colons.
   const lines: string[] = [];
   for (const [k, v] of Object.entries(vars)) {
-    if (/['\n]/.test(v)) args.push('--var', `${k}:${v}`); // the file format cannot hold these as they are
+    if (/['\n]/.test(v))
+      args.push('--var', `${k}:${v}`); // the file format cannot hold these as they are
     else lines.push(`${k}='${v}'`);
   }
   writeFileSync(join(state, 'vars.env'), lines.join('\n') + '\n');

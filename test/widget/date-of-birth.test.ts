@@ -43,12 +43,66 @@ describe('<kyc-onboard> date of birth', () => {
   });
 
   it('the order table agrees with the browser’s Intl.DateTimeFormat for many languages and regions', () => {
-    const tags = ['en-GB', 'en-US', 'en-AU', 'en-CA', 'en-PH', 'en-ZA', 'en-IN', 'en-NZ', 'en-IE', 'fr', 'fr-CA', 'fr-BE', 'es', 'es-US', 'es-MX', 'de', 'de-AT', 'de-CH', 'ar', 'ar-EG', 'ar-SA', 'ja', 'zh', 'zh-TW', 'ko', 'hu', 'lt', 'sv', 'nl', 'pl', 'pt', 'pt-BR', 'ru', 'tr', 'he', 'fil', 'af', 'mn', 'eu', 'fa', 'it', 'da', 'fi', 'nb', 'cs', 'el', 'hi', 'id', 'vi', 'th'];
+    const tags = [
+      'en-GB',
+      'en-US',
+      'en-AU',
+      'en-CA',
+      'en-PH',
+      'en-ZA',
+      'en-IN',
+      'en-NZ',
+      'en-IE',
+      'fr',
+      'fr-CA',
+      'fr-BE',
+      'es',
+      'es-US',
+      'es-MX',
+      'de',
+      'de-AT',
+      'de-CH',
+      'ar',
+      'ar-EG',
+      'ar-SA',
+      'ja',
+      'zh',
+      'zh-TW',
+      'ko',
+      'hu',
+      'lt',
+      'sv',
+      'nl',
+      'pl',
+      'pt',
+      'pt-BR',
+      'ru',
+      'tr',
+      'he',
+      'fil',
+      'af',
+      'mn',
+      'eu',
+      'fa',
+      'it',
+      'da',
+      'fi',
+      'nb',
+      'cs',
+      'el',
+      'hi',
+      'id',
+      'vi',
+      'th',
+    ];
     // (Only languages this Chromium has data for: others fall back to its default locale.)
     const known = tags.filter((t) => Intl.DateTimeFormat.supportedLocalesOf([t]).length === 1);
     expect(known.length).to.be.greaterThan(30);
     const differ = known.filter((tag) => {
-      const intl = new Intl.DateTimeFormat(tag).formatToParts(0).map((p) => p.type).filter((t) => t === 'day' || t === 'month' || t === 'year');
+      const intl = new Intl.DateTimeFormat(tag)
+        .formatToParts(0)
+        .map((p) => p.type)
+        .filter((t) => t === 'day' || t === 'month' || t === 'year');
       return dateOrder(tag).join() !== intl.join();
     });
     expect(differ).to.deep.equal([]);

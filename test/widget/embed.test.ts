@@ -4,7 +4,21 @@ import { expect, fixtureCleanup, html } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { HttpResponse } from 'msw';
 import { defineKycOnboard, KycOnboard } from '../../widget/index.js';
-import { $, check, countRole, fillValid, labelIs, linkAnswer, mockApi, mount, reachSmsSent, submit, text, until, waitState } from './helpers.js';
+import {
+  $,
+  check,
+  countRole,
+  fillValid,
+  labelIs,
+  linkAnswer,
+  mockApi,
+  mount,
+  reachSmsSent,
+  submit,
+  text,
+  until,
+  waitState,
+} from './helpers.js';
 
 const colorScheme = (scheme: 'light' | 'dark') => executeServerCommand('color-scheme', scheme);
 
@@ -230,7 +244,12 @@ describe('<kyc-onboard> Turnstile', () => {
       link: (_call, n) =>
         HttpResponse.json(
           n === 0
-            ? linkAnswer({ url: 'https://kyc.example/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=aaaaaaaaaaaaaaaaaaaaaa', qr, session: 's1', urlExpiry: new Date(Date.now() - 1000).toISOString() })
+            ? linkAnswer({
+                url: 'https://kyc.example/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=aaaaaaaaaaaaaaaaaaaaaa',
+                qr,
+                session: 's1',
+                urlExpiry: new Date(Date.now() - 1000).toISOString(),
+              })
             : linkAnswer({ url: 'https://kyc.example/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=bbbbbbbbbbbbbbbbbbbbbb', qr, session: 's2' }),
         ),
     });
@@ -255,7 +274,10 @@ describe('<kyc-onboard> Turnstile', () => {
     solved!('tok-2');
     await until(() => calls.link.length === 2, 'renewed once a token is there');
     expect(calls.link[1]!.body).to.deep.include({ session: 's1', turnstileToken: 'tok-2' });
-    await until(() => el.shadowRoot!.querySelector<HTMLInputElement>('#handoff-link')?.value.endsWith('bbbbbbbbbbbbbbbbbbbbbb') === true, 'the new link shown');
+    await until(
+      () => el.shadowRoot!.querySelector<HTMLInputElement>('#handoff-link')?.value.endsWith('bbbbbbbbbbbbbbbbbbbbbb') === true,
+      'the new link shown',
+    );
     el.remove();
   });
 });

@@ -27,7 +27,13 @@ describe('<kyc-onboard> errors', () => {
     expect(el.state).to.equal('error');
     expect(el.matches(':state(error)')).to.equal(true);
     await el.updateComplete;
-    for (const [id, field] of [['dobDay', 'dateOfBirth'], ['dobMonth', 'dateOfBirth'], ['dobYear', 'dateOfBirth'], ['phoneNumber', 'phoneNumber'], ['familyName', 'familyName']]) {
+    for (const [id, field] of [
+      ['dobDay', 'dateOfBirth'],
+      ['dobMonth', 'dateOfBirth'],
+      ['dobYear', 'dateOfBirth'],
+      ['phoneNumber', 'phoneNumber'],
+      ['familyName', 'familyName'],
+    ]) {
       const input = $(el, `#${id}`);
       expect(input.getAttribute('aria-invalid'), id).to.equal('true');
       expect(input.getAttribute('aria-describedby'), id).to.contain(`${field}-error`);

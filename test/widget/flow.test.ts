@@ -2,7 +2,21 @@
 // with the poll bound. Poll waits are set to 0 ms by mount(): no timing-based assertions.
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
 import { HttpResponse } from 'msw';
-import { check, errorAnswer, fillValid, finalAfter, linkAnswer, mockApi, mount, oneEvent, reachSmsSent, submit, text, until, waitState } from './helpers.js';
+import {
+  check,
+  errorAnswer,
+  fillValid,
+  finalAfter,
+  linkAnswer,
+  mockApi,
+  mount,
+  oneEvent,
+  reachSmsSent,
+  submit,
+  text,
+  until,
+  waitState,
+} from './helpers.js';
 
 const KEY = 'kyc-onboard:session';
 const startUrl = location.href;
@@ -48,7 +62,12 @@ describe('<kyc-onboard> SMS', () => {
     expect(el.shadowRoot!.querySelector('[part~="code"]')?.textContent?.trim()).to.equal('482 913');
     expect(maybeButton(el, 'Use this device instead')).to.not.exist;
     expect(linkDetail.url).to.equal('');
-    expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.equal({ session: 'sms-sess', phone: '+61 ••• 678', code: '482913', urlExpiry: linkDetail.urlExpiry });
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.equal({
+      session: 'sms-sess',
+      phone: '+61 ••• 678',
+      code: '482913',
+      urlExpiry: linkDetail.urlExpiry,
+    });
     await expect(el).to.be.accessible();
     // First poll happened (CHECKING); now let polling run fast to the final answer.
     await waitUntilCalls(() => calls.result.length >= 1);
@@ -57,7 +76,11 @@ describe('<kyc-onboard> SMS', () => {
     el.remove(); // reconnecting restarts polling with the new waits
     document.body.append(el);
     const complete = oneEvent(el, 'kyc-complete');
-    expect((await complete).detail).to.deep.equal({ checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'h.c.s' });
+    expect((await complete).detail).to.deep.equal({
+      checkStatus: 'CHECKED_SUCCESS_CLEAR',
+      verificationId: linkAnswer().verificationId,
+      resultToken: 'h.c.s',
+    });
     expect(el.state).to.equal('complete');
     expect(sessionStorage.getItem(KEY)).to.equal(null);
     el.remove();
@@ -303,9 +326,6 @@ async function waitUntilCalls(fn: () => boolean) {
   expect(fn()).to.equal(true);
 }
 
-
-
-
 describe('<kyc-onboard> Continue on my phone', () => {
   // A 21×21 matrix with a recognisable first row (finder pattern's top edge: 7 dark), base64, as the worker sends it.
   const size = 21;
@@ -339,11 +359,15 @@ describe('<kyc-onboard> Continue on my phone', () => {
     expect(svg.getAttribute('role')).to.equal('img');
     expect(svg.getAttribute('aria-label')).to.equal('QR code of the link for your phone');
     expect(svg.getAttribute('viewBox')).to.equal('0 0 29 29', 'a quiet zone of four modules each side');
-    expect(svg.querySelector('path')!.getAttribute('d')).to.equal('M4 4h1v1h-1zM5 4h1v1h-1zM6 4h1v1h-1zM7 4h1v1h-1zM8 4h1v1h-1zM9 4h1v1h-1zM10 4h1v1h-1z');
+    expect(svg.querySelector('path')!.getAttribute('d')).to.equal(
+      'M4 4h1v1h-1zM5 4h1v1h-1zM6 4h1v1h-1zM7 4h1v1h-1zM8 4h1v1h-1zM9 4h1v1h-1zM10 4h1v1h-1z',
+    );
     const input = el.shadowRoot!.querySelector<HTMLInputElement>('#handoff-link')!;
     expect(input.value).to.equal(handoffUrl);
     const copyButton = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent!.includes('Copy link'))!;
-    expect(input.getBoundingClientRect().width, 'the link gets the room, the button its own width').to.be.greaterThan(copyButton.getBoundingClientRect().width);
+    expect(input.getBoundingClientRect().width, 'the link gets the room, the button its own width').to.be.greaterThan(
+      copyButton.getBoundingClientRect().width,
+    );
     expect(el.shadowRoot!.querySelector(`label[for=handoff-link]`)!.textContent).to.contain('Or open this link on your phone');
     expect(text(el)).to.contain('Keep this page open');
     await expect(el).to.be.accessible();
@@ -374,14 +398,21 @@ describe('<kyc-onboard> Continue on my phone', () => {
         HttpResponse.json(
           release
             ? { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'h.c.s' }
-            : { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId, ...(n >= 1 ? { phoneOpened: true, phoneReturned: true } : {}) },
+            : {
+                checkStatus: 'CHECKING',
+                verificationId: linkAnswer().verificationId,
+                ...(n >= 1 ? { phoneOpened: true, phoneReturned: true } : {}),
+              },
         ),
     });
     const el = await mount();
     el.pollIntervals = [10];
     // Every state it left (records carry the old value; several may come in one callback).
     const left: (string | null)[] = [];
-    new MutationObserver((records) => left.push(...records.map((r) => r.oldValue))).observe(el, { attributeFilter: ['state'], attributeOldValue: true });
+    new MutationObserver((records) => left.push(...records.map((r) => r.oldValue))).observe(el, {
+      attributeFilter: ['state'],
+      attributeOldValue: true,
+    });
     await fillValid(el);
     await check(el, 'phone');
     await submit(el);
@@ -453,9 +484,12 @@ describe('<kyc-onboard> Continue on my phone', () => {
     const server = Date.now() - 2 * 3600_000; // the worker's clock, as its Date header says
     const calls = mockApi({
       link: () =>
-        HttpResponse.json(linkAnswer({ url: handoffUrl, qr, session: 'ho-sess', urlExpiry: new Date(server + 10 * 60_000).toISOString() }), {
-          headers: { Date: new Date(server).toUTCString() },
-        }),
+        HttpResponse.json(
+          linkAnswer({ url: handoffUrl, qr, session: 'ho-sess', urlExpiry: new Date(server + 10 * 60_000).toISOString() }),
+          {
+            headers: { Date: new Date(server).toUTCString() },
+          },
+        ),
     });
     const el = await mount();
     el.pollIntervals = [10];

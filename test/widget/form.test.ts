@@ -3,7 +3,23 @@ import { expect, fixtureCleanup, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import { HttpResponse } from 'msw';
 import { isoDayBefore } from '../support/dates.js';
-import { $, check, countRole, deferred, fillValid, linkAnswer, mockApi, mount, oneEvent, submit, text, type, typeDob, valid, waitState } from './helpers.js';
+import {
+  $,
+  check,
+  countRole,
+  deferred,
+  fillValid,
+  linkAnswer,
+  mockApi,
+  mount,
+  oneEvent,
+  submit,
+  text,
+  type,
+  typeDob,
+  valid,
+  waitState,
+} from './helpers.js';
 
 afterEach(() => {
   fixtureCleanup();
@@ -23,7 +39,11 @@ describe('<kyc-onboard> form', () => {
     expect(await countRole('textbox', 'Mobile number')).to.equal(1);
     // Date of birth: a group of three numeric fields, each with its birthday autofill token.
     expect(await countRole('group', 'Date of birth')).to.equal(1);
-    for (const [id, name, token] of [['dobDay', 'Day', 'bday-day'], ['dobMonth', 'Month', 'bday-month'], ['dobYear', 'Year', 'bday-year']]) {
+    for (const [id, name, token] of [
+      ['dobDay', 'Day', 'bday-day'],
+      ['dobMonth', 'Month', 'bday-month'],
+      ['dobYear', 'Year', 'bday-year'],
+    ]) {
       expect(await countRole('textbox', name!), name).to.equal(1);
       expect($(el, `#${id}`).getAttribute('autocomplete'), id).to.equal(token);
       expect($(el, `#${id}`).inputMode, id).to.equal('numeric');
@@ -37,7 +57,8 @@ describe('<kyc-onboard> form', () => {
       expect($(el, `#${id}-hint`).textContent).to.equal('Optional');
       expect($(el, `#${id}`).required).to.equal(false);
     }
-    for (const id of ['familyName', 'dobDay', 'dobMonth', 'dobYear', 'phoneCode', 'phoneNumber', 'consent']) expect($(el, `#${id}`).required, id).to.equal(true);
+    for (const id of ['familyName', 'dobDay', 'dobMonth', 'dobYear', 'phoneCode', 'phoneNumber', 'consent'])
+      expect($(el, `#${id}`).required, id).to.equal(true);
     // Field errors are polite live regions, so they are announced when they appear.
     for (const id of ['givenName', 'familyName', 'dateOfBirth', 'phoneCode', 'phoneNumber', 'consent']) {
       expect($(el, `#${id}-error`).getAttribute('aria-live'), id).to.equal('polite');

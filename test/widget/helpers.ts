@@ -35,8 +35,12 @@ export const linkAnswer = (over: Partial<OnboardingLinkAnswer> = {}): Onboarding
   ...over,
 });
 
-export const errorAnswer = (status: number, errorCode: string, issues: { issue: string; issueLocation: string }[] = [], headers: Record<string, string> = {}) =>
-  HttpResponse.json({ errorCode, errorMsg: errorCode.toLowerCase(), issues, requestId: `req-${status}` }, { status, headers });
+export const errorAnswer = (
+  status: number,
+  errorCode: string,
+  issues: { issue: string; issueLocation: string }[] = [],
+  headers: Record<string, string> = {},
+) => HttpResponse.json({ errorCode, errorMsg: errorCode.toLowerCase(), issues, requestId: `req-${status}` }, { status, headers });
 
 /**
  * Install the worker double. `link(call, n)` / `result(call, n)` answer the

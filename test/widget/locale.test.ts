@@ -7,7 +7,11 @@ import { $, labelIs, mockApi, mount } from './helpers.js';
 // The test runner's own modules fill the default buffer of 250 entries: make room to see the chunk's.
 performance.setResourceTimingBufferSize(10_000);
 
-const dictionaryRequests = () => performance.getEntriesByType('resource').filter((r) => /\/i18n\/(fr|de|es|ar)\.(ts|js)\b/.test(r.name)).map((r) => r.name);
+const dictionaryRequests = () =>
+  performance
+    .getEntriesByType('resource')
+    .filter((r) => /\/i18n\/(fr|de|es|ar)\.(ts|js)\b/.test(r.name))
+    .map((r) => r.name);
 
 afterEach(() => fixtureCleanup());
 

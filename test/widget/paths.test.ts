@@ -5,7 +5,21 @@
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import { HttpResponse } from 'msw';
-import { $, errorAnswer, fillValid, labelIs, linkAnswer, mockApi, mount, oneEvent, submit, text, type, until, waitState } from './helpers.js';
+import {
+  $,
+  errorAnswer,
+  fillValid,
+  labelIs,
+  linkAnswer,
+  mockApi,
+  mount,
+  oneEvent,
+  submit,
+  text,
+  type,
+  until,
+  waitState,
+} from './helpers.js';
 import type { KycOnboard } from '../../widget/index.js';
 
 const KEY = 'kyc-onboard:session';
@@ -53,7 +67,9 @@ describe('<kyc-onboard> paths (issue 14)', () => {
   });
 
   it('2. a return-url the worker refuses: "contact the site" (nothing is marked for the person to fix), and the console names returnUrl', async () => {
-    mockApi({ link: () => errorAnswer(400, 'VALIDATION_FAILED', [{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]) });
+    mockApi({
+      link: () => errorAnswer(400, 'VALIDATION_FAILED', [{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]),
+    });
     const el = await mount(html`<kyc-onboard return-url="https://elsewhere.example/back"></kyc-onboard>`);
     await fillValid(el);
     const logged = await consoleErrors(async () => {
@@ -70,7 +86,9 @@ describe('<kyc-onboard> paths (issue 14)', () => {
   });
 
   it('3. a country code the worker refuses (+999): the Country code field is marked, nothing else', async () => {
-    mockApi({ link: () => errorAnswer(400, 'VALIDATION_FAILED', [{ issue: 'is not a country calling code', issueLocation: 'phone.code' }]) });
+    mockApi({
+      link: () => errorAnswer(400, 'VALIDATION_FAILED', [{ issue: 'is not a country calling code', issueLocation: 'phone.code' }]),
+    });
     const el = await mount();
     await fillValid(el);
     await type(el, 'phoneCode', '+999');
@@ -88,7 +106,9 @@ describe('<kyc-onboard> paths (issue 14)', () => {
     const calls = mockApi({
       link: (call) =>
         call.body.sendSMS
-          ? errorAnswer(400, 'SMS_NOT_ALLOWED', [{ issue: 'cannot receive a text message from this service', issueLocation: 'phone.number' }])
+          ? errorAnswer(400, 'SMS_NOT_ALLOWED', [
+              { issue: 'cannot receive a text message from this service', issueLocation: 'phone.number' },
+            ])
           : HttpResponse.json(linkAnswer()),
     });
     const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
@@ -106,7 +126,9 @@ describe('<kyc-onboard> paths (issue 14)', () => {
     expect(alertText(el)).not.to.contain('valid mobile number');
     expect($(el, '#phoneNumber').hasAttribute('aria-invalid')).to.equal(false);
     await expect(el).to.be.accessible();
-    const go = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[role=alert] button')].find((b) => b.textContent === 'Continue on this device')!;
+    const go = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('[role=alert] button')].find(
+      (b) => b.textContent === 'Continue on this device',
+    )!;
     expect(go).to.exist;
     go.click();
     await waitState(el, 'redirecting');
@@ -158,7 +180,9 @@ describe('<kyc-onboard> paths (issue 14)', () => {
       const heading = el.shadowRoot!.querySelector('h2')!;
       await until(() => el.shadowRoot!.activeElement === heading, 'focus on the outcome heading');
       expect(document.activeElement).to.equal(el);
-      expect(heading.textContent).to.equal(checkStatus.startsWith('CHECKED_SUCCESS') ? 'Thanks, you’re verified.' : 'We could not verify you online. Thank you for your time.');
+      expect(heading.textContent).to.equal(
+        checkStatus.startsWith('CHECKED_SUCCESS') ? 'Thanks, you’re verified.' : 'We could not verify you online. Thank you for your time.',
+      );
       await expect(el).to.be.accessible();
       const color = getComputedStyle($(el, '[part~=complete]')).borderInlineStartColor;
       fixtureCleanup();
@@ -168,12 +192,18 @@ describe('<kyc-onboard> paths (issue 14)', () => {
     const green = 'rgb(6, 118, 71)'; // --kyc-color-success's default
     expect(await accent('CHECKED_SUCCESS_CLEAR')).to.equal(green);
     expect(await accent('CHECKED_SUCCESS_WITH_NOTES')).to.equal(green);
-    for (const s of ['CHECKED_FAILED', 'CHECKED_PARTIAL_SUCCESS', 'NO_MATCH', 'UNPROCESSABLE']) expect(await accent(s), s).not.to.equal(green);
+    for (const s of ['CHECKED_FAILED', 'CHECKED_PARTIAL_SUCCESS', 'NO_MATCH', 'UNPROCESSABLE'])
+      expect(await accent(s), s).not.to.equal(green);
   });
 
   it('9. Back from the hosted flow, the page restored as it was left (back/forward cache): checking, then the outcome', async () => {
     let final = false;
-    mockApi({ result: () => HttpResponse.json(final ? { checkStatus: 'CHECKED_SUCCESS_CLEAR', ...done } : { checkStatus: 'CHECKING', verificationId: done.verificationId }) });
+    mockApi({
+      result: () =>
+        HttpResponse.json(
+          final ? { checkStatus: 'CHECKED_SUCCESS_CLEAR', ...done } : { checkStatus: 'CHECKING', verificationId: done.verificationId },
+        ),
+    });
     const el = await mount();
     el.navigate = () => {};
     el.pollIntervals = [60_000]; // the tab that left asks once, then waits
@@ -224,7 +254,14 @@ describe('<kyc-onboard> paths (issue 14)', () => {
 
   it('9. a popup through a custom navigate (or a return in another tab): the first tab reaches the outcome by itself', async () => {
     let finished = false;
-    const calls = mockApi({ result: () => HttpResponse.json(finished ? { checkStatus: 'CHECKED_SUCCESS_WITH_NOTES', ...done } : { checkStatus: 'CHECKING', verificationId: done.verificationId }) });
+    const calls = mockApi({
+      result: () =>
+        HttpResponse.json(
+          finished
+            ? { checkStatus: 'CHECKED_SUCCESS_WITH_NOTES', ...done }
+            : { checkStatus: 'CHECKING', verificationId: done.verificationId },
+        ),
+    });
     const el = await mount();
     const opened: string[] = [];
     el.navigate = (url) => opened.push(url); // as window.open(url) would: this page stays

@@ -23,7 +23,14 @@ describe('dist/widget/kyc-onboard.js', () => {
     expect(size.gzip).to.be.at.most(size.budget);
     // The dictionaries, the run and the Turnstile glue are chunks, not in the entry.
     const names = size.chunks.map((c) => c.file.replace(/-[A-Z0-9]+\.js$/, ''));
-    expect(names).to.include.members(['kyc-onboard-ar', 'kyc-onboard-de', 'kyc-onboard-es', 'kyc-onboard-fr', 'kyc-onboard-run', 'kyc-onboard-turnstile']);
+    expect(names).to.include.members([
+      'kyc-onboard-ar',
+      'kyc-onboard-de',
+      'kyc-onboard-es',
+      'kyc-onboard-fr',
+      'kyc-onboard-run',
+      'kyc-onboard-turnstile',
+    ]);
   });
 
   it('is one self-contained module: no static imports (only on-demand chunks beside it), lit inlined', async () => {

@@ -61,7 +61,9 @@ function testRoutes() {
       ctx.type = 'application/json';
       const handoff = cspRequests.at(-1).body.handoff === true;
       ctx.body = JSON.stringify({
-        url: handoff ? 'https://kyc.example/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=abcdefghijklmnopqrstuv' : 'https://hosted.example/flow/abc',
+        url: handoff
+          ? 'https://kyc.example/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=abcdefghijklmnopqrstuv'
+          : 'https://hosted.example/flow/abc',
         urlExpiry: new Date(Date.now() + 600_000).toISOString(),
         status: 'OK',
         smsSent: false,

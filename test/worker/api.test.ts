@@ -104,7 +104,10 @@ describe('POST /api/onboarding-link', () => {
     assert.equal(body.messageTemplateId, 'tpl-9');
     // A texted flow ends on the worker's own return page, which asks for the
     // code shown on the first device (relay resistance), not on the partner page.
-    assert.match(String(body.successRedirectURL), new RegExp(`^${WORKER}/handoff/${res.json.verificationId}/return\\?r=[A-Za-z0-9_-]{22}&kyc_return=success$`));
+    assert.match(
+      String(body.successRedirectURL),
+      new RegExp(`^${WORKER}/handoff/${res.json.verificationId}/return\\?r=[A-Za-z0-9_-]{22}&kyc_return=success$`),
+    );
     assert.match(String(body.errorRedirectURL), /&kyc_return=error$/);
   });
 
@@ -137,7 +140,11 @@ describe('POST /api/onboarding-link', () => {
     ['a blank family name', { ...person, name: { familyName: '   ' } }, 'name.familyName'],
     ['a family name of Hangul fillers (looks blank)', { ...person, name: { familyName: '\u3164\u3164' } }, 'name.familyName'],
     ['a family name of blank Braille', { ...person, name: { familyName: '\u2800' } }, 'name.familyName'],
-    ['a given name of invisible tag characters', { ...person, name: { givenName: '\u{e0041}\u{e0042}', familyName: 'Lee' } }, 'name.givenName'],
+    [
+      'a given name of invisible tag characters',
+      { ...person, name: { givenName: '\u{e0041}\u{e0042}', familyName: 'Lee' } },
+      'name.givenName',
+    ],
     ['a given name over 100 characters', { ...person, name: { givenName: 'G'.repeat(101), familyName: 'Lee' } }, 'name.givenName'],
     ['a date that is not YYYY-MM-DD', { ...person, dateOfBirth: '23/04/1987' }, 'dateOfBirth'],
     ['a date that does not exist', { ...person, dateOfBirth: '1987-02-30' }, 'dateOfBirth'],
@@ -227,14 +234,22 @@ describe('POST /api/onboarding-link', () => {
 
     const preflight = await call('/api/onboarding-link', {
       method: 'OPTIONS',
-      headers: { Origin: PARTNER, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,idempotency-key' },
+      headers: {
+        Origin: PARTNER,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type,idempotency-key',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('Access-Control-Allow-Origin'), PARTNER);
     // The refused page's preflight passes, so the browser sends the request that gets the readable 403.
     const evilPreflight = await call('/api/onboarding-link', {
       method: 'OPTIONS',
-      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,idempotency-key' },
+      headers: {
+        Origin: 'https://evil.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type,idempotency-key',
+      },
     });
     assert.equal(evilPreflight.headers.get('Access-Control-Allow-Origin'), 'https://evil.example');
   });
@@ -285,18 +300,68 @@ describe('POST /api/onboarding-link', () => {
 describe('vendor faults on /api/onboarding-link', () => {
   const onboarding = `${VENDOR}/idv/v2/idvalidate/onboarding-url`;
   const faults: [string, () => ReturnType<typeof http.post>, number, string][] = [
-    ['401 (our credentials)', () => http.post(onboarding, () => HttpResponse.json({ errorCode: 'AUTH' }, { status: 401 })), 502, 'VENDOR_REJECTED'],
+    [
+      '401 (our credentials)',
+      () => http.post(onboarding, () => HttpResponse.json({ errorCode: 'AUTH' }, { status: 401 })),
+      502,
+      'VENDOR_REJECTED',
+    ],
     ['403 (our credentials)', () => http.post(onboarding, () => new HttpResponse(null, { status: 403 })), 502, 'VENDOR_REJECTED'],
-    ['500 ErrorObject', () => http.post(onboarding, () => HttpResponse.json({ errorCode: 'E', errorMsg: 'boom' }, { status: 500 })), 502, 'VENDOR_ERROR'],
+    [
+      '500 ErrorObject',
+      () => http.post(onboarding, () => HttpResponse.json({ errorCode: 'E', errorMsg: 'boom' }, { status: 500 })),
+      502,
+      'VENDOR_ERROR',
+    ],
     ['503 HTML', () => http.post(onboarding, () => new HttpResponse('<html>down</html>', { status: 503 })), 502, 'VENDOR_ERROR'],
     ['200 non-JSON', () => http.post(onboarding, () => new HttpResponse('OK!', { status: 200 })), 502, 'VENDOR_ERROR'],
-    ['200 truncated JSON', () => http.post(onboarding, () => new HttpResponse('{"entity":{"entityId":"7d', { status: 200, headers: { 'Content-Type': 'application/json' } })), 502, 'VENDOR_ERROR'],
+    [
+      '200 truncated JSON',
+      () =>
+        http.post(
+          onboarding,
+          () => new HttpResponse('{"entity":{"entityId":"7d', { status: 200, headers: { 'Content-Type': 'application/json' } }),
+        ),
+      502,
+      'VENDOR_ERROR',
+    ],
     ['200 of the wrong shape', () => http.post(onboarding, () => HttpResponse.json({ hello: 'world' })), 502, 'VENDOR_ERROR'],
-    ['a redirect', () => http.post(onboarding, () => new HttpResponse(null, { status: 302, headers: { Location: 'https://elsewhere.test/' } })), 502, 'VENDOR_ERROR'],
+    [
+      'a redirect',
+      () => http.post(onboarding, () => new HttpResponse(null, { status: 302, headers: { Location: 'https://elsewhere.test/' } })),
+      502,
+      'VENDOR_ERROR',
+    ],
     ['418', () => http.post(onboarding, () => HttpResponse.json({}, { status: 418 })), 502, 'VENDOR_ERROR'],
     ['a refused connection', () => http.post(onboarding, () => HttpResponse.error()), 502, 'VENDOR_ERROR'],
-    ['no answer within KYC_TIMEOUT_MS', () => http.post(onboarding, async () => { await delay('infinite'); return HttpResponse.json(linkAnswer); }), 504, 'VENDOR_TIMEOUT'],
-    ['headers in time but a body that never ends', () => http.post(onboarding, () => new HttpResponse(new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode('{"entity":')); } }), { status: 200 })), 504, 'VENDOR_TIMEOUT'],
+    [
+      'no answer within KYC_TIMEOUT_MS',
+      () =>
+        http.post(onboarding, async () => {
+          await delay('infinite');
+          return HttpResponse.json(linkAnswer);
+        }),
+      504,
+      'VENDOR_TIMEOUT',
+    ],
+    [
+      'headers in time but a body that never ends',
+      () =>
+        http.post(
+          onboarding,
+          () =>
+            new HttpResponse(
+              new ReadableStream({
+                start(c) {
+                  c.enqueue(new TextEncoder().encode('{"entity":'));
+                },
+              }),
+              { status: 200 },
+            ),
+        ),
+      504,
+      'VENDOR_TIMEOUT',
+    ],
   ];
   for (const [what, handler, status, code] of faults) {
     it(`maps vendor ${what} to ${status} ${code}, in time`, async () => {
@@ -315,7 +380,14 @@ describe('vendor faults on /api/onboarding-link', () => {
       vendor(
         http.post(onboarding, () =>
           HttpResponse.json(
-            { errorCode: 'INVALID', errorMsg: 'bad', issues: [{ issue: 'Nguyen-Quartermaine is not allowed', issueLocation: 'entity.name.familyName' }, { issue: 'x', issueLocation: 'secret.internal' }] },
+            {
+              errorCode: 'INVALID',
+              errorMsg: 'bad',
+              issues: [
+                { issue: 'Nguyen-Quartermaine is not allowed', issueLocation: 'entity.name.familyName' },
+                { issue: 'x', issueLocation: 'secret.internal' },
+              ],
+            },
             { status },
           ),
         ),
@@ -323,21 +395,35 @@ describe('vendor faults on /api/onboarding-link', () => {
       const res = await link(person);
       assert.equal(res.status, 400);
       assertErrorObject(res.json, 'VALIDATION_FAILED');
-      assert.deepEqual(res.json.issues.map((i: any) => i.issueLocation), ['name.familyName', '<body>']);
+      assert.deepEqual(
+        res.json.issues.map((i: any) => i.issueLocation),
+        ['name.familyName', '<body>'],
+      );
       assert.equal(res.text.includes('Quartermaine'), false);
     }
   });
 
   it('never retries the link call (it may send an SMS)', async () => {
     let calls = 0;
-    vendor(http.post(onboarding, () => { calls++; return new HttpResponse(null, { status: 503 }); }));
+    vendor(
+      http.post(onboarding, () => {
+        calls++;
+        return new HttpResponse(null, { status: 503 });
+      }),
+    );
     await link({ ...person, sendSMS: true });
     assert.equal(calls, 1);
   });
 
   it('keeps a timed-out SMS request answered from the record: a replay does not text twice', async () => {
     let calls = 0;
-    vendor(http.post(onboarding, async () => { calls++; await delay('infinite'); return HttpResponse.json(linkAnswer); }));
+    vendor(
+      http.post(onboarding, async () => {
+        calls++;
+        await delay('infinite');
+        return HttpResponse.json(linkAnswer);
+      }),
+    );
     const headers = { 'Idempotency-Key': 'submission-timeout-0001' };
     const first = await link({ ...person, sendSMS: true }, { headers });
     const again = await link({ ...person, sendSMS: true }, { headers });
@@ -348,7 +434,14 @@ describe('vendor faults on /api/onboarding-link', () => {
 
   it('lets a refused request be retried with the same key', async () => {
     let calls = 0;
-    vendor(http.post(onboarding, async ({ request }) => { calls++; if (calls === 1) return HttpResponse.error(); await record(request); return HttpResponse.json(linkAnswer); }));
+    vendor(
+      http.post(onboarding, async ({ request }) => {
+        calls++;
+        if (calls === 1) return HttpResponse.error();
+        await record(request);
+        return HttpResponse.json(linkAnswer);
+      }),
+    );
     const headers = { 'Idempotency-Key': 'submission-refused-0001' };
     assert.equal((await link(person, { headers })).status, 502);
     assert.equal((await link(person, { headers })).status, 200);
@@ -364,7 +457,7 @@ async function session(): Promise<string> {
 }
 
 describe('POST /api/result', () => {
-  it('asks the vendor about the session\'s entity and answers checkStatus, verificationId and a result token', async () => {
+  it("asks the vendor about the session's entity and answers checkStatus, verificationId and a result token", async () => {
     const s = await session();
     const res = await call('/api/result', { method: 'POST', json: { session: s, checkId: 'chk-1' } });
     assert.equal(res.status, 200, res.text);
@@ -406,7 +499,13 @@ describe('POST /api/result', () => {
       [http.post(url, () => new HttpResponse(null, { status: 401 })), 502],
       [http.post(url, () => new HttpResponse('nope', { status: 500 })), 502],
       [http.post(url, () => HttpResponse.json({ checkStatus: 42 })), 502],
-      [http.post(url, async () => { await delay('infinite'); return HttpResponse.json({}); }), 504],
+      [
+        http.post(url, async () => {
+          await delay('infinite');
+          return HttpResponse.json({});
+        }),
+        504,
+      ],
     ];
     for (const [handler, status] of cases) {
       vendor(...okVendor);
@@ -437,7 +536,10 @@ describe('GET /api/ruok', () => {
       http.get(url, () => HttpResponse.json({ status: 'DEGRADED' })),
       http.get(url, () => new HttpResponse(null, { status: 401 })),
       http.get(url, () => HttpResponse.error()),
-      http.get(url, async () => { await delay('infinite'); return HttpResponse.json({ status: 'OK' }); }),
+      http.get(url, async () => {
+        await delay('infinite');
+        return HttpResponse.json({ status: 'OK' });
+      }),
     ]) {
       vendor(handler);
       resetRuokCache();
@@ -466,10 +568,18 @@ describe('everything else', () => {
     const broken: Env = { ...baseEnv, KYC_BASE_URL: 'not a url' };
     const cases: [string, Promise<Awaited<ReturnType<typeof call>>>, number][] = [
       ['200', call('/api/ruok'), 200],
-      ['403 from the origin guard', call('/api/onboarding-link', { method: 'POST', json: person, headers: { Origin: 'https://evil.example' } }), 403],
+      [
+        '403 from the origin guard',
+        call('/api/onboarding-link', { method: 'POST', json: person, headers: { Origin: 'https://evil.example' } }),
+        403,
+      ],
       ['404', call('/nothing-here'), 404],
       ['405', call('/api/onboarding-link', { method: 'PUT', json: person }), 405],
-      ['413', call('/api/onboarding-link', { method: 'POST', body: 'x'.repeat(70_000), headers: { 'Content-Type': 'application/json' } }), 413],
+      [
+        '413',
+        call('/api/onboarding-link', { method: 'POST', body: 'x'.repeat(70_000), headers: { 'Content-Type': 'application/json' } }),
+        413,
+      ],
       ['415', call('/api/onboarding-link', { method: 'POST', body: '{}', headers: { 'Content-Type': 'text/plain' } }), 415],
       ['429', call('/api/onboarding-link', { method: 'POST', json: person }, limited), 429],
       ['500', call('/api/onboarding-link', { method: 'POST', json: person }, broken), 500],
@@ -489,7 +599,16 @@ describe('everything else', () => {
     await link(person);
     const lines = logLines.slice(from).map((l) => JSON.parse(l));
     assert.equal(lines.length, 1);
-    assert.deepEqual(Object.keys(lines[0]).sort(), ['durationMs', 'level', 'method', 'partner', 'requestId', 'route', 'status', 'vendorStatus']);
+    assert.deepEqual(Object.keys(lines[0]).sort(), [
+      'durationMs',
+      'level',
+      'method',
+      'partner',
+      'requestId',
+      'route',
+      'status',
+      'vendorStatus',
+    ]);
     assert.equal(lines[0].route, '/api/onboarding-link');
     assert.equal(lines[0].partner, 'environment');
     assert.equal(lines[0].vendorStatus, 200);
@@ -498,7 +617,7 @@ describe('everything else', () => {
 
 // Runs last (node:test runs in order): every answer and log line of this file.
 describe('leak scan', () => {
-  it('no answer body or log line carries the api key, the session secret or the person\'s data', () => {
+  it("no answer body or log line carries the api key, the session secret or the person's data", () => {
     assert.ok(answerBodies.length > 40 && logLines.length > 5, 'the scan has material');
     for (const text of [...answerBodies, ...logLines]) {
       for (const s of secrets) assert.equal(text.includes(s), false, `leaked ${s} in ${text.slice(0, 200)}`);

@@ -33,7 +33,13 @@ let sandboxOff: RunningWorker; // sandbox, DEMO=off
 before(async () => {
   assert.ok(existsSync(join(ROOT, 'dist/public/index.html')), 'these tests serve the built demo: run `npm run build` first');
   vendor = await startFakeVendor();
-  const vendorVars = { KYC_BASE_URL: vendor.url, KYC_API_KEY: 'demo-flag-key', KYC_CUSTOMER_ID: 'cust-d', SESSION_SECRET: 'demo-flag-secret-1234567890', ALLOWED_ORIGINS: PARTNER };
+  const vendorVars = {
+    KYC_BASE_URL: vendor.url,
+    KYC_API_KEY: 'demo-flag-key',
+    KYC_CUSTOMER_ID: 'cust-d',
+    SESSION_SECRET: 'demo-flag-secret-1234567890',
+    ALLOWED_ORIGINS: PARTNER,
+  };
   [real, realDemo, sandbox, sandboxOff] = await Promise.all([
     startWorker({ vars: vendorVars }),
     startWorker({ vars: { ...vendorVars, DEMO: 'on' } }),
@@ -47,7 +53,11 @@ after(async () => {
 });
 
 const post = (w: RunningWorker, origin: string) =>
-  fetch(`${w.url}/api/onboarding-link`, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: origin }, body: JSON.stringify(person) });
+  fetch(`${w.url}/api/onboarding-link`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: origin },
+    body: JSON.stringify(person),
+  });
 
 describe('DEMO and the own origin, in workerd', () => {
   it('with a real vendor, / is a plain page, not the demo', async () => {

@@ -36,13 +36,20 @@ before(async () => {
   key = await importJwk(await newSigningJwk('live-1'));
   otherKey = await importJwk(await newSigningJwk('live-1')); // same kid, another key
   sandboxKey = await importJwk(await newSigningJwk('sandbox-0123456789ab'));
-  jwksServer = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: [key.publicJwk, sandboxKey.publicJwk] })));
+  jwksServer = createServer((_req, res) =>
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ keys: [key.publicJwk, sandboxKey.publicJwk] })),
+  );
   await new Promise<void>((ok) => jwksServer.listen(0, '127.0.0.1', ok));
   workerOrigin = `http://127.0.0.1:${(jwksServer.address() as AddressInfo).port}`;
   const port = await freePort();
   backendUrl = `http://127.0.0.1:${port}`;
   backend = spawn(process.execPath, ['examples/partner-backend/server.mjs'], {
-    env: { ...process.env, KYC_WORKER: workerOrigin, PORT: String(port), WEBHOOK_SECRET: `whsec_${Buffer.from('0123456789abcdef0123').toString('base64')}` },
+    env: {
+      ...process.env,
+      KYC_WORKER: workerOrigin,
+      PORT: String(port),
+      WEBHOOK_SECRET: `whsec_${Buffer.from('0123456789abcdef0123').toString('base64')}`,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((ok, fail) => {
@@ -64,11 +71,26 @@ async function visit(): Promise<{ cookie: string; account: string }> {
 
 const claims = (account: string, over: Partial<ResultClaims> = {}): ResultClaims => {
   const iat = Math.floor(realNow() / 1000); // the backend is another process, with the real clock
-  return { iss: workerOrigin, aud: backendUrl, sub: 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ', entity_id: 'e-1', check_status: 'CHECKED_SUCCESS_CLEAR', customer_ref: account, iat, exp: iat + 900, jti: 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ.result', ...over };
+  return {
+    iss: workerOrigin,
+    aud: backendUrl,
+    sub: 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ',
+    entity_id: 'e-1',
+    check_status: 'CHECKED_SUCCESS_CLEAR',
+    customer_ref: account,
+    iat,
+    exp: iat + 900,
+    jti: 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ.result',
+    ...over,
+  };
 };
 
 const hand = (cookie: string, resultToken: string) =>
-  fetch(backendUrl + '/kyc/result-token', { method: 'POST', headers: { 'Content-Type': 'application/json', Cookie: cookie }, body: JSON.stringify({ resultToken }) });
+  fetch(backendUrl + '/kyc/result-token', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Cookie: cookie },
+    body: JSON.stringify({ resultToken }),
+  });
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
@@ -93,8 +115,13 @@ describe('the example partner backend', () => {
       'one changed byte in the signature': `${h}.${p}.${flip(s, 10)}`,
       'another key (same kid)': await signResultToken(otherKey, claims(account)),
       'alg none': `${b64({ alg: 'none', typ: 'kyc-result+jwt' })}.${p}.`,
-      'HS256 with the public key as secret': await new SignJWT({ ...claims(account) }).setProtectedHeader({ alg: 'HS256', kid: 'live-1', typ: 'kyc-result+jwt' }).sign(publicPem),
-      'expired': await signResultToken(key, claims(account, { iat: Math.floor(realNow() / 1000) - 2000, exp: Math.floor(realNow() / 1000) - 1000 })),
+      'HS256 with the public key as secret': await new SignJWT({ ...claims(account) })
+        .setProtectedHeader({ alg: 'HS256', kid: 'live-1', typ: 'kyc-result+jwt' })
+        .sign(publicPem),
+      expired: await signResultToken(
+        key,
+        claims(account, { iat: Math.floor(realNow() / 1000) - 2000, exp: Math.floor(realNow() / 1000) - 1000 }),
+      ),
       'another audience': await signResultToken(key, claims(account, { aud: 'https://other-partner.example' })),
       'another issuer': await signResultToken(key, claims(account, { iss: 'https://evil.example' })),
       'a sandbox key': await signResultToken(sandboxKey, claims(account)),

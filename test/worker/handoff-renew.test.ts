@@ -11,7 +11,21 @@ import { http, HttpResponse } from 'msw';
 import type { Env } from '../../worker/env';
 import { MAX_RENEWALS } from '../../worker/outcomes/verification';
 import { decodeQr } from '../support/qr';
-import { call, clockedEnv, linkAnswer, okVendor, PARTNER, person, record, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
+import {
+  call,
+  clockedEnv,
+  linkAnswer,
+  okVendor,
+  PARTNER,
+  person,
+  record,
+  startHarness,
+  stopHarness,
+  vendor,
+  vendorRequests,
+  VENDOR,
+  WORKER,
+} from './harness';
 
 before(startHarness);
 after(stopHarness);
@@ -30,7 +44,8 @@ function renewingVendor(clock: { now(): number }) {
   );
 }
 
-const link = (e: Env, json: unknown, origin = PARTNER) => call('/api/onboarding-link', { method: 'POST', json, headers: { Origin: origin } }, e);
+const link = (e: Env, json: unknown, origin = PARTNER) =>
+  call('/api/onboarding-link', { method: 'POST', json, headers: { Origin: origin } }, e);
 const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
 const linkCalls = () => vendorRequests.filter((r) => r.url.endsWith('/onboarding-url'));
 
@@ -67,7 +82,11 @@ describe('a new link for an expired one', () => {
     assert.ok(v.deadline > oldDeadline, 'polling goes on past the first deadline');
     clock.t = oldDeadline + 1000;
     await store.runDueAlarms();
-    assert.deepEqual(store.events.map((ev) => ev.type), [], 'no verification.expired at the first link’s deadline');
+    assert.deepEqual(
+      store.events.map((ev) => ev.type),
+      [],
+      'no verification.expired at the first link’s deadline',
+    );
     assert.equal(store.records.get(first.verificationId)!.expiredAt, undefined);
 
     // The new link forwards once, to the new hosted flow; the old one stays dead.
@@ -91,7 +110,10 @@ describe('a new link for an expired one', () => {
     assert.equal(res.status, 200, res.text);
     assert.equal(res.json.url, RENEWED);
     assert.equal(res.json.qr, undefined);
-    assert.equal((linkCalls()[0]!.body as { successRedirectURL: string }).successRedirectURL, `${PARTNER}/account/verify?kyc_return=success`);
+    assert.equal(
+      (linkCalls()[0]!.body as { successRedirectURL: string }).successRedirectURL,
+      `${PARTNER}/account/verify?kyc_return=success`,
+    );
     const elsewhere = await link(e, { session: first.session, returnUrl: 'https://evil.example/' });
     assert.equal(elsewhere.status, 400);
     assert.equal(elsewhere.json.issues[0].issueLocation, 'returnUrl');
@@ -120,10 +142,16 @@ describe('a new link for an expired one', () => {
     assert.equal(empty.json.issues[0].issueLocation, 'session');
     const mixed = await link(e, { session: first.session, name: person.name });
     assert.equal(mixed.status, 400);
-    assert.ok(mixed.json.issues.some((i: { issueLocation: string }) => i.issueLocation === 'name'), mixed.text);
+    assert.ok(
+      mixed.json.issues.some((i: { issueLocation: string }) => i.issueLocation === 'name'),
+      mixed.text,
+    );
     const sms = await link(e, { session: first.session, sendSMS: true });
     assert.equal(sms.status, 400, 'a new link by session is never texted');
-    assert.ok(sms.json.issues.some((i: { issueLocation: string }) => i.issueLocation === 'sendSMS'), sms.text);
+    assert.ok(
+      sms.json.issues.some((i: { issueLocation: string }) => i.issueLocation === 'sendSMS'),
+      sms.text,
+    );
     assert.equal(linkCalls().length, 0);
   });
 

@@ -11,7 +11,20 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Env } from '../../worker/env';
 import { http, HttpResponse } from 'msw';
-import { call, clockedEnv, linkAnswer, okVendor, PARTNER, person, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
+import {
+  call,
+  clockedEnv,
+  linkAnswer,
+  okVendor,
+  PARTNER,
+  person,
+  startHarness,
+  stopHarness,
+  vendor,
+  vendorRequests,
+  VENDOR,
+  WORKER,
+} from './harness';
 
 before(startHarness);
 after(stopHarness);
@@ -21,7 +34,10 @@ const texted = { ...person, sendSMS: true };
 
 /** The phone: arrives at the return page the vendor's hosted flow sends it to, keeping its cookie. */
 async function arrive(e: Env, outcome: 'success' | 'error' = 'success') {
-  const link = vendorRequests.find((r) => r.url.endsWith('/onboarding-url'))!.body as { successRedirectURL: string; errorRedirectURL: string };
+  const link = vendorRequests.find((r) => r.url.endsWith('/onboarding-url'))!.body as {
+    successRedirectURL: string;
+    errorRedirectURL: string;
+  };
   const back = new URL(outcome === 'success' ? link.successRedirectURL : link.errorRedirectURL);
   const res = await call(`${back.pathname}${back.search}&checkId=chk-9`, {}, e);
   const cookie = (res.headers.get('Set-Cookie') ?? '').split(';')[0]!;
@@ -29,7 +45,15 @@ async function arrive(e: Env, outcome: 'success' | 'error' = 'success') {
 }
 
 const enter = (e: Env, path: string, cookie: string, code: string) =>
-  call(path, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: WORKER }, body: new URLSearchParams({ code }).toString() }, e);
+  call(
+    path,
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: WORKER },
+      body: new URLSearchParams({ code }).toString(),
+    },
+    e,
+  );
 
 const result = (e: Env, session: string) => call('/api/result', { method: 'POST', json: { session }, headers: { Origin: PARTNER } }, e);
 
@@ -45,7 +69,10 @@ describe('a texted link with a code', () => {
     const sent = vendorRequests[0]!.body as { sendSMS: boolean; successRedirectURL: string; recipientName?: string };
     assert.equal(sent.sendSMS, true);
     assert.equal(sent.recipientName, undefined, 'nothing typed goes into a text message');
-    assert.match(sent.successRedirectURL, new RegExp(`^${WORKER}/handoff/${res.json.verificationId}/return\\?r=[A-Za-z0-9_-]{22}&kyc_return=success$`));
+    assert.match(
+      sent.successRedirectURL,
+      new RegExp(`^${WORKER}/handoff/${res.json.verificationId}/return\\?r=[A-Za-z0-9_-]{22}&kyc_return=success$`),
+    );
   });
 
   it('credits nothing until the code is entered, then completes the first device with a token', async () => {
@@ -69,11 +96,17 @@ describe('a texted link with a code', () => {
     const after = await result(e, link.session);
     assert.equal(after.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
     assert.ok(after.json.resultToken);
-    assert.deepEqual(store.events.map((x) => x.type), ['verification.completed']);
+    assert.deepEqual(
+      store.events.map((x) => x.type),
+      ['verification.completed'],
+    );
   });
 
   it('says when the phone is done (phoneReturned) while the vendor still checks: after the code, never before; a QR link likewise', async () => {
-    vendor(okVendor[0]!, http.post(`${VENDOR}/idv/v2/idvalidate/result`, () => HttpResponse.json({ checkStatus: 'CHECKING' })));
+    vendor(
+      okVendor[0]!,
+      http.post(`${VENDOR}/idv/v2/idvalidate/result`, () => HttpResponse.json({ checkStatus: 'CHECKING' })),
+    );
     const { e } = clockedEnv();
     const link = (await call('/api/onboarding-link', { method: 'POST', json: texted }, e)).json;
     const phone = await arrive(e);
@@ -102,7 +135,10 @@ describe('a texted link with a code', () => {
       await store.runDueAlarms();
       assert.equal((await result(e, link.session)).json.checkStatus, 'CHECKING');
     }
-    assert.deepEqual(store.events.map((x) => [x.type, JSON.parse(x.body).data.reason]), [['verification.expired', 'not_claimed']]);
+    assert.deepEqual(
+      store.events.map((x) => [x.type, JSON.parse(x.body).data.reason]),
+      [['verification.expired', 'not_claimed']],
+    );
     const end = await result(e, link.session);
     assert.equal(end.json.resultToken, undefined, 'no token, ever');
   });
@@ -129,7 +165,10 @@ describe('a texted link with a code', () => {
     assert.match(fifth.text, /This check has ended/);
     const late = await enter(e, phone.path, phone.cookie, link.claimCode);
     assert.equal(late.status, 410, 'the right code after five wrong ones does nothing');
-    assert.deepEqual(store.events.map((x) => [x.type, JSON.parse(x.body).data.reason]), [['verification.expired', 'not_claimed']]);
+    assert.deepEqual(
+      store.events.map((x) => [x.type, JSON.parse(x.body).data.reason]),
+      [['verification.expired', 'not_claimed']],
+    );
     assert.equal((await result(e, link.session)).json.resultToken, undefined);
   });
 

@@ -12,7 +12,20 @@ import type { Env } from '../../worker/env';
 import { decodeQr } from '../support/qr';
 import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
 import { http, HttpResponse } from 'msw';
-import { baseEnv, call, linkAnswer, okVendor, PARTNER, person, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
+import {
+  baseEnv,
+  call,
+  linkAnswer,
+  okVendor,
+  PARTNER,
+  person,
+  startHarness,
+  stopHarness,
+  vendor,
+  vendorRequests,
+  VENDOR,
+  WORKER,
+} from './harness';
 
 before(startHarness);
 after(stopHarness);
@@ -36,16 +49,23 @@ describe('handoff to another device', () => {
     assert.ok(!res.text.includes(linkAnswer.url), 'the vendor URL stays with the worker');
     assert.equal(decodeQr(qr), url, 'the QR code decodes to the handoff URL');
     const sent = vendorRequests[0]!.body as { successRedirectURL: string; errorRedirectURL: string };
-    assert.match(sent.successRedirectURL, new RegExp(`^${WORKER}/handoff/${verificationId}/return\\?r=[A-Za-z0-9_-]{22}&kyc_return=success$`));
+    assert.match(
+      sent.successRedirectURL,
+      new RegExp(`^${WORKER}/handoff/${verificationId}/return\\?r=[A-Za-z0-9_-]{22}&kyc_return=success$`),
+    );
     assert.match(sent.errorRedirectURL, /&kyc_return=error$/);
   });
 
   it('forwards the phone once; the return page asks the vendor at once and says All done; the first device gets the outcome', async () => {
     const e = env();
-    const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true, customerRef: 'acct-7' } }, e)).json;
+    const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true, customerRef: 'acct-7' } }, e))
+      .json;
     const back = new URL((vendorRequests[0]!.body as { successRedirectURL: string }).successRedirectURL);
     // Until the phone finishes, the vendor says CHECKING.
-    vendor(okVendor[0]!, http.post(`${VENDOR}/idv/v2/idvalidate/result`, () => HttpResponse.json({ checkStatus: 'CHECKING' })));
+    vendor(
+      okVendor[0]!,
+      http.post(`${VENDOR}/idv/v2/idvalidate/result`, () => HttpResponse.json({ checkStatus: 'CHECKING' })),
+    );
     const unopened = await resultOf(e, link.session);
     assert.equal(unopened.status, 200, unopened.text);
     assert.equal(unopened.json.checkStatus, 'CHECKING');
@@ -107,7 +127,6 @@ describe('handoff to another device', () => {
   });
 });
 
-
 describe('the phone pages speak the widget’s language', () => {
   it('from the link request’s lang (carried in the URLs), else the phone’s Accept-Language, else English', async () => {
     const e = env();
@@ -121,20 +140,36 @@ describe('the phone pages speak the widget’s language', () => {
     assert.match(done.text, /<h1>C’est terminé<\/h1>/);
     assert.equal(done.headers.get('Content-Language'), 'fr');
     // A used link, opened again on a German phone with the French link: the widget's language wins.
-    assert.match((await call(new URL(link.url).pathname + new URL(link.url).search, { headers: { 'Accept-Language': 'de' } }, e)).text, /Ce lien ne fonctionne plus/);
+    assert.match(
+      (await call(new URL(link.url).pathname + new URL(link.url).search, { headers: { 'Accept-Language': 'de' } }, e)).text,
+      /Ce lien ne fonctionne plus/,
+    );
     // No language in the URL: the phone's, right to left where it reads so.
     const ar = await call(`/handoff/${link.verificationId}?t=${'A'.repeat(22)}`, { headers: { 'Accept-Language': 'ja, ar;q=0.8' } }, e);
     assert.match(ar.text, /<html lang="ar" dir="rtl">/);
-    assert.match((await call(`/handoff/${link.verificationId}?t=${'A'.repeat(22)}`, { headers: { 'Accept-Language': 'ja' } }, e)).text, /<html lang="en">/);
+    assert.match(
+      (await call(`/handoff/${link.verificationId}?t=${'A'.repeat(22)}`, { headers: { 'Accept-Language': 'ja' } }, e)).text,
+      /<html lang="en">/,
+    );
     // A texted link's code form, in Spanish, keeps the language through a wrong code.
     vendor(...okVendor);
     const sms = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, sendSMS: true, lang: 'es' } }, e)).json;
-    const ret = new URL((vendorRequests.find((r) => r.url.endsWith('/onboarding-url'))!.body as { successRedirectURL: string }).successRedirectURL);
+    const ret = new URL(
+      (vendorRequests.find((r) => r.url.endsWith('/onboarding-url'))!.body as { successRedirectURL: string }).successRedirectURL,
+    );
     const form = await call(`${ret.pathname}${ret.search}`, {}, e);
     assert.match(form.text, /Un último paso/);
     assert.match(form.text, new RegExp(`action="/handoff/${sms.verificationId}/return\\?l=es"`));
     const cookie = (form.headers.get('Set-Cookie') ?? '').split(';')[0]!;
-    const wrong = await call(`/handoff/${sms.verificationId}/return?l=es`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: WORKER }, body: `code=${sms.claimCode === '000000' ? '111111' : '000000'}` }, e);
+    const wrong = await call(
+      `/handoff/${sms.verificationId}/return?l=es`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: WORKER },
+        body: `code=${sms.claimCode === '000000' ? '111111' : '000000'}`,
+      },
+      e,
+    );
     assert.match(wrong.text, /Ese código no es correcto\. Quedan 4 intentos\./);
   });
 

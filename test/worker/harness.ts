@@ -98,7 +98,10 @@ export const okVendor = [
   }),
   http.post(`${VENDOR}/idv/v2/idvalidate/result`, async ({ request }) => {
     await record(request);
-    return HttpResponse.json({ checkStatus: 'CHECKED_SUCCESS_CLEAR', entity: { entityId: linkAnswer.entity.entityId, name: { familyName: 'Nguyen' } } });
+    return HttpResponse.json({
+      checkStatus: 'CHECKED_SUCCESS_CLEAR',
+      entity: { entityId: linkAnswer.entity.entityId, name: { familyName: 'Nguyen' } },
+    });
   }),
   http.get(`${VENDOR}/v2/kyc/ruok`, async ({ request }) => {
     await record(request);
@@ -145,7 +148,12 @@ export const secrets = [API_KEY, SECRET, 'Thi Minh', 'Nguyen-Quartermaine', pers
 
 /** An env of its own, with verifications in memory on a clock the test moves (`clock.t`). */
 export function clockedEnv() {
-  const clock = { t: Date.now(), now() { return this.t; } };
+  const clock = {
+    t: Date.now(),
+    now() {
+      return this.t;
+    },
+  };
   const e: Env = { ...baseEnv };
   const store = new MemoryVerifications(e, clock);
   useMemoryVerifications(e, store);

@@ -6,14 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  expired,
-  IDEMPOTENCY_SHARDS,
-  IDEMPOTENCY_TTL_MS,
-  IdempotencyRecords,
-  IN_FLIGHT_STALE_MS,
-  shardOf,
-} from '../../worker/idempotency';
+import { expired, IDEMPOTENCY_SHARDS, IDEMPOTENCY_TTL_MS, IdempotencyRecords, IN_FLIGHT_STALE_MS, shardOf } from '../../worker/idempotency';
 
 function records() {
   const map = new Map<string, any>();

@@ -45,17 +45,21 @@ function stack(over: Partial<Env> = {}) {
       vendorRequests.length = 0;
       return res.json as { session: string; verificationId: string; urlExpiry: string };
     },
-    result: (json: Record<string, unknown>, origin = PARTNER) => call('/api/result', { method: 'POST', json, headers: { Origin: origin } }, env),
+    result: (json: Record<string, unknown>, origin = PARTNER) =>
+      call('/api/result', { method: 'POST', json, headers: { Origin: origin } }, env),
     jwks: async () => (await call('/.well-known/jwks.json', {}, env)).json,
   };
 }
 
 /** A vendor whose result answers `status` (and counts the calls). */
 function resultVendor(status: () => string, entityId = linkAnswer.entity.entityId) {
-  vendor(okVendor[0]!, http.post(RESULT, async ({ request }) => {
-    vendorRequests.push({ method: 'POST', url: request.url, headers: {}, body: await request.json() });
-    return HttpResponse.json({ checkStatus: status(), entity: { entityId } });
-  }));
+  vendor(
+    okVendor[0]!,
+    http.post(RESULT, async ({ request }) => {
+      vendorRequests.push({ method: 'POST', url: request.url, headers: {}, body: await request.json() });
+      return HttpResponse.json({ checkStatus: status(), entity: { entityId } });
+    }),
+  );
 }
 
 before(startHarness);
@@ -101,7 +105,10 @@ describe('result token', () => {
     const second = await newSigningJwk('test-key-2');
     const rotated = stack({ RESULT_SIGNING_KEYS: JSON.stringify([second, SIGNING_JWK]) });
     const jwks = await rotated.jwks();
-    assert.deepEqual(jwks.keys.map((k: { kid: string }) => k.kid), ['test-key-2', 'test-key-1']);
+    assert.deepEqual(
+      jwks.keys.map((k: { kid: string }) => k.kid),
+      ['test-key-2', 'test-key-1'],
+    );
     await jwtVerify(oldToken, createLocalJWKSet(jwks)); // still verifies
     const { session: s2 } = await rotated.link();
     const newToken = (await rotated.result({ session: s2, checkId: 'c' })).json.resultToken;
@@ -154,7 +161,10 @@ describe('binding to the session', () => {
     } finally {
       console.error = error;
     }
-    assert.ok(lines.some((l) => l.includes('vendor_mismatch') && l.includes(verificationId)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => l.includes('vendor_mismatch') && l.includes(verificationId)),
+      lines.join('\n'),
+    );
     assert.equal(s.store.records.get(verificationId)!.status, 'CHECKING'); // nothing credited
   });
 });
@@ -163,7 +173,12 @@ describe('polling', () => {
   it('takes a vendor 404 for the check as not finished yet, not as a fault', async () => {
     const s = stack();
     const { session } = await s.link();
-    vendor(okVendor[0]!, http.post(RESULT, () => HttpResponse.json({ errorCode: 'NOT_FOUND', errorMsg: 'no check', issues: [], requestId: 'v' }, { status: 404 })));
+    vendor(
+      okVendor[0]!,
+      http.post(RESULT, () =>
+        HttpResponse.json({ errorCode: 'NOT_FOUND', errorMsg: 'no check', issues: [], requestId: 'v' }, { status: 404 }),
+      ),
+    );
     const res = await s.result({ session, checkId: 'not-yet' });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.json.checkStatus, 'CHECKING');
@@ -188,7 +203,11 @@ describe('polling', () => {
     const back = await s.result({ session, checkId: 'chk-9' });
     assert.equal(calls(), 3);
     assert.equal(back.json.checkStatus, 'CHECKED_FAILED');
-    assert.deepEqual(vendorRequests.at(-1)!.body, { entity: { entityId: linkAnswer.entity.entityId }, checkId: 'chk-9', provider: 'provider-x' });
+    assert.deepEqual(vendorRequests.at(-1)!.body, {
+      entity: { entityId: linkAnswer.entity.entityId },
+      checkId: 'chk-9',
+      provider: 'provider-x',
+    });
   });
 
   it('finds the outcome by itself (alarm) and queues one verification.completed, nothing personal in it', async () => {
@@ -209,8 +228,15 @@ describe('polling', () => {
     assert.equal(e.id, `msg_${verificationId.slice(4)}_completed`);
     const body = JSON.parse(e.body);
     assert.deepEqual(Object.keys(body).sort(), ['data', 'timestamp', 'type']);
-    assert.deepEqual(body.data, { verificationId, entityId: linkAnswer.entity.entityId, checkStatus: 'CHECKED_SUCCESS_WITH_NOTES', customerRef: 'acct-1', partnerOrigin: PARTNER });
-    for (const secret of [person.name.givenName, person.name.familyName, person.dateOfBirth, '412345678']) assert.ok(!e.body.includes(secret));
+    assert.deepEqual(body.data, {
+      verificationId,
+      entityId: linkAnswer.entity.entityId,
+      checkStatus: 'CHECKED_SUCCESS_WITH_NOTES',
+      customerRef: 'acct-1',
+      partnerOrigin: PARTNER,
+    });
+    for (const secret of [person.name.givenName, person.name.familyName, person.dateOfBirth, '412345678'])
+      assert.ok(!e.body.includes(secret));
     // No more polls, no second event.
     const before = vendorRequests.length;
     s.advance(60_000);

@@ -41,11 +41,15 @@ interface Run {
 
 function cli(args: string[], env: Record<string, string> = {}, stdin?: string): Promise<Run> {
   return new Promise((ok) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts/partners.ts'), ...args, '--persist-to', join(dir, 'state')], {
-      cwd: ROOT,
-      env: { ...process.env, PARTNERS_DEV_VARS: join(dir, 'dev.vars'), ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'scripts/partners.ts'), ...args, '--persist-to', join(dir, 'state')],
+      {
+        cwd: ROOT,
+        env: { ...process.env, PARTNERS_DEV_VARS: join(dir, 'dev.vars'), ...env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -88,7 +92,14 @@ before(async () => {
       res.end(JSON.stringify({ errorCode: 'AUTH', errorMsg: 'no', issues: [], requestId: 'x' }));
       return;
     }
-    res.end(JSON.stringify({ entity: { entityId: 'e-cli' }, status: 'CREATED', url: 'http://127.0.0.1/flow/cli', urlExpiry: isoInstantAfter(3600) }));
+    res.end(
+      JSON.stringify({
+        entity: { entityId: 'e-cli' },
+        status: 'CREATED',
+        url: 'http://127.0.0.1/flow/cli',
+        urlExpiry: isoInstantAfter(3600),
+      }),
+    );
   });
   // The local worker's settings, as a developer's .dev.vars would hold them.
   writeFileSync(join(dir, 'dev.vars'), `KYC_BASE_URL=${vendor.url}\n`);
@@ -111,13 +122,32 @@ describe('npm run partners, against the local state', () => {
     worker = await startWorker({
       persistTo: join(dir, 'state'),
       envFile: join(dir, 'dev.vars'),
-      vars: { KYC_API_KEY: 'cli-operator-key', KYC_CUSTOMER_ID: 'cli-customer', SESSION_SECRET: 'cli-session-secret-123456', PARTNERS_CACHE_SECONDS: String(CACHE_SECONDS) },
+      vars: {
+        KYC_API_KEY: 'cli-operator-key',
+        KYC_CUSTOMER_ID: 'cli-customer',
+        SESSION_SECRET: 'cli-session-secret-123456',
+        PARTNERS_CACHE_SECONDS: String(CACHE_SECONDS),
+      },
     });
     assert.equal((await link()).status, 403, 'no partner yet');
   });
 
   it('refuses bad input before writing anything, naming each problem', async () => {
-    const bad = await cli(['add', 'cli', '--name', 'CLI Bank', '--origin', 'https://cli-partner.example/shop', '--child-id', ' ', '--webhook-url', 'http://hooks.example/'], { PARTNER_API_KEY: OLD_KEY });
+    const bad = await cli(
+      [
+        'add',
+        'cli',
+        '--name',
+        'CLI Bank',
+        '--origin',
+        'https://cli-partner.example/shop',
+        '--child-id',
+        ' ',
+        '--webhook-url',
+        'http://hooks.example/',
+      ],
+      { PARTNER_API_KEY: OLD_KEY },
+    );
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /origins:/);
     assert.match(bad.stderr, /childId:/);
@@ -130,12 +160,18 @@ describe('npm run partners, against the local state', () => {
   });
 
   it('add, list and show; the partner works at once (a miss is not cached past the bound)', async () => {
-    const add = await cli(['add', 'cli', '--name', 'CLI Bank', '--origin', ORIGIN, '--child-id', 'cli-child', '--turnstile-secret-file', join(dir, 'ts')], { PARTNER_API_KEY: OLD_KEY }, undefined).catch(() => undefined);
+    const add = await cli(
+      ['add', 'cli', '--name', 'CLI Bank', '--origin', ORIGIN, '--child-id', 'cli-child', '--turnstile-secret-file', join(dir, 'ts')],
+      { PARTNER_API_KEY: OLD_KEY },
+      undefined,
+    ).catch(() => undefined);
     // (the Turnstile secret file does not exist yet: a clean failure, nothing written)
     assert.equal(add?.code, 1);
     assert.match((await cli(['list'])).stdout, /no partners/);
     writeFileSync(join(dir, 'ts'), TS_SECRET);
-    const added = await cli(['add', 'cli', '--name', 'CLI Bank', '--origin', ORIGIN, '--child-id', 'cli-child'], { PARTNER_API_KEY: OLD_KEY });
+    const added = await cli(['add', 'cli', '--name', 'CLI Bank', '--origin', ORIGIN, '--child-id', 'cli-child'], {
+      PARTNER_API_KEY: OLD_KEY,
+    });
     assert.equal(added.code, 0, added.stderr);
     const list = await cli(['list']);
     assert.match(list.stdout, /cli\s+CLI Bank\s+cli-child\s+https:\/\/cli-partner\.example\s+seal-/);

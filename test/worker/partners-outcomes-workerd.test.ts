@@ -39,7 +39,11 @@ before(async () => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
-      const headers = { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) };
+      const headers = {
+        'webhook-id': String(req.headers['webhook-id']),
+        'webhook-timestamp': String(req.headers['webhook-timestamp']),
+        'webhook-signature': String(req.headers['webhook-signature']),
+      };
       const verifiesWith = (Object.keys(PARTNERS) as Name[]).filter((n) => {
         try {
           new Webhook(PARTNERS[n].secret).verify(body, headers);
@@ -78,7 +82,11 @@ after(async () => {
 });
 
 function post(path: string, origin: string, body: unknown): Promise<Response> {
-  return fetch(worker.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: origin }, body: JSON.stringify(body) });
+  return fetch(worker.url + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: origin },
+    body: JSON.stringify(body),
+  });
 }
 
 async function until<T>(what: string, get: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
@@ -122,7 +130,12 @@ describe('trusted outcomes per partner, in workerd', () => {
         const a = (await r.json()) as { checkStatus: string; resultToken?: string };
         return a.resultToken ? a : undefined;
       });
-      const { payload } = await jwtVerify(answer.resultToken!, jwks, { issuer: worker.url, audience: p.origin, algorithms: ['ES256'], currentDate: new Date(realNow()) });
+      const { payload } = await jwtVerify(answer.resultToken!, jwks, {
+        issuer: worker.url,
+        audience: p.origin,
+        algorithms: ['ES256'],
+        currentDate: new Date(realNow()),
+      });
       assert.equal(payload.sub, verificationId);
       assert.equal(payload.customer_ref, `acct-${name}`);
       const other = name === 'alpha' ? PARTNERS.beta.origin : PARTNERS.alpha.origin;

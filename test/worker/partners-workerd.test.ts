@@ -43,7 +43,11 @@ function storeOf(w: MiniflareWorker): RegistryStore {
 }
 
 function post(base: string, path: string, origin: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: origin, ...headers }, body: JSON.stringify(body) });
+  return fetch(base + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: origin, ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 describe('registry partners in workerd, with a fake vendor', () => {
@@ -69,8 +73,27 @@ describe('registry partners in workerd, with a fake vendor', () => {
     });
     store = storeOf(worker);
     const pub = publicJwk(key);
-    await writeRecord(store, await buildRecord('alpha', { displayName: 'Alpha', origins: [ALPHA], childId: 'child-alpha', apiKey: KEY_A, flowId: 'flow-a', webhookUrl: 'https://hooks.alpha.example/kyc', webhookSecret: HOOK_SECRET }, pub, { sandbox: false }));
-    await writeRecord(store, await buildRecord('beta', { displayName: 'Beta', origins: [BETA], childId: 'child-beta', apiKey: KEY_B }, pub, { sandbox: false }));
+    await writeRecord(
+      store,
+      await buildRecord(
+        'alpha',
+        {
+          displayName: 'Alpha',
+          origins: [ALPHA],
+          childId: 'child-alpha',
+          apiKey: KEY_A,
+          flowId: 'flow-a',
+          webhookUrl: 'https://hooks.alpha.example/kyc',
+          webhookSecret: HOOK_SECRET,
+        },
+        pub,
+        { sandbox: false },
+      ),
+    );
+    await writeRecord(
+      store,
+      await buildRecord('beta', { displayName: 'Beta', origins: [BETA], childId: 'child-beta', apiKey: KEY_B }, pub, { sandbox: false }),
+    );
   });
   after(async () => {
     await worker?.dispose();
@@ -80,7 +103,10 @@ describe('registry partners in workerd, with a fake vendor', () => {
   it('each partner’s requests reach the vendor with its own child ID and key, never the other’s', async () => {
     vendor.behave(happyVendor);
     vendor.requests.length = 0;
-    for (const [origin, ip] of [[ALPHA, '198.51.100.1'], [BETA, '198.51.100.2']] as const) {
+    for (const [origin, ip] of [
+      [ALPHA, '198.51.100.1'],
+      [BETA, '198.51.100.2'],
+    ] as const) {
       const link = await post(worker.url, '/api/onboarding-link', origin, person, { 'CF-Connecting-IP': ip });
       assert.equal(link.status, 200, await link.clone().text());
       assert.equal(link.headers.get('Access-Control-Allow-Origin'), origin);
@@ -90,7 +116,9 @@ describe('registry partners in workerd, with a fake vendor', () => {
     }
     const ruok = await fetch(`${worker.url}/api/ruok?partner=beta`);
     assert.equal(ruok.status, 200);
-    const seen = vendor.requests.map((r) => `${r.path} ${r.headers['x-service-customerchildid']} ${r.headers['api_key']} ${r.headers['x-service-customerid']}`);
+    const seen = vendor.requests.map(
+      (r) => `${r.path} ${r.headers['x-service-customerchildid']} ${r.headers['api_key']} ${r.headers['x-service-customerid']}`,
+    );
     assert.deepEqual(seen, [
       `/idv/v2/idvalidate/onboarding-url child-alpha ${KEY_A} op-customer`,
       `/idv/v2/idvalidate/result child-alpha ${KEY_A} op-customer`,
@@ -115,7 +143,10 @@ describe('registry partners in workerd, with a fake vendor', () => {
     assert.equal(b.status, 200);
     assert.equal(b.headers.get('Idempotent-Replayed'), null);
     assert.equal((decode(((await b.json()) as { session: string }).session).payload as { pid: string }).pid, 'beta');
-    assert.deepEqual(vendor.requests.map((r) => r.headers['api_key']), [KEY_A, KEY_B]);
+    assert.deepEqual(
+      vendor.requests.map((r) => r.headers['api_key']),
+      [KEY_A, KEY_B],
+    );
   });
 
   it('counts rate limits per partner: alpha spent, beta from the same address goes on', async () => {
@@ -124,7 +155,8 @@ describe('registry partners in workerd, with a fake vendor', () => {
       const ip = `203.0.113.${10 + attempt}`;
       const window = Math.floor(Date.now() / 60_000);
       const statuses: number[] = [];
-      for (let i = 0; i <= IP_LIMIT; i++) statuses.push((await fetch(`${worker.url}/api/ruok`, { headers: { Origin: ALPHA, 'CF-Connecting-IP': ip } })).status);
+      for (let i = 0; i <= IP_LIMIT; i++)
+        statuses.push((await fetch(`${worker.url}/api/ruok`, { headers: { Origin: ALPHA, 'CF-Connecting-IP': ip } })).status);
       const beta = await fetch(`${worker.url}/api/ruok`, { headers: { Origin: BETA, 'CF-Connecting-IP': ip } });
       if (Math.floor(Date.now() / 60_000) !== window && attempt < 3) continue;
       assert.deepEqual(statuses, [...Array(IP_LIMIT).fill(200), 429]);
@@ -139,9 +171,25 @@ describe('registry partners in workerd, with a fake vendor', () => {
       const window = Math.floor(Date.now() / 60_000);
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) {
-        statuses.push((await post(worker.url, '/api/onboarding-link', ALPHA, { ...person, phone, sendSMS: true }, { 'CF-Connecting-IP': `198.51.100.${40 + i}` })).status);
+        statuses.push(
+          (
+            await post(
+              worker.url,
+              '/api/onboarding-link',
+              ALPHA,
+              { ...person, phone, sendSMS: true },
+              { 'CF-Connecting-IP': `198.51.100.${40 + i}` },
+            )
+          ).status,
+        );
       }
-      const beta = await post(worker.url, '/api/onboarding-link', BETA, { ...person, phone, sendSMS: true }, { 'CF-Connecting-IP': '198.51.100.50' });
+      const beta = await post(
+        worker.url,
+        '/api/onboarding-link',
+        BETA,
+        { ...person, phone, sendSMS: true },
+        { 'CF-Connecting-IP': '198.51.100.50' },
+      );
       if (Math.floor(Date.now() / 60_000) !== window && attempt < 3) continue;
       assert.deepEqual(statuses, [200, 200, 200, 429], 'RL_SMS allows 3 a minute to one number');
       assert.equal(beta.status, 200);
@@ -195,7 +243,11 @@ describe('demo partners in workerd, with the sandbox as the vendor', () => {
 
   async function checksAs(entityId: string, creds: { apiKey: string; childId?: string }): Promise<number> {
     const res = await fetch(`${worker.url}/sandbox/v2/kyc/entity/${entityId}/checks`, {
-      headers: { api_key: creds.apiKey, 'X-Service-CustomerID': 'demo-customer', ...(creds.childId ? { 'X-Service-CustomerChildID': creds.childId } : {}) },
+      headers: {
+        api_key: creds.apiKey,
+        'X-Service-CustomerID': 'demo-customer',
+        ...(creds.childId ? { 'X-Service-CustomerChildID': creds.childId } : {}),
+      },
     });
     await res.body?.cancel();
     return res.status;

@@ -71,7 +71,10 @@ beforeEach(async () => {
   resetRuokCache();
   vendor(...okVendor, siteverify('alpha.example'));
   reg = memoryKv();
-  for (const [id, input] of [['alpha', alpha], ['beta', beta]] as const) {
+  for (const [id, input] of [
+    ['alpha', alpha],
+    ['beta', beta],
+  ] as const) {
     await writeRecord(reg.store, await buildRecord(id, input, publicJwk(k1), { sandbox: false }));
   }
   env = { ...baseEnv, PARTNERS: reg.kv, PARTNER_SEALING_KEY: JSON.stringify(k1), TURNSTILE_VERIFY_URL: TS_VERIFY };
@@ -179,7 +182,13 @@ describe('isolation', () => {
     assert.equal(vendorRequests.at(-1)!.headers['api_key'], KEY_A);
     // Alpha's origin handed to beta: alpha's sessions do not follow it.
     await removeRecord(reg.store, 'alpha');
-    await writeRecord(reg.store, await buildRecord('beta', { origins: [BETA, ALPHA] }, publicJwk(k1), { sandbox: false, previous: JSON.parse(reg.data.get(partnerKey('beta'))!) }));
+    await writeRecord(
+      reg.store,
+      await buildRecord('beta', { origins: [BETA, ALPHA] }, publicJwk(k1), {
+        sandbox: false,
+        previous: JSON.parse(reg.data.get(partnerKey('beta'))!),
+      }),
+    );
     clearPartnerCache();
     const moved = await call('/api/result', { method: 'POST', json: { session: a.json.session }, headers: { Origin: ALPHA } }, env);
     assert.equal(moved.status, 403);
@@ -228,7 +237,8 @@ describe('per-partner Turnstile', () => {
 describe('sealing', () => {
   it('stores no secret in the clear', () => {
     const all = [...reg.data.values()].join('\n');
-    for (const secret of [KEY_A, KEY_B, 'ts-secret-alpha-1', KEY_A.slice(0, 12)]) assert.ok(!all.includes(secret), 'a secret is in the registry');
+    for (const secret of [KEY_A, KEY_B, 'ts-secret-alpha-1', KEY_A.slice(0, 12)])
+      assert.ok(!all.includes(secret), 'a secret is in the registry');
   });
 
   it('a wrong or missing PARTNER_SEALING_KEY is 500 MISCONFIGURED, never a call', async () => {
@@ -266,7 +276,10 @@ describe('sealing', () => {
     assert.equal((await link(BETA, person, onlyNew)).status, 200);
     // Alpha was not re-sealed: with the old key gone it stops, cleanly.
     assert.equal((await link(ALPHA, { ...person, turnstileToken: 'good-7' }, onlyNew)).status, 500);
-    assert.deepEqual(vendorRequests.map((r) => r.headers['api_key']), [KEY_B, KEY_B, KEY_B]);
+    assert.deepEqual(
+      vendorRequests.map((r) => r.headers['api_key']),
+      [KEY_B, KEY_B, KEY_B],
+    );
   });
 });
 
@@ -302,7 +315,10 @@ describe('input validation of the registry writer', () => {
     for (const [id, input, problem] of cases) {
       await assert.rejects(buildRecord(id, input, pub, { sandbox: false }), problem, `${id} ${JSON.stringify(input.origins)}`);
     }
-    await assert.rejects(writeRecord(reg.store, await buildRecord('gamma', { ...beta, origins: [BETA] }, pub, { sandbox: false })), /belongs to partner beta/);
+    await assert.rejects(
+      writeRecord(reg.store, await buildRecord('gamma', { ...beta, origins: [BETA] }, pub, { sandbox: false })),
+      /belongs to partner beta/,
+    );
   });
 });
 

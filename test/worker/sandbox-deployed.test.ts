@@ -19,7 +19,11 @@ after(stopHarness);
 const PUBLIC = 'https://demo.kyc.example';
 const creds = { 'Content-Type': 'application/json', api_key: 'sandbox-key', 'X-Service-CustomerID': 'demo-customer' };
 const search = (base: string, env: Env) =>
-  app.request(`${base}/sandbox/v2/kyc/entity/search`, { method: 'POST', headers: creds, body: JSON.stringify({ name: { givenName: 'Ana', familyName: 'Lima' } }) }, env);
+  app.request(
+    `${base}/sandbox/v2/kyc/entity/search`,
+    { method: 'POST', headers: creds, body: JSON.stringify({ name: { givenName: 'Ana', familyName: 'Lima' } }) },
+    env,
+  );
 
 function deployedEnv(over: Partial<Env> = {}): Env {
   const env: Env = { PUBLIC_ORIGIN: PUBLIC, ...over };
@@ -48,26 +52,58 @@ describe('the sandbox in a deployment', () => {
   it('limits what HTTP callers write to /sandbox per client, and refuses bodies over 64 KB', async () => {
     const counts = new Map<string, number>();
     const env = deployedEnv({
-      RL_IP: { limit: async ({ key }: { key: string }) => ({ success: (counts.set(key, (counts.get(key) ?? 0) + 1).get(key) ?? 0) <= 3 }) } as unknown as Env['RL_IP'],
+      RL_IP: {
+        limit: async ({ key }: { key: string }) => ({ success: (counts.set(key, (counts.get(key) ?? 0) + 1).get(key) ?? 0) <= 3 }),
+      } as unknown as Env['RL_IP'],
     });
     const local = 'http://127.0.0.1:8787';
     const statuses: number[] = [];
-    const search = () => app.request(`${local}/sandbox/v2/kyc/entity/search`, { method: 'POST', headers: { ...creds, 'CF-Connecting-IP': '198.51.100.9' }, body: JSON.stringify({ name: { givenName: 'Ana', familyName: 'Lima' } }) }, env);
+    const search = () =>
+      app.request(
+        `${local}/sandbox/v2/kyc/entity/search`,
+        {
+          method: 'POST',
+          headers: { ...creds, 'CF-Connecting-IP': '198.51.100.9' },
+          body: JSON.stringify({ name: { givenName: 'Ana', familyName: 'Lima' } }),
+        },
+        env,
+      );
     for (let i = 0; i < 5; i++) statuses.push((await search()).status);
     assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
     // Reading (a visitor's outbox, the pages) is not counted.
-    for (let i = 0; i < 5; i++) assert.equal((await app.request(`${local}/sandbox/outbox?customerRef=r`, { headers: { 'CF-Connecting-IP': '198.51.100.9' } }, env)).status, 200);
-    const big = await app.request(`${local}/sandbox/v2/kyc/entity/search`, { method: 'POST', headers: { ...creds, 'CF-Connecting-IP': '198.51.100.10' }, body: JSON.stringify({ name: { givenName: 'A', familyName: 'x'.repeat(70_000) } }) }, deployedEnv({ PUBLIC_ORIGIN: undefined }));
+    for (let i = 0; i < 5; i++)
+      assert.equal(
+        (await app.request(`${local}/sandbox/outbox?customerRef=r`, { headers: { 'CF-Connecting-IP': '198.51.100.9' } }, env)).status,
+        200,
+      );
+    const big = await app.request(
+      `${local}/sandbox/v2/kyc/entity/search`,
+      {
+        method: 'POST',
+        headers: { ...creds, 'CF-Connecting-IP': '198.51.100.10' },
+        body: JSON.stringify({ name: { givenName: 'A', familyName: 'x'.repeat(70_000) } }),
+      },
+      deployedEnv({ PUBLIC_ORIGIN: undefined }),
+    );
     assert.equal(big.status, 413);
   });
 
   it('keeps the flow working: the worker reaches its sandbox in-process', async () => {
     const env = deployedEnv();
-    const res = await app.request(`${PUBLIC}/api/onboarding-link`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: PUBLIC },
-      body: JSON.stringify({ name: { familyName: 'Lima' }, dateOfBirth: adultDateOfBirth(), phone: { code: '+61', number: '0412 345 678' }, consent: true }),
-    }, env);
+    const res = await app.request(
+      `${PUBLIC}/api/onboarding-link`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: PUBLIC },
+        body: JSON.stringify({
+          name: { familyName: 'Lima' },
+          dateOfBirth: adultDateOfBirth(),
+          phone: { code: '+61', number: '0412 345 678' },
+          consent: true,
+        }),
+      },
+      env,
+    );
     const text = await res.text();
     assert.equal(res.status, 200, text);
     const { url } = JSON.parse(text) as { url: string };
@@ -82,13 +118,20 @@ describe('the sandbox in a deployment', () => {
     const link = (successRedirectURL: string, errorRedirectURL = `${local}/`) =>
       app.request(
         `${local}/sandbox/idv/v2/idvalidate/onboarding-url`,
-        { method: 'POST', headers: creds, body: JSON.stringify({ consent: true, entity: { name: { familyName: 'Lima' } }, successRedirectURL, errorRedirectURL }) },
+        {
+          method: 'POST',
+          headers: creds,
+          body: JSON.stringify({ consent: true, entity: { name: { familyName: 'Lima' } }, successRedirectURL, errorRedirectURL }),
+        },
         env,
       );
     const evil = await link('https://evil.example/phish');
     assert.equal(evil.status, 400);
     const body = (await evil.json()) as { issues: { issueLocation: string }[] };
-    assert.deepEqual(body.issues.map((i) => i.issueLocation), ['successRedirectURL']);
+    assert.deepEqual(
+      body.issues.map((i) => i.issueLocation),
+      ['successRedirectURL'],
+    );
     assert.equal((await link(`${local}/done`, 'https://partner.example.evil.example/')).status, 400);
     for (const ok of ['https://partner.example/back?x=1', `${local}/done`, 'http://localhost:8787/demo']) {
       const res = await link(ok);

@@ -29,12 +29,21 @@ const deliveries = new Map<string, Delivery[]>();
 let receiver: Server;
 let worker: RunningWorker;
 
-const read = (req: IncomingMessage) => new Promise<string>((ok) => { let b = ''; req.on('data', (d) => (b += d)); req.on('end', () => ok(b)); });
+const read = (req: IncomingMessage) =>
+  new Promise<string>((ok) => {
+    let b = '';
+    req.on('data', (d) => (b += d));
+    req.on('end', () => ok(b));
+  });
 
 before(async () => {
   receiver = createServer(async (req, res) => {
     const body = await read(req);
-    const headers = { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) };
+    const headers = {
+      'webhook-id': String(req.headers['webhook-id']),
+      'webhook-timestamp': String(req.headers['webhook-timestamp']),
+      'webhook-signature': String(req.headers['webhook-signature']),
+    };
     let verified = false;
     try {
       new Webhook(SECRET).verify(body, headers);
@@ -44,7 +53,13 @@ before(async () => {
     }
     const vid = (JSON.parse(body) as { data: { verificationId: string } }).data.verificationId;
     const list = deliveries.get(vid) ?? [];
-    list.push({ id: headers['webhook-id'], timestamp: headers['webhook-timestamp'], signature: headers['webhook-signature'], body, verified });
+    list.push({
+      id: headers['webhook-id'],
+      timestamp: headers['webhook-timestamp'],
+      signature: headers['webhook-signature'],
+      body,
+      verified,
+    });
     deliveries.set(vid, list);
     const reply = plans.get(vid)?.[list.length - 1] ?? 200;
     if (reply === 'hang') return; // never answers; the worker's timeout ends the attempt
@@ -73,7 +88,13 @@ async function completedElsewhere(reply: Reply[], i: number, customerRef: string
   const res = await fetch(`${worker.url}/api/onboarding-link`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Origin: worker.url, 'CF-Connecting-IP': `198.51.100.${i}` },
-    body: JSON.stringify({ name: { givenName: 'Wen', familyName: `Hook${i}` }, dateOfBirth: adultDateOfBirth(), phone: { code: '+61', number: '0412 345 678' }, consent: true, customerRef }),
+    body: JSON.stringify({
+      name: { givenName: 'Wen', familyName: `Hook${i}` },
+      dateOfBirth: adultDateOfBirth(),
+      phone: { code: '+61', number: '0412 345 678' },
+      consent: true,
+      customerRef,
+    }),
   });
   assert.equal(res.status, 200, await res.clone().text());
   const link = (await res.json()) as { url: string; verificationId: string };
@@ -106,7 +127,10 @@ describe('webhooks through the queue, in workerd', () => {
     for (const [name, reply] of Object.entries(cases)) ids[name] = await completedElsewhere(reply, i++, `acct-${name}`);
 
     const count = (name: string) => deliveries.get(ids[name]!)?.length ?? 0;
-    await until('every delivery', () => count('ok') >= 1 && count('err') >= 2 && count('slow') >= 2 && count('busy') >= 2 && count('gone') >= 1 && count('dead') >= 3);
+    await until(
+      'every delivery',
+      () => count('ok') >= 1 && count('err') >= 2 && count('slow') >= 2 && count('busy') >= 2 && count('gone') >= 1 && count('dead') >= 3,
+    );
     await until('the dead letter', () => worker.output().includes('webhook_dead_letter') && worker.output().includes(ids.dead!));
 
     for (const [name, vid] of Object.entries(ids)) {

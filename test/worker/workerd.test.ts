@@ -64,15 +64,19 @@ describe('the worker in workerd', () => {
     assert.equal(result.verificationId, answer.verificationId);
     // The token verifies against the worker's own JWKS (WebCrypto signing in workerd).
     const jwks = createRemoteJWKSet(new URL(`${worker.url}/.well-known/jwks.json`));
-    const { payload } = await jwtVerify(result.resultToken, jwks, { issuer: worker.url, audience: worker.url, algorithms: ['ES256'], currentDate: new Date(realNow()) });
+    const { payload } = await jwtVerify(result.resultToken, jwks, {
+      issuer: worker.url,
+      audience: worker.url,
+      algorithms: ['ES256'],
+      currentDate: new Date(realNow()),
+    });
     assert.equal(payload.sub, answer.verificationId);
     assert.equal(payload.check_status, 'CHECKED_SUCCESS_CLEAR');
 
-    assert.deepEqual(vendor.requests.map((r) => `${r.method} ${r.path}`), [
-      'GET /v2/kyc/ruok',
-      'POST /idv/v2/idvalidate/onboarding-url',
-      'POST /idv/v2/idvalidate/result',
-    ]);
+    assert.deepEqual(
+      vendor.requests.map((r) => `${r.method} ${r.path}`),
+      ['GET /v2/kyc/ruok', 'POST /idv/v2/idvalidate/onboarding-url', 'POST /idv/v2/idvalidate/result'],
+    );
     for (const r of vendor.requests) {
       assert.equal(r.headers['api_key'], 'workerd-test-key');
       assert.equal(r.headers['x-service-customerid'], 'cust-w');

@@ -51,7 +51,8 @@ function safeUrl(u: string): string {
 }
 
 /** `+61 ••• ••• 678`: enough to recognise one's own number. */
-export const maskPhone = (code: string, number: string): string => (number.startsWith('+') ? `••• ${number.slice(-3)}` : `${code} ••• ${number.slice(-3)}`);
+export const maskPhone = (code: string, number: string): string =>
+  number.startsWith('+') ? `••• ${number.slice(-3)}` : `${code} ••• ${number.slice(-3)}`;
 
 export function install(flow: Flow, d: Deps): Run {
   Object.assign(flow.views, runViews(d));
@@ -97,7 +98,9 @@ export function install(flow: Flow, d: Deps): Run {
       }
     }
     if (f.errorCode === 'ORIGIN_NOT_ALLOWED') {
-      console.error(`<kyc-onboard>: the worker refused this page's origin (${location.origin}): add it to the worker's ALLOWED_ORIGINS (or to the partner's origins). Request ${f.requestId}.`);
+      console.error(
+        `<kyc-onboard>: the worker refused this page's origin (${location.origin}): add it to the worker's ALLOWED_ORIGINS (or to the partner's origins). Request ${f.requestId}.`,
+      );
     }
     if (unplaced.length) console.error(`<kyc-onboard>: the worker refused the request: ${unplaced.join('; ')}. Request ${f.requestId}.`);
     set('error');
@@ -115,7 +118,11 @@ export function install(flow: Flow, d: Deps): Run {
     stop();
     flow.checkStatus = answer.checkStatus;
     set('complete');
-    d.emit(host, 'kyc-complete', { checkStatus: answer.checkStatus, verificationId: answer.verificationId, resultToken: answer.resultToken! });
+    d.emit(host, 'kyc-complete', {
+      checkStatus: answer.checkStatus,
+      verificationId: answer.verificationId,
+      resultToken: answer.resultToken!,
+    });
     // The outcome is new content: focus its heading, so it is read out wherever focus was.
     void host._focus('#focus');
   };

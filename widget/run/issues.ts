@@ -12,7 +12,12 @@ const FIELD: Record<string, FieldName> = {
   'phone.number': 'phoneNumber',
   consent: 'consent',
 };
-const MESSAGE: Partial<Record<FieldName, ErrorKey>> = { dateOfBirth: 'errDob', phoneCode: 'errCode', phoneNumber: 'errNumber', consent: 'errConsent' };
+const MESSAGE: Partial<Record<FieldName, ErrorKey>> = {
+  dateOfBirth: 'errDob',
+  phoneCode: 'errCode',
+  phoneNumber: 'errNumber',
+  consent: 'errConsent',
+};
 
 /** The worker's `issueLocation` (`name.familyName`, `phone.number`, …) → a field and its message; undefined for what is not a field (`returnUrl`). */
 export function fieldOfIssue(location: string): [FieldName, ErrorKey] | undefined {

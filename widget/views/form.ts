@@ -53,12 +53,14 @@ const delivery = ({ flow, t, sms }: ViewContext) => {
       <input id="phone" type="radio" name="delivery" value="phone" .checked=${!sendSMS && flow.handoff} />
       <label for="phone">${t.continuePhone}</label>
     </div>
-    ${sms
-      ? html`<div class="check">
+    ${
+      sms
+        ? html`<div class="check">
           <input id="sms" type="radio" name="delivery" value="sms" .checked=${sendSMS} />
           <label for="sms">${t.textMe}</label>
         </div>`
-      : nothing}
+        : nothing
+    }
   </fieldset>`;
 };
 
@@ -95,10 +97,12 @@ export const form = (c: ViewContext, fault?: (c: ViewContext) => TemplateResult)
       </div>
       ${errorLine('consent', consentErr && t[consentErr])}
     </div>
-    ${c.turnstile
-      ? html`<slot name="turnstile"></slot>
+    ${
+      c.turnstile
+        ? html`<slot name="turnstile"></slot>
           <div class="error" aria-live="polite">${flow.botMissing ? t.errTurnstile : ''}</div>`
-      : nothing}
+        : nothing
+    }
     <div class="actions">
       <button type="submit" part="button submit" aria-disabled=${busy ? 'true' : nothing}>${t.submit}</button>
       <span class="hint" part="status" role="status">${busy ? t.submitting : flow.announce}</span>

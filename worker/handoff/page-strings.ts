@@ -25,7 +25,10 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
   en: {
     done: ['All done', 'Go back to your computer: it continues there by itself. You can close this page.'],
     notFinished: ['We could not finish here', 'Go back to your computer to see what happens next. You can close this page.'],
-    linkGone: ['This link no longer works', 'It was already opened, or it has expired. Go back to where you started: a new one is shown there.'],
+    linkGone: [
+      'This link no longer works',
+      'It was already opened, or it has expired. Go back to where you started: a new one is shown there.',
+    ],
     returnGone: ['This page was already used', 'If you finished the steps, go back to your computer: it continues there by itself.'],
     enterCode: ['One last step', 'Enter the code shown on the screen where you started. It keeps someone else from using your check.'],
     claimEnded: ['This check has ended', 'The code was entered wrongly too many times, or the time ran out. Start again where you began.'],
@@ -37,10 +40,22 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
   fr: {
     done: ['C’est terminé', 'Retournez sur votre ordinateur : la suite s’y affiche d’elle-même. Vous pouvez fermer cette page.'],
     notFinished: ['Nous n’avons pas pu terminer ici', 'Retournez sur votre ordinateur pour voir la suite. Vous pouvez fermer cette page.'],
-    linkGone: ['Ce lien ne fonctionne plus', 'Il a déjà été ouvert, ou il a expiré. Retournez là où vous avez commencé : un nouveau lien y est affiché.'],
-    returnGone: ['Cette page a déjà été utilisée', 'Si vous avez terminé les étapes, retournez sur votre ordinateur : la suite s’y affiche d’elle-même.'],
-    enterCode: ['Une dernière étape', 'Saisissez le code affiché sur l’écran où vous avez commencé. Il empêche quelqu’un d’autre d’utiliser votre vérification.'],
-    claimEnded: ['Cette vérification est terminée', 'Le code a été mal saisi trop de fois, ou le délai est dépassé. Recommencez là où vous avez commencé.'],
+    linkGone: [
+      'Ce lien ne fonctionne plus',
+      'Il a déjà été ouvert, ou il a expiré. Retournez là où vous avez commencé : un nouveau lien y est affiché.',
+    ],
+    returnGone: [
+      'Cette page a déjà été utilisée',
+      'Si vous avez terminé les étapes, retournez sur votre ordinateur : la suite s’y affiche d’elle-même.',
+    ],
+    enterCode: [
+      'Une dernière étape',
+      'Saisissez le code affiché sur l’écran où vous avez commencé. Il empêche quelqu’un d’autre d’utiliser votre vérification.',
+    ],
+    claimEnded: [
+      'Cette vérification est terminée',
+      'Le code a été mal saisi trop de fois, ou le délai est dépassé. Recommencez là où vous avez commencé.',
+    ],
     codeLabel: 'Code',
     confirm: 'Confirmer',
     sixDigits: 'Saisissez les 6 chiffres du code.',
@@ -48,11 +63,26 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
   },
   de: {
     done: ['Fertig', 'Gehen Sie zurück zu Ihrem Computer: Dort geht es von selbst weiter. Sie können diese Seite schließen.'],
-    notFinished: ['Wir konnten hier nicht abschließen', 'Gehen Sie zurück zu Ihrem Computer, um zu sehen, wie es weitergeht. Sie können diese Seite schließen.'],
-    linkGone: ['Dieser Link funktioniert nicht mehr', 'Er wurde schon geöffnet oder ist abgelaufen. Gehen Sie zurück, wo Sie begonnen haben: Dort wird ein neuer angezeigt.'],
-    returnGone: ['Diese Seite wurde schon verwendet', 'Wenn Sie die Schritte abgeschlossen haben, gehen Sie zurück zu Ihrem Computer: Dort geht es von selbst weiter.'],
-    enterCode: ['Ein letzter Schritt', 'Geben Sie den Code ein, der auf dem Bildschirm angezeigt wird, auf dem Sie begonnen haben. So kann niemand sonst Ihre Prüfung verwenden.'],
-    claimEnded: ['Diese Prüfung ist beendet', 'Der Code wurde zu oft falsch eingegeben, oder die Zeit ist abgelaufen. Beginnen Sie dort neu, wo Sie angefangen haben.'],
+    notFinished: [
+      'Wir konnten hier nicht abschließen',
+      'Gehen Sie zurück zu Ihrem Computer, um zu sehen, wie es weitergeht. Sie können diese Seite schließen.',
+    ],
+    linkGone: [
+      'Dieser Link funktioniert nicht mehr',
+      'Er wurde schon geöffnet oder ist abgelaufen. Gehen Sie zurück, wo Sie begonnen haben: Dort wird ein neuer angezeigt.',
+    ],
+    returnGone: [
+      'Diese Seite wurde schon verwendet',
+      'Wenn Sie die Schritte abgeschlossen haben, gehen Sie zurück zu Ihrem Computer: Dort geht es von selbst weiter.',
+    ],
+    enterCode: [
+      'Ein letzter Schritt',
+      'Geben Sie den Code ein, der auf dem Bildschirm angezeigt wird, auf dem Sie begonnen haben. So kann niemand sonst Ihre Prüfung verwenden.',
+    ],
+    claimEnded: [
+      'Diese Prüfung ist beendet',
+      'Der Code wurde zu oft falsch eingegeben, oder die Zeit ist abgelaufen. Beginnen Sie dort neu, wo Sie angefangen haben.',
+    ],
     codeLabel: 'Code',
     confirm: 'Bestätigen',
     sixDigits: 'Geben Sie die 6 Ziffern des Codes ein.',
@@ -63,8 +93,14 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
     notFinished: ['No pudimos terminar aquí', 'Vuelve a tu ordenador para ver qué sigue. Puedes cerrar esta página.'],
     linkGone: ['Este enlace ya no funciona', 'Ya se abrió o ha caducado. Vuelve a donde empezaste: allí se muestra uno nuevo.'],
     returnGone: ['Esta página ya se usó', 'Si terminaste los pasos, vuelve a tu ordenador: allí continúa solo.'],
-    enterCode: ['Un último paso', 'Introduce el código que aparece en la pantalla donde empezaste. Así nadie más puede usar tu verificación.'],
-    claimEnded: ['Esta verificación ha terminado', 'El código se introdujo mal demasiadas veces, o se acabó el tiempo. Vuelve a empezar donde empezaste.'],
+    enterCode: [
+      'Un último paso',
+      'Introduce el código que aparece en la pantalla donde empezaste. Así nadie más puede usar tu verificación.',
+    ],
+    claimEnded: [
+      'Esta verificación ha terminado',
+      'El código se introdujo mal demasiadas veces, o se acabó el tiempo. Vuelve a empezar donde empezaste.',
+    ],
     codeLabel: 'Código',
     confirm: 'Confirmar',
     sixDigits: 'Introduce los 6 dígitos del código.',

@@ -25,8 +25,12 @@ export function codePage(lang: PageLang, action: string, problem?: string): stri
   const form = `<form method="post" action="${esc(action)}">
 <label for="code">${esc(t.codeLabel)}</label>
 <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="7" dir="ltr" required${problem ? ' aria-invalid="true" aria-describedby="problem"' : ''} autofocus>
-${problem ? `<p id="problem" class="error" role="alert">${esc(problem)}</p>
-` : ''}<button type="submit">${esc(t.confirm)}</button>
+${
+  problem
+    ? `<p id="problem" class="error" role="alert">${esc(problem)}</p>
+`
+    : ''
+}<button type="submit">${esc(t.confirm)}</button>
 </form>`;
   return handoffPage(lang, title, message, form);
 }

@@ -15,8 +15,10 @@ export interface QrModules {
 export function qrModules(text: string): QrModules {
   const { size, data } = encode(text, { ecc: 'M', border: 0 });
   const bits = new Uint8Array(Math.ceil((size * size) / 8));
-  data.forEach((row, y) => row.forEach((dark, x) => {
-    if (dark) bits[(y * size + x) >> 3]! |= 0x80 >> ((y * size + x) & 7);
-  }));
+  data.forEach((row, y) =>
+    row.forEach((dark, x) => {
+      if (dark) bits[(y * size + x) >> 3]! |= 0x80 >> ((y * size + x) & 7);
+    }),
+  );
   return { size, modules: btoa(String.fromCharCode(...bits)) };
 }

@@ -21,7 +21,10 @@ import { getCookie, setCookie } from 'hono/cookie';
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
 function headers(c: Context<AppEnv>, formAction: "'none'" | "'self'" = "'none'") {
-  c.header('Content-Security-Policy', `default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action ${formAction}`);
+  c.header(
+    'Content-Security-Policy',
+    `default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action ${formAction}`,
+  );
   c.header('Referrer-Policy', 'no-referrer');
   c.header('Cache-Control', 'no-store');
 }
@@ -97,30 +100,35 @@ export const handoff = new Hono<AppEnv>()
     }
     return page(c, outcome === 'success' ? 'done' : 'notFinished');
   })
-  .post('/handoff/:verificationId/return', bodyLimit({ maxSize: 1024, onError: (c) => codeForm(c, c.req.param('verificationId') ?? '', sixDigits) }), async (c) => {
-    const vid = c.req.param('verificationId');
-    const key = getCookie(c, cookieName(vid)) ?? '';
-    if (!VERIFICATION_ID.test(vid) || !TOKEN.test(key)) return page(c, 'returnGone', 410);
-    const type = c.req.header('Content-Type') ?? '';
-    if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) return codeForm(c, vid, sixDigits);
-    const form = await c.req.parseBody();
-    const code = typeof form.code === 'string' ? form.code.replace(/\s+/g, '') : '';
-    // A malformed code costs no try: only a real guess is counted.
-    if (!CODE.test(code)) return codeForm(c, vid, sixDigits);
-    const outcome = await verifications(c.env).claim(vid, key, code);
-    switch (outcome.kind) {
-      case 'claimed':
-        return page(c, outcome.returned === 'error' ? 'notFinished' : 'done');
-      case 'wrong':
-        return codeForm(c, vid, (t) => t.wrongCode(outcome.triesLeft));
-      case 'ended':
-        return page(c, 'claimEnded', 410);
-      default:
-        return page(c, 'returnGone', 410);
-    }
-  })
+  .post(
+    '/handoff/:verificationId/return',
+    bodyLimit({ maxSize: 1024, onError: (c) => codeForm(c, c.req.param('verificationId') ?? '', sixDigits) }),
+    async (c) => {
+      const vid = c.req.param('verificationId');
+      const key = getCookie(c, cookieName(vid)) ?? '';
+      if (!VERIFICATION_ID.test(vid) || !TOKEN.test(key)) return page(c, 'returnGone', 410);
+      const type = c.req.header('Content-Type') ?? '';
+      if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) return codeForm(c, vid, sixDigits);
+      const form = await c.req.parseBody();
+      const code = typeof form.code === 'string' ? form.code.replace(/\s+/g, '') : '';
+      // A malformed code costs no try: only a real guess is counted.
+      if (!CODE.test(code)) return codeForm(c, vid, sixDigits);
+      const outcome = await verifications(c.env).claim(vid, key, code);
+      switch (outcome.kind) {
+        case 'claimed':
+          return page(c, outcome.returned === 'error' ? 'notFinished' : 'done');
+        case 'wrong':
+          return codeForm(c, vid, (t) => t.wrongCode(outcome.triesLeft));
+        case 'ended':
+          return page(c, 'claimEnded', 410);
+        default:
+          return page(c, 'returnGone', 410);
+      }
+    },
+  )
   .onError((err, c) => {
     // The phone's person has nothing to fix: any fault reads as a calm page.
-    if (!(err instanceof ApiError)) console.error(JSON.stringify({ level: 'error', event: 'handoff_page_failed', error: err?.name ?? 'Error' }));
+    if (!(err instanceof ApiError))
+      console.error(JSON.stringify({ level: 'error', event: 'handoff_page_failed', error: err?.name ?? 'Error' }));
     return page(c, 'notFinished');
   });

@@ -60,4 +60,6 @@ export const demoReceiver = new Hono<AppEnv>()
     return c.json({ deliveries: v?.demoDeliveries ?? [], webhook: v?.webhook.state ?? 'none' });
   })
   // Called in-process by the delivery queue too: its refusals are answers, not throws.
-  .onError((err, c) => errorResponse(c, err instanceof ApiError ? err : new ApiError(400, 'VALIDATION_FAILED', 'The delivery could not be read.')));
+  .onError((err, c) =>
+    errorResponse(c, err instanceof ApiError ? err : new ApiError(400, 'VALIDATION_FAILED', 'The delivery could not be read.')),
+  );

@@ -17,7 +17,9 @@ export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 50400, 
 /** Seconds to wait before attempt n+1 after attempt n failed (index n−1). */
 export function webhookRetrySchedule(env: Env): number[] {
   const parsed = list(env.WEBHOOK_RETRY_SCHEDULE).map(Number);
-  return parsed.length && parsed.every((n) => Number.isFinite(n) && n >= 0) ? parsed.map((n) => Math.min(Math.round(n), 86_400)) : DEFAULT_RETRY_SCHEDULE;
+  return parsed.length && parsed.every((n) => Number.isFinite(n) && n >= 0)
+    ? parsed.map((n) => Math.min(Math.round(n), 86_400))
+    : DEFAULT_RETRY_SCHEDULE;
 }
 
 /** Attempts in all, the first included (default: the schedule's length + 1). */

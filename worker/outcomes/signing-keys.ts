@@ -20,7 +20,15 @@ export interface SigningKey {
 type PrivateJwk = JsonWebKey & { kid?: unknown };
 
 function isPrivateP256(k: PrivateJwk): k is JsonWebKey & { kid: string } {
-  return k?.kty === 'EC' && k.crv === 'P-256' && typeof k.d === 'string' && typeof k.x === 'string' && typeof k.y === 'string' && typeof k.kid === 'string' && k.kid.length > 0;
+  return (
+    k?.kty === 'EC' &&
+    k.crv === 'P-256' &&
+    typeof k.d === 'string' &&
+    typeof k.x === 'string' &&
+    typeof k.y === 'string' &&
+    typeof k.kid === 'string' &&
+    k.kid.length > 0
+  );
 }
 
 /** The configured keys' JWKs, or undefined when unset or unreadable (never partly). */

@@ -54,4 +54,3 @@ export class VerificationStore extends DurableObject<Env> {
     return this.logic.alarm();
   }
 }
-

@@ -5,7 +5,20 @@
  */
 import { vendorMismatch } from '../vendor/errors';
 import { randomToken, safeEqual } from '../random';
-import { awaitingClaim, CHECKING, CLAIM_TRIES, isOpen, MAX_RENEWALS, pollDue, webhookEvent, type DemoDelivery, type Renewal, type Verification, type WebhookEvent, type WebhookState } from './verification';
+import {
+  awaitingClaim,
+  CHECKING,
+  CLAIM_TRIES,
+  isOpen,
+  MAX_RENEWALS,
+  pollDue,
+  webhookEvent,
+  type DemoDelivery,
+  type Renewal,
+  type Verification,
+  type WebhookEvent,
+  type WebhookState,
+} from './verification';
 
 export interface VendorAnswer {
   checkStatus: string;
@@ -39,7 +52,8 @@ export interface Arrival {
 }
 
 /** What entering a code on the return page came to. */
-export type ClaimOutcome = { kind: 'claimed'; returned?: 'success' | 'error' } | { kind: 'wrong'; triesLeft: number } | { kind: 'ended' } | { kind: 'gone' };
+export type ClaimOutcome =
+  { kind: 'claimed'; returned?: 'success' | 'error' } | { kind: 'wrong'; triesLeft: number } | { kind: 'ended' } | { kind: 'gone' };
 
 /** How long an ended verification is kept (its token can be asked again, webhooks retry for days). */
 export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -66,7 +80,8 @@ export class VerificationLogic {
   async observe(hint: ReturnHint = {}): Promise<Verification | undefined> {
     let v = await this.d.load();
     if (!v) return undefined;
-    const returned = isOpen(v) && ((hint.checkId !== undefined && hint.checkId !== v.checkId) || (hint.token !== undefined && hint.token !== v.token));
+    const returned =
+      isOpen(v) && ((hint.checkId !== undefined && hint.checkId !== v.checkId) || (hint.token !== undefined && hint.token !== v.token));
     if (returned) {
       v = { ...v, ...(hint.checkId ? { checkId: hint.checkId } : {}), ...(hint.token ? { token: hint.token } : {}) };
       await this.d.save(v);
@@ -132,7 +147,9 @@ export class VerificationLogic {
         await this.poll();
       } catch (err) {
         // A failed poll is tried again at the next alarm; the error's name only.
-        console.error(JSON.stringify({ level: 'error', event: 'poll_failed', verificationId: v.id, error: (err as Error)?.name ?? 'Error' }));
+        console.error(
+          JSON.stringify({ level: 'error', event: 'poll_failed', verificationId: v.id, error: (err as Error)?.name ?? 'Error' }),
+        );
       }
     }
     const after = await this.d.load();
@@ -240,4 +257,3 @@ export class VerificationLogic {
     await this.d.save({ ...v, webhook: { state, attempts, ...(status !== undefined ? { lastStatus: status } : {}), at: this.d.now() } });
   }
 }
-

@@ -176,7 +176,10 @@ export function verifications(env: Env): Verifications {
     if (!m) memory.set(env, (m = new MemoryVerifications(env)));
     return m;
   }
-  type Stub = { create(v: Verification): Promise<void>; observe(h: ReturnHint): Promise<Observation>; webhookOutcome(s: WebhookState, a: number, st?: number): Promise<void>;
+  type Stub = {
+    create(v: Verification): Promise<void>;
+    observe(h: ReturnHint): Promise<Observation>;
+    webhookOutcome(s: WebhookState, a: number, st?: number): Promise<void>;
     recordDemoDelivery(d: DemoDelivery): Promise<void>;
     read(): Promise<Verification | undefined>;
     renew(r: Renewal): Promise<Verification | undefined>;
@@ -197,4 +200,3 @@ export function verifications(env: Env): Verifications {
     claim: (id, browserKey, code) => stub(id).claim(browserKey, code),
   };
 }
-

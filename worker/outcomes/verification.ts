@@ -95,7 +95,8 @@ export interface Renewal {
 export const CLAIM_TRIES = 5;
 
 /** Whether the verification waits for its code: a texted link not yet claimed. */
-export const awaitingClaim = (v: Verification): v is Verification & { handoff: SmsHandoff } => v.handoff?.kind === 'sms' && !v.handoff.claimed;
+export const awaitingClaim = (v: Verification): v is Verification & { handoff: SmsHandoff } =>
+  v.handoff?.kind === 'sms' && !v.handoff.claimed;
 
 /** Six digits, uniformly random. */
 export function claimCode(): string {

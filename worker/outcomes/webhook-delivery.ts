@@ -73,13 +73,18 @@ export async function deliverOnce(
 }
 
 const log = (level: 'info' | 'error', event: string, m: WebhookMessage, extra: Record<string, unknown> = {}) =>
-  console[level === 'error' ? 'error' : 'log'](JSON.stringify({ level, event, verificationId: m.verificationId, type: m.type, attempt: m.attempt, ...extra }));
+  console[level === 'error' ? 'error' : 'log'](
+    JSON.stringify({ level, event, verificationId: m.verificationId, type: m.type, attempt: m.attempt, ...extra }),
+  );
 
 async function requeue(env: Env, m: WebhookMessage, delaySeconds: number, now: number): Promise<void> {
   const delay = Math.min(delaySeconds, MAX_QUEUE_DELAY_SECONDS);
   const notBefore = delaySeconds > MAX_QUEUE_DELAY_SECONDS ? now + delaySeconds * 1000 : undefined;
   const { notBefore: _old, ...rest } = m;
-  await env.WEBHOOK_QUEUE!.send({ ...rest, ...(notBefore ? { notBefore } : {}) } satisfies WebhookMessage, { contentType: 'json', delaySeconds: delay });
+  await env.WEBHOOK_QUEUE!.send({ ...rest, ...(notBefore ? { notBefore } : {}) } satisfies WebhookMessage, {
+    contentType: 'json',
+    delaySeconds: delay,
+  });
 }
 
 /** Handles one message of the webhook queue; resolves once it may be acknowledged. */
@@ -131,7 +136,14 @@ export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, e
       else await handleWebhookMessage(env, message.body);
       message.ack();
     } catch (err) {
-      console.error(JSON.stringify({ level: 'error', event: 'webhook_consumer_error', verificationId: message.body?.verificationId, error: (err as Error)?.name ?? 'Error' }));
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          event: 'webhook_consumer_error',
+          verificationId: message.body?.verificationId,
+          error: (err as Error)?.name ?? 'Error',
+        }),
+      );
       message.retry({ delaySeconds: 30 });
     }
   }

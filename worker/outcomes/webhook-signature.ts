@@ -6,4 +6,3 @@ export async function webhookSignature(key: Uint8Array, id: string, timestamp: n
   const mac = await crypto.subtle.sign('HMAC', k, encoder.encode(`${id}.${timestamp}.${body}`));
   return `v1,${btoa(String.fromCharCode(...new Uint8Array(mac)))}`;
 }
-

@@ -91,7 +91,8 @@ export async function buildRecord(
     const problem = webhookUrlProblem(input.webhookUrl, options.sandbox);
     if (problem) problems.push(`webhookUrl: ${problem}`);
   }
-  if (input.webhookSecret && !WEBHOOK_SECRET.test(input.webhookSecret)) problems.push('webhookSecret: must be whsec_ followed by base64 (at least 24 bytes)');
+  if (input.webhookSecret && !WEBHOOK_SECRET.test(input.webhookSecret))
+    problems.push('webhookSecret: must be whsec_ followed by base64 (at least 24 bytes)');
   if (input.apiKey !== undefined && !input.apiKey.trim()) problems.push('apiKey: must not be empty');
   if (input.childId !== undefined && !input.childId.trim()) problems.push('childId: must not be empty');
   if (!prev) {
@@ -110,7 +111,7 @@ export async function buildRecord(
     if (value === undefined) return prev?.[field];
     return seal(publicKey, id, field, value.trim());
   };
-  const keep = (value: string | null | undefined, previous: string | undefined) => (value === null ? undefined : (value?.trim() || previous));
+  const keep = (value: string | null | undefined, previous: string | undefined) => (value === null ? undefined : value?.trim() || previous);
   const record: PartnerRecord = {
     v: 1,
     partnerId: id,

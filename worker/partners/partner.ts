@@ -71,7 +71,9 @@ const text = (max: number) =>
     .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'contains control characters');
 
 /** A sealed value: a JWE in compact form whose associated data is not stored (see sealing.ts). */
-const sealed = z.string().regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'must be a sealed value');
+const sealed = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'must be a sealed value');
 
 export const PartnerRecord = z.strictObject({
   v: z.literal(1),
@@ -112,7 +114,8 @@ export function webhookUrlProblem(value: string, sandbox: boolean): string | und
   if (u.username || u.password) return 'must not carry credentials';
   const host = u.hostname.toLowerCase();
   const loopback = LOOPBACK_HOST.test(host);
-  if (u.protocol === 'http:') return sandbox && loopback ? undefined : 'must be https (http only to a loopback host while the sandbox is the vendor)';
+  if (u.protocol === 'http:')
+    return sandbox && loopback ? undefined : 'must be https (http only to a loopback host while the sandbox is the vendor)';
   if (u.protocol !== 'https:') return 'must be https';
   if (!sandbox && privateAddress(host)) return 'must not point to a private, loopback or link-local address';
   return undefined;
@@ -122,7 +125,15 @@ function privateAddress(host: string): boolean {
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   if (v4) {
     const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return a === 10 || a === 127 || a === 0 || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 100 && b >= 64 && b <= 127);
+    return (
+      a === 10 ||
+      a === 127 ||
+      a === 0 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
   }
   if (host.startsWith('[')) {
     const h = host.slice(1, -1);

@@ -22,7 +22,9 @@ export function operatorCredentials(env: Env): Pick<Partner, 'customerId' | 'chi
 }
 
 /** The environment's flow, SMS, Turnstile and webhook settings: its own partner's, and the demo partners'. */
-function environmentSettings(env: Env): Pick<Partner, 'flowId' | 'smsSenderName' | 'smsTemplateId' | 'turnstileSecret' | 'webhookUrl' | 'webhookSecret'> {
+function environmentSettings(
+  env: Env,
+): Pick<Partner, 'flowId' | 'smsSenderName' | 'smsTemplateId' | 'turnstileSecret' | 'webhookUrl' | 'webhookSecret'> {
   return {
     flowId: env.KYC_FLOW_ID || undefined,
     smsSenderName: env.KYC_SMS_SENDER_NAME || undefined,

@@ -10,7 +10,8 @@ import { associatedData, publicJwk, SEALING_ALG, SEALING_ENC, SealingError } fro
 
 /** Seals `plaintext` for (partnerId, field) to a public P-256 JWK that has a kid. */
 export async function seal(publicKey: JWK, partnerId: string, field: SealedField, plaintext: string): Promise<string> {
-  if (publicKey.kty !== 'EC' || publicKey.crv !== 'P-256' || !publicKey.kid) throw new SealingError('the sealing key must be a P-256 JWK with a kid');
+  if (publicKey.kty !== 'EC' || publicKey.crv !== 'P-256' || !publicKey.kid)
+    throw new SealingError('the sealing key must be a P-256 JWK with a kid');
   const key = await importJWK(publicJwk(publicKey), SEALING_ALG);
   const jwe = await new FlattenedEncrypt(new TextEncoder().encode(plaintext))
     .setProtectedHeader({ alg: SEALING_ALG, enc: SEALING_ENC, kid: publicKey.kid })

@@ -57,7 +57,16 @@ export function publicJwk(jwk: JWK): JWK {
 
 function isP256(jwk: unknown): jwk is JWK & { kid: string } {
   const k = jwk as JWK | null;
-  return !!k && typeof k === 'object' && k.kty === 'EC' && k.crv === 'P-256' && typeof k.x === 'string' && typeof k.y === 'string' && typeof k.kid === 'string' && k.kid.length > 0;
+  return (
+    !!k &&
+    typeof k === 'object' &&
+    k.kty === 'EC' &&
+    k.crv === 'P-256' &&
+    typeof k.x === 'string' &&
+    typeof k.y === 'string' &&
+    typeof k.kid === 'string' &&
+    k.kid.length > 0
+  );
 }
 
 /**
@@ -80,7 +89,8 @@ export function sealingKeys(env: Pick<Env, 'PARTNER_SEALING_KEY' | 'KYC_BASE_URL
   const list = Array.isArray(parsed) ? parsed : [parsed];
   const keys = new Map<string, JWK>();
   for (const k of list) {
-    if (!isP256(k) || typeof k.d !== 'string') throw new SealingError('PARTNER_SEALING_KEY holds something other than private P-256 JWKs with a kid');
+    if (!isP256(k) || typeof k.d !== 'string')
+      throw new SealingError('PARTNER_SEALING_KEY holds something other than private P-256 JWKs with a kid');
     keys.set(k.kid, k);
   }
   if (!keys.size) throw new SealingError('PARTNER_SEALING_KEY is empty');
@@ -128,7 +138,9 @@ function privateKey(kid: string, jwk: JWK): Promise<CryptoKey> {
   let key = imported.get(cacheKey);
   if (!key) {
     const { kty, crv, x, y, d } = jwk;
-    key = crypto.subtle.importKey('jwk', { kty: kty!, crv, x, y, d }, { name: 'ECDH', namedCurve: 'P-256' }, false, ['deriveBits']) as Promise<CryptoKey>;
+    key = crypto.subtle.importKey('jwk', { kty: kty!, crv, x, y, d }, { name: 'ECDH', namedCurve: 'P-256' }, false, [
+      'deriveBits',
+    ]) as Promise<CryptoKey>;
     imported.set(cacheKey, key);
     key.catch(() => imported.delete(cacheKey));
   }
@@ -150,9 +162,22 @@ export async function open(keys: Map<string, JWK>, partnerId: string, field: Sea
       apu?: string;
       apv?: string;
     };
-    if (header.alg !== SEALING_ALG || header.enc !== SEALING_ENC || header.epk?.kty !== 'EC' || header.epk.crv !== 'P-256') throw new Error('header');
-    const epk = await crypto.subtle.importKey('jwk', { kty: 'EC', crv: 'P-256', x: header.epk.x, y: header.epk.y }, { name: 'ECDH', namedCurve: 'P-256' }, false, []);
-    const z = new Uint8Array(await crypto.subtle.deriveBits({ name: 'ECDH', public: epk } as unknown as Parameters<SubtleCrypto['deriveBits']>[0], await privateKey(kid!, jwk), 256));
+    if (header.alg !== SEALING_ALG || header.enc !== SEALING_ENC || header.epk?.kty !== 'EC' || header.epk.crv !== 'P-256')
+      throw new Error('header');
+    const epk = await crypto.subtle.importKey(
+      'jwk',
+      { kty: 'EC', crv: 'P-256', x: header.epk.x, y: header.epk.y },
+      { name: 'ECDH', namedCurve: 'P-256' },
+      false,
+      [],
+    );
+    const z = new Uint8Array(
+      await crypto.subtle.deriveBits(
+        { name: 'ECDH', public: epk } as unknown as Parameters<SubtleCrypto['deriveBits']>[0],
+        await privateKey(kid!, jwk),
+        256,
+      ),
+    );
     // Concat KDF (NIST SP 800-56A) as RFC 7518 §4.6.2 applies it: one SHA-256 round gives the 256-bit key.
     const otherInfo = concat(
       lengthPrefixed(new TextEncoder().encode(SEALING_ENC)),

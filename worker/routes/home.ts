@@ -15,7 +15,8 @@ import { demoEnabled, usesSandbox, type AppEnv } from '../env';
 const BANNER = /<!-- vendor-banner\b[^>]*-->[\s\S]*?<!-- \/vendor-banner -->/;
 const REAL_BANNER = /<template id="real-vendor-banner">([\s\S]*?)<\/template>/;
 
-const PLAIN_PAGE = '<!doctype html><html lang="en"><meta charset="utf-8"><title>kyc-onboard</title><p>An identity-verification service. Its widget lives on partner sites.</p>';
+const PLAIN_PAGE =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><title>kyc-onboard</title><p>An identity-verification service. Its widget lives on partner sites.</p>';
 
 export const home = new Hono<AppEnv>().get('/', async (c) => {
   if (demoEnabled(c.env) && c.env.ASSETS) {

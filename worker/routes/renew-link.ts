@@ -26,7 +26,9 @@ import { vendorFor } from '../vendor/from-env';
 import { handoffUrls, redirectUrl } from '../handoff/urls';
 
 const ended = (issue: string) =>
-  new ApiError(409, 'VERIFICATION_ENDED', 'This verification can no longer get a new link. Please start again.', [{ issue, issueLocation: 'session' }]);
+  new ApiError(409, 'VERIFICATION_ENDED', 'This verification can no longer get a new link. Please start again.', [
+    { issue, issueLocation: 'session' },
+  ]);
 
 export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewLinkRequest>) {
   const env = c.env;
@@ -92,7 +94,11 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
     urlExpiry: link.urlExpiry,
     status: link.status,
     smsSent: false,
-    session: await createSession((await sessionSecret(env))!, { entityId: v.entityId, verificationId: v.id, origin: v.partnerOrigin, partnerId: partner.id }, now),
+    session: await createSession(
+      (await sessionSecret(env))!,
+      { entityId: v.entityId, verificationId: v.id, origin: v.partnerOrigin, partnerId: partner.id },
+      now,
+    ),
     verificationId: v.id,
     ...(handoffUrl ? { qr: qrModules(handoffUrl) } : {}),
   };

@@ -21,7 +21,8 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
   const named = c.req.query('partner');
   let who = operatorCredentials(c.env);
   if (named !== undefined) {
-    if (!PARTNER_ID.test(named)) throw validationError([{ issue: 'must be a partner id (lower-case letters, digits, dashes)', issueLocation: 'partner' }]);
+    if (!PARTNER_ID.test(named))
+      throw validationError([{ issue: 'must be a partner id (lower-case letters, digits, dashes)', issueLocation: 'partner' }]);
     let partner;
     try {
       partner = await partnerById(c.env, c.req.url, named);

@@ -20,7 +20,17 @@ import {
   type Entity,
   type SearchResult,
 } from '../vendor/schemas';
-import { credentials, keyList, LINK_TTL_SECONDS, OUTBOX_TTL_SECONDS, sameSecret, searchCap, ttlSeconds, DEFAULT_PROFILES, type CustomerConfig } from './config';
+import {
+  credentials,
+  keyList,
+  LINK_TTL_SECONDS,
+  OUTBOX_TTL_SECONDS,
+  sameSecret,
+  searchCap,
+  ttlSeconds,
+  DEFAULT_PROFILES,
+  type CustomerConfig,
+} from './config';
 import { applyEntity, publicEntity } from './entity';
 import { errorBody, invalid, notFound, SandboxError, zodIssues, type Issue } from './errors';
 import { donePage, expiredPage, FLOW_CSS, flowPage, unknownLinkPage } from './flow-page';
@@ -150,7 +160,10 @@ function absoluteHttpUrl(value: string): boolean {
 
 function linkId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 function maskPhone(phoneCode: string | undefined, phoneNumber: string): string {
@@ -190,12 +203,20 @@ sandbox.use('*', async (c, next) => {
 sandbox.onError((err, c) => {
   if (err instanceof SandboxError) return c.json(errorBody(err, requestId(c)), err.status);
   // Never the error's text: it may quote a request value.
-  console.log(JSON.stringify({ level: 'error', requestId: requestId(c), where: 'sandbox', error: err instanceof Error ? err.name : 'unknown' }));
+  console.log(
+    JSON.stringify({ level: 'error', requestId: requestId(c), where: 'sandbox', error: err instanceof Error ? err.name : 'unknown' }),
+  );
   return c.json(errorBody(new SandboxError(500, 'INTERNAL_ERROR', 'The sandbox failed to process the request.'), requestId(c)), 500);
 });
 
 sandbox.notFound((c) =>
-  c.json(errorBody(new SandboxError(404, 'NOT_FOUND', 'No such sandbox operation.', [{ issue: 'no such path', issueLocation: 'path' }]), requestId(c)), 404),
+  c.json(
+    errorBody(
+      new SandboxError(404, 'NOT_FOUND', 'No such sandbox operation.', [{ issue: 'no such path', issueLocation: 'path' }]),
+      requestId(c),
+    ),
+    404,
+  ),
 );
 
 // ------------------------------------------------------------------ 4.4 health
@@ -216,7 +237,12 @@ sandbox.post('/idv/v2/idvalidate/onboarding-url', async (c) => {
 
   const flowId = body.flowId ?? DEFAULT_FLOW;
   const flow = FLOWS[flowId];
-  if (!flow) throw invalid([{ issue: `must be one of ${Object.keys(FLOWS).join(', ')}`, issueLocation: 'flowId' }], 'Unknown flowId.', 'UNKNOWN_FLOW');
+  if (!flow)
+    throw invalid(
+      [{ issue: `must be one of ${Object.keys(FLOWS).join(', ')}`, issueLocation: 'flowId' }],
+      'Unknown flowId.',
+      'UNKNOWN_FLOW',
+    );
   // Known condition 1: an OCR flow without consent errors.
   if (flow.ocr && body.consent !== true) {
     throw new SandboxError(400, 'OCR_CONSENT_REQUIRED', 'This flow runs OCR, which needs consent: true.', [
@@ -224,7 +250,10 @@ sandbox.post('/idv/v2/idvalidate/onboarding-url', async (c) => {
     ]);
   }
   if (body.requestedDocuments?.length && !flow.requestedDocuments) {
-    issues.push({ issue: 'is only accepted with a flow that takes requested documents (business_docs)', issueLocation: 'requestedDocuments' });
+    issues.push({
+      issue: 'is only accepted with a flow that takes requested documents (business_docs)',
+      issueLocation: 'requestedDocuments',
+    });
   }
   for (const key of ['successRedirectURL', 'errorRedirectURL'] as const) {
     const v = body[key];
@@ -337,7 +366,12 @@ sandbox.post('/idv/v2/idvalidate/result', async (c) => {
   let check: CheckRecord | null = null;
   if (body.checkId) {
     check = await store.getCheck(body.checkId);
-    if (!check || !canSee(caller.owner, check.owner) || (entityId && check.entityId !== entityId) || (body.token && check.linkId !== body.token)) {
+    if (
+      !check ||
+      !canSee(caller.owner, check.owner) ||
+      (entityId && check.entityId !== entityId) ||
+      (body.token && check.linkId !== body.token)
+    ) {
       throw notFound('The check', 'checkId');
     }
   } else if (body.token) {
@@ -357,7 +391,9 @@ sandbox.post('/idv/v2/idvalidate/result', async (c) => {
   const { entityId: _id, ...updates } = body.entity ?? {};
   if (Object.keys(updates).length) {
     if (!isOwner(caller.owner, rec.owner)) {
-      throw new SandboxError(403, 'FORBIDDEN', 'Only the owner may change an entity.', [{ issue: 'belongs to another account', issueLocation: 'entity' }]);
+      throw new SandboxError(403, 'FORBIDDEN', 'Only the owner may change an entity.', [
+        { issue: 'belongs to another account', issueLocation: 'entity' },
+      ]);
     }
     rec.entity = applyEntity(body.entity!, rec.entity, { profiles: caller.customer.profiles ?? DEFAULT_PROFILES });
     rec.updatedAt = clock.now();
@@ -413,7 +449,11 @@ sandbox.post('/v2/kyc/entity/search', async (c) => {
 
   // Minimum criteria: familyName + givenName, or familyName + one identity document.
   if (!normaliseName(criteria.name?.familyName)) {
-    throw invalid([{ issue: 'is required', issueLocation: 'name.familyName' }], 'The minimum search criteria are not met.', 'SEARCH_CRITERIA');
+    throw invalid(
+      [{ issue: 'is required', issueLocation: 'name.familyName' }],
+      'The minimum search criteria are not met.',
+      'SEARCH_CRITERIA',
+    );
   }
   const docs = criteria.identityDocs ?? [];
   if (!normaliseName(criteria.name?.givenName) && !docs.some(searchableDocument)) {
@@ -507,7 +547,10 @@ function htmlPage(c: C, html: string, status: 200 | 400 | 404 | 410, check?: Che
   const formTargets = check ? [...new Set([originOf(check.successRedirectURL), originOf(check.errorRedirectURL)].filter(Boolean))] : [];
   c.header(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${formTargets.join(' ')}; frame-ancestors 'none'; base-uri 'none'`.replace(/\s+;/g, ';'),
+    `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self' ${formTargets.join(' ')}; frame-ancestors 'none'; base-uri 'none'`.replace(
+      /\s+;/g,
+      ';',
+    ),
   );
   c.header('Referrer-Policy', 'no-referrer');
   return c.html(html, status);

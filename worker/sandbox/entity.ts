@@ -14,8 +14,6 @@ import { isCalendarDate } from '../../rules/date-of-birth';
 
 export const uuid = (): string => crypto.randomUUID();
 
-
-
 /** extraData semantics: values with an existing name are overwritten, new names are added. */
 export function mergeKvps(existing: KeyValuePair[] | undefined, incoming: KeyValuePair[] | undefined): KeyValuePair[] | undefined {
   if (!incoming) return existing;
@@ -83,7 +81,8 @@ const STREET_TYPES = new Set(
     'circuit cct highway hwy way close cl square sq esplanade esp grove gr mews row walk alley parkway pkwy quay wharf rise'
   ).split(' '),
 );
-const STREET = /^(?:(?:unit|apt|apartment|flat|suite)\s+([0-9a-z]+)\s*,?\s*)?(?:([0-9a-z]+)\s*\/\s*)?(\d+[a-z]?(?:-\d+[a-z]?)?)\s+(.+?)\s+([a-z]+)\.?$/i;
+const STREET =
+  /^(?:(?:unit|apt|apartment|flat|suite)\s+([0-9a-z]+)\s*,?\s*)?(?:([0-9a-z]+)\s*\/\s*)?(\d+[a-z]?(?:-\d+[a-z]?)?)\s+(.+?)\s+([a-z]+)\.?$/i;
 const LOCALITY = /^([\p{L}][\p{L} .'-]*?)(?:\s+([A-Z]{2,3}))?(?:\s+(\d{4,5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}))?$/u;
 
 export interface ParsedLongForm {
@@ -243,8 +242,14 @@ function applyDocument(input: IdentityDocument, existing: IdentityDocument | und
   issues.date(input.idIssued, `${at}.idIssued`);
   issues.date(input.idExpiry, `${at}.idExpiry`);
 
-  const scans = mergeById(existing?.docScan, scansIn ?? [], 'scanDocId', 'a scan of this document', issues, `${at}.docScan`, (s, before, sAt) =>
-    applyScan(s, before, issues, sAt),
+  const scans = mergeById(
+    existing?.docScan,
+    scansIn ?? [],
+    'scanDocId',
+    'a scan of this document',
+    issues,
+    `${at}.docScan`,
+    (s, before, sAt) => applyScan(s, before, issues, sAt),
   );
   if (scans.length) doc.docScan = scans;
 
@@ -298,14 +303,26 @@ export function applyEntity(input: Entity, existing: Entity | undefined, options
   }
 
   if (addrIn) {
-    entity.addresses = mergeById(existing?.addresses, addrIn, 'addressId', 'an address of this entity', issues, `${at}.addresses`, (a, before, aAt) =>
-      applyAddress(a, before, issues, aAt),
+    entity.addresses = mergeById(
+      existing?.addresses,
+      addrIn,
+      'addressId',
+      'an address of this entity',
+      issues,
+      `${at}.addresses`,
+      (a, before, aAt) => applyAddress(a, before, issues, aAt),
     );
   }
 
   if (docsIn) {
-    entity.identityDocs = mergeById(existing?.identityDocs, docsIn, 'documentId', 'a document of this entity', issues, `${at}.identityDocs`, (d, before, dAt) =>
-      applyDocument(d, before, issues, dAt),
+    entity.identityDocs = mergeById(
+      existing?.identityDocs,
+      docsIn,
+      'documentId',
+      'a document of this entity',
+      issues,
+      `${at}.identityDocs`,
+      (d, before, dAt) => applyDocument(d, before, issues, dAt),
     );
   }
 

@@ -31,7 +31,9 @@ export function invalid(issues: Issue[], errorMsg = 'The request is not valid.',
 }
 
 export function notFound(what: string, issueLocation: string): SandboxError {
-  return new SandboxError(404, 'NOT_FOUND', `${what} was not found.`, [{ issue: `${what} was not found or is not visible to this caller`, issueLocation }]);
+  return new SandboxError(404, 'NOT_FOUND', `${what} was not found.`, [
+    { issue: `${what} was not found or is not visible to this caller`, issueLocation },
+  ]);
 }
 
 /** Maps zod issues to `{issue, issueLocation}` without ever including the value. */

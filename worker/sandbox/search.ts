@@ -169,7 +169,13 @@ export function score(criteria: Entity, stored: Entity): number {
   let total = 0;
   const family = normaliseName(criteria.name?.familyName);
   if (family && family === normaliseName(stored.name?.familyName)) total += WEIGHTS.familyName;
-  total += partScore(criteria.name?.givenName, stored.name?.givenName, WEIGHTS.givenName, WEIGHTS.givenNameVariant, WEIGHTS.givenNameInitial);
+  total += partScore(
+    criteria.name?.givenName,
+    stored.name?.givenName,
+    WEIGHTS.givenName,
+    WEIGHTS.givenNameVariant,
+    WEIGHTS.givenNameInitial,
+  );
   total += partScore(criteria.name?.middleName, stored.name?.middleName, WEIGHTS.middleName, 0, WEIGHTS.middleNameInitial);
   const cDob = criteria.dateOfBirth?.dateOfBirth;
   if (cDob && cDob === stored.dateOfBirth?.dateOfBirth) total += WEIGHTS.dateOfBirth;

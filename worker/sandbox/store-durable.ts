@@ -166,7 +166,11 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
   }
 
   async listChecks(entityId: string): Promise<CheckRecord[]> {
-    return this.rows('SELECT data FROM checks WHERE entity_id = ? AND expires_at > ? ORDER BY created_at DESC, id DESC', entityId, Date.now());
+    return this.rows(
+      'SELECT data FROM checks WHERE entity_id = ? AND expires_at > ? ORDER BY created_at DESC, id DESC',
+      entityId,
+      Date.now(),
+    );
   }
 
   async addMessage(message: OutboxMessage): Promise<void> {

@@ -14,9 +14,7 @@ export type { KycOnboardAttributes, KycOnboardEventProps } from './attributes.js
 declare module 'preact' {
   namespace JSX {
     interface IntrinsicElements {
-      'kyc-onboard': Omit<HTMLAttributes<KycOnboard>, 'lang'> &
-        KycOnboardAttributes &
-        KycOnboardEventProps<'on'>;
+      'kyc-onboard': Omit<HTMLAttributes<KycOnboard>, 'lang'> & KycOnboardAttributes & KycOnboardEventProps<'on'>;
     }
   }
 }

@@ -12,9 +12,7 @@ export type { KycOnboardAttributes, KycOnboardEventProps } from './attributes.js
 declare module 'solid-js' {
   namespace JSX {
     interface IntrinsicElements {
-      'kyc-onboard': Omit<JSX.HTMLAttributes<KycOnboard>, 'lang'> &
-        KycOnboardAttributes &
-        KycOnboardEventProps<'on:'>;
+      'kyc-onboard': Omit<JSX.HTMLAttributes<KycOnboard>, 'lang'> & KycOnboardAttributes & KycOnboardEventProps<'on:'>;
     }
   }
 }

@@ -17,32 +17,40 @@ export function errorText(t: Strings, f: Failure): string {
   const s = f.status;
   return (
     byCode[f.errorCode] ??
-    (s > 501 ? t.errUnavailable // 502, 503, 504: the vendor or the worker's upstream
-      : s === 429 ? t.errRateLimited
-      : s === 401 ? t.errSession
-      : s === 403 || s === 500 ? t.errSetup // origin not allowed, worker misconfigured
-      : s === 400 && f.issues.some((i) => fieldOfIssue(i.issueLocation)) ? t.fixFields
-      : s === 400 && f.issues.length ? t.errSetup // e.g. a return-url on an origin that is not allowed: the site's to fix
-      : t.errGeneric)
+    (s > 501
+      ? t.errUnavailable // 502, 503, 504: the vendor or the worker's upstream
+      : s === 429
+        ? t.errRateLimited
+        : s === 401
+          ? t.errSession
+          : s === 403 || s === 500
+            ? t.errSetup // origin not allowed, worker misconfigured
+            : s === 400 && f.issues.some((i) => fieldOfIssue(i.issueLocation))
+              ? t.fixFields
+              : s === 400 && f.issues.length
+                ? t.errSetup // e.g. a return-url on an origin that is not allowed: the site's to fix
+                : t.errGeneric)
   );
 }
 
 /** The `error` state: what went wrong, and the action that can help (if any). Lit's `html` comes in `Deps`. */
-export const alertView = ({ html, nothing }: Deps): View => ({ flow, t }) => {
-  const f = flow.failure!;
-  const button = (label: string, onClick: () => void, secondary = false) =>
-    html`<button type="button" class=${secondary ? 'secondary' : ''} part=${secondary ? 'button secondary' : 'button'} @click=${onClick}>${label}</button>`;
-  const actions =
-    f.errorCode === 'SMS_NOT_ALLOWED'
-      ? [button(t.continueHere, flow.continueHere)]
-      : f.errorCode === 'NO_SESSION'
-        ? []
-        : [
-            f.retryable && f.status !== 401 ? button(t.retry, flow.retry) : nothing,
-            f.context === 'result' || f.status === 401 ? button(t.startAgain, flow.startAgain, f.retryable && f.status !== 401) : nothing,
-          ];
-  return html`<div class="alert panel" part="alert" role="alert" tabindex="-1" id="alert">
+export const alertView =
+  ({ html, nothing }: Deps): View =>
+  ({ flow, t }) => {
+    const f = flow.failure!;
+    const button = (label: string, onClick: () => void, secondary = false) =>
+      html`<button type="button" class=${secondary ? 'secondary' : ''} part=${secondary ? 'button secondary' : 'button'} @click=${onClick}>${label}</button>`;
+    const actions =
+      f.errorCode === 'SMS_NOT_ALLOWED'
+        ? [button(t.continueHere, flow.continueHere)]
+        : f.errorCode === 'NO_SESSION'
+          ? []
+          : [
+              f.retryable && f.status !== 401 ? button(t.retry, flow.retry) : nothing,
+              f.context === 'result' || f.status === 401 ? button(t.startAgain, flow.startAgain, f.retryable && f.status !== 401) : nothing,
+            ];
+    return html`<div class="alert panel" part="alert" role="alert" tabindex="-1" id="alert">
     <p>${errorText(t, f)}</p>
     ${actions.some((a) => a !== nothing) ? html`<div class="actions">${actions}</div>` : nothing}
   </div>`;
-};
+  };

@@ -7,9 +7,11 @@ import type { View } from '../../views/view.js';
  * clear success carries the success accent; any other outcome is neutral
  * (never "you failed": the partner says what comes next).
  */
-export const complete = ({ html }: Deps): View => ({ flow, t }) => {
-  const ok = flow.checkStatus.startsWith('CHECKED_SUCCESS');
-  return html`<div class="panel outcome ${ok ? 'ok' : ''}" part="message complete">
+export const complete =
+  ({ html }: Deps): View =>
+  ({ flow, t }) => {
+    const ok = flow.checkStatus.startsWith('CHECKED_SUCCESS');
+    return html`<div class="panel outcome ${ok ? 'ok' : ''}" part="message complete">
     <h2 tabindex="-1" id="focus">${ok ? t.completeSuccess : t.completeOther}</h2>
   </div>`;
-};
+  };

@@ -31,23 +31,27 @@ async function copy(flow: Flow, input: HTMLInputElement | null): Promise<void> {
  * and as text with "Copy link". This tab keeps polling and reaches the outcome
  * by itself.
  */
-export const handoff = ({ html, nothing }: Deps): View => ({ flow, t }) => {
-  if (flow.linkExpired) {
-    return html`<div class="panel" part="message">
+export const handoff =
+  ({ html, nothing }: Deps): View =>
+  ({ flow, t }) => {
+    if (flow.linkExpired) {
+      return html`<div class="panel" part="message">
       <p role="status" tabindex="-1" id="focus">${t.smsExpired}</p>
       <div class="actions"><button type="button" part="button" @click=${flow.startAgain}>${t.startAgain}</button></div>
     </div>`;
-  }
-  const qr = flow.qr;
-  const box = qr ? qr.size + 8 : 0;
-  return html`<div class="panel" part="message">
+    }
+    const qr = flow.qr;
+    const box = qr ? qr.size + 8 : 0;
+    return html`<div class="panel" part="message">
     <p role="status" tabindex="-1" id="focus">${t.handoffScan}</p>
-    ${qr
-      ? html`<svg class="qr" part="qr" role="img" aria-label=${t.handoffQr} viewBox="0 0 ${box} ${box}" shape-rendering="crispEdges">
+    ${
+      qr
+        ? html`<svg class="qr" part="qr" role="img" aria-label=${t.handoffQr} viewBox="0 0 ${box} ${box}" shape-rendering="crispEdges">
           <rect width=${box} height=${box} fill="#fff"></rect>
           <path d=${qrPath(qr)} fill="#000"></path>
         </svg>`
-      : nothing}
+        : nothing
+    }
     <label for="handoff-link">${t.handoffLink}</label>
     <div class="row copy">
       <input id="handoff-link" part="input" readonly .value=${flow.link?.url ?? ''} @focus=${(e: Event) => (e.target as HTMLInputElement).select()} />
@@ -58,4 +62,4 @@ export const handoff = ({ html, nothing }: Deps): View => ({ flow, t }) => {
     <p class="hint" role="status">${flow.copied ? t.copied : flow.renewed ? t.handoffRenewed : ''}</p>
     <p role="status">${flow.phoneOpened ? t.phoneOpened : t.handoffWait}</p>
   </div>`;
-};
+  };

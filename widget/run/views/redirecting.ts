@@ -2,8 +2,10 @@ import type { Deps } from '../../flow.js';
 import type { View } from '../../views/view.js';
 
 /** `redirecting`: on the way to the hosted flow, with a link in case the browser does not go. */
-export const redirecting = ({ html, nothing }: Deps): View => ({ flow, t }) =>
-  html`<div class="panel" part="message">
+export const redirecting =
+  ({ html, nothing }: Deps): View =>
+  ({ flow, t }) =>
+    html`<div class="panel" part="message">
     <p role="status">${t.redirecting}</p>
     ${flow.link?.url ? html`<p><a part="link" href=${flow.link.url}>${t.continueLink}</a></p>` : nothing}
   </div>`;

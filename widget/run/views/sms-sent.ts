@@ -6,28 +6,36 @@ const fill = (s: string, vars: Record<string, unknown>): unknown[] =>
   s.split(/(\{\w+\})/).map((part) => (/^\{\w+\}$/.test(part) ? vars[part.slice(1, -1)] : part));
 
 /** `sms-sent`: the link is on the person's phone; until when it works, and the ways on. */
-export const smsSent = ({ html, nothing }: Deps): View => ({ flow, t, tag }) => {
-  const expiry = Date.parse(flow.link?.urlExpiry ?? '');
-  const left = Math.max(0, Math.round((expiry - flow.now) / 1000));
-  const expired = !Number.isNaN(expiry) && left <= 0;
-  const time = Number.isNaN(expiry) ? '' : new Intl.DateTimeFormat(tag, { timeStyle: 'short' }).format(expiry);
-  const mmss = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
-  return html`<div class="panel" part="message">
+export const smsSent =
+  ({ html, nothing }: Deps): View =>
+  ({ flow, t, tag }) => {
+    const expiry = Date.parse(flow.link?.urlExpiry ?? '');
+    const left = Math.max(0, Math.round((expiry - flow.now) / 1000));
+    const expired = !Number.isNaN(expiry) && left <= 0;
+    const time = Number.isNaN(expiry) ? '' : new Intl.DateTimeFormat(tag, { timeStyle: 'short' }).format(expiry);
+    const mmss = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+    return html`<div class="panel" part="message">
     <p role="status" tabindex="-1" id="focus">${fill(t.smsSent, { phone: html`<bdi dir="ltr">${flow.phone}</bdi>` })}</p>
-    ${flow.claimCode
-      ? html`<p>${t.smsCode} <strong class="code" part="code"><bdi dir="ltr">${flow.claimCode.replace(/^(\d{3})/, '$1 ')}</bdi></strong></p>`
-      : nothing}
-    ${expired
-      ? html`<p>${t.smsExpired}</p>`
-      : time
-        ? html`<p>${fill(t.smsExpires, { time })} <span aria-hidden="true">(${mmss})</span></p>`
-        : nothing}
+    ${
+      flow.claimCode
+        ? html`<p>${t.smsCode} <strong class="code" part="code"><bdi dir="ltr">${flow.claimCode.replace(/^(\d{3})/, '$1 ')}</bdi></strong></p>`
+        : nothing
+    }
+    ${
+      expired
+        ? html`<p>${t.smsExpired}</p>`
+        : time
+          ? html`<p>${fill(t.smsExpires, { time })} <span aria-hidden="true">(${mmss})</span></p>`
+          : nothing
+    }
     ${flow.resendWait ? html`<p class="error" role="alert" tabindex="-1" id="resend">${fill(t.sendAgainWait, { seconds: flow.resendWait })}</p>` : nothing}
     <div class="actions">
       <button type="button" part="button" @click=${flow.sendAgain}>${t.sendAgain}</button>
-      ${expired || !flow.link?.url
-        ? nothing
-        : html`<button type="button" class="secondary" part="button secondary" @click=${flow.useThisDevice}>${t.useThisDevice}</button>`}
+      ${
+        expired || !flow.link?.url
+          ? nothing
+          : html`<button type="button" class="secondary" part="button secondary" @click=${flow.useThisDevice}>${t.useThisDevice}</button>`
+      }
     </div>
   </div>`;
-};
+  };
