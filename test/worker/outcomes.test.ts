@@ -137,6 +137,15 @@ describe('result token', () => {
     }
   });
 
+  it('answers 500 MISCONFIGURED when two keys share a kid (a verifier could pick either)', async () => {
+    const twin = await newSigningJwk(SIGNING_JWK.kid);
+    const s = stack({ RESULT_SIGNING_KEYS: JSON.stringify([SIGNING_JWK, twin]) });
+    const res = await call('/api/onboarding-link', { method: 'POST', json: person }, s.env);
+    assert.equal(res.status, 500);
+    assert.equal(res.json.errorCode, 'MISCONFIGURED');
+    assert.equal(vendorRequests.length, 0);
+  });
+
   it('answers 500 MISCONFIGURED with a real vendor and no PUBLIC_ORIGIN', async () => {
     const s = stack({ PUBLIC_ORIGIN: undefined });
     const res = await call('/api/onboarding-link', { method: 'POST', json: person }, s.env);
@@ -228,11 +237,14 @@ describe('polling', () => {
     assert.equal(e.id, `msg_${verificationId.slice(4)}_completed`);
     const body = JSON.parse(e.body);
     assert.deepEqual(Object.keys(body).sort(), ['data', 'timestamp', 'type']);
-    assert.deepEqual(body.data, {
+    const { livemode: _livemode, ...data } = body.data; // issue 22's flag, checked where it is made
+    assert.deepEqual(data, {
       verificationId,
       entityId: linkAnswer.entity.entityId,
       checkStatus: 'CHECKED_SUCCESS_WITH_NOTES',
       customerRef: 'acct-1',
+      // The browser path: a page set it, so receivers match by verificationId.
+      customerRefSource: 'page',
       partnerOrigin: PARTNER,
     });
     for (const secret of [person.name.givenName, person.name.familyName, person.dateOfBirth, '412345678'])

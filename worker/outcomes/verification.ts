@@ -9,6 +9,9 @@ import { ulid } from 'ulid';
 
 export const CHECKING = 'CHECKING';
 
+/** Who set a verification's `customerRef`. */
+export type CustomerRefSource = 'server' | 'page';
+
 export type WebhookState = 'none' | 'queued' | 'delivered' | 'gone' | 'dead';
 
 export interface Verification {
@@ -19,6 +22,13 @@ export interface Verification {
   /** The partner page origin that created it: the token's `aud`, the webhook's `partnerOrigin`. */
   partnerOrigin: string;
   customerRef?: string;
+  /**
+   * Who set `customerRef`: `server` (the partner's server, `/v1`) or `page`
+   * (a page's `customer-ref`, which any script claiming the partner's origin
+   * can choose). Absent means `page`. Webhook receivers match events by
+   * `verificationId`, never by a page-set reference.
+   */
+  customerRefSource?: CustomerRefSource;
   /** The vendor's entity id (opaque). */
   entityId: string;
   /** The worker's own origin when it was made: `iss`, and where the sandbox lives. */
@@ -156,7 +166,7 @@ export function webhookEvent(v: Verification): WebhookEvent {
     verificationId: v.id,
     entityId: v.entityId,
     ...(isFinal(v) ? { checkStatus: v.status } : {}),
-    ...(v.customerRef ? { customerRef: v.customerRef } : {}),
+    ...(v.customerRef ? { customerRef: v.customerRef, customerRefSource: v.customerRefSource ?? 'page' } : {}),
     partnerOrigin: v.partnerOrigin,
     ...(isFinal(v) ? {} : { reason: v.expiredReason ?? 'not_finished' }),
   };

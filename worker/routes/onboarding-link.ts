@@ -140,7 +140,8 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
       id: verificationId,
       partnerId: partner.id,
       partnerOrigin: origin,
-      ...(body.customerRef ? { customerRef: body.customerRef } : {}),
+      // Whoever calls this route chose it (an Origin header is no authentication): `page`.
+      ...(body.customerRef ? { customerRef: body.customerRef, customerRefSource: 'page' as const } : {}),
       entityId,
       workerOrigin: own,
       createdAt: now,
