@@ -46,13 +46,16 @@ function tie(verificationId, account) {
   verifications.set(verificationId, { ...v, account });
   return true;
 }
-const update = (verificationId, kind, value) =>
-  verifications.set(verificationId, { ...verifications.get(verificationId), [kind]: value });
+const update = (verificationId, kind, value) => verifications.set(verificationId, { ...verifications.get(verificationId), [kind]: value });
 
 /** An account's view: its own verifications only, newest outcome first. */
 function accountView(account) {
   const mine = [...verifications].filter(([, v]) => v.account === account);
-  const latest = (kind) => mine.map(([, v]) => v[kind]).filter(Boolean).at(-1);
+  const latest = (kind) =>
+    mine
+      .map(([, v]) => v[kind])
+      .filter(Boolean)
+      .at(-1);
   const view = { verificationIds: mine.map(([id]) => id) };
   if (latest('token')) view.token = latest('token');
   if (latest('webhook')) view.webhook = latest('webhook');

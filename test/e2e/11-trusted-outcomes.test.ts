@@ -63,19 +63,17 @@ test(
 
       // A person who edits the page cannot make the partner believe anything.
       await page.evaluate(() =>
-        document
-          .querySelector('kyc-onboard')!
-          .dispatchEvent(
-            new CustomEvent('kyc-complete', {
-              bubbles: true,
-              composed: true,
-              detail: {
-                checkStatus: 'CHECKED_SUCCESS_CLEAR',
-                verificationId: 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ',
-                resultToken: 'forged.token.here',
-              },
-            }),
-          ),
+        document.querySelector('kyc-onboard')!.dispatchEvent(
+          new CustomEvent('kyc-complete', {
+            bubbles: true,
+            composed: true,
+            detail: {
+              checkStatus: 'CHECKED_SUCCESS_CLEAR',
+              verificationId: 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ',
+              resultToken: 'forged.token.here',
+            },
+          }),
+        ),
       );
       await page.getByText(/Server refused: token refused/).waitFor();
       const posted = await fetch(`${partner}/kyc/result-token`, {

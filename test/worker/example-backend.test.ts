@@ -159,7 +159,7 @@ describe('the example partner backend', () => {
     }
   });
 
-  it("refuses a token whose verification this server tied to another account, even with the right customer_ref", async () => {
+  it('refuses a token whose verification this server tied to another account, even with the right customer_ref', async () => {
     const victim = await visit();
     const attacker = await visit();
     const sub = 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNP2';
