@@ -102,8 +102,9 @@ export interface OnboardingLinkAnswer {
    */
   url?: string;
   /**
-   * With `sendSMS`: the 6-digit code to show on the starting device; the
-   * phone's return page asks for it before the outcome is credited.
+   * With `sendSMS` or `handoff`: the 6-digit code to show on the starting
+   * device (beside the QR code); the phone's return page asks for it before
+   * the outcome is credited.
    */
   claimCode?: string;
   /** When `url` stops working, as the vendor wrote it (ISO 8601 in the sandbox). */

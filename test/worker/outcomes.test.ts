@@ -219,6 +219,25 @@ describe('polling', () => {
     });
   });
 
+  it('20 distinct checkIds cost at most a couple of vendor calls, and leave the alarm its polls to find a real pass', async () => {
+    const s = stack();
+    let status = 'CHECKING';
+    resultVendor(() => status);
+    const { session, verificationId } = await s.link();
+    const calls = () => vendorRequests.filter((r) => r.url === RESULT).length;
+    await s.result({ session }); // the first look: one regular poll
+    assert.equal(calls(), 1);
+    for (let i = 0; i < 20; i++) await s.result({ session, checkId: `made-up-${i}` });
+    assert.ok(calls() <= 1 + 2, `a hint is a return, not a key to the vendor: ${calls()} calls`);
+    const v = s.store.records.get(verificationId)!;
+    assert.equal(v.polls, 1, 'the hints spent none of the polls the alarm needs');
+    // The real pass is still found on the regular schedule.
+    status = 'CHECKED_SUCCESS_CLEAR';
+    s.advance(31_000); // past the first alarm (set on the worker's clock when the link was made)
+    await s.store.runDueAlarms();
+    assert.equal(s.store.records.get(verificationId)!.status, 'CHECKED_SUCCESS_CLEAR');
+  });
+
   it('finds the outcome by itself (alarm) and queues one verification.completed, nothing personal in it', async () => {
     const s = stack();
     let status = 'CHECKING';

@@ -11,6 +11,7 @@ import {
   CLAIM_TRIES,
   isOpen,
   MAX_RENEWALS,
+  hintPollDue,
   pollDue,
   webhookEvent,
   type DemoDelivery,
@@ -72,9 +73,10 @@ export class VerificationLogic {
   }
 
   /**
-   * The record, after asking the vendor if that is due: at once when the
-   * browser brings back a check id or token it had not brought before,
-   * otherwise at most once per poll interval however many browsers ask.
+   * The record, after asking the vendor if that is due: at most once per poll
+   * interval however many browsers ask, and at once when the browser brings
+   * back a check id or token it had not brought before, within HINT_POLLS
+   * for the verification (a hint is a return, not a key to the vendor).
    * A fault of a poll made for this call is thrown (the browser sees 502/504).
    */
   async observe(hint: ReturnHint = {}): Promise<Verification | undefined> {
@@ -87,18 +89,24 @@ export class VerificationLogic {
       await this.d.save(v);
     }
     if (this.inflight) await this.inflight.catch(() => undefined);
-    else if (pollDue(v, this.d.now(), this.d.pollMs, returned)) await this.poll();
+    else if (pollDue(v, this.d.now(), this.d.pollMs)) await this.poll(false);
+    else if (returned && hintPollDue(v)) await this.poll(true);
     return this.d.load();
   }
 
-  private poll(): Promise<void> {
+  /** One vendor call; `hinted`: made at once for a return (counted in its own budget, not the alarm's). */
+  private poll(hinted = false): Promise<void> {
     const run = (async () => {
       const v = await this.d.load();
-      // A texted link whose outcome the vendor already gave only waits for its code.
+      // A handed-off link whose outcome the vendor already gave only waits for its code.
       if (!v || !isOpen(v) || (awaitingClaim(v) && v.handoff.pendingStatus)) return;
       const now = this.d.now();
       // Counted before the call: a slow or failing vendor still costs a poll.
-      await this.d.save({ ...v, lastPolledAt: now, polls: v.polls + 1 });
+      await this.d.save({
+        ...v,
+        lastPolledAt: now,
+        ...(hinted ? { hintPolls: (v.hintPolls ?? 0) + 1 } : { polls: v.polls + 1 }),
+      });
       const answer = await this.d.askVendor(v);
       if (answer.entityId !== undefined && answer.entityId !== v.entityId) {
         console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: v.id }));
@@ -142,7 +150,7 @@ export class VerificationLogic {
       await this.expire(unclaimed ? 'not_claimed' : 'not_finished');
       return;
     }
-    if (pollDue(v, now, this.d.pollMs, false)) {
+    if (pollDue(v, now, this.d.pollMs)) {
       try {
         await this.poll();
       } catch (err) {
@@ -174,13 +182,14 @@ export class VerificationLogic {
   async claim(browserKey: string, code: string): Promise<ClaimOutcome> {
     const v = await this.d.load();
     const h = v?.handoff;
-    if (!v || h?.kind !== 'sms' || !h.browserKey || !safeEqual(browserKey, h.browserKey)) return { kind: 'gone' };
+    if (!v || h?.code === undefined || !h.browserKey || !safeEqual(browserKey, h.browserKey)) return { kind: 'gone' };
     if (h.claimed) return { kind: 'claimed', ...(h.returned ? { returned: h.returned } : {}) };
-    if (!isOpen(v) || h.tries >= CLAIM_TRIES) return { kind: 'ended' };
+    if (!isOpen(v) || (h.tries ?? 0) >= CLAIM_TRIES) return { kind: 'ended' };
     if (!safeEqual(code, h.code)) {
-      const tries = h.tries + 1;
+      const tries = (h.tries ?? 0) + 1;
       await this.d.save({ ...v, handoff: { ...h, tries } });
       if (tries < CLAIM_TRIES) return { kind: 'wrong', triesLeft: CLAIM_TRIES - tries };
+      // The last wrong code ends it at once: verification.expired (not_claimed), /api/result final.
       await this.expire('not_claimed');
       return { kind: 'ended' };
     }
@@ -204,7 +213,11 @@ export class VerificationLogic {
     if (r.link && h?.kind === 'link') {
       // The same return secret: a phone still in the old flow can come back.
       // A new one (the old was spent: a phone already came back) starts afresh.
-      handoff = r.link.returnSecret === h.returnSecret ? { ...h, ...r.link, opened: false } : { kind: 'link', ...r.link };
+      // The code shown on the first device, and the wrong tries, carry over either way.
+      handoff =
+        r.link.returnSecret === h.returnSecret
+          ? { ...h, ...r.link, opened: false }
+          : { kind: 'link', ...r.link, ...(h.code !== undefined ? { code: h.code, tries: h.tries ?? 0 } : {}) };
     }
     const next: Verification = {
       ...v,
@@ -217,12 +230,17 @@ export class VerificationLogic {
     return next;
   }
 
-  /** The handoff URL was opened: where to send the phone, once. */
-  async openHandoff(token: string): Promise<string | undefined> {
+  /**
+   * The handoff URL: where to send the phone, while it is valid and unused.
+   * Only `consume` (the "Continue" POST of the page a GET or HEAD shows) uses
+   * it up: link previews and mail scanners open links too.
+   */
+  async openHandoff(token: string, consume = true): Promise<string | undefined> {
     const v = await this.d.load();
     const h = v?.handoff;
-    if (!v || h?.kind !== 'link' || h.opened || !safeEqual(token, h.openToken) || this.d.now() >= v.linkExpiresAt) return undefined;
-    await this.d.save({ ...v, handoff: { ...h, opened: true } });
+    if (!v || !isOpen(v) || h?.kind !== 'link' || h.opened || !safeEqual(token, h.openToken) || this.d.now() >= v.linkExpiresAt)
+      return undefined;
+    if (consume) await this.d.save({ ...v, handoff: { ...h, opened: true } });
     return h.hostedUrl;
   }
 
@@ -240,7 +258,7 @@ export class VerificationLogic {
     const browserKey = randomToken();
     await this.d.save({ ...v, handoff: { ...h, browserKey, returned: outcome } });
     await this.observe(hint).catch(() => undefined); // the alarm tries again if the vendor is down
-    return { browserKey, needsCode: h.kind === 'sms' && isOpen(v) };
+    return { browserKey, needsCode: h.code !== undefined && !h.claimed && isOpen(v) };
   }
 
   /** A delivery the demo receiver verified (kept: the last 10). */

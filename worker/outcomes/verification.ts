@@ -47,6 +47,8 @@ export interface Verification {
   expiredReason?: 'not_finished' | 'not_claimed';
   lastPolledAt?: number;
   polls: number;
+  /** Polls made at once because a browser brought back a new check id or token (their own small budget, HINT_POLLS). */
+  hintPolls?: number;
   webhook: { state: WebhookState; attempts: number; lastStatus?: number; at?: number };
   /** Links made again after this one's expired (`POST /api/onboarding-link` with its session). */
   renewals?: number;
@@ -59,14 +61,27 @@ export interface Verification {
 /** Continued on another device; the browser that arrives back with `returnSecret` gets `browserKey` (its cookie). */
 export type Handoff = LinkHandoff | SmsHandoff;
 
+/**
+ * Every handed-off link (a texted one, a QR code, a copied link) can reach
+ * someone other than the starter: it is credited only once the 6-digit code
+ * shown on the first device is entered on the return page, by the browser
+ * that arrived there (relay resistance).
+ */
 interface HandoffReturn {
   /** The single-use secret of the return URL. */
   returnSecret: string;
   browserKey?: string;
   returned?: 'success' | 'error';
+  /** The code shown on the first device. (Absent only on QR links made before every handoff had one.) */
+  code?: string;
+  /** Wrong codes entered so far; at CLAIM_TRIES the verification ends as not claimed. */
+  tries?: number;
+  claimed?: boolean;
+  /** A final status the vendor gave before the code was entered: credited on the claim. */
+  pendingStatus?: string;
 }
 
-/** A QR code or a copied link, which the starter holds: no code is needed to credit it. */
+/** A QR code or a copied link: the worker's single-use handoff URL, forwarded to the hosted flow on "Continue". */
 export interface LinkHandoff extends HandoffReturn {
   kind: 'link';
   /** The single-use token of the handoff URL, and the vendor's hosted flow it forwards to. */
@@ -75,19 +90,11 @@ export interface LinkHandoff extends HandoffReturn {
   opened?: boolean;
 }
 
-/**
- * A link the vendor texted to whatever number the starter typed: credited
- * only once the 6-digit code shown on the first device is entered on the
- * return page, by the browser that arrived there (relay resistance).
- */
+/** A link the vendor texted to whatever number the starter typed. */
 export interface SmsHandoff extends HandoffReturn {
   kind: 'sms';
   code: string;
-  /** Wrong codes entered so far; at CLAIM_TRIES the handoff ends. */
   tries: number;
-  claimed?: boolean;
-  /** A final status the vendor gave before the code was entered: credited on the claim. */
-  pendingStatus?: string;
 }
 
 /** New links one verification may get after its first (each a vendor call). */
@@ -101,12 +108,12 @@ export interface Renewal {
   link?: { openToken: string; hostedUrl: string; returnSecret: string };
 }
 
-/** Wrong codes allowed before a texted handoff ends. */
+/** Wrong codes allowed before a handoff ends (the verification ends with the last). */
 export const CLAIM_TRIES = 5;
 
-/** Whether the verification waits for its code: a texted link not yet claimed. */
-export const awaitingClaim = (v: Verification): v is Verification & { handoff: SmsHandoff } =>
-  v.handoff?.kind === 'sms' && !v.handoff.claimed;
+/** Whether the verification waits for its code: a handed-off link not yet claimed. */
+export const awaitingClaim = (v: Verification): v is Verification & { handoff: Handoff & { code: string } } =>
+  v.handoff?.code !== undefined && !v.handoff.claimed;
 
 /** Six digits, uniformly random. */
 export function claimCode(): string {
@@ -137,14 +144,26 @@ export function linkExpiry(urlExpiry: string | undefined, createdAt: number): nu
 export const isFinal = (v: Pick<Verification, 'status'>) => v.status !== CHECKING;
 export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined;
 
+/**
+ * Polls one verification may make at once because a browser brought back a
+ * check id or token it had not brought before (a return from the hosted
+ * flow). Past these, a hint waits for the poll interval like any other call:
+ * 20 made-up check ids cost at most this many extra vendor calls, and never
+ * spend the polls the alarm needs to find a real outcome.
+ */
+export const HINT_POLLS = 2;
+
 /** The most polls one verification can cost: its lifetime at the poll interval, and a little. */
 export const maxPolls = (v: Verification, pollMs: number) => Math.ceil((v.deadline - v.createdAt) / pollMs) + 3;
 
-/** Whether the vendor may be asked now: at most once per interval, unless a person just returned. */
-export function pollDue(v: Verification, now: number, pollMs: number, returned: boolean): boolean {
+/** Whether the vendor may be asked now: at most once per interval (a return has its own budget: `hintPollDue`). */
+export function pollDue(v: Verification, now: number, pollMs: number): boolean {
   if (!isOpen(v) || v.polls >= maxPolls(v, pollMs)) return false;
-  return returned || v.lastPolledAt === undefined || now - v.lastPolledAt >= pollMs;
+  return v.lastPolledAt === undefined || now - v.lastPolledAt >= pollMs;
 }
+
+/** Whether a browser's new check id or token may make the vendor be asked at once. */
+export const hintPollDue = (v: Verification): boolean => isOpen(v) && (v.hintPolls ?? 0) < HINT_POLLS;
 
 /** The webhook event for a verification that just ended, byte for byte what every attempt sends. */
 export interface WebhookEvent {
