@@ -21,6 +21,7 @@ const de: Strings = {
   fixFields: 'Bitte prüfen Sie die markierten Felder.',
   errFamilyName: 'Geben Sie Ihren Nachnamen ein.',
   errName: 'Höchstens 100 Zeichen.',
+  errNameChars: 'Entfernen Sie die unsichtbaren oder Sonderzeichen aus diesem Namen.',
   errDob: 'Geben Sie ein echtes vergangenes Datum ein, höchstens 120 Jahre zurück.',
   errDobDay: 'Geben Sie einen gültigen Tag des Monats ein.',
   errDobMonth: 'Geben Sie einen Monat von 1 bis 12 ein.',

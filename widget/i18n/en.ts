@@ -24,6 +24,7 @@ const en = {
   fixFields: 'Please check the marked fields.',
   errFamilyName: 'Enter your family name.',
   errName: 'At most 100 characters.',
+  errNameChars: 'Remove the invisible or special characters from this name.',
   errDob: 'Enter a real past date, at most 120 years ago.',
   errDobDay: 'Enter a real day of the month.',
   errDobMonth: 'Enter a month from 1 to 12.',

@@ -21,6 +21,7 @@ const es: Strings = {
   fixFields: 'Revisa los campos marcados.',
   errFamilyName: 'Escribe tu apellido.',
   errName: '100 caracteres como máximo.',
+  errNameChars: 'Quita los caracteres invisibles o especiales de este nombre.',
   errDob: 'Escribe una fecha pasada real, de hace 120 años como máximo.',
   errDobDay: 'Introduzca un día real del mes.',
   errDobMonth: 'Introduzca un mes del 1 al 12.',

@@ -21,6 +21,7 @@ const fr: Strings = {
   fixFields: 'Vérifiez les champs signalés.',
   errFamilyName: 'Saisissez votre nom de famille.',
   errName: '100 caractères au maximum.',
+  errNameChars: 'Retirez les caractères invisibles ou spéciaux de ce nom.',
   errDob: 'Saisissez une date passée réelle, il y a 120 ans au plus.',
   errDobDay: 'Saisissez un jour réel du mois.',
   errDobMonth: 'Saisissez un mois de 1 à 12.',
