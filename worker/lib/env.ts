@@ -66,6 +66,8 @@ export interface Env {
   WEBHOOK_SECRET?: string;
   /** Seconds between vendor polls of one open verification. Default 30, at least 5. */
   RESULT_POLL_SECONDS?: string;
+  /** Longest wait between vendor polls of one verification while no one waits (doubling from RESULT_POLL_SECONDS) or the vendor fails. Default 900. */
+  RESULT_POLL_MAX_SECONDS?: string;
   /** Seconds after the link's expiry that a verification is still polled. Default 900. */
   VERIFICATION_GRACE_SECONDS?: string;
   /** Timeout of one webhook attempt, ms. Default 15000. */

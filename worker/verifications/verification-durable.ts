@@ -6,7 +6,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from '../lib/env';
-import { resultPollSeconds } from './settings';
+import { pollSchedule } from './settings';
 import type { DemoDelivery, Renewal, Verification, WebhookState } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
 import { askVendor, enqueue, observeSafely, type Observation } from './verification-store';
@@ -18,7 +18,7 @@ export class VerificationStore extends DurableObject<Env> {
     remove: () => this.ctx.storage.deleteAll(),
     setAlarm: (at) => this.ctx.storage.setAlarm(at),
     now: () => Date.now(),
-    pollMs: resultPollSeconds(this.env) * 1000,
+    schedule: pollSchedule(this.env),
     askVendor: (v) => askVendor(this.env, v),
     enqueue: (e) => enqueue(this.env, e),
   });

@@ -11,8 +11,12 @@ import {
   CLAIM_TRIES,
   isOpen,
   MAX_RENEWALS,
+  nextAlarmAt,
   pollDue,
+  pollStarted,
   webhookEvent,
+  type PollCause,
+  type PollSchedule,
   type DemoDelivery,
   type Renewal,
   type Verification,
@@ -32,7 +36,8 @@ export interface VerificationDeps {
   remove(): Promise<void>;
   setAlarm(at: number): Promise<void>;
   now(): number;
-  pollMs: number;
+  /** RESULT_POLL_SECONDS and RESULT_POLL_MAX_SECONDS, in ms. */
+  schedule: PollSchedule;
   /** Asks the vendor about the verification's check; throws the vendor's fault. */
   askVendor(v: Verification): Promise<VendorAnswer>;
   /** Hands a webhook event to the delivery queue (at least once). */
@@ -68,43 +73,58 @@ export class VerificationLogic {
 
   async create(v: Verification): Promise<void> {
     await this.d.save(v);
-    await this.d.setAlarm(Math.min(v.createdAt + this.d.pollMs, v.deadline));
+    await this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule));
   }
 
   /**
-   * The record, after asking the vendor if that is due: at once when the
-   * browser brings back a check id or token it had not brought before,
+   * The record, after asking the vendor if that is due (a browser waits on
+   * it): at once when the browser brings back a check id or token it had not
+   * brought before (or `arrived`: a person is back on the return page),
    * otherwise at most once per poll interval however many browsers ask.
    * A fault of a poll made for this call is thrown (the browser sees 502/504).
    */
-  async observe(hint: ReturnHint = {}): Promise<Verification | undefined> {
+  async observe(hint: ReturnHint = {}, arrived = false): Promise<Verification | undefined> {
     let v = await this.d.load();
     if (!v) return undefined;
-    const returned =
+    const brought =
       isOpen(v) && ((hint.checkId !== undefined && hint.checkId !== v.checkId) || (hint.token !== undefined && hint.token !== v.token));
-    if (returned) {
+    if (brought) {
       v = { ...v, ...(hint.checkId ? { checkId: hint.checkId } : {}), ...(hint.token ? { token: hint.token } : {}) };
       await this.d.save(v);
     }
+    const cause: PollCause = brought || arrived ? 'returned' : 'browser';
     if (this.inflight) await this.inflight.catch(() => undefined);
-    else if (pollDue(v, this.d.now(), this.d.pollMs, returned)) await this.poll();
+    else if (pollDue(v, this.d.now(), this.d.schedule, cause)) await this.poll(cause);
     return this.d.load();
   }
 
-  private poll(): Promise<void> {
+  private poll(cause: PollCause): Promise<void> {
     const run = (async () => {
       const v = await this.d.load();
       // A texted link whose outcome the vendor already gave only waits for its code.
       if (!v || !isOpen(v) || (awaitingClaim(v) && v.handoff.pendingStatus)) return;
-      const now = this.d.now();
-      // Counted before the call: a slow or failing vendor still costs a poll.
-      await this.d.save({ ...v, lastPolledAt: now, polls: v.polls + 1 });
-      const answer = await this.d.askVendor(v);
+      const started = pollStarted(v, this.d.now(), cause);
+      await this.d.save(started);
+      let answer: VendorAnswer;
+      try {
+        answer = await this.d.askVendor(v);
+      } catch (err) {
+        // A failing vendor is asked less and less often, whoever asks (the alarm doubles its wait too).
+        const now = (await this.d.load())!;
+        await this.d.save({ ...now, failedPolls: (now.failedPolls ?? 0) + 1 });
+        if (cause !== 'alarm') await this.reschedule();
+        throw err;
+      }
       if (answer.entityId !== undefined && answer.entityId !== v.entityId) {
         console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: v.id }));
         throw vendorMismatch();
       }
       if (answer.checkStatus && answer.checkStatus !== CHECKING) await this.finish(answer.checkStatus);
+      else {
+        if (started.failedPolls) await this.d.save({ ...started, failedPolls: 0 });
+        // Someone is waiting (or just came back): the alarm starts again from the base interval.
+        if (cause !== 'alarm') await this.reschedule();
+      }
     })();
     this.inflight = run;
     return run.finally(() => {
@@ -127,7 +147,13 @@ export class VerificationLogic {
     await this.d.setAlarm(done.finalAt! + RETENTION_MS);
   }
 
-  /** The alarm: poll while open, and end it as expired at its deadline. */
+  /** Moves the alarm to the next poll on the schedule (an open verification). */
+  private async reschedule(): Promise<void> {
+    const v = await this.d.load();
+    if (v && isOpen(v)) await this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule));
+  }
+
+  /** The alarm: poll on the schedule while open (backing off while no one waits), and end it as expired at its deadline. */
   async alarm(): Promise<void> {
     const v = await this.d.load();
     if (!v) return;
@@ -142,9 +168,9 @@ export class VerificationLogic {
       await this.expire(unclaimed ? 'not_claimed' : 'not_finished');
       return;
     }
-    if (pollDue(v, now, this.d.pollMs, false)) {
+    if (pollDue(v, now, this.d.schedule, 'alarm')) {
       try {
-        await this.poll();
+        await this.poll('alarm');
       } catch (err) {
         // A failed poll is tried again at the next alarm; the error's name only.
         console.error(
@@ -152,8 +178,7 @@ export class VerificationLogic {
         );
       }
     }
-    const after = await this.d.load();
-    if (after && isOpen(after)) await this.d.setAlarm(Math.min(this.d.now() + this.d.pollMs, after.deadline));
+    await this.reschedule();
   }
 
   private async expire(reason: 'not_finished' | 'not_claimed'): Promise<void> {
@@ -186,7 +211,7 @@ export class VerificationLogic {
     }
     await this.d.save({ ...v, handoff: { ...h, claimed: true } });
     if (h.pendingStatus) await this.finish(h.pendingStatus);
-    else await this.observe({}).catch(() => undefined); // the alarm tries again if the vendor is down
+    else await this.observe({}, true).catch(() => undefined); // back with the code: asked at once (the alarm tries again if the vendor is down)
     return { kind: 'claimed', ...(h.returned ? { returned: h.returned } : {}) };
   }
 
@@ -239,7 +264,7 @@ export class VerificationLogic {
     if (h.browserKey) return undefined; // single use: someone already arrived with it
     const browserKey = randomToken();
     await this.d.save({ ...v, handoff: { ...h, browserKey, returned: outcome } });
-    await this.observe(hint).catch(() => undefined); // the alarm tries again if the vendor is down
+    await this.observe(hint, true).catch(() => undefined); // the alarm tries again if the vendor is down
     return { browserKey, needsCode: h.kind === 'sms' && isOpen(v) };
   }
 

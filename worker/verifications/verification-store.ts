@@ -9,7 +9,7 @@ import { VendorError, type VendorFault } from '../vendor-api/client';
 import { vendorMismatch } from '../vendor-api/errors';
 import { vendorClient } from '../vendor-api/from-env';
 import { partnerById } from '../partners/resolve';
-import { resultPollSeconds } from './settings';
+import { pollSchedule } from './settings';
 import { CHECKING, type DemoDelivery, type Renewal, type Verification, type WebhookEvent } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint, type VerificationDeps } from './verification-logic';
 import type { WebhookState } from './verification';
@@ -105,7 +105,7 @@ export class MemoryVerifications implements Verifications {
         remove: async () => void this.records.delete(id),
         setAlarm: async (at) => void this.alarms.set(id, at),
         now: () => this.clock.now(),
-        pollMs: resultPollSeconds(this.env) * 1000,
+        schedule: pollSchedule(this.env),
         askVendor: (v) => askVendor(this.env, v),
         enqueue: async (e) => {
           this.events.push(e);

@@ -37,6 +37,10 @@ export interface Verification {
   expiredReason?: 'not_finished' | 'not_claimed';
   lastPolledAt?: number;
   polls: number;
+  /** Polls in a row the alarm made with no one waiting (each doubles the alarm's next wait). */
+  idlePolls?: number;
+  /** Polls in a row the vendor failed (each doubles the next wait, whoever asks). */
+  failedPolls?: number;
   webhook: { state: WebhookState; attempts: number; lastStatus?: number; at?: number };
   /** Links made again after this one's expired (`POST /api/onboarding-link` with its session). */
   renewals?: number;
@@ -127,13 +131,56 @@ export function linkExpiry(urlExpiry: string | undefined, createdAt: number): nu
 export const isFinal = (v: Pick<Verification, 'status'>) => v.status !== CHECKING;
 export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined;
 
-/** The most polls one verification can cost: its lifetime at the poll interval, and a little. */
-export const maxPolls = (v: Verification, pollMs: number) => Math.ceil((v.deadline - v.createdAt) / pollMs) + 3;
+/**
+ * How often the vendor may be asked about one verification ("Polling
+ * budget"): `pollMs` (RESULT_POLL_SECONDS) while a browser waits on
+ * `/api/result` or a person has just returned; with no one waiting the alarm
+ * doubles its wait after each poll, up to `maxMs` (RESULT_POLL_MAX_SECONDS);
+ * a failing vendor doubles the wait the same way, whoever asks.
+ */
+export interface PollSchedule {
+  pollMs: number;
+  maxMs: number;
+}
 
-/** Whether the vendor may be asked now: at most once per interval, unless a person just returned. */
-export function pollDue(v: Verification, now: number, pollMs: number, returned: boolean): boolean {
-  if (!isOpen(v) || v.polls >= maxPolls(v, pollMs)) return false;
-  return returned || v.lastPolledAt === undefined || now - v.lastPolledAt >= pollMs;
+/** Who wants the vendor asked: a browser on `/api/result`, a person back from the hosted flow, or the alarm alone. */
+export type PollCause = 'browser' | 'returned' | 'alarm';
+
+/** The hard ceiling on polls of one verification: its lifetime at the base interval, and a little. */
+export const maxPolls = (v: Verification, s: PollSchedule) => Math.ceil((v.deadline - v.createdAt) / s.pollMs) + 3;
+
+const doubled = (s: PollSchedule, times: number) => Math.min(s.maxMs, s.pollMs * 2 ** Math.min(times, 30));
+
+/** The wait after the last poll before `cause` may ask again. */
+export function pollWait(v: Verification, s: PollSchedule, cause: PollCause): number {
+  const failed = v.failedPolls ?? 0;
+  return doubled(s, cause === 'alarm' ? Math.max(failed, v.idlePolls ?? 0) : failed);
+}
+
+/** Whether the vendor may be asked now for `cause`: a person who just returned at once, otherwise after the wait. */
+export function pollDue(v: Verification, now: number, s: PollSchedule, cause: PollCause): boolean {
+  if (!isOpen(v) || v.polls >= maxPolls(v, s)) return false;
+  return cause === 'returned' || v.lastPolledAt === undefined || now - v.lastPolledAt >= pollWait(v, s, cause);
+}
+
+/** The record as a poll for `cause` starts (counted before the call: a slow or failing vendor still costs a poll). */
+export const pollStarted = (v: Verification, now: number, cause: PollCause): Verification => ({
+  ...v,
+  lastPolledAt: now,
+  polls: v.polls + 1,
+  idlePolls: cause === 'alarm' ? (v.idlePolls ?? 0) + 1 : 0,
+});
+
+/** When the alarm should next look at an open verification: its next poll on the schedule, or its deadline. */
+export function nextAlarmAt(v: Verification, now: number, s: PollSchedule): number {
+  const due =
+    v.polls >= maxPolls(v, s)
+      ? v.deadline
+      : v.lastPolledAt === undefined
+        ? v.createdAt + s.pollMs
+        : v.lastPolledAt + pollWait(v, s, 'alarm');
+  // Never in the past (an alarm that set itself to now would spin).
+  return Math.min(v.deadline, Math.max(due, now + 1000));
 }
 
 /** The webhook event for a verification that just ended, byte for byte what every attempt sends. */
