@@ -24,6 +24,7 @@ test(
       WEBHOOK_URL: `${partner}/kyc/webhooks`,
       WEBHOOK_SECRET: secret,
       RESULT_POLL_SECONDS: '5',
+      RESULT_POLL_MAX_SECONDS: '10',
     });
     const backend = spawn(process.execPath, ['examples/partner-backend/server.mjs'], {
       env: { ...process.env, KYC_WORKER: worker.url, PORT: String(port), WEBHOOK_SECRET: secret, KYC_TEST_MODE: '1' },
