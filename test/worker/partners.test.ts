@@ -172,6 +172,21 @@ describe('the in-isolate cache', () => {
   });
 });
 
+describe('the in-isolate cache under a flood of unknown origins', () => {
+  it('keeps the partners it found: misses never evict them', async () => {
+    clearPartnerCache();
+    let reads = 0;
+    const counting = { get: async (k: string) => (reads++, reg.data.get(k) ?? null) } as unknown as KVNamespace;
+    const e = { ...env, PARTNERS: counting, PARTNERS_CACHE_SECONDS: '30' };
+    const t0 = 2_000_000;
+    assert.equal((await registryPartnerByOrigin(e, BETA, t0))?.id, 'beta');
+    for (let i = 0; i < 2500; i++) await registryPartnerByOrigin(e, `https://flood-${i}.example`, t0 + 1);
+    const before = reads;
+    assert.equal((await registryPartnerByOrigin(e, BETA, t0 + 2))?.id, 'beta');
+    assert.equal(reads, before, 'beta is still cached: no KV read');
+  });
+});
+
 describe('isolation', () => {
   it('a session of partner A is refused from partner B’s origin, and from A’s origin once it moves to B', async () => {
     const a = await link(ALPHA, { ...person, turnstileToken: 'good-3' });

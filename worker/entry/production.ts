@@ -9,6 +9,7 @@ import type { Env } from '../lib/env';
 import { consumeWebhookBatch, type WebhookMessage } from '../verifications/webhook-delivery';
 
 export { IdempotencyStore } from '../lib/idempotency-durable';
+export { LimitsStore } from '../lib/allowances-durable';
 export { VerificationStore } from '../verifications/verification-durable';
 
 const app = createApp();

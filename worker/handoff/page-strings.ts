@@ -14,6 +14,8 @@ export interface PageStrings {
   returnGone: readonly [string, string];
   enterCode: readonly [string, string];
   claimEnded: readonly [string, string];
+  /** The client's request budget is spent (429). */
+  tooMany: readonly [string, string];
   /** The handoff URL's page before the hosted flow (a GET never uses the link up). */
   continueTitle: readonly [string, string];
   /** `{partner}`: the partner's display name. */
@@ -37,6 +39,7 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
     returnGone: ['This page was already used', 'If you finished the steps, go back to your computer: it continues there by itself.'],
     enterCode: ['One last step', 'Enter the code shown on the screen where you started. It keeps someone else from using your check.'],
     claimEnded: ['This check has ended', 'The code was entered wrongly too many times, or the time ran out. Start again where you began.'],
+    tooMany: ['Please wait a moment', 'There were too many tries from this connection. Wait a minute, then open the link again.'],
     continueTitle: [
       'Continue your identity check',
       'You started an identity check on another screen. Continue here on this phone; at the end you will be asked for the code shown there.',
@@ -67,6 +70,7 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
       'Cette vérification est terminée',
       'Le code a été mal saisi trop de fois, ou le délai est dépassé. Recommencez là où vous avez commencé.',
     ],
+    tooMany: ['Patientez un instant', 'Il y a eu trop d’essais depuis cette connexion. Attendez une minute, puis rouvrez le lien.'],
     continueTitle: [
       'Poursuivre votre vérification d’identité',
       'Vous avez commencé une vérification d’identité sur un autre écran. Poursuivez ici sur ce téléphone ; à la fin, le code affiché là-bas vous sera demandé.',
@@ -100,6 +104,10 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
       'Diese Prüfung ist beendet',
       'Der Code wurde zu oft falsch eingegeben, oder die Zeit ist abgelaufen. Beginnen Sie dort neu, wo Sie angefangen haben.',
     ],
+    tooMany: [
+      'Bitte einen Moment warten',
+      'Von dieser Verbindung kamen zu viele Versuche. Warten Sie eine Minute und öffnen Sie den Link dann erneut.',
+    ],
     continueTitle: [
       'Identitätsprüfung fortsetzen',
       'Sie haben eine Identitätsprüfung auf einem anderen Bildschirm begonnen. Fahren Sie hier auf diesem Telefon fort; am Ende werden Sie nach dem dort angezeigten Code gefragt.',
@@ -124,6 +132,7 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
       'Esta verificación ha terminado',
       'El código se introdujo mal demasiadas veces, o se acabó el tiempo. Vuelve a empezar donde empezaste.',
     ],
+    tooMany: ['Espera un momento', 'Hubo demasiados intentos desde esta conexión. Espera un minuto y vuelve a abrir el enlace.'],
     continueTitle: [
       'Continúa tu verificación de identidad',
       'Empezaste una verificación de identidad en otra pantalla. Continúa aquí en este teléfono; al final se te pedirá el código que aparece allí.',
@@ -142,6 +151,7 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
     returnGone: ['استُخدمت هذه الصفحة من قبل', 'إذا أنهيت الخطوات، فعد إلى حاسوبك: ستتابع هناك تلقائيًا.'],
     enterCode: ['خطوة أخيرة', 'أدخل الرمز الظاهر على الشاشة التي بدأت منها. يمنع ذلك أي شخص آخر من استخدام تحققك.'],
     claimEnded: ['انتهى هذا التحقق', 'أُدخل الرمز بشكل خاطئ مرات كثيرة، أو انتهى الوقت. ابدأ من جديد حيث بدأت.'],
+    tooMany: ['انتظر قليلًا', 'كانت هناك محاولات كثيرة من هذا الاتصال. انتظر دقيقة ثم افتح الرابط مرة أخرى.'],
     continueTitle: [
       'تابع التحقق من هويتك',
       'بدأت التحقق من هويتك على شاشة أخرى. تابع هنا على هذا الهاتف؛ وفي النهاية سيُطلب منك الرمز الظاهر هناك.',

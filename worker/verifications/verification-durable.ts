@@ -5,6 +5,7 @@
  * or the link's expiry plus the grace period has passed.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { releaseHolds } from '../lib/allowances';
 import type { Env } from '../lib/env';
 import { pollSchedule } from './settings';
 import type { DemoDelivery, Renewal, Verification, WebhookState } from './verification';
@@ -21,6 +22,7 @@ export class VerificationStore extends DurableObject<Env> {
     schedule: pollSchedule(this.env),
     askVendor: (v) => askVendor(this.env, v),
     enqueue: (e) => enqueue(this.env, e),
+    release: (v) => releaseHolds(this.env, v.id, v.holds),
   });
 
   create(v: Verification): Promise<void> {

@@ -43,6 +43,8 @@ export interface VerificationDeps {
   askVendor(v: Verification): Promise<VendorAnswer>;
   /** Hands a webhook event to the delivery queue (at least once). */
   enqueue(event: WebhookEvent): Promise<void>;
+  /** Gives back the open-verification budgets it held (it ended). */
+  release?(v: Verification): Promise<void>;
 }
 
 /** What a browser may add when it comes back from the hosted flow. */
@@ -150,6 +152,7 @@ export class VerificationLogic {
     const done: Verification = { ...v, status, finalAt: this.d.now(), webhook: { ...v.webhook, state: 'queued' } };
     await this.d.save(done);
     await this.d.enqueue(webhookEvent(done));
+    await this.d.release?.(done).catch(() => undefined); // the hold lapses by itself otherwise
     await this.d.setAlarm(done.finalAt! + RETENTION_MS);
   }
 
@@ -193,6 +196,7 @@ export class VerificationLogic {
     const expired: Verification = { ...v, expiredAt: now, expiredReason: reason, webhook: { ...v.webhook, state: 'queued' } };
     await this.d.save(expired);
     await this.d.enqueue(webhookEvent(expired));
+    await this.d.release?.(expired).catch(() => undefined); // the hold lapses by itself otherwise
     await this.d.setAlarm(now + RETENTION_MS);
   }
 

@@ -58,6 +58,8 @@ export interface Verification {
   renewals?: number;
   /** Continued on another device (`worker/handoff/`): how, and its single-use secrets. */
   handoff?: Handoff;
+  /** The open-verification budgets it holds (`lib/allowances.ts`), given back when it ends. */
+  holds?: string[];
   /** Demo partners only: what their receiver inside the worker accepted (the demo shows it). */
   demoDeliveries?: DemoDelivery[];
 }
