@@ -288,10 +288,10 @@ export class VerificationLogic {
     return { browserKey, needsCode: h.code !== undefined && !h.claimed && isOpen(v) };
   }
 
-  /** A delivery the demo receiver verified (kept: the last 10). */
+  /** A delivery the demo receiver verified (kept: the last 10); one already recorded (same webhook-id: a retry or a replay) is ignored. */
   async recordDemoDelivery(d: DemoDelivery): Promise<void> {
     const v = await this.d.load();
-    if (!v) return;
+    if (!v || v.demoDeliveries?.some((x) => x.webhookId === d.webhookId)) return;
     await this.d.save({ ...v, demoDeliveries: [...(v.demoDeliveries ?? []), d].slice(-10) });
   }
 
