@@ -10,7 +10,6 @@
 import type { Env } from '../env';
 import { isOpen, webhookEvent, type WebhookEvent } from './verification';
 import { verifications } from './verification-store';
-import type { WebhookMessage } from './webhook-delivery';
 
 export type Redelivery =
   | { kind: 'queued'; verificationId: string; webhookId: string; type: WebhookEvent['type'] }
@@ -29,7 +28,7 @@ export async function redeliverWebhook(env: Env, verificationId: string, options
   if (!env.WEBHOOK_QUEUE) return { kind: 'unavailable' };
   const event = webhookEvent(v);
   await store.webhookOutcome(v.id, 'queued', v.webhook.attempts, v.webhook.lastStatus);
-  await env.WEBHOOK_QUEUE.send({ ...event, attempt: 1 } satisfies WebhookMessage, { contentType: 'json' });
+  await env.WEBHOOK_QUEUE.send({ ...event, attempt: 1 } satisfies WebhookEvent & { attempt: number }, { contentType: 'json' });
   console.log(JSON.stringify({ level: 'info', event: 'webhook_redelivery_queued', verificationId: v.id, type: event.type }));
   return { kind: 'queued', verificationId: v.id, webhookId: event.id, type: event.type };
 }
