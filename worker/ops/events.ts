@@ -11,10 +11,11 @@
  * (a deployment that has not created the queue, node tests) nothing is sent.
  */
 import type { Env } from '../env';
+import type { VendorOperation, VendorOutcome } from '../vendor/client';
+
+export type { VendorOperation, VendorOutcome };
 
 export type LinkChannel = 'redirect' | 'handoff' | 'sms';
-export type VendorOperation = 'onboarding-url' | 'result' | 'search' | 'ruok';
-export type VendorOutcome = 'ok' | '4xx' | '5xx' | 'timeout' | 'network';
 export type WebhookFailure = 'timeout' | 'network';
 /** What an attempt came to: delivered, gone (410: stop), retry (another attempt is queued), dead (no more attempts). */
 export type WebhookResult = 'delivered' | 'gone' | 'retry' | 'dead';

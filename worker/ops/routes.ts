@@ -8,7 +8,7 @@
  * Access: access.ts. Every answer: no-store, a strict CSP (no script at all),
  * no referrer, not indexed.
  */
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../env';
 import { ApiError, validationError } from '../errors';
@@ -66,7 +66,8 @@ const rangeName = (v: string | undefined): RangeName => (v && v in RANGES ? (v a
 
 export const ops = new Hono<AppEnv>();
 
-ops.use('*', async (c, next) => {
+// Mounted at '/': every middleware names /ops, or it would run for the whole worker.
+const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
   const access = await checkAccess(c.env, c.req.url, c.req.raw.headers);
   if (access.kind === 'not-found') throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
   if (access.kind === 'unauthorized') {
@@ -80,11 +81,12 @@ ops.use('*', async (c, next) => {
   c.header('Content-Security-Policy', CSP);
   c.header('Referrer-Policy', 'no-referrer');
   c.header('X-Robots-Tag', 'noindex');
-});
+};
+ops.use('/ops/*', guard); // '/ops/*' matches /ops itself too
 
 // A POST from a page must come from the console itself: with Access, the browser sends its
 // session cookie along with any site's form (CSRF). The CLI sends no Origin.
-ops.use('*', async (c, next) => {
+ops.use('/ops/*', async (c, next) => {
   if (c.req.method === 'POST') {
     const origin = c.req.header('Origin');
     const fetchSite = c.req.header('Sec-Fetch-Site');

@@ -37,6 +37,8 @@ export interface Verification {
   expiredReason?: 'not_finished' | 'not_claimed';
   lastPolledAt?: number;
   polls: number;
+  /** When a person first came back from the hosted flow (this device or the phone): counted once for the operator. */
+  flowReturnedAt?: number;
   webhook: { state: WebhookState; attempts: number; lastStatus?: number; at?: number };
   /** Links made again after this one's expired (`POST /api/onboarding-link` with its session). */
   renewals?: number;

@@ -11,6 +11,7 @@ import type { Context } from 'hono';
 import { DEFAULTS, timeoutMs, usesSandbox, type AppEnv, type Env } from '../env';
 import type { Partner } from '../partners/partner';
 import { sandbox } from '../sandbox/app';
+import { emitOne, type WaitUntil } from '../ops/events';
 import { createVendorClient, type VendorClient } from './client';
 
 export type VendorCredentials = Pick<Partner, 'customerId' | 'childId' | 'apiKey'>;
@@ -21,9 +22,17 @@ export interface VendorOptions {
   ctx?: Parameters<typeof sandbox.fetch>[2];
   /** Told each answer's status (for a request's log line). */
   onStatus?: (status: number) => void;
+  /** Whose call it is, for the operator's `vendor.call` event (none: the operator's own, e.g. /api/ruok without a partner). */
+  partnerId?: string;
+  /** Where the event's send may run after the answer (a request's or a Durable Object's context). */
+  waitUntil?: WaitUntil;
 }
 
-export function vendorClient(env: Env, as: VendorCredentials, { origin, ctx, onStatus }: VendorOptions): VendorClient {
+export function vendorClient(
+  env: Env,
+  as: VendorCredentials,
+  { origin, ctx, onStatus, partnerId, waitUntil }: VendorOptions,
+): VendorClient {
   const inSandbox = usesSandbox(env);
   return createVendorClient({
     baseUrl: inSandbox ? `${origin}/sandbox` : env.KYC_BASE_URL!.trim(),
@@ -38,6 +47,8 @@ export function vendorClient(env: Env, as: VendorCredentials, { origin, ctx, onS
       onStatus?.(response.status);
       return response;
     },
+    onCall: (operation, outcome, ms) =>
+      emitOne(env, waitUntil ?? (ctx as WaitUntil | undefined), partnerId, { type: 'vendor.call', operation, outcome, ms }),
   });
 }
 
@@ -48,5 +59,11 @@ export function vendorFor(c: Context<AppEnv>, as: VendorCredentials): VendorClie
   } catch {
     ctx = undefined; // app.request() in node tests has no execution context
   }
-  return vendorClient(c.env, as, { origin: new URL(c.req.url).origin, ctx, onStatus: (status) => c.set('vendorStatus', status) });
+  const partnerId = 'id' in as && typeof as.id === 'string' ? as.id : c.get('partner')?.id;
+  return vendorClient(c.env, as, {
+    origin: new URL(c.req.url).origin,
+    ctx,
+    onStatus: (status) => c.set('vendorStatus', status),
+    ...(partnerId ? { partnerId } : {}),
+  });
 }
