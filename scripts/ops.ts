@@ -10,7 +10,7 @@
 // --url), with the token from the environment variable OPS_TOKEN (never an
 // argument: other users can read those in `ps`). --json prints the answer as
 // the API gave it.
-import { VERIFICATION_ID } from '../worker/outcomes/verification';
+import { VERIFICATION_ID } from '../worker/verifications/verification';
 
 class UsageError extends Error {}
 

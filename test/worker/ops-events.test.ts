@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { http, HttpResponse, delay } from 'msw';
-import type { Env } from '../../worker/env';
+import type { Env } from '../../worker/lib/env';
 import type { OpsMessage } from '../../worker/ops/events';
 import { isOpsMessage } from '../../worker/ops/consumer';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
+import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
 import { ENVIRONMENT_PARTNER_ID } from '../../worker/partners/partner';
 import { baseEnv, call, linkAnswer, okVendor, person, secrets, startHarness, stopHarness, VENDOR, vendor } from './harness';
 

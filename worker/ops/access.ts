@@ -10,8 +10,8 @@
  * Configured, a request with neither a valid assertion nor the token is 401.
  */
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
-import { usesSandbox, type Env } from '../env';
-import { configuredPublicOrigin, isLoopbackHost } from '../public-origin';
+import { usesSandbox, type Env } from '../lib/env';
+import { configuredPublicOrigin, isLoopbackHost } from '../lib/public-origin';
 
 export type Access = { kind: 'allowed'; by: 'access' | 'token' | 'local' } | { kind: 'not-found' } | { kind: 'unauthorized' };
 

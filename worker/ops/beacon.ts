@@ -6,7 +6,7 @@
  * browser is kept. 204, whatever the queue does.
  */
 import { Hono } from 'hono';
-import type { AppEnv } from '../env';
+import type { AppEnv } from '../lib/env';
 import { track } from './track';
 
 export const beacon = new Hono<AppEnv>().post('/beacon', async (c) => {

@@ -7,7 +7,7 @@
  * retention.
  */
 import type { MessageBatch } from '@cloudflare/workers-types';
-import type { Env } from '../env';
+import type { Env } from '../lib/env';
 import type { OpsMessage } from './events';
 import { cleanUp, record } from './store';
 

@@ -10,8 +10,8 @@
  * missing queue costs a log line, never a request. Without the binding
  * (a deployment that has not created the queue, node tests) nothing is sent.
  */
-import type { Env } from '../env';
-import type { VendorOperation, VendorOutcome } from '../vendor/client';
+import type { Env } from '../lib/env';
+import type { VendorOperation, VendorOutcome } from '../vendor-api/client';
 
 export type { VendorOperation, VendorOutcome };
 

@@ -10,10 +10,10 @@
  */
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppEnv } from '../env';
-import { ApiError, validationError } from '../errors';
-import { redeliverWebhook } from '../outcomes/webhook-redeliver';
-import { VERIFICATION_ID } from '../outcomes/verification';
+import type { AppEnv } from '../lib/env';
+import { ApiError, validationError } from '../lib/errors';
+import { redeliverWebhook } from '../verifications/webhook-redeliver';
+import { VERIFICATION_ID } from '../verifications/verification';
 import { checkAccess } from './access';
 import { OPS_CSS, opsPage, RANGES, type RangeName } from './page';
 import { funnel, summary } from './report';
