@@ -300,15 +300,27 @@ describe('sealing', () => {
 });
 
 describe('/api/ruok', () => {
-  it('checks the operator’s credentials, or a named partner’s', async () => {
+  it('checks the operator’s credentials, or a named partner’s (for the operator only)', async () => {
+    const ops = { ...env, OPS_TOKEN: 'ops-token-0123456789abcdef' };
+    const asOperator = { headers: { Authorization: 'Bearer ops-token-0123456789abcdef' } };
     assert.equal((await call('/api/ruok', {}, env)).status, 200);
     assert.equal(vendorRequests.at(-1)!.headers['api_key'], baseEnv.KYC_API_KEY);
-    assert.equal((await call('/api/ruok?partner=beta', {}, env)).status, 200);
+    // To anyone but the operator, a known and an unknown id answer alike (no enumeration), and the vendor is not asked.
+    const known = await call('/api/ruok?partner=beta', {}, ops);
+    const unknownToAnyone = await call('/api/ruok?partner=gamma', {}, ops);
+    assert.deepEqual([known.status, known.json.errorCode, known.json.errorMsg], [404, 'NOT_FOUND', 'There is no such partner.']);
+    assert.deepEqual(
+      [unknownToAnyone.status, unknownToAnyone.json.errorCode, unknownToAnyone.json.errorMsg],
+      [known.status, known.json.errorCode, known.json.errorMsg],
+    );
+    assert.equal((await call('/api/ruok?partner=beta', { headers: { Authorization: 'Bearer wrong' } }, ops)).status, 404);
+    assert.equal(vendorRequests.length, 1);
+    assert.equal((await call('/api/ruok?partner=beta', asOperator, ops)).status, 200);
     assert.equal(vendorRequests.at(-1)!.headers['api_key'], KEY_B);
     assert.equal(vendorRequests.at(-1)!.headers['x-service-customerchildid'], 'child-beta');
-    const unknown = await call('/api/ruok?partner=gamma', {}, env);
+    const unknown = await call('/api/ruok?partner=gamma', asOperator, ops);
     assert.equal(unknown.status, 404);
-    const bad = await call('/api/ruok?partner=Not_An_Id', {}, env);
+    const bad = await call('/api/ruok?partner=Not_An_Id', asOperator, ops);
     assert.equal(bad.status, 400);
     assert.equal(bad.json.issues[0].issueLocation, 'partner');
     assert.equal(vendorRequests.length, 2);
