@@ -144,10 +144,9 @@ export class KycOnboard extends LitElement {
     return this._locale.t;
   }
 
-  /** @internal The language asked for (`fr`, even before its dictionary arrives; `en` for a tag the worker would refuse). */
+  /** @internal The dictionary asked for (`fr`, `pt-BR`, `zh-Hant`; `en` for what is no language tag): the phone's pages speak it. */
   get _lang(): string {
-    const p = this._locale.primary;
-    return /^[a-z]{2,3}$/.test(p) ? p : 'en';
+    return this._locale.code;
   }
 
   /** @internal Focus an element of the shadow root once rendered. */
@@ -207,7 +206,7 @@ export class KycOnboard extends LitElement {
   override render(): TemplateResult {
     const l = this._locale;
     return html`<div part="base" dir=${l.$dir} lang=${l.lang}>
-      ${view({ flow: this._flow, t: l.t, tag: l.tag, sms: this.sms, turnstile: !!this.turnstileSitekey })}
+      ${view({ flow: this._flow, t: l.t, tag: l.tag, lang: l.lang, sms: this.sms, turnstile: !!this.turnstileSitekey })}
     </div>`;
   }
 }

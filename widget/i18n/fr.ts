@@ -1,4 +1,7 @@
-import type { Strings } from './en.js';
+import type { Review, Strings } from './en.js';
+
+/** AI-drafted, not yet reviewed by a native speaker. */
+export const review: Review = 'ai-drafted';
 
 const fr: Strings = {
   givenName: 'Prénom',

@@ -4,7 +4,7 @@
  * handed-off hosted flow ends on. Calm, plain, never an error: the person's
  * part is done, or they go back to where they started.
  */
-import { PAGE_STRINGS, type PageLang } from './page-strings';
+import { isRtl, type PageLang, type PageStrings } from './page-strings';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
@@ -19,8 +19,7 @@ button{display:block;margin-top:1rem;font:inherit;font-weight:600;padding:.75rem
 @media (prefers-color-scheme:dark){body{color:#e6e9ee;background:#0d1117}main{background:#161b22}.who{color:#a9b1bc}}`;
 
 /** The return page of a texted link: asks for the code shown where the person started. */
-export function codePage(lang: PageLang, action: string, problem?: string): string {
-  const t = PAGE_STRINGS[lang];
+export function codePage(lang: PageLang, t: PageStrings, action: string, problem?: string): string {
   const [title, message] = t.enterCode;
   const form = `<form method="post" action="${esc(action)}">
 <label for="code">${esc(t.codeLabel)}</label>
@@ -37,7 +36,7 @@ ${
 
 export function handoffPage(lang: PageLang, title: string, message: string, extra = ''): string {
   return `<!doctype html>
-<html lang="${lang}"${lang === 'ar' ? ' dir="rtl"' : ''}>
+<html lang="${lang}"${isRtl(lang) ? ' dir="rtl"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

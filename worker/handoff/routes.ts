@@ -14,7 +14,7 @@ import { ApiError } from '../errors';
 import { VERIFICATION_ID } from '../outcomes/verification';
 import { verifications } from '../outcomes/verification-store';
 import { codePage, HANDOFF_CSS, handoffPage } from './pages';
-import { PAGE_STRINGS, pageLang, type PageLang, type PageStrings } from './page-strings';
+import { pageLang, pageStrings, type PageLang, type PageStrings } from './page-strings';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
 
@@ -34,20 +34,21 @@ const langOf = (c: Context<AppEnv>): PageLang => pageLang(c.req.query('l'), c.re
 
 type PageName = { [K in keyof PageStrings]: PageStrings[K] extends readonly [string, string] ? K : never }[keyof PageStrings];
 
-function page(c: Context<AppEnv>, name: PageName, status: 200 | 404 | 410 = 200) {
+async function page(c: Context<AppEnv>, name: PageName, status: 200 | 404 | 410 = 200) {
   headers(c);
   const lang = langOf(c);
-  const [title, message] = PAGE_STRINGS[lang][name];
+  const [title, message] = (await pageStrings(c.env.ASSETS, lang))[name];
   c.header('Content-Language', lang);
   return c.html(handoffPage(lang, title, message), status);
 }
 
 /** The code form of a texted link's return page (a wrong code is a 400 for what it is). */
-function codeForm(c: Context<AppEnv>, vid: string, problem?: (t: PageStrings) => string) {
+async function codeForm(c: Context<AppEnv>, vid: string, problem?: (t: PageStrings) => string) {
   headers(c, "'self'");
   const lang = langOf(c);
+  const t = await pageStrings(c.env.ASSETS, lang);
   c.header('Content-Language', lang);
-  return c.html(codePage(lang, `/handoff/${vid}/return?l=${lang}`, problem?.(PAGE_STRINGS[lang])), problem ? 400 : 200);
+  return c.html(codePage(lang, t, `/handoff/${vid}/return?l=${lang}`, problem?.(t)), problem ? 400 : 200);
 }
 const sixDigits = (t: PageStrings) => t.sixDigits;
 
