@@ -84,7 +84,8 @@ const noLitGlobals = {
  */
 async function packDictionaries() {
   const problems = await checkAll();
-  if (problems.length && !process.env.H26_TMP) throw new Error(`[build-widget] the dictionaries are not complete:\n  ${problems.join('\n  ')}`);
+  if (problems.length && !process.env.H26_TMP)
+    throw new Error(`[build-widget] the dictionaries are not complete:\n  ${problems.join('\n  ')}`);
   const dicts = await widgetDictionaries();
   const keys = Object.keys(dicts.find((d) => d.code === 'en').strings);
   const files = dicts

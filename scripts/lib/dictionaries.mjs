@@ -116,7 +116,9 @@ export async function checkDictionaries(dicts, { sameAsEnglish = {}, packed = fa
         for (const c of cats) if (!categories.includes(c)) say(`key ${k}: plural {${name}} has a form "${c}" ${d.code} does not use`);
       }
       if (d.code !== 'en' && v === source[k] && allowed[k] !== v)
-        say(`key ${k} is the English text (${JSON.stringify(v)}): translate it, or add it to same-as-english.json if it really is the same`);
+        say(
+          `key ${k} is the English text (${JSON.stringify(v)}): translate it, or add it to same-as-english.json if it really is the same`,
+        );
     }
     for (const [k, v] of Object.entries(allowed))
       if (own[k] !== v || source[k] !== v) say(`same-as-english.json allows ${k} = ${JSON.stringify(v)}, which is no longer both texts`);

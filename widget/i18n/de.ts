@@ -48,7 +48,8 @@ const de: Strings = {
   smsExpires: 'Gültig bis {time}.',
   smsExpired: 'Der Link ist abgelaufen.',
   sendAgain: 'Erneut senden',
-  sendAgainWait: 'Nicht erneut gesendet: zu viele SMS. Versuchen Sie es in {seconds, plural, one {# Sekunde} other {# Sekunden}} erneut; diese Seite wartet weiter auf Ihr Handy.',
+  sendAgainWait:
+    'Nicht erneut gesendet: zu viele SMS. Versuchen Sie es in {seconds, plural, one {# Sekunde} other {# Sekunden}} erneut; diese Seite wartet weiter auf Ihr Handy.',
   useThisDevice: 'Stattdessen dieses Gerät verwenden',
   checking: 'Ihr Ergebnis wird abgerufen…',
   completeSuccess: 'Danke, Sie sind bestätigt.',

@@ -48,7 +48,8 @@ const en = {
   smsExpires: 'It works until {time}.',
   smsExpired: 'The link has expired.',
   sendAgain: 'Send again',
-  sendAgainWait: 'Not sent again: too many texts. Try again in {seconds, plural, one {# second} other {# seconds}}; this page keeps waiting for your phone.',
+  sendAgainWait:
+    'Not sent again: too many texts. Try again in {seconds, plural, one {# second} other {# seconds}}; this page keeps waiting for your phone.',
   useThisDevice: 'Use this device instead',
   checking: 'Checking your result…',
   completeSuccess: 'Thanks, you’re verified.',

@@ -48,7 +48,8 @@ const es: Strings = {
   smsExpires: 'Funciona hasta las {time}.',
   smsExpired: 'El enlace ha caducado.',
   sendAgain: 'Enviar de nuevo',
-  sendAgainWait: 'No se reenvió: demasiados mensajes. Prueba en {seconds, plural, one {# segundo} many {# segundos} other {# segundos}}; esta página sigue esperando a tu teléfono.',
+  sendAgainWait:
+    'No se reenvió: demasiados mensajes. Prueba en {seconds, plural, one {# segundo} many {# segundos} other {# segundos}}; esta página sigue esperando a tu teléfono.',
   useThisDevice: 'Usar este dispositivo',
   checking: 'Comprobando tu resultado…',
   completeSuccess: 'Gracias, estás verificado.',

@@ -48,7 +48,8 @@ const fr: Strings = {
   smsExpires: 'Valable jusqu’à {time}.',
   smsExpired: 'Le lien a expiré.',
   sendAgain: 'Renvoyer',
-  sendAgainWait: 'Pas renvoyé : trop de SMS. Réessayez dans {seconds, plural, one {# seconde} many {# secondes} other {# secondes}} ; cette page attend toujours votre téléphone.',
+  sendAgainWait:
+    'Pas renvoyé : trop de SMS. Réessayez dans {seconds, plural, one {# seconde} many {# secondes} other {# secondes}} ; cette page attend toujours votre téléphone.',
   useThisDevice: 'Utiliser cet appareil',
   checking: 'Vérification de votre résultat…',
   completeSuccess: 'Merci, vous êtes vérifié.',

@@ -17,7 +17,11 @@ const YMD: Part[] = ['year', 'month', 'day'];
  */
 export function dateOrder(tag: string): Part[] {
   const t = tag.toLowerCase();
-  return /^(en-(us|ph|as|gu|mp|pr|um|vi)|fil|tl)\b/.test(t) ? MDY : /^(zh|ja|ko|hu|lt|mn|sv|eu|fa|af|fr-ca|en-ca|en-za)\b/.test(t) ? YMD : DMY;
+  return /^(en-(us|ph|as|gu|mp|pr|um|vi)|fil|tl)\b/.test(t)
+    ? MDY
+    : /^(zh|ja|ko|hu|lt|mn|sv|eu|fa|af|fr-ca|en-ca|en-za)\b/.test(t)
+      ? YMD
+      : DMY;
 }
 
 /**

@@ -51,7 +51,7 @@ export function pageStrings(assets: AssetFetcher | undefined, lang: string): Pro
       const d = json.strings;
       // The build checked every file; a partial one (an old deployment's) is completed with English.
       if (!d || typeof d !== 'object') throw new Error(`page strings ${lang}: no strings`);
-      return compile({ ...(PAGE_STRINGS_EN), ...d }, lang);
+      return compile({ ...PAGE_STRINGS_EN, ...d }, lang);
     })
     .catch((err: unknown) => {
       cache.delete(lang);
