@@ -84,8 +84,7 @@ const noLitGlobals = {
  */
 async function packDictionaries() {
   const problems = await checkAll();
-  if (problems.length && !process.env.H26_TMP)
-    throw new Error(`[build-widget] the dictionaries are not complete:\n  ${problems.join('\n  ')}`);
+  if (problems.length) throw new Error(`[build-widget] the dictionaries are not complete:\n  ${problems.join('\n  ')}`);
   const dicts = await widgetDictionaries();
   const keys = Object.keys(dicts.find((d) => d.code === 'en').strings);
   const files = dicts
@@ -218,7 +217,10 @@ export function buildManifest() {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const file = await buildBundle();
+  const file = await buildBundle().catch((err) => {
+    console.error(err.message);
+    process.exit(1);
+  });
   mkdirSync(at('dist/public'), { recursive: true });
   copyFileSync(file, at('dist/public/widget.js'));
   for (const f of chunksIn(at('dist/public'))) rmSync(at('dist/public', f));
