@@ -74,6 +74,7 @@ before(async () => {
       WEBHOOK_MAX_ATTEMPTS: '3',
       WEBHOOK_TIMEOUT_MS: '700',
       RESULT_POLL_SECONDS: '5',
+      RESULT_POLL_MAX_SECONDS: '10',
     },
   });
 });

@@ -1,5 +1,5 @@
 import { fillParts as fill } from '../../../rules/message.js';
-import type { Deps } from '../../flow.js';
+import type { Deps } from '../../flow-api.js';
 import type { View } from '../../views/view.js';
 
 /** `sms-sent`: the link is on the person's phone; until when it works, and the ways on. */

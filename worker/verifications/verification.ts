@@ -1,0 +1,218 @@
+/**
+ * A verification: what the worker keeps about one onboarding link so the
+ * outcome is known, and told to the partner's server, without trusting any
+ * browser. Never a name, a date of birth or a phone number (those live at the
+ * vendor). The rules here are pure and take the time as an argument; the
+ * Durable Object (`verification-store.ts`) runs them.
+ */
+import { ulid } from 'ulid';
+
+export const CHECKING = 'CHECKING';
+
+export type WebhookState = 'none' | 'queued' | 'delivered' | 'gone' | 'dead';
+
+export interface Verification {
+  /** `vrf_` + a ULID. */
+  id: string;
+  /** The partner it was made for: its credentials ask the vendor, its webhook endpoint hears the outcome. */
+  partnerId: string;
+  /** The partner page origin that created it: the token's `aud`, the webhook's `partnerOrigin`. */
+  partnerOrigin: string;
+  customerRef?: string;
+  /** The vendor's entity id (opaque). */
+  entityId: string;
+  /** The worker's own origin when it was made: `iss`, and where the sandbox lives. */
+  workerOrigin: string;
+  createdAt: number;
+  /** When the hosted-flow link stops working. */
+  linkExpiresAt: number;
+  /** Polling stops here: link expiry plus the grace period. */
+  deadline: number;
+  checkId?: string;
+  token?: string;
+  /** `CHECKING` or a final check status. */
+  status: string;
+  finalAt?: number;
+  expiredAt?: number;
+  expiredReason?: 'not_finished' | 'not_claimed';
+  lastPolledAt?: number;
+  polls: number;
+  /** Polls in a row the alarm made with no one waiting (each doubles the alarm's next wait). */
+  idlePolls?: number;
+  /** Polls in a row the vendor failed (each doubles the next wait, whoever asks). */
+  failedPolls?: number;
+  webhook: { state: WebhookState; attempts: number; lastStatus?: number; at?: number };
+  /** Links made again after this one's expired (`POST /api/onboarding-link` with its session). */
+  renewals?: number;
+  /** Continued on another device (`worker/handoff/`): how, and its single-use secrets. */
+  handoff?: Handoff;
+  /** Demo partners only: what their receiver inside the worker accepted (the demo shows it). */
+  demoDeliveries?: DemoDelivery[];
+}
+
+/** Continued on another device; the browser that arrives back with `returnSecret` gets `browserKey` (its cookie). */
+export type Handoff = LinkHandoff | SmsHandoff;
+
+interface HandoffReturn {
+  /** The single-use secret of the return URL. */
+  returnSecret: string;
+  browserKey?: string;
+  returned?: 'success' | 'error';
+}
+
+/** A QR code or a copied link, which the starter holds: no code is needed to credit it. */
+export interface LinkHandoff extends HandoffReturn {
+  kind: 'link';
+  /** The single-use token of the handoff URL, and the vendor's hosted flow it forwards to. */
+  openToken: string;
+  hostedUrl: string;
+  opened?: boolean;
+}
+
+/**
+ * A link the vendor texted to whatever number the starter typed: credited
+ * only once the 6-digit code shown on the first device is entered on the
+ * return page, by the browser that arrived there (relay resistance).
+ */
+export interface SmsHandoff extends HandoffReturn {
+  kind: 'sms';
+  code: string;
+  /** Wrong codes entered so far; at CLAIM_TRIES the handoff ends. */
+  tries: number;
+  claimed?: boolean;
+  /** A final status the vendor gave before the code was entered: credited on the claim. */
+  pendingStatus?: string;
+}
+
+/** New links one verification may get after its first (each a vendor call). */
+export const MAX_RENEWALS = 5;
+
+/** What a new link changes: its expiry (and the polling deadline with it), and a handoff's link. */
+export interface Renewal {
+  linkExpiresAt: number;
+  deadline: number;
+  /** A QR or copied link's new single-use token and hosted flow; the return secret it was made with. */
+  link?: { openToken: string; hostedUrl: string; returnSecret: string };
+}
+
+/** Wrong codes allowed before a texted handoff ends. */
+export const CLAIM_TRIES = 5;
+
+/** Whether the verification waits for its code: a texted link not yet claimed. */
+export const awaitingClaim = (v: Verification): v is Verification & { handoff: SmsHandoff } =>
+  v.handoff?.kind === 'sms' && !v.handoff.claimed;
+
+/** Six digits, uniformly random. */
+export function claimCode(): string {
+  const n = crypto.getRandomValues(new Uint32Array(1))[0]!;
+  // 4,294,000,000 is a multiple of 10^6: values at or above it would skew the digits.
+  return n >= 4_294_000_000 ? claimCode() : String(n % 1_000_000).padStart(6, '0');
+}
+
+export interface DemoDelivery {
+  webhookId: string;
+  type: string;
+  checkStatus?: string;
+  reason?: string;
+  /** The receiver checked the signature (the demo receiver records nothing it could not verify). */
+  signature: 'verified';
+  receivedAt: number;
+}
+
+export const newVerificationId = () => `vrf_${ulid()}`;
+export const VERIFICATION_ID = /^vrf_[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** A link expiry the vendor wrote, or an hour after creation when it is unreadable. */
+export function linkExpiry(urlExpiry: string | undefined, createdAt: number): number {
+  const t = urlExpiry ? Date.parse(urlExpiry) : NaN;
+  return Number.isFinite(t) && t > createdAt ? t : createdAt + 60 * 60 * 1000;
+}
+
+export const isFinal = (v: Pick<Verification, 'status'>) => v.status !== CHECKING;
+export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined;
+
+/**
+ * How often the vendor may be asked about one verification ("Polling
+ * budget"): `pollMs` (RESULT_POLL_SECONDS) while a browser waits on
+ * `/api/result` or a person has just returned; with no one waiting the alarm
+ * doubles its wait after each poll, up to `maxMs` (RESULT_POLL_MAX_SECONDS);
+ * a failing vendor doubles the wait the same way, whoever asks.
+ */
+export interface PollSchedule {
+  pollMs: number;
+  maxMs: number;
+}
+
+/** Who wants the vendor asked: a browser on `/api/result`, a person back from the hosted flow, or the alarm alone. */
+export type PollCause = 'browser' | 'returned' | 'alarm';
+
+/** The hard ceiling on polls of one verification: its lifetime at the base interval, and a little. */
+export const maxPolls = (v: Verification, s: PollSchedule) => Math.ceil((v.deadline - v.createdAt) / s.pollMs) + 3;
+
+const doubled = (s: PollSchedule, times: number) => Math.min(s.maxMs, s.pollMs * 2 ** Math.min(times, 30));
+
+/** The wait after the last poll before `cause` may ask again. */
+export function pollWait(v: Verification, s: PollSchedule, cause: PollCause): number {
+  const failed = v.failedPolls ?? 0;
+  return doubled(s, cause === 'alarm' ? Math.max(failed, v.idlePolls ?? 0) : failed);
+}
+
+/** Whether the vendor may be asked now for `cause`: a person who just returned at once, otherwise after the wait. */
+export function pollDue(v: Verification, now: number, s: PollSchedule, cause: PollCause): boolean {
+  if (!isOpen(v) || v.polls >= maxPolls(v, s)) return false;
+  return cause === 'returned' || v.lastPolledAt === undefined || now - v.lastPolledAt >= pollWait(v, s, cause);
+}
+
+/** The record as a poll for `cause` starts (counted before the call: a slow or failing vendor still costs a poll). */
+export const pollStarted = (v: Verification, now: number, cause: PollCause): Verification => ({
+  ...v,
+  lastPolledAt: now,
+  polls: v.polls + 1,
+  idlePolls: cause === 'alarm' ? (v.idlePolls ?? 0) + 1 : 0,
+});
+
+/** When the alarm should next look at an open verification: its next poll on the schedule, or its deadline. */
+export function nextAlarmAt(v: Verification, now: number, s: PollSchedule): number {
+  const due =
+    v.polls >= maxPolls(v, s)
+      ? v.deadline
+      : v.lastPolledAt === undefined
+        ? v.createdAt + s.pollMs
+        : v.lastPolledAt + pollWait(v, s, 'alarm');
+  // Never in the past (an alarm that set itself to now would spin).
+  return Math.min(v.deadline, Math.max(due, now + 1000));
+}
+
+/** The webhook event for a verification that just ended, byte for byte what every attempt sends. */
+export interface WebhookEvent {
+  verificationId: string;
+  type: 'verification.completed' | 'verification.expired';
+  /** `webhook-id`: derived from (verificationId, type), the same on every attempt. */
+  id: string;
+  /** The exact body. */
+  body: string;
+  partnerId: string;
+  /** The worker's own origin when the verification was made (to find its partner again). */
+  workerOrigin: string;
+}
+
+export function webhookEvent(v: Verification): WebhookEvent {
+  const type = isFinal(v) ? 'verification.completed' : 'verification.expired';
+  const at = isFinal(v) ? v.finalAt! : v.expiredAt!;
+  const data = {
+    verificationId: v.id,
+    entityId: v.entityId,
+    ...(isFinal(v) ? { checkStatus: v.status } : {}),
+    ...(v.customerRef ? { customerRef: v.customerRef } : {}),
+    partnerOrigin: v.partnerOrigin,
+    ...(isFinal(v) ? {} : { reason: v.expiredReason ?? 'not_finished' }),
+  };
+  return {
+    verificationId: v.id,
+    type,
+    id: `msg_${v.id.slice(4)}_${type === 'verification.completed' ? 'completed' : 'expired'}`,
+    body: JSON.stringify({ type, timestamp: new Date(at).toISOString(), data }),
+    partnerId: v.partnerId,
+    workerOrigin: v.workerOrigin,
+  };
+}
