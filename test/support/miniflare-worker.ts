@@ -53,9 +53,9 @@ function tomlOptions(): Promise<Record<string, unknown>> {
     Object.assign(process.env, WRANGLER_ENV);
     const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
     const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
-    // Static assets are the demo's, not under test here; the script is ours.
-    const { assets: _a, ...rest } = workerOptions as typeof workerOptions & { assets?: unknown };
-    return rest as Record<string, unknown>;
+    // Static assets are the demo's, not under test here (unless a test names a directory: `assets`); the script is ours.
+    const { assets, ...rest } = workerOptions as typeof workerOptions & { assets?: unknown };
+    return { ...rest, tomlAssets: assets } as Record<string, unknown>;
   })();
   return fromToml;
 }
@@ -81,6 +81,8 @@ export interface MiniflareOptions {
   /** Requests per 60 s per key of RL_IP (default: wrangler.toml's). */
   ipLimit?: number;
   smsLimit?: number;
+  /** Serve this directory as the static assets (the `ASSETS` binding), with wrangler.toml's routing. Default: none. */
+  assets?: string;
 }
 
 export async function startMiniflareWorker(options: MiniflareOptions = {}): Promise<MiniflareWorker> {
@@ -110,8 +112,10 @@ async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
   const ratelimits = { ...(toml.ratelimits as Record<string, { simple: { limit: number; period: number } }>) };
   if (options.ipLimit !== undefined) ratelimits.RL_IP = { simple: { limit: options.ipLimit, period: 60 } };
   if (options.smsLimit !== undefined) ratelimits.RL_SMS = { simple: { limit: options.smsLimit, period: 60 } };
+  const { tomlAssets, ...bindingsFromToml } = toml;
   const mf = new Miniflare({
-    ...toml,
+    ...bindingsFromToml,
+    ...(options.assets ? { assets: { ...(tomlAssets as Record<string, unknown>), directory: options.assets } } : {}),
     ratelimits,
     bindings: { ...((toml.bindings as Record<string, unknown>) ?? {}), ...vars },
     modules: [{ type: 'ESModule', path: scriptPath }],

@@ -17,6 +17,8 @@ import { PAGE_STRINGS_EN, type PageDictionary } from './page-strings-en';
 export type PageLang = Language;
 
 export type PageStrings = Omit<PageDictionary, 'wrongCode'> & {
+  /** The language these strings are in (English when the asked-for one could not be read). */
+  lang: PageLang;
   /** After a wrong code, with `left` tries left. */
   wrongCode: (left: number) => string;
 };
@@ -24,8 +26,9 @@ export type PageStrings = Omit<PageDictionary, 'wrongCode'> & {
 /** Where the build puts a language's page dictionary among the static assets. */
 export const pageStringsPath = (lang: string) => `/i18n/pages/${lang}.json`;
 
-const compile = (d: PageDictionary, lang: string): PageStrings => ({
+const compile = (d: PageDictionary, lang: PageLang): PageStrings => ({
   ...d,
+  lang,
   wrongCode: (n) => fill(d.wrongCode, { n }, lang),
 });
 
@@ -33,13 +36,13 @@ const english = compile(PAGE_STRINGS_EN, 'en');
 const cache = new Map<string, Promise<PageStrings>>([['en', Promise.resolve(english)]]);
 
 /** Fetches the static asset of a language (or fails). */
-export type AssetFetcher = { fetch: (input: string) => Promise<Response> };
+export type AssetFetcher = { fetch: (input: string) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }> };
 
 /**
  * The page strings of `lang`: from memory, else from the static assets, else
  * English (a failed read is not remembered, so the next page tries again).
  */
-export function pageStrings(assets: AssetFetcher | undefined, lang: string): Promise<PageStrings> {
+export function pageStrings(assets: AssetFetcher | undefined, lang: PageLang): Promise<PageStrings> {
   const hit = cache.get(lang);
   if (hit) return hit;
   if (!assets) return Promise.resolve(english);

@@ -36,10 +36,10 @@ type PageName = { [K in keyof PageStrings]: PageStrings[K] extends readonly [str
 
 async function page(c: Context<AppEnv>, name: PageName, status: 200 | 404 | 410 = 200) {
   headers(c);
-  const lang = langOf(c);
-  const [title, message] = (await pageStrings(c.env.ASSETS, lang))[name];
-  c.header('Content-Language', lang);
-  return c.html(handoffPage(lang, title, message), status);
+  const t = await pageStrings(c.env.ASSETS, langOf(c));
+  const [title, message] = t[name];
+  c.header('Content-Language', t.lang);
+  return c.html(handoffPage(t.lang, title, message), status);
 }
 
 /** The code form of a texted link's return page (a wrong code is a 400 for what it is). */
@@ -47,8 +47,9 @@ async function codeForm(c: Context<AppEnv>, vid: string, problem?: (t: PageStrin
   headers(c, "'self'");
   const lang = langOf(c);
   const t = await pageStrings(c.env.ASSETS, lang);
-  c.header('Content-Language', lang);
-  return c.html(codePage(lang, t, `/handoff/${vid}/return?l=${lang}`, problem?.(t)), problem ? 400 : 200);
+  c.header('Content-Language', t.lang);
+  // The form keeps the language asked for: the next page may find its strings.
+  return c.html(codePage(t.lang, t, `/handoff/${vid}/return?l=${lang}`, problem?.(t)), problem ? 400 : 200);
 }
 const sixDigits = (t: PageStrings) => t.sixDigits;
 
