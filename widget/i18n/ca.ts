@@ -64,5 +64,8 @@ const ca: Strings = {
   errGeneric: 'Alguna cosa no ha anat bé. Torneu-ho a provar.',
   retry: 'Torna-ho a provar',
   startAgain: 'Torna a començar',
+  errNameChars: 'Traieu d’aquest nom els caràcters invisibles o especials.',
+  handoffCode: 'Al final, el telèfon us demanarà aquest codi. No el doneu mai a ningú:',
+  errClosed: 'Aquesta verificació ha acabat sense resultat. Torneu a començar.',
 };
 export default ca;

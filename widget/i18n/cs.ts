@@ -64,5 +64,8 @@ const cs: Strings = {
   errGeneric: 'Něco se pokazilo. Zkuste to znovu.',
   retry: 'Zkusit znovu',
   startAgain: 'Začít znovu',
+  errNameChars: 'Odstraňte z tohoto jména neviditelné nebo zvláštní znaky.',
+  handoffCode: 'Na konci si telefon řekne o tento kód. Nikdy ho nikomu nedávejte:',
+  errClosed: 'Toto ověření skončilo bez výsledku. Začněte prosím znovu.',
 };
 export default cs;

@@ -64,5 +64,8 @@ const da: Strings = {
   errGeneric: 'Noget gik galt. Prøv igen.',
   retry: 'Prøv igen',
   startAgain: 'Start forfra',
+  errNameChars: 'Fjern de usynlige eller specielle tegn fra dette navn.',
+  handoffCode: 'Til sidst beder telefonen om denne kode. Giv den aldrig til nogen:',
+  errClosed: 'Dette tjek er afsluttet uden et resultat. Start forfra.',
 };
 export default da;

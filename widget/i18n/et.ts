@@ -64,5 +64,8 @@ const et: Strings = {
   errGeneric: 'Midagi läks valesti. Proovige uuesti.',
   retry: 'Proovi uuesti',
   startAgain: 'Alusta uuesti',
+  errNameChars: 'Eemaldage sellest nimest nähtamatud või erimärgid.',
+  handoffCode: 'Lõpus küsib telefon seda koodi. Ärge andke seda kunagi kellelegi:',
+  errClosed: 'See kontroll lõppes ilma tulemuseta. Palun alustage uuesti.',
 };
 export default et;

@@ -64,5 +64,8 @@ const fi: Strings = {
   errGeneric: 'Jokin meni vikaan. Yritä uudelleen.',
   retry: 'Yritä uudelleen',
   startAgain: 'Aloita alusta',
+  errNameChars: 'Poista tästä nimestä näkymättömät tai erikoismerkit.',
+  handoffCode: 'Lopuksi puhelin kysyy tätä koodia. Älä koskaan anna sitä kenellekään:',
+  errClosed: 'Tämä tunnistus päättyi ilman tulosta. Aloita alusta.',
 };
 export default fi;

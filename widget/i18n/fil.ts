@@ -64,5 +64,8 @@ const fil: Strings = {
   errGeneric: 'May nangyaring mali. Pakisubukan muli.',
   retry: 'Subukan muli',
   startAgain: 'Magsimula muli',
+  errNameChars: 'Alisin ang mga hindi nakikita o espesyal na character sa pangalang ito.',
+  handoffCode: 'Sa dulo, hihingin ng inyong telepono ang code na ito. Huwag itong ibigay kaninuman:',
+  errClosed: 'Natapos ang beripikasyong ito nang walang resulta. Pakisimulan muli.',
 };
 export default fil;

@@ -64,5 +64,8 @@ const ga: Strings = {
   errGeneric: 'Tharla fadhb. Bain triail eile as.',
   retry: 'Bain triail eile as',
   startAgain: 'Tosaigh arís',
+  errNameChars: 'Bain na carachtair dhofheicthe nó speisialta den ainm seo.',
+  handoffCode: 'Ag an deireadh, iarrfaidh d’fhón an cód seo. Ná tabhair d’aon duine é choíche:',
+  errClosed: 'Tháinig deireadh leis an seiceáil seo gan toradh. Tosaigh arís.',
 };
 export default ga;

@@ -64,5 +64,8 @@ const hr: Strings = {
   errGeneric: 'Nešto nije u redu. Pokušajte ponovno.',
   retry: 'Pokušaj ponovno',
   startAgain: 'Počni ispočetka',
+  errNameChars: 'Uklonite nevidljive ili posebne znakove iz ovog imena.',
+  handoffCode: 'Na kraju će mobitel tražiti ovaj kod. Nikad ga nikome ne dajte:',
+  errClosed: 'Ova je provjera završila bez rezultata. Počnite ispočetka.',
 };
 export default hr;

@@ -64,5 +64,8 @@ const hu: Strings = {
   errGeneric: 'Hiba történt. Próbálja újra.',
   retry: 'Újra',
   startAgain: 'Újrakezdés',
+  errNameChars: 'Távolítsa el a láthatatlan vagy különleges karaktereket ebből a névből.',
+  handoffCode: 'A végén a telefon ezt a kódot kéri. Soha senkinek ne adja meg:',
+  errClosed: 'Ez az ellenőrzés eredmény nélkül ért véget. Kérjük, kezdje újra.',
 };
 export default hu;

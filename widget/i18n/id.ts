@@ -64,5 +64,8 @@ const id: Strings = {
   errGeneric: 'Terjadi masalah. Silakan coba lagi.',
   retry: 'Coba lagi',
   startAgain: 'Mulai lagi',
+  errNameChars: 'Hapus karakter tak terlihat atau karakter khusus dari nama ini.',
+  handoffCode: 'Di akhir, ponsel Anda akan meminta kode ini. Jangan pernah memberikannya kepada siapa pun:',
+  errClosed: 'Pemeriksaan ini berakhir tanpa hasil. Silakan mulai lagi.',
 };
 export default id;

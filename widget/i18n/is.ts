@@ -64,5 +64,8 @@ const is_: Strings = {
   errGeneric: 'Eitthvað fór úrskeiðis. Reyndu aftur.',
   retry: 'Reyna aftur',
   startAgain: 'Byrja aftur',
+  errNameChars: 'Fjarlægðu ósýnilega eða sérstaka stafi úr þessu nafni.',
+  handoffCode: 'Í lokin biður síminn um þennan kóða. Gefðu hann aldrei neinum:',
+  errClosed: 'Þessari staðfestingu lauk án niðurstöðu. Byrjaðu aftur.',
 };
 export default is_;

@@ -64,5 +64,8 @@ const it: Strings = {
   errGeneric: 'Si è verificato un problema. Riprova.',
   retry: 'Riprova',
   startAgain: 'Ricomincia',
+  errNameChars: 'Togli da questo nome i caratteri invisibili o speciali.',
+  handoffCode: 'Alla fine il telefono ti chiederà questo codice. Non darlo mai a nessuno:',
+  errClosed: 'Questa verifica si è conclusa senza un risultato. Ricomincia.',
 };
 export default it;

@@ -64,5 +64,8 @@ const ja: Strings = {
   errGeneric: '問題が発生しました。もう一度お試しください。',
   retry: '再試行',
   startAgain: '最初からやり直す',
+  errNameChars: 'この名前から、見えない文字や特殊な文字を削除してください。',
+  handoffCode: '最後に、スマートフォンでこのコードの入力を求められます。このコードは誰にも教えないでください：',
+  errClosed: 'この本人確認は結果が出ないまま終了しました。最初からやり直してください。',
 };
 export default ja;

@@ -64,5 +64,8 @@ const ko: Strings = {
   errGeneric: '문제가 발생했습니다. 다시 시도해 주세요.',
   retry: '다시 시도',
   startAgain: '처음부터 다시 시작',
+  errNameChars: '이 이름에서 보이지 않는 문자나 특수 문자를 지워 주세요.',
+  handoffCode: '마지막에 휴대전화에서 이 코드를 입력하라고 합니다. 이 코드는 누구에게도 알려 주지 마세요:',
+  errClosed: '이 인증은 결과 없이 종료되었습니다. 처음부터 다시 시작해 주세요.',
 };
 export default ko;

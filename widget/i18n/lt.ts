@@ -64,5 +64,8 @@ const lt: Strings = {
   errGeneric: 'Kažkas nepavyko. Bandykite dar kartą.',
   retry: 'Bandyti dar kartą',
   startAgain: 'Pradėti iš naujo',
+  errNameChars: 'Pašalinkite iš šio vardo nematomus ar specialiuosius simbolius.',
+  handoffCode: 'Pabaigoje telefonas paprašys šio kodo. Niekada niekam jo neduokite:',
+  errClosed: 'Ši patikra baigėsi be rezultato. Pradėkite iš naujo.',
 };
 export default lt;

@@ -64,5 +64,8 @@ const lv: Strings = {
   errGeneric: 'Radās kļūda. Mēģiniet vēlreiz.',
   retry: 'Mēģināt vēlreiz',
   startAgain: 'Sākt no jauna',
+  errNameChars: 'Noņemiet no šī vārda neredzamās vai īpašās rakstzīmes.',
+  handoffCode: 'Beigās tālrunis prasīs šo kodu. Nekad nevienam to nedodiet:',
+  errClosed: 'Šī pārbaude beidzās bez rezultāta. Lūdzu, sāciet no jauna.',
 };
 export default lv;

@@ -64,5 +64,8 @@ const ms: Strings = {
   errGeneric: 'Berlaku masalah. Sila cuba lagi.',
   retry: 'Cuba lagi',
   startAgain: 'Mula semula',
+  errNameChars: 'Buang aksara halimunan atau khas daripada nama ini.',
+  handoffCode: 'Pada akhirnya, telefon anda akan meminta kod ini. Jangan sesekali berikan kod ini kepada sesiapa:',
+  errClosed: 'Semakan ini telah tamat tanpa keputusan. Sila mula semula.',
 };
 export default ms;

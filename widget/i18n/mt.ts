@@ -64,5 +64,8 @@ const mt: Strings = {
   errGeneric: 'Inqalgħet problema. Erġa’ pprova.',
   retry: 'Erġa’ pprova',
   startAgain: 'Erġa’ ibda',
+  errNameChars: 'Neħħi l-karattri inviżibbli jew speċjali minn dan l-isem.',
+  handoffCode: 'Fl-aħħar, il-mowbajl jitolbok dan il-kodiċi. Qatt tagħtih lil ħadd:',
+  errClosed: 'Din il-verifika ntemmet mingħajr riżultat. Erġa’ ibda.',
 };
 export default mt;

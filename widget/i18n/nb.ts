@@ -64,5 +64,8 @@ const nb: Strings = {
   errGeneric: 'Noe gikk galt. Prøv igjen.',
   retry: 'Prøv igjen',
   startAgain: 'Begynn på nytt',
+  errNameChars: 'Fjern de usynlige eller spesielle tegnene fra dette navnet.',
+  handoffCode: 'Til slutt spør telefonen om denne koden. Gi den aldri til noen:',
+  errClosed: 'Kontrollen ble avsluttet uten resultat. Begynn på nytt.',
 };
 export default nb;

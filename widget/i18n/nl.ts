@@ -64,5 +64,8 @@ const nl: Strings = {
   errGeneric: 'Er ging iets mis. Probeer het opnieuw.',
   retry: 'Opnieuw proberen',
   startAgain: 'Opnieuw beginnen',
+  errNameChars: 'Verwijder de onzichtbare of speciale tekens uit deze naam.',
+  handoffCode: 'Aan het eind vraagt uw telefoon om deze code. Geef hem nooit aan iemand:',
+  errClosed: 'Deze controle is zonder resultaat beëindigd. Begin opnieuw.',
 };
 export default nl;

@@ -64,5 +64,8 @@ const pl: Strings = {
   errGeneric: 'Coś poszło nie tak. Spróbuj ponownie.',
   retry: 'Spróbuj ponownie',
   startAgain: 'Zacznij od nowa',
+  errNameChars: 'Usuń z tego imienia lub nazwiska niewidoczne albo specjalne znaki.',
+  handoffCode: 'Na końcu telefon poprosi o ten kod. Nigdy nikomu go nie podawaj:',
+  errClosed: 'Ta weryfikacja zakończyła się bez wyniku. Zacznij od nowa.',
 };
 export default pl;

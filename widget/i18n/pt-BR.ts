@@ -64,5 +64,8 @@ const ptBR: Strings = {
   errGeneric: 'Algo deu errado. Tente novamente.',
   retry: 'Tentar novamente',
   startAgain: 'Começar de novo',
+  errNameChars: 'Remova deste nome os caracteres invisíveis ou especiais.',
+  handoffCode: 'No final, o celular vai pedir este código. Nunca o passe para ninguém:',
+  errClosed: 'Esta verificação terminou sem resultado. Comece de novo.',
 };
 export default ptBR;

@@ -64,5 +64,8 @@ const pt: Strings = {
   errGeneric: 'Ocorreu um problema. Tente novamente.',
   retry: 'Tentar novamente',
   startAgain: 'Começar de novo',
+  errNameChars: 'Retire deste nome os carateres invisíveis ou especiais.',
+  handoffCode: 'No fim, o telemóvel pede este código. Nunca o dê a ninguém:',
+  errClosed: 'Esta verificação terminou sem resultado. Comece de novo.',
 };
 export default pt;

@@ -64,5 +64,8 @@ const ro: Strings = {
   errGeneric: 'A apărut o problemă. Încercați din nou.',
   retry: 'Încearcă din nou',
   startAgain: 'Începe din nou',
+  errNameChars: 'Eliminați caracterele invizibile sau speciale din acest nume.',
+  handoffCode: 'La final, telefonul vă cere acest cod. Nu-l dați nimănui, niciodată:',
+  errClosed: 'Această verificare s-a încheiat fără rezultat. Începeți din nou.',
 };
 export default ro;

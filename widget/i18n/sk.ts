@@ -64,5 +64,8 @@ const sk: Strings = {
   errGeneric: 'Niečo sa pokazilo. Skúste to znova.',
   retry: 'Skúsiť znova',
   startAgain: 'Začať znova',
+  errNameChars: 'Odstráňte z tohto mena neviditeľné alebo špeciálne znaky.',
+  handoffCode: 'Na konci si telefón vypýta tento kód. Nikdy ho nikomu nedávajte:',
+  errClosed: 'Toto overenie sa skončilo bez výsledku. Začnite, prosím, znova.',
 };
 export default sk;

@@ -64,5 +64,8 @@ const sl: Strings = {
   errGeneric: 'Nekaj je šlo narobe. Poskusite znova.',
   retry: 'Poskusi znova',
   startAgain: 'Začni znova',
+  errNameChars: 'Iz tega imena odstranite nevidne ali posebne znake.',
+  handoffCode: 'Na koncu bo telefon zahteval to kodo. Nikoli je ne dajte nikomur:',
+  errClosed: 'To preverjanje se je končalo brez rezultata. Začnite znova.',
 };
 export default sl;

@@ -64,5 +64,8 @@ const sv: Strings = {
   errGeneric: 'Något gick fel. Försök igen.',
   retry: 'Försök igen',
   startAgain: 'Börja om',
+  errNameChars: 'Ta bort de osynliga eller speciella tecknen ur namnet.',
+  handoffCode: 'I slutet ber telefonen om den här koden. Ge den aldrig till någon:',
+  errClosed: 'Kontrollen avslutades utan resultat. Börja om.',
 };
 export default sv;

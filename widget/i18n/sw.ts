@@ -64,5 +64,8 @@ const sw: Strings = {
   errGeneric: 'Hitilafu imetokea. Tafadhali jaribu tena.',
   retry: 'Jaribu tena',
   startAgain: 'Anza upya',
+  errNameChars: 'Ondoa herufi zisizoonekana au maalum kwenye jina hili.',
+  handoffCode: 'Mwishoni, simu yako itaomba msimbo huu. Usimpe mtu yeyote kamwe:',
+  errClosed: 'Ukaguzi huu umekwisha bila matokeo. Tafadhali anza upya.',
 };
 export default sw;

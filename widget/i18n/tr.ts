@@ -64,5 +64,8 @@ const tr: Strings = {
   errGeneric: 'Bir sorun oluştu. Lütfen tekrar deneyin.',
   retry: 'Tekrar dene',
   startAgain: 'Yeniden başla',
+  errNameChars: 'Bu addan görünmeyen veya özel karakterleri kaldırın.',
+  handoffCode: 'Sonunda telefonunuz bu kodu isteyecek. Bu kodu asla kimseyle paylaşmayın:',
+  errClosed: 'Bu doğrulama sonuç alınamadan sona erdi. Lütfen yeniden başlayın.',
 };
 export default tr;

@@ -64,5 +64,8 @@ const vi: Strings = {
   errGeneric: 'Đã xảy ra sự cố. Vui lòng thử lại.',
   retry: 'Thử lại',
   startAgain: 'Bắt đầu lại',
+  errNameChars: 'Xóa các ký tự ẩn hoặc ký tự đặc biệt khỏi tên này.',
+  handoffCode: 'Ở bước cuối, điện thoại sẽ yêu cầu mã này. Tuyệt đối không đưa mã cho bất kỳ ai:',
+  errClosed: 'Lượt kiểm tra này đã kết thúc mà không có kết quả. Vui lòng bắt đầu lại.',
 };
 export default vi;

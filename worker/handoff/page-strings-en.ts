@@ -14,6 +14,12 @@ export const PAGE_STRINGS_EN: PageDictionary = {
   returnGone: ['This page was already used', 'If you finished the steps, go back to your computer: it continues there by itself.'],
   enterCode: ['One last step', 'Enter the code shown on the screen where you started. It keeps someone else from using your check.'],
   claimEnded: ['This check has ended', 'The code was entered wrongly too many times, or the time ran out. Start again where you began.'],
+  continueTitle: [
+    'Continue your identity check',
+    'You started an identity check on another screen. Continue here on this phone; at the end you will be asked for the code shown there.',
+  ],
+  requestedBy: 'Requested by {partner}.',
+  continue: 'Continue',
   codeLabel: 'Code',
   confirm: 'Confirm',
   sixDigits: 'Enter the 6 digits of the code.',
@@ -28,6 +34,11 @@ export interface PageDictionary {
   returnGone: readonly [string, string];
   enterCode: readonly [string, string];
   claimEnded: readonly [string, string];
+  /** The handoff URL's page before the hosted flow (a GET never uses the link up). */
+  continueTitle: readonly [string, string];
+  /** `{partner}`: the partner's display name. */
+  requestedBy: string;
+  continue: string;
   codeLabel: string;
   confirm: string;
   sixDigits: string;

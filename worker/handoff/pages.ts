@@ -4,6 +4,7 @@
  * handed-off hosted flow ends on. Calm, plain, never an error: the person's
  * part is done, or they go back to where they started.
  */
+import { fill } from '../../rules/message';
 import { isRtl, type PageLang, type PageStrings } from './page-strings';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -30,6 +31,20 @@ ${
 `
     : ''
 }<button type="submit">${esc(t.confirm)}</button>
+</form>`;
+  return handoffPage(lang, title, message, form);
+}
+
+/**
+ * What a handoff URL shows on GET or HEAD: who asks for the check, and a
+ * "Continue" button whose POST forwards to the hosted flow (and uses the link
+ * up). A link preview or a mail scanner that opens the URL leaves it working.
+ */
+export function continuePage(lang: PageLang, t: PageStrings, action: string, partnerName: string | undefined): string {
+  const [title, message] = t.continueTitle;
+  const who = partnerName ? `<p class="who">${esc(fill(t.requestedBy, { partner: partnerName }, lang))}</p>\n` : '';
+  const form = `${who}<form method="post" action="${esc(action)}">
+<button type="submit">${esc(t.continue)}</button>
 </form>`;
   return handoffPage(lang, title, message, form);
 }
