@@ -74,22 +74,22 @@ const noLitGlobals = {
 
 /**
  * Dictionaries other than English: each is written beside the entry as
- * `kyc-onboard-<code>-<hash>.js`, its values as one `|`-joined string in
- * English's key order (widget/locale.ts puts them back on the keys; saves the
- * repeated key names). `<hash>` is one hash of the whole set, so the entry
- * names exact files with one constant: the entry replaces widget/dictionary.ts
- * with a computed import of that name, and its size does not grow with the
- * number of languages. The dictionaries are checked first (scripts/lib/dictionaries.mjs):
- * a missing key, a changed placeholder or an English leftover fails the build.
+ * `kyc-onboard-<code>-<hash>.js`, an ES module whose default export is the
+ * dictionary object (keys in English's order). `<hash>` is one hash of the
+ * whole set, so the entry names exact files with one constant: the entry
+ * replaces widget/dictionary.ts with a computed import of that name, and its
+ * size does not grow with the number of languages. The dictionaries are
+ * checked first (scripts/lib/dictionaries.mjs): a missing key, a changed
+ * placeholder or an English leftover fails the build.
  */
-async function packDictionaries() {
+async function dictionaryFiles() {
   const problems = await checkAll();
   if (problems.length) throw new Error(`[build-widget] the dictionaries are not complete:\n  ${problems.join('\n  ')}`);
   const dicts = await widgetDictionaries();
   const keys = Object.keys(dicts.find((d) => d.code === 'en').strings);
   const files = dicts
     .filter((d) => d.code !== 'en')
-    .map((d) => ({ code: d.code, text: `export default ${JSON.stringify(keys.map((k) => d.strings[k]).join('|'))};\n` }));
+    .map((d) => ({ code: d.code, text: `export default ${JSON.stringify(Object.fromEntries(keys.map((k) => [k, d.strings[k]])))};\n` }));
   const digest = createHash('sha256');
   for (const f of files) digest.update(`${f.code}\0${f.text}\0`);
   const hash = base32(digest.digest()).slice(0, 8);
@@ -130,7 +130,7 @@ const chunksIn = (dir) => (existsSync(dir) ? readdirSync(dir).filter(isChunk) : 
 /** The self-contained script-tag bundle: the entry, and the chunks it loads on demand. */
 export async function buildBundle() {
   for (const f of chunksIn(at('dist/widget'))) rmSync(at('dist/widget', f));
-  const dictionaries = await packDictionaries();
+  const dictionaries = await dictionaryFiles();
   mkdirSync(at('dist/widget'), { recursive: true });
   for (const f of dictionaries.files) writeFileSync(at('dist/widget', f.name), f.text);
   await build({

@@ -11,7 +11,7 @@
  */
 import type { Strings } from './i18n/en.js';
 
-/** A dictionary module: the typed object, or (self-contained bundle) its values joined by `|` in English's key order. */
-export type DictModule = { default: Strings | string };
+/** A dictionary module: its default export is the dictionary. */
+export type DictModule = { default: Strings };
 
 export const loadDictionary = (code: string): Promise<DictModule> => import(`./i18n/${code}.js`);

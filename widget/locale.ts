@@ -18,13 +18,6 @@ import en, { type Strings } from './i18n/en.js';
 /** Loaded dictionaries, shared by every widget on the page (English for a language that has none). */
 const loaded: Record<string, Strings | Promise<void>> = { en };
 
-/** A dictionary packed by the self-contained build (values joined by `|`, in English's key order), back onto the keys. */
-const unpack = (d: Strings | string): Strings => {
-  if (typeof d !== 'string') return d;
-  const v = d.split('|');
-  return Object.fromEntries(Object.keys(en).map((k, i) => [k, v[i]])) as Strings;
-};
-
 /** Languages written right to left. */
 const RTL = /^(ar|he|fa|ur)\b/;
 
@@ -76,7 +69,7 @@ export class Locale implements ReactiveController {
     const code = this.code;
     loaded[code] ??= loadDictionary(code).then(
       (m) => {
-        loaded[code] = unpack(m.default);
+        loaded[code] = m.default;
       },
       () => {
         // No such dictionary, offline, or blocked: English, without asking again on every render.

@@ -5,7 +5,7 @@
 //   - a key missing or extra (against English);
 //   - a placeholder set that differs from English's (`{phone}`, `{seconds, plural, …}`);
 //   - a plural without a form its language needs (Intl.PluralRules), or with a form it cannot use;
-//   - an empty value, or a `|` in a widget string (the bundle packs values with it);
+//   - an empty value;
 //   - a value equal to English's, unless the allow-list (same-as-english.json, reviewed:
 //     the words really are the same in that language) names that key with that value;
 //   - a review status that is not one of REVIEW.
@@ -73,9 +73,9 @@ const flatten = (o) =>
 
 /**
  * Problems with a set of dictionaries, as lines (`fr: key errName: …`). `sameAsEnglish` is the
- * reviewed allow-list: `{ code: { key: value } }`. `packed` (widget): values must not contain `|`.
+ * reviewed allow-list: `{ code: { key: value } }`.
  */
-export async function checkDictionaries(dicts, { sameAsEnglish = {}, packed = false, what = 'dictionary' } = {}) {
+export async function checkDictionaries(dicts, { sameAsEnglish = {}, what = 'dictionary' } = {}) {
   const { LANGUAGES } = await language();
   const { placeholders } = await message();
   const problems = [];
@@ -105,7 +105,6 @@ export async function checkDictionaries(dicts, { sameAsEnglish = {}, packed = fa
         say(`key ${k} is empty`);
         continue;
       }
-      if (packed && v.includes('|')) say(`key ${k} contains "|"`);
       const mine = placeholders(v);
       const theirs = placeholders(source[k]);
       if (mine.names.join() !== theirs.names.join())
@@ -132,7 +131,7 @@ export async function checkAll() {
   const pages = await pageDictionaries();
   const allow = (f) => JSON.parse(readFileSync(f, 'utf8'));
   return [
-    ...(await checkDictionaries(widget, { sameAsEnglish: allow(at('widget/i18n/same-as-english.json')), packed: true, what: 'widget' })),
+    ...(await checkDictionaries(widget, { sameAsEnglish: allow(at('widget/i18n/same-as-english.json')), what: 'widget' })),
     ...(await checkDictionaries(pages, { sameAsEnglish: allow(at('worker/handoff/page-strings/same-as-english.json')), what: 'pages' })),
   ];
 }
