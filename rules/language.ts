@@ -118,3 +118,26 @@ export function fromAcceptLanguage(header: string | undefined): Language | undef
   }
   return undefined;
 }
+
+/** A part of a date, as the date-of-birth fields are named. */
+export type DatePart = 'day' | 'month' | 'year';
+
+const DMY: DatePart[] = ['day', 'month', 'year'];
+const MDY: DatePart[] = ['month', 'day', 'year'];
+const YMD: DatePart[] = ['year', 'month', 'day'];
+
+/**
+ * Day, month and year in the order `tag` writes dates (CLDR's short date
+ * patterns, as `Intl.DateTimeFormat` gives them). A table, not Intl: building
+ * the first date formatter costs the widget's start several milliseconds.
+ * Day first everywhere but the languages and regions below; a bare `en` is day
+ * first, as most English-speaking countries write dates.
+ */
+export function dateOrder(tag: string): DatePart[] {
+  const t = tag.toLowerCase();
+  return /^(en-(us|ph|as|gu|mp|pr|um|vi)|fil|tl)\b/.test(t)
+    ? MDY
+    : /^(zh|ja|ko|hu|lt|mn|sv|eu|fa|af|fr-ca|en-ca|en-za)\b/.test(t)
+      ? YMD
+      : DMY;
+}

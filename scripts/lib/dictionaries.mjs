@@ -141,6 +141,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   for (const p of problems) console.error(p);
   if (problems.length) process.exit(1);
   const widget = await widgetDictionaries();
-  for (const d of widget) console.log(`${d.code.padEnd(8)} ${REVIEW[d.review]}`);
-  console.log(`[dictionaries] ${widget.length} languages, every key and placeholder in place`);
+  const count = {};
+  for (const d of widget) count[d.review] = (count[d.review] ?? 0) + 1;
+  const status = Object.entries(count).map(([r, n]) => `${n} ${REVIEW[r]}`);
+  console.log(`[dictionaries] ${widget.length} languages, every key and placeholder in place (${status.join('; ')})`);
 }
