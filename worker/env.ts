@@ -4,7 +4,7 @@
  * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
  */
 import type { Partner } from './partners/partner';
-import type { DurableObjectNamespace, Fetcher, KVNamespace, Queue, RateLimit } from '@cloudflare/workers-types';
+import type { D1Database, DurableObjectNamespace, Fetcher, KVNamespace, Queue, RateLimit } from '@cloudflare/workers-types';
 
 export interface Env {
   /** Vendor host root (`{base_url}`). Unset or `sandbox` = the built-in sandbox. */
@@ -53,6 +53,8 @@ export interface Env {
    * registry holds a partner and a real vendor is configured.
    */
   PARTNER_SEALING_KEY?: string;
+  /** Secret. The environment partner's server keys for `/v1` (`kyc_sk_…`, comma list, one or two). Unset = no `/v1` for it. */
+  PARTNER_SERVER_KEYS?: string;
   /** Seconds a partner read from the registry is kept in the isolate. Default 30. */
   PARTNERS_CACHE_SECONDS?: string;
 
@@ -97,6 +99,10 @@ export interface Env {
   RL_IP?: RateLimit;
   /** Rate limit per destination phone number for SMS. */
   RL_SMS?: RateLimit;
+  /** Rate limit per server key on `/v1`. */
+  RL_SERVER_KEY?: RateLimit;
+  /** D1: the verification index (`migrations/`), for `GET /v1/verifications`. */
+  DB?: D1Database;
 }
 
 /** Hono's generic for apps and handlers of this worker. */

@@ -10,7 +10,7 @@ import { vendorMismatch } from '../vendor/errors';
 import { vendorClient } from '../vendor/from-env';
 import { partnerById } from '../partners/resolve';
 import { resultPollSeconds } from './settings';
-import { CHECKING, type DemoDelivery, type Renewal, type Verification, type WebhookEvent } from './verification';
+import { CHECKING, type DemoDelivery, type LinkStart, type Renewal, type Verification, type WebhookEvent } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint, type VerificationDeps } from './verification-logic';
 import type { WebhookState } from './verification';
 
@@ -21,7 +21,7 @@ export async function askVendor(env: Env, v: Verification) {
   if (!partner) throw new VendorError({ kind: 'status', status: 403 });
   try {
     const answer = await vendorClient(env, partner, { origin: v.workerOrigin }).result({
-      entity: { entityId: v.entityId },
+      entity: { entityId: v.entityId! }, // polled only once a link exists
       ...(v.checkId ? { checkId: v.checkId } : {}),
       ...(v.token ? { token: v.token } : {}),
       ...(env.KYC_PROVIDER ? { provider: env.KYC_PROVIDER } : {}),
@@ -82,6 +82,14 @@ export interface Verifications {
   arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
   /** Handoff by text message: the first device's code, entered by the browser that arrived (its key). */
   claim(id: string, browserKey: string, code: string): Promise<ClaimOutcome>;
+  /** A server-started verification's first link; undefined when it is no longer `created`. */
+  startLink(id: string, s: LinkStart): Promise<Verification | undefined>;
+  /** `/v1` cancel: the record after (unchanged when it had ended already). */
+  cancel(id: string): Promise<Verification | undefined>;
+  /** `/v1` redact: the record after. */
+  redact(id: string): Promise<Verification | undefined>;
+  /** `/v1` redeliver: the event queued again; undefined while it has not ended. */
+  redeliver(id: string): Promise<WebhookEvent | undefined>;
 }
 
 /** The in-memory stand-in (node tests): one logic per id, a controllable clock, alarms run by hand. */
@@ -144,6 +152,18 @@ export class MemoryVerifications implements Verifications {
   claim(id: string, browserKey: string, code: string) {
     return this.logic(id).claim(browserKey, code);
   }
+  startLink(id: string, s: LinkStart) {
+    return this.logic(id).startLink(s);
+  }
+  cancel(id: string) {
+    return this.logic(id).cancel();
+  }
+  redact(id: string) {
+    return this.logic(id).redact();
+  }
+  redeliver(id: string) {
+    return this.logic(id).redeliver();
+  }
   /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
   forgetAllBut(...keep: string[]): void {
     for (const map of [this.records, this.alarms, this.logics] as Map<string, unknown>[]) {
@@ -186,6 +206,10 @@ export function verifications(env: Env): Verifications {
     openHandoff(token: string): Promise<string | undefined>;
     arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
     claim(browserKey: string, code: string): Promise<ClaimOutcome>;
+    startLink(s: LinkStart): Promise<Verification | undefined>;
+    cancel(): Promise<Verification | undefined>;
+    redact(): Promise<Verification | undefined>;
+    redeliver(): Promise<WebhookEvent | undefined>;
   };
   const stub = (id: string) => ns.get(ns.idFromName(id)) as unknown as Stub;
   return {
@@ -198,5 +222,9 @@ export function verifications(env: Env): Verifications {
     openHandoff: (id, token) => stub(id).openHandoff(token),
     arrive: (id, secret, outcome, hint) => stub(id).arrive(secret, outcome, hint),
     claim: (id, browserKey, code) => stub(id).claim(browserKey, code),
+    startLink: (id, s) => stub(id).startLink(s),
+    cancel: (id) => stub(id).cancel(),
+    redact: (id) => stub(id).redact(),
+    redeliver: (id) => stub(id).redeliver(),
   };
 }

@@ -16,18 +16,38 @@ export interface Verification {
   id: string;
   /** The partner it was made for: its credentials ask the vendor, its webhook endpoint hears the outcome. */
   partnerId: string;
-  /** The partner page origin that created it: the token's `aud`, the webhook's `partnerOrigin`. */
+  /**
+   * The partner page origin that made its link: the token's `aud`, the
+   * webhook's `partnerOrigin`. Empty while a verification the partner's
+   * server started has no link yet.
+   */
   partnerOrigin: string;
   customerRef?: string;
-  /** The vendor's entity id (opaque). */
-  entityId: string;
+  /** Who set `customerRef`: the partner's server (`/v1`) or a page (`customer-ref`). Absent = `page`. */
+  customerRefSource?: 'page' | 'server';
+  /** The vendor's entity id (opaque). Absent while a server-started verification has no link, and after a redaction. */
+  entityId?: string;
   /** The worker's own origin when it was made: `iss`, and where the sandbox lives. */
   workerOrigin: string;
   createdAt: number;
-  /** When the hosted-flow link stops working. */
+  /** When the hosted-flow link stops working (0: no link yet). */
   linkExpiresAt: number;
-  /** Polling stops here: link expiry plus the grace period. */
+  /**
+   * Polling stops here: link expiry plus the grace period; for a verification
+   * the partner's server started, never before its own expiry (a link can be
+   * made or renewed until then).
+   */
   deadline: number;
+  /** Started by the partner's server (`POST /v1/verifications`): what it asked for. */
+  server?: { returnUrl?: string; sms?: true };
+  /** When the first link was made. */
+  linkCreatedAt?: number;
+  /** The vendor's answer for a link made on this device, so a resume answers the same link again. */
+  link?: { url: string; urlExpiry: string; status: string };
+  /** Canceled by the partner's server: polling stops, the client secret stops working. */
+  canceledAt?: number;
+  /** `customerRef` and `entityId` forgotten (`POST /v1/…/redact`). */
+  redactedAt?: number;
   checkId?: string;
   token?: string;
   /** `CHECKING` or a final check status. */
@@ -83,12 +103,24 @@ export interface SmsHandoff extends HandoffReturn {
 /** New links one verification may get after its first (each a vendor call). */
 export const MAX_RENEWALS = 5;
 
+/** What the first link of a verification the partner's server started sets (its page used the client secret). */
+export interface LinkStart {
+  entityId: string;
+  partnerOrigin: string;
+  linkExpiresAt: number;
+  deadline: number;
+  handoff?: Handoff;
+  link?: { url: string; urlExpiry: string; status: string };
+}
+
 /** What a new link changes: its expiry (and the polling deadline with it), and a handoff's link. */
 export interface Renewal {
   linkExpiresAt: number;
   deadline: number;
   /** A QR or copied link's new single-use token and hosted flow; the return secret it was made with. */
   link?: { openToken: string; hostedUrl: string; returnSecret: string };
+  /** A link on this device: the vendor's answer, kept so a resume answers it again. */
+  sameDevice?: { url: string; urlExpiry: string; status: string };
 }
 
 /** Wrong codes allowed before a texted handoff ends. */
@@ -125,21 +157,31 @@ export function linkExpiry(urlExpiry: string | undefined, createdAt: number): nu
 }
 
 export const isFinal = (v: Pick<Verification, 'status'>) => v.status !== CHECKING;
-export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined;
+export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined && v.canceledAt === undefined;
+/** Whether a vendor link (and entity) exists: a server-started verification has none until its page uses the secret. */
+export const hasLink = (v: Verification): v is Verification & { entityId: string } => v.entityId !== undefined;
+
+/** The status `/v1` shows (DESIGN.md "The partner's server API"). */
+export function lifecycle(v: Verification): 'created' | 'open' | 'final' | 'expired' | 'canceled' {
+  if (v.canceledAt !== undefined) return 'canceled';
+  if (isFinal(v)) return 'final';
+  if (v.expiredAt !== undefined) return 'expired';
+  return v.linkCreatedAt === undefined && v.entityId === undefined ? 'created' : 'open';
+}
 
 /** The most polls one verification can cost: its lifetime at the poll interval, and a little. */
 export const maxPolls = (v: Verification, pollMs: number) => Math.ceil((v.deadline - v.createdAt) / pollMs) + 3;
 
 /** Whether the vendor may be asked now: at most once per interval, unless a person just returned. */
 export function pollDue(v: Verification, now: number, pollMs: number, returned: boolean): boolean {
-  if (!isOpen(v) || v.polls >= maxPolls(v, pollMs)) return false;
+  if (!isOpen(v) || !hasLink(v) || v.polls >= maxPolls(v, pollMs)) return false;
   return returned || v.lastPolledAt === undefined || now - v.lastPolledAt >= pollMs;
 }
 
 /** The webhook event for a verification that just ended, byte for byte what every attempt sends. */
 export interface WebhookEvent {
   verificationId: string;
-  type: 'verification.completed' | 'verification.expired';
+  type: 'verification.completed' | 'verification.expired' | 'verification.canceled';
   /** `webhook-id`: derived from (verificationId, type), the same on every attempt. */
   id: string;
   /** The exact body. */
@@ -149,21 +191,24 @@ export interface WebhookEvent {
   workerOrigin: string;
 }
 
+/** The event of an ended verification (undefined while it has not ended). */
 export function webhookEvent(v: Verification): WebhookEvent {
-  const type = isFinal(v) ? 'verification.completed' : 'verification.expired';
-  const at = isFinal(v) ? v.finalAt! : v.expiredAt!;
+  const canceled = v.canceledAt !== undefined;
+  const type = canceled ? 'verification.canceled' : isFinal(v) ? 'verification.completed' : 'verification.expired';
+  const at = canceled ? v.canceledAt! : isFinal(v) ? v.finalAt! : v.expiredAt!;
   const data = {
     verificationId: v.id,
-    entityId: v.entityId,
-    ...(isFinal(v) ? { checkStatus: v.status } : {}),
+    ...(v.entityId !== undefined ? { entityId: v.entityId } : {}),
+    ...(isFinal(v) && !canceled ? { checkStatus: v.status } : {}),
     ...(v.customerRef ? { customerRef: v.customerRef } : {}),
-    partnerOrigin: v.partnerOrigin,
-    ...(isFinal(v) ? {} : { reason: v.expiredReason ?? 'not_finished' }),
+    customerRefSource: v.customerRefSource ?? 'page',
+    ...(v.partnerOrigin ? { partnerOrigin: v.partnerOrigin } : {}),
+    ...(type === 'verification.expired' ? { reason: v.expiredReason ?? 'not_finished' } : {}),
   };
   return {
     verificationId: v.id,
     type,
-    id: `msg_${v.id.slice(4)}_${type === 'verification.completed' ? 'completed' : 'expired'}`,
+    id: `msg_${v.id.slice(4)}_${type.slice('verification.'.length)}`,
     body: JSON.stringify({ type, timestamp: new Date(at).toISOString(), data }),
     partnerId: v.partnerId,
     workerOrigin: v.workerOrigin,

@@ -7,34 +7,14 @@
  */
 import { Hono } from 'hono';
 import { ResultRequest, type ResultAnswer } from '../contract';
-import type { AppEnv, Env } from '../env';
-import { ApiError } from '../errors';
-import { RESULT_TOKEN_TTL_SECONDS, signResultToken } from '../outcomes/result-token';
-import { signingKeys } from '../outcomes/signing-keys';
+import type { AppEnv } from '../env';
+import { issueResultToken } from '../outcomes/issue-token';
 import { awaitingClaim, isFinal, type Verification } from '../outcomes/verification';
 import { verifications } from '../outcomes/verification-store';
 import { requireSession, sessionInvalid, sessionOwns } from '../session';
 import { VendorError } from '../vendor/client';
 import { vendorFault } from '../vendor/errors';
 import { readJson } from '../validation';
-
-/** The token: the same outcome claims every time it is asked for; `iat`/`exp` are of this issue. */
-async function resultToken(env: Env, v: Verification, now = Date.now()): Promise<string> {
-  const keys = await signingKeys(env);
-  if (!keys?.length) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
-  const iat = Math.floor(now / 1000);
-  return signResultToken(keys[0]!, {
-    iss: v.workerOrigin,
-    aud: v.partnerOrigin,
-    sub: v.id,
-    entity_id: v.entityId,
-    check_status: v.status,
-    ...(v.customerRef ? { customer_ref: v.customerRef } : {}),
-    iat,
-    exp: iat + RESULT_TOKEN_TTL_SECONDS,
-    jti: `${v.id}.result`,
-  });
-}
 
 export const result = new Hono<AppEnv>().post('/result', async (c) => {
   const { data: body } = await readJson(c, ResultRequest);
@@ -54,6 +34,6 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id };
   if (v.handoff?.kind === 'link' && v.handoff.opened && !isFinal(v)) answer.phoneOpened = true;
   if (v.handoff?.returned && !awaitingClaim(v) && !isFinal(v)) answer.phoneReturned = true;
-  if (isFinal(v)) answer.resultToken = await resultToken(c.env, v);
+  if (isFinal(v)) answer.resultToken = await issueResultToken(c.env, v);
   return c.json(answer);
 });
