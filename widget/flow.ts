@@ -21,6 +21,8 @@ export interface FlowHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   sms: boolean;
   customerRef: string | undefined;
+  clientSecret: string | undefined;
+  prefill: import('./fields.js').Prefill | undefined;
   returnUrl: string | undefined;
   turnstileSitekey: string | undefined;
   pollIntervals: number[];
@@ -144,7 +146,7 @@ export class Flow implements ReactiveController {
         (r) => r.start(),
         () => this.offline('result'),
       );
-    }
+    } else if (this.host.clientSecret) void this.load().then((r) => r.start());
   }
 
   // ---- what is shown ---------------------------------------------------------
