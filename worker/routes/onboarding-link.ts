@@ -1,6 +1,6 @@
 /** POST /api/onboarding-link — DESIGN.md "Browser-facing API" (with a `session`: a new link, `renew-link.ts`). */
 import { Hono } from 'hono';
-import { OnboardingLinkRequest, RenewLinkRequest, type OnboardingLinkAnswer } from '../contract';
+import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
 import type { AppEnv } from '../env';
 import { ApiError, validationError } from '../errors';
 import { fingerprint, idempotencyStore } from '../idempotency';
@@ -14,22 +14,48 @@ import { vendorFault } from '../vendor/errors';
 import { vendorFor } from '../vendor/from-env';
 import { readJson } from '../validation';
 import { verificationGraceSeconds } from '../outcomes/settings';
-import { CHECKING, claimCode, linkExpiry, newVerificationId, type Handoff, type Verification } from '../outcomes/verification';
+import { CHECKING, claimCode, lifecycle, linkExpiry, newVerificationId, type Handoff, type Verification } from '../outcomes/verification';
 import { verifications } from '../outcomes/verification-store';
 import { randomToken } from '../random';
 import { qrModules } from '../handoff/qr';
 import { handoffUrls, redirectUrl } from '../handoff/urls';
 import { renewLink } from './renew-link';
+import { resumeLink } from './resume-link';
+import { clientSecretVerification } from './client-secret';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
 
 export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async (c) => {
   const env = c.env;
-  const { data, text } = await readJson(c, (b) => ('session' in b ? RenewLinkRequest : OnboardingLinkRequest));
+  const { data, text } = await readJson(c, (b) =>
+    'session' in b ? RenewLinkRequest : 'clientSecret' in b && !('name' in b) ? ResumeLinkRequest : OnboardingLinkRequest,
+  );
   if ('session' in data) return renewLink(c, data);
+  if (!('name' in data)) return resumeLink(c, data);
   const body = data;
   const origin = normaliseOrigin(c.req.header('Origin') ?? '')!; // the origin guard let only partner origins through
   const partner = c.get('partner')!;
+
+  // A verification the partner's server started: its reference is the server's, never the page's.
+  let started: Verification | undefined;
+  if (body.clientSecret !== undefined) {
+    if (body.customerRef !== undefined) {
+      throw validationError([{ issue: 'cannot be combined with clientSecret: the server set the reference', issueLocation: 'customerRef' }]);
+    }
+    started = await clientSecretVerification(c, body.clientSecret);
+    const status = lifecycle(started);
+    // A link exists already: the same one again (no second vendor link), or a new one once it expired.
+    if (status === 'open') return resumeLink(c, { clientSecret: body.clientSecret, lang: body.lang, returnUrl: body.returnUrl });
+    if (status === 'final') {
+      throw new ApiError(409, 'VERIFICATION_ENDED', 'This verification has ended already.', [
+        { issue: 'belongs to a verification that has ended', issueLocation: 'clientSecret' },
+      ]);
+    }
+    if (body.sendSMS && !started.server?.sms) {
+      throw validationError([{ issue: 'is not offered for this verification (the server did not allow sms)', issueLocation: 'sendSMS' }]);
+    }
+  }
+  const customerRef = started ? started.customerRef : body.customerRef;
 
   const { phone, issues } = parsePhone(body.phone.code, body.phone.number);
   if (!phone) throw validationError(issues);
@@ -46,7 +72,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
   if (body.handoff && body.sendSMS) {
     throw validationError([{ issue: 'cannot be combined with sendSMS: choose one way to the phone', issueLocation: 'handoff' }]);
   }
-  const returnUrl = body.returnUrl ?? origin;
+  const returnUrl = started?.server?.returnUrl ?? body.returnUrl ?? origin;
   const returnOrigin = normaliseOrigin(returnUrl);
   if (!isReturnOrigin(env, c.req.url, partner, returnOrigin)) {
     throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
@@ -89,7 +115,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     const secret = (await sessionSecret(env))!; // the misconfiguration guard ran first
     const name = body.name;
     const own = ownOrigin(env, c.req.url);
-    const verificationId = newVerificationId();
+    const verificationId = started?.id ?? newVerificationId();
     // A handed-off flow (QR, copied link, or a texted link) ends on the
     // worker's own page, with a single-use secret.
     const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
@@ -98,7 +124,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     const link = await vendorFor(c, partner).onboardingUrl({
       applicationRef: c.get('requestId'),
       consent: true,
-      ...(body.customerRef ? { customerRef: body.customerRef } : {}),
+      ...(customerRef ? { customerRef } : {}),
       entity: {
         entityType: 'INDIVIDUAL',
         name: {
@@ -136,22 +162,39 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
         : returnSecret && code
           ? { kind: 'sms', code, tries: 0, returnSecret }
           : undefined;
-    const verification: Verification = {
-      id: verificationId,
-      partnerId: partner.id,
-      partnerOrigin: origin,
-      ...(body.customerRef ? { customerRef: body.customerRef } : {}),
-      entityId,
-      workerOrigin: own,
-      createdAt: now,
-      linkExpiresAt: expiresAt,
-      deadline: expiresAt + verificationGraceSeconds(env) * 1000,
-      status: CHECKING,
-      polls: 0,
-      webhook: { state: 'none', attempts: 0 },
-      ...(handoff ? { handoff } : {}),
-    };
-    await verifications(env).create(verification);
+    const kept = { url: link.url, urlExpiry: link.urlExpiry, status: link.status };
+    let verification: Verification;
+    if (started) {
+      const linked = await verifications(env).startLink(started.id, {
+        entityId,
+        partnerOrigin: origin,
+        linkExpiresAt: expiresAt,
+        deadline: expiresAt + verificationGraceSeconds(env) * 1000,
+        ...(handoff ? { handoff } : {}),
+        link: kept,
+      });
+      // Another request made its link meanwhile (or it was canceled): that one stands.
+      if (!linked) throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This verification got its link from another request. Please try again.');
+      verification = linked;
+    } else {
+      verification = {
+        id: verificationId,
+        partnerId: partner.id,
+        partnerOrigin: origin,
+        ...(customerRef ? { customerRef } : {}),
+        entityId,
+        workerOrigin: own,
+        createdAt: now,
+        linkCreatedAt: now,
+        linkExpiresAt: expiresAt,
+        deadline: expiresAt + verificationGraceSeconds(env) * 1000,
+        status: CHECKING,
+        polls: 0,
+        webhook: { state: 'none', attempts: 0 },
+        ...(handoff ? { handoff } : {}),
+      };
+      await verifications(env).create(verification);
+    }
     const answer: OnboardingLinkAnswer = {
       // Handed off: the phone gets the worker's single-use URL, never the
       // vendor's; texted: this device gets no URL at all, only the code.

@@ -5,7 +5,7 @@
  * when a person comes back from the hosted flow with a check id or token.
  * Once the status is final the answer carries a signed result token.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { ResultRequest, type ResultAnswer } from '../contract';
 import type { AppEnv } from '../env';
 import { issueResultToken } from '../outcomes/issue-token';
@@ -15,9 +15,41 @@ import { requireSession, sessionInvalid, sessionOwns } from '../session';
 import { VendorError } from '../vendor/client';
 import { vendorFault } from '../vendor/errors';
 import { readJson } from '../validation';
+import { validationError } from '../errors';
+import { lifecycle } from '../outcomes/verification';
+import { clientSecretVerification, verificationClosed } from './client-secret';
+
+/**
+ * `{clientSecret}` in place of a session (a verification the partner's server
+ * started): `created` (the form), `open` (the vendor asked as for a session,
+ * at most once per poll interval), or `final` with its token; canceled or
+ * expired is the 409 `VERIFICATION_CLOSED`.
+ */
+async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
+  let v = await clientSecretVerification(c, secret);
+  if (lifecycle(v) === 'open') {
+    try {
+      v = (await verifications(c.env).observe(v.id)) ?? v;
+    } catch (err) {
+      if (err instanceof VendorError) throw vendorFault(err, 'result');
+      throw err;
+    }
+  }
+  const status = lifecycle(v);
+  if (status === 'canceled' || status === 'expired') throw verificationClosed();
+  const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id, status };
+  if (status === 'final') answer.resultToken = await issueResultToken(c.env, v);
+  return c.json(answer);
+}
 
 export const result = new Hono<AppEnv>().post('/result', async (c) => {
   const { data: body } = await readJson(c, ResultRequest);
+  if (body.clientSecret !== undefined) {
+    if (body.session !== undefined) {
+      throw validationError([{ issue: 'cannot be combined with session: send one of them', issueLocation: 'clientSecret' }]);
+    }
+    return resultForClientSecret(c, body.clientSecret);
+  }
   const session = await requireSession(c, body.session);
   let v: Verification | undefined;
   try {
@@ -31,6 +63,8 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   }
   // Gone (it ended longer ago than it is kept), or not this session's.
   if (!sessionOwns(session, v)) throw sessionInvalid();
+  // Canceled by the partner's server: the page stops asking.
+  if (v.canceledAt !== undefined) throw verificationClosed();
   const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id };
   if (v.handoff?.kind === 'link' && v.handoff.opened && !isFinal(v)) answer.phoneOpened = true;
   if (v.handoff?.returned && !awaitingClaim(v) && !isFinal(v)) answer.phoneReturned = true;
