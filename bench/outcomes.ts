@@ -16,7 +16,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { signResultToken } from '../worker/outcomes/result-token';
+import { signResultToken } from '../worker/verifications/result-token';
 import { ROOT } from '../test/support/wrangler';
 import { newSigningJwk } from '../test/support/signing-keys';
 import { startMiniflareWorker, type MiniflareWorker } from './lib/miniflare-worker';

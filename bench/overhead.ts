@@ -123,7 +123,7 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
       wranglerDev: against(c, m.devLink, m.directLink),
       scaling,
       ruokNote:
-        'The worker caches a vendor OK for 10 s per isolate (worker/routes/ruok.ts), so under load /api/ruok makes about one vendor call per 10 s: its figures are the worker answering on its own (middleware, limiter, routing), compared with the vendor answering ruok.',
+        'The worker caches a vendor OK for 10 s per isolate (worker/browser-api/ruok.ts), so under load /api/ruok makes about one vendor call per 10 s: its figures are the worker answering on its own (middleware, limiter, routing), compared with the vendor answering ruok.',
       durationS: o.durationS,
       repeats: o.repeats,
       scalingRepeats: o.scalingRepeats,

@@ -1,6 +1,31 @@
 /** The one table: rows built from the results, rendered as text (terminal) and Markdown (README). */
-import type { BenchResults } from './run';
+import type { E2eResult } from './e2e';
+import type { OverheadResult } from './overhead';
+import type { OutcomesResult } from './outcomes';
+import type { WidgetSizeResult, WorkerSizeResult } from './size';
+import type { StartResult } from './start';
 import { kb, ms, pct, round } from './lib/stats';
+
+/** One measurement, or why it could not be made. */
+export type Outcome<T> = T | { error: string };
+
+/** What `npm run bench` writes (bench/results/*.json). */
+export interface BenchResults {
+  date: string;
+  mode: 'full' | 'quick';
+  durationS: number;
+  machine: Record<string, unknown>;
+  notes: string[];
+  items: {
+    widgetSize?: Outcome<WidgetSizeResult>;
+    widgetStart?: Outcome<StartResult>;
+    workerOverhead?: Outcome<OverheadResult>;
+    workerSize?: Outcome<WorkerSizeResult>;
+    endToEnd?: Outcome<E2eResult>;
+    outcomes?: Outcome<OutcomesResult>;
+  };
+  budgets: { widgetGzip?: boolean; workerGzip?: boolean };
+}
 
 export type Row = [item: string, measure: string, value: string, baseline: string, ratio: string, target: string, verdict: string];
 

@@ -21,32 +21,13 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { chromiumLaunchOptions } from '../test/support/chromium.mjs';
 import { ROOT } from '../test/support/wrangler';
-import { endToEnd, type E2eResult } from './e2e';
+import { endToEnd } from './e2e';
 import { cleanupAll, installSignalHandlers, onCleanup } from './lib/cleanup';
-import { workerOverhead, type OverheadResult } from './overhead';
-import { outcomes, type OutcomesResult } from './outcomes';
-import { markdownTable, rows, textTable } from './report';
-import { widgetSize, workerSize, type WidgetSizeResult, type WorkerSizeResult } from './size';
-import { widgetStart, type StartResult } from './start';
-
-type Outcome<T> = T | { error: string };
-
-export interface BenchResults {
-  date: string;
-  mode: 'full' | 'quick';
-  durationS: number;
-  machine: Record<string, unknown>;
-  notes: string[];
-  items: {
-    widgetSize?: Outcome<WidgetSizeResult>;
-    widgetStart?: Outcome<StartResult>;
-    workerOverhead?: Outcome<OverheadResult>;
-    workerSize?: Outcome<WorkerSizeResult>;
-    endToEnd?: Outcome<E2eResult>;
-    outcomes?: Outcome<OutcomesResult>;
-  };
-  budgets: { widgetGzip?: boolean; workerGzip?: boolean };
-}
+import { workerOverhead } from './overhead';
+import { outcomes } from './outcomes';
+import { markdownTable, rows, textTable, type BenchResults, type Outcome } from './report';
+import { widgetSize, workerSize } from './size';
+import { widgetStart } from './start';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');

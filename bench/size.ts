@@ -183,14 +183,14 @@ export interface WorkerSizeResult {
 function partOf(path: string): string {
   const nm = path.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
   if (nm) return nm[1]!;
-  if (path.startsWith('worker/sandbox/')) return 'worker/sandbox (the built-in vendor)';
+  if (path.startsWith('sandbox/')) return 'sandbox (the built-in vendor)';
   if (path.startsWith('worker/')) return 'worker (routes, client, schemas)';
   return path;
 }
 
 async function workerSplit(): Promise<WorkerSizeResult['split']> {
   const r = await build({
-    entryPoints: [join(ROOT, 'worker/index.ts')],
+    entryPoints: [join(ROOT, 'worker/entry/local.ts')],
     bundle: true,
     format: 'esm',
     minify: true,

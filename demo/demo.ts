@@ -10,7 +10,7 @@
  * they survive the trip to the hosted flow and back.
  */
 import type {} from '../widget/index.js';
-import { DEMO_PARTNERS, demoPartnerForHost } from '../worker/partners/demo';
+import { DEMO_PARTNERS, demoPartnerForHost } from '../worker/demo/partners';
 
 type Theme = 'light' | 'dark' | 'brand';
 interface Settings {
@@ -489,7 +489,7 @@ init();
 
 // ---- which demo partner this page is -----------------------------------------------
 // The worker resolves the partner from the page's origin: 127.0.0.1 and localhost
-// (same port) are two partners with their own child accounts (worker/partners/demo.ts).
+// (same port) are two partners with their own child accounts (worker/demo/partners.ts).
 function showPartner(): void {
   const me = demoPartnerForHost(location.hostname);
   const [first, ...rest] = me.displayName.split(' ');

@@ -33,7 +33,7 @@ const out = at('dist/public');
  * like it (CORS, CORP), and cached for a year since their names carry a hash
  * of their content.
  *
- * /widget@<version>-<hash>.js is answered by the worker (worker/routes/pinned-widget.ts).
+ * /widget@<version>-<hash>.js is answered by the worker (worker/assets/pinned-widget.ts).
  *
  * The demo page: a strict CSP (no inline script or style, only this origin).
  */

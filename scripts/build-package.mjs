@@ -102,7 +102,7 @@ function versionedEntry() {
   const id = `${pkg.version}-${hash}`;
   const name = `widget@${id}.js`;
   const pub = at('dist/public');
-  // Stored as /pinned/<id>.js; the worker serves it as /widget@<id>.js (worker/routes/pinned-widget.ts).
+  // Stored as /pinned/<id>.js; the worker serves it as /widget@<id>.js (worker/assets/pinned-widget.ts).
   rmSync(join(pub, 'pinned'), { recursive: true, force: true });
   mkdirSync(join(pub, 'pinned'), { recursive: true });
   writeFileSync(join(pub, 'pinned', `${id}.js`), entry);

@@ -6,51 +6,28 @@
  * interaction with the form, or at once on a return, so the script a page
  * loads first holds only what the form needs.
  */
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { html, nothing, type ReactiveController } from 'lit';
 import type { Failure } from './api.js';
 import { emit } from './events.js';
+import type { Deps, FlowApi, FlowHost } from './flow-api.js';
 import { FIELD_ORDER, type FieldErrors, type FieldName, type Values } from './fields.js';
-import type { Strings } from './i18n/en.js';
 import { readStored, writeStored } from './return-session.js';
 import type { Run } from './run/index.js';
 import type { FailureContext, KycState } from './state.js';
 import type { View } from './views/view.js';
 
-/** What the flow needs from the element. */
-export interface FlowHost extends ReactiveControllerHost, HTMLElement {
-  endpoint: string;
-  sms: boolean;
-  customerRef: string | undefined;
-  clientSecret: string | undefined;
-  prefill: import('./fields.js').Prefill | undefined;
-  returnUrl: string | undefined;
-  turnstileSitekey: string | undefined;
-  pollIntervals: number[];
-  retryDelay: number;
-  navigate: (url: string) => void;
-  /** The strings in effect. */
-  readonly _strings: Strings;
-  /** The widget's language (`fr`): the phone's pages of a handoff speak it too. */
-  readonly _lang: string;
-  /** Focus an element of the shadow root once rendered. */
-  _focus(selector: string): Promise<void>;
-  /** Show the state on the host. */
-  _reflect(s: KycState): void;
-  /** The Turnstile token, when the challenge was solved; reset after use. */
-  _bot?: { token: string; reset(): void };
-}
+export type { Deps, FlowHost } from './flow-api.js';
 
 /**
  * What the run chunk gets from the entry. It imports nothing from the entry's
  * modules at run time: a module both import would be split by esbuild into a
  * third file that the entry then imports before it can render.
  */
-export const deps = { html, nothing, emit, readStored, writeStored };
-export type Deps = typeof deps;
+export const deps: Deps = { html, nothing, emit, readStored, writeStored };
 
 const NETWORK = (): Failure => ({ errorCode: 'NETWORK_ERROR', status: 0, retryable: true, requestId: '', issues: [] });
 
-export class Flow implements ReactiveController {
+export class Flow implements ReactiveController, FlowApi {
   state: KycState = 'idle';
   values: Values = {
     givenName: '',

@@ -25,7 +25,7 @@ export class Bot {
       this._id =
         w.turnstile?.render(el, {
           sitekey,
-          // The worker refuses tokens solved for any other action (worker/turnstile.ts).
+          // The worker refuses tokens solved for any other action (worker/lib/turnstile.ts).
           action: 'kyc-onboarding-link',
           language,
           callback: (token: string) => {

@@ -289,7 +289,7 @@ const nearlyValidBody = fc
     return body;
   });
 
-/** A new link asked with a session instead of details (worker/routes/renew-link.ts): forged, malformed or mistyped. */
+/** A new link asked with a session instead of details (worker/browser-api/renew-link.ts): forged, malformed or mistyped. */
 const renewalBody = fc.record(
   {
     session: fc.oneof(fc.string({ maxLength: 300 }), wrongType),

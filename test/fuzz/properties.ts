@@ -55,7 +55,7 @@ function assertErrorObject(json: any): void {
 
 /**
  * A field of the request; an unknown key whose name is not safe to repeat is
- * named `<unknown>` under its parent (worker/errors.ts), which must be a field.
+ * named `<unknown>` under its parent (worker/lib/errors.ts), which must be a field.
  */
 function namesAField(location: unknown, body: unknown): boolean {
   if (typeof location !== 'string') return false;

@@ -12,13 +12,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import app from '../../worker/app';
-import type { Env } from '../../worker/env';
+import { app } from '../../worker/entry/local-app';
+import type { Env } from '../../worker/lib/env';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { pool, saveResults } from './support';
 import { adultDateOfBirth } from '../support/dates';
 import { testSigningKeys } from '../support/signing-keys';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
+import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { toAlpha3 } from '../../worker/sandbox/countries';
+import { toAlpha3 } from '../../sandbox/countries';
 
 describe('country conversion', () => {
   it('takes alpha-3, alpha-2 and numeric codes', () => {

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createVendorClient, type VendorClient } from '../../worker/vendor/client';
-import { MAX_ENTITIES_PER_OWNER, MemoryStore, type CheckRecord, type EntityRecord, type OutboxMessage } from '../../worker/sandbox/store';
+import { createVendorClient, type VendorClient } from '../../worker/vendor-api/client';
+import { MAX_ENTITIES_PER_OWNER, MemoryStore, type CheckRecord, type EntityRecord, type OutboxMessage } from '../../sandbox/store';
 import { realNow } from '../support/dates';
 
 Object.assign(process.env, {

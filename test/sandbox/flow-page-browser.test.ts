@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
-import { sandbox } from '../../worker/sandbox/app';
-import { createVendorClient } from '../../worker/vendor/client';
+import { sandbox } from '../../sandbox/app';
+import { createVendorClient } from '../../worker/vendor-api/client';
 import { chromiumLaunchOptions } from '../support/chromium.mjs';
 import { freshSandbox } from '../support/vendor-sandbox';
 

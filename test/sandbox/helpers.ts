@@ -1,10 +1,10 @@
 /** Shared set-up of the sandbox contract suite: clients per caller, error assertions. */
 import assert from 'node:assert/strict';
-import type { Env } from '../../worker/env';
-import { sandbox } from '../../worker/sandbox/app';
-import { DEFAULT_CREDENTIALS } from '../../worker/sandbox/config';
-import { createVendorClient, VendorError, type VendorClient } from '../../worker/vendor/client';
-import type { OnboardingUrlRequest } from '../../worker/vendor/schemas';
+import type { Env } from '../../worker/lib/env';
+import { sandbox } from '../../sandbox/app';
+import { DEFAULT_CREDENTIALS } from '../../sandbox/config';
+import { createVendorClient, VendorError, type VendorClient } from '../../worker/vendor-api/client';
+import type { OnboardingUrlRequest } from '../../worker/vendor-api/schemas';
 
 export const ORIGIN = 'https://kyc.test';
 export const BASE = `${ORIGIN}/sandbox`;

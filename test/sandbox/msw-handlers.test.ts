@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { setupServer } from 'msw/node';
-import { createVendorClient } from '../../worker/vendor/client';
+import { createVendorClient } from '../../worker/vendor-api/client';
 import { freshSandbox, rewriteToSandboxPath, sandboxHandlers, SANDBOX_BASE } from '../support/vendor-sandbox';
 
 const server = setupServer(...sandboxHandlers(), ...sandboxHandlers('https://other-vendor.test/api/v9'));

@@ -1,7 +1,7 @@
 /**
  * The real worker in workerd through Miniflare: the one way tests start it
  * when they need no `wrangler dev` tooling (hardening, workerd, webhooks,
- * partners). An esbuild bundle of worker/index.ts (as wrangler bundles it,
+ * partners). An esbuild bundle of worker/entry/local.ts (as wrangler bundles it,
  * made once per test process, so later edits of the working tree cannot
  * reload it mid-run), with the bindings wrangler derives from wrangler.toml
  * (`unstable_getMiniflareWorkerOptions`: the KV namespace, Durable Objects,
@@ -28,7 +28,7 @@ function bundle(): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), 'kyc-mf-'));
     const outfile = join(dir, 'worker.mjs');
     await build({
-      entryPoints: [join(ROOT, 'worker/index.ts')],
+      entryPoints: [join(ROOT, 'worker/entry/local.ts')],
       outfile,
       bundle: true,
       format: 'esm',

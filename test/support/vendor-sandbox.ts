@@ -1,15 +1,15 @@
 /**
  * The vendor double for node tests: msw handlers that answer with the
- * sandbox itself (worker/sandbox/app.ts), so worker tests, the demo and the
+ * sandbox itself (sandbox/app.ts), so worker tests, the demo and the
  * contract suite all talk to the same vendor.
  *
  *   const server = setupServer(...sandboxHandlers());
  *   beforeEach(() => freshSandbox());
  */
 import { http, type HttpHandler } from 'msw';
-import type { Env } from '../../worker/env';
-import { sandbox } from '../../worker/sandbox/app';
-import { clock, memoryStore } from '../../worker/sandbox/store';
+import type { Env } from '../../worker/lib/env';
+import { sandbox } from '../../sandbox/app';
+import { clock, memoryStore } from '../../sandbox/store';
 
 export const SANDBOX_BASE = 'https://vendor.test/sandbox';
 

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { delay, http, HttpResponse } from 'msw';
 import { sign } from 'hono/jwt';
-import type { Env } from '../../worker/env';
-import { resetRuokCache } from '../../worker/routes/ruok';
+import type { Env } from '../../worker/lib/env';
+import { resetRuokCache } from '../../worker/browser-api/ruok';
 import {
   API_KEY,
   PARTNER,

@@ -8,8 +8,8 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { http, HttpResponse } from 'msw';
-import type { Env } from '../../worker/env';
-import { MAX_RENEWALS } from '../../worker/outcomes/verification';
+import type { Env } from '../../worker/lib/env';
+import { MAX_RENEWALS } from '../../worker/verifications/verification';
 import { decodeQr } from '../support/qr';
 import {
   call,

@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { Env } from '../../worker/env';
+import type { Env } from '../../worker/lib/env';
 import { http, HttpResponse } from 'msw';
 import {
   call,

@@ -8,9 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { Env } from '../../worker/env';
+import type { Env } from '../../worker/lib/env';
 import { decodeQr } from '../support/qr';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
+import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
 import { http, HttpResponse } from 'msw';
 import {
   baseEnv,

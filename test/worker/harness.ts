@@ -6,11 +6,11 @@
  */
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
-import app from '../../worker/app';
-import type { Env } from '../../worker/env';
+import { app } from '../../worker/entry/local-app';
+import type { Env } from '../../worker/lib/env';
 import { adultDateOfBirth, isoInstantAfter } from '../support/dates';
 import { newSigningJwk } from '../support/signing-keys';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
+import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
 
 export const VENDOR = 'https://vendor.test';
 export const PARTNER = 'https://partner.example';

@@ -1,12 +1,19 @@
 /**
- * The idempotency record rules (worker/idempotency.ts) with a controlled
+ * The idempotency record rules (worker/lib/idempotency.ts) with a controlled
  * clock: the windows, the in-flight claim, the release paths, and the shard
  * mapping the Durable Objects rely on. The workerd behaviour (one vendor call
  * for repeats and concurrent repeats) is in test/hardening/guards.test.ts.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { expired, IDEMPOTENCY_SHARDS, IDEMPOTENCY_TTL_MS, IdempotencyRecords, IN_FLIGHT_STALE_MS, shardOf } from '../../worker/idempotency';
+import {
+  expired,
+  IDEMPOTENCY_SHARDS,
+  IDEMPOTENCY_TTL_MS,
+  IdempotencyRecords,
+  IN_FLIGHT_STALE_MS,
+  shardOf,
+} from '../../worker/lib/idempotency';
 
 function records() {
   const map = new Map<string, any>();

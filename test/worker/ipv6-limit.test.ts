@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Env } from '../../worker/env';
-import { ipKey } from '../../worker/limits';
+import type { Env } from '../../worker/lib/env';
+import { ipKey } from '../../worker/lib/limits';
 import { baseEnv, call, okVendor, startHarness, stopHarness, vendor } from './harness';
 
 before(startHarness);

@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { http, HttpResponse } from 'msw';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import type { Env } from '../../worker/env';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
+import type { Env } from '../../worker/lib/env';
+import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
 import {
   baseEnv,
   call,

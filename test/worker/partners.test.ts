@@ -11,12 +11,12 @@ import { http, HttpResponse } from 'msw';
 import { decode } from 'hono/jwt';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { KVNamespace } from '@cloudflare/workers-types';
-import type { Env } from '../../worker/env';
+import type { Env } from '../../worker/lib/env';
 import { buildRecord, removeRecord, writeRecord, type PartnerInput, type RegistryStore } from '../../worker/partners/admin';
 import { partnerKey } from '../../worker/partners/partner';
 import { clearPartnerCache, registryPartnerByOrigin } from '../../worker/partners/registry';
 import { publicJwk } from '../../worker/partners/sealing';
-import { resetRuokCache } from '../../worker/routes/ruok';
+import { resetRuokCache } from '../../worker/browser-api/ruok';
 import { baseEnv, call, okVendor, person, record, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
 
 /** The subset of KVNamespace the worker uses, over a Map (and a RegistryStore over the same Map). */

@@ -7,9 +7,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import app from '../../worker/app';
-import type { Env } from '../../worker/env';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/outcomes/verification-store';
+import { app } from '../../worker/entry/local-app';
+import type { Env } from '../../worker/lib/env';
+import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
 import { adultDateOfBirth } from '../support/dates';
 import { startHarness, stopHarness } from './harness';
 

@@ -10,7 +10,7 @@
  */
 import type { OnboardingLinkRequest, RenewLinkRequest, ResultAnswer, ResultRequest, ResumeLinkRequest } from '../../worker/contract.js';
 import { createLink, failure, getResult, isFailure, newKey, type LinkAnswer } from '../api.js';
-import type { Deps, Flow } from '../flow.js';
+import type { Deps, FlowApi as Flow } from '../flow-api.js';
 import type { Stored } from '../return-session.js';
 import { fieldOfIssue } from './issues.js';
 import { pageUrl, takeReturn } from './return.js';

@@ -5,7 +5,7 @@
  * fetched: `offline` says so.
  */
 import { html } from 'lit';
-import type { Flow } from '../flow.js';
+import type { FlowApi as Flow } from '../flow-api.js';
 import { checking } from './checking.js';
 import { form } from './form.js';
 import type { View, ViewContext } from './view.js';

@@ -9,10 +9,10 @@
  *       computer" (or a calm "could not finish"), never an error.
  */
 import { Hono, type Context } from 'hono';
-import type { AppEnv } from '../env';
-import { ApiError } from '../errors';
-import { VERIFICATION_ID } from '../outcomes/verification';
-import { verifications } from '../outcomes/verification-store';
+import type { AppEnv } from '../lib/env';
+import { ApiError } from '../lib/errors';
+import { VERIFICATION_ID } from '../verifications/verification';
+import { verifications } from '../verifications/verification-store';
 import { codePage, HANDOFF_CSS, handoffPage } from './pages';
 import { PAGE_STRINGS, pageLang, type PageLang, type PageStrings } from './page-strings';
 import { bodyLimit } from 'hono/body-limit';

@@ -7,7 +7,7 @@
  * Misses are cached too, so a flood of unknown origins costs one KV read per
  * origin per window; the cache is bounded.
  */
-import { DEFAULTS, usesSandbox, type Env } from '../env';
+import { DEFAULTS, usesSandbox, type Env } from '../lib/env';
 import { originKey, partnerKey, PartnerRecord, SEALED_FIELDS, type Partner, type SealedField } from './partner';
 import { open, SealingError, sealingKeys } from './sealing';
 

@@ -5,9 +5,9 @@
  * own origin. An origin that is none of these belongs to no partner (403);
  * with DEMO off that includes the worker's own origin.
  */
-import { DEFAULTS, demoEnabled, usesSandbox, type Env } from '../env';
-import { configuredOrigins, normaliseOrigin, ownOrigin } from '../origins';
-import { DEMO_PARTNERS } from './demo';
+import { DEFAULTS, demoEnabled, usesSandbox, type Env } from '../lib/env';
+import { configuredOrigins, normaliseOrigin, ownOrigin } from '../lib/origins';
+import { DEMO_PARTNERS } from '../demo/partners';
 import { ENVIRONMENT_PARTNER_ID, type Partner } from './partner';
 import { registryPartnerById, registryPartnerByOrigin } from './registry';
 

@@ -16,7 +16,7 @@
  * 14 KB gzip, this about 1. Tests seal with jose and open with this.
  */
 import type { JWK } from 'jose';
-import { usesSandbox, type Env } from '../env';
+import { usesSandbox, type Env } from '../lib/env';
 import type { SealedField } from './partner';
 
 export const SEALING_ALG = 'ECDH-ES';

@@ -6,21 +6,21 @@
  */
 import { Hono, type Context } from 'hono';
 import type * as z from 'zod';
-import type { AppEnv } from '../env';
-import { usesSandbox } from '../env';
-import { ApiError, validationError, zodIssues } from '../errors';
-import { fingerprint, idempotencyStore } from '../idempotency';
-import { clientIp, enforce } from '../limits';
-import { normaliseOrigin, ownOrigin } from '../origins';
-import { readJson } from '../validation';
-import { VendorError } from '../vendor/client';
-import { vendorFault, vendorMismatch } from '../vendor/errors';
-import { vendorFor } from '../vendor/from-env';
-import { clientSecretFor } from '../outcomes/client-secret';
-import { issueResultToken } from '../outcomes/issue-token';
-import { lifecycle, newVerificationId, CHECKING, VERIFICATION_ID, type Verification } from '../outcomes/verification';
-import { verifications } from '../outcomes/verification-store';
-import { listIndex, type IndexRow } from '../outcomes/verification-index';
+import type { AppEnv } from '../lib/env';
+import { usesSandbox } from '../lib/env';
+import { ApiError, validationError, zodIssues } from '../lib/errors';
+import { fingerprint, idempotencyStore } from '../lib/idempotency';
+import { clientIp, enforce } from '../lib/limits';
+import { normaliseOrigin, ownOrigin } from '../lib/origins';
+import { readJson } from '../lib/validation';
+import { VendorError } from '../vendor-api/client';
+import { vendorFault, vendorMismatch } from '../vendor-api/errors';
+import { vendorFor } from '../vendor-api/from-env';
+import { clientSecretFor } from '../verifications/client-secret';
+import { issueResultToken } from '../verifications/issue-token';
+import { lifecycle, newVerificationId, CHECKING, VERIFICATION_ID, type Verification } from '../verifications/verification';
+import { verifications } from '../verifications/verification-store';
+import { listIndex, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
 import { honoPath, routes } from './routes';
 import {

@@ -7,10 +7,10 @@
  * its record is the truth). A missing, malformed or unknown key is one and
  * the same 401.
  */
-import { demoEnabled, list, usesSandbox, type Env } from '../env';
-import { ApiError } from '../errors';
-import { devSecrets } from '../dev-secrets';
-import { DEMO_PARTNERS } from '../partners/demo';
+import { demoEnabled, list, usesSandbox, type Env } from '../lib/env';
+import { ApiError } from '../lib/errors';
+import { devSecrets } from '../demo/dev-secrets';
+import { DEMO_PARTNERS } from '../demo/partners';
 import { ENVIRONMENT_PARTNER_ID, serverKeyIndexKey, type Partner } from '../partners/partner';
 import { partnerById } from '../partners/resolve';
 import { bearerKey, hashIn, SERVER_KEY, serverKeyHash } from './keys';

@@ -1,5 +1,5 @@
 import type { Failure } from '../../api.js';
-import type { Deps } from '../../flow.js';
+import type { Deps } from '../../flow-api.js';
 import type { Strings } from '../../i18n/en.js';
 import type { View } from '../../views/view.js';
 import { fieldOfIssue } from '../issues.js';

@@ -1,4 +1,4 @@
-import type { Deps } from '../../flow.js';
+import type { Deps } from '../../flow-api.js';
 import type { View } from '../../views/view.js';
 
 /**

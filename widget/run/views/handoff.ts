@@ -1,4 +1,4 @@
-import type { Deps, Flow } from '../../flow.js';
+import type { Deps, FlowApi as Flow } from '../../flow-api.js';
 import type { View } from '../../views/view.js';
 
 /**

@@ -3,7 +3,7 @@
  * `html` comes in `Deps` (see `Flow.load()`): importing lit here would split
  * it out of the entry. A new state's view goes here too.
  */
-import type { Deps } from '../../flow.js';
+import type { Deps } from '../../flow-api.js';
 import type { KycState } from '../../state.js';
 import type { View } from '../../views/view.js';
 import { alertView } from './alert.js';

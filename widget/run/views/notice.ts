@@ -1,4 +1,4 @@
-import type { Deps } from '../../flow.js';
+import type { Deps } from '../../flow-api.js';
 import type { View } from '../../views/view.js';
 
 /** Back from the hosted flow in a tab without the session (a new tab, another browser): finish where you started. */

@@ -1,4 +1,4 @@
-import type { Deps } from '../../flow.js';
+import type { Deps } from '../../flow-api.js';
 import type { View } from '../../views/view.js';
 
 /** `redirecting`: on the way to the hosted flow, with a link in case the browser does not go. */

@@ -1,0 +1,45 @@
+/**
+ * The sandbox's own bindings and context. The sandbox is a separate part (the
+ * vendor's double): it reads only its own settings and never imports the
+ * product; whatever it needs from the deployment that mounts it (which
+ * redirect addresses an HTTP caller may use) comes in as a callback.
+ */
+import type { DurableObjectNamespace } from '@cloudflare/workers-types';
+
+export interface SandboxEnv {
+  /** JSON: the sandbox's customers, children, keys and switches. */
+  SANDBOX_CREDENTIALS?: string;
+  /** The sandbox's hard cap on search results. Default 50. */
+  SANDBOX_SEARCH_CAP?: string;
+  /** How long sandbox data lives, in seconds. Default 86400. */
+  SANDBOX_TTL_SECONDS?: string;
+  /** Durable Object (SQLite) that holds the sandbox's state. Absent = in memory (node tests). */
+  SANDBOX_STORE?: DurableObjectNamespace;
+}
+
+/**
+ * Whether an HTTP caller may send people back to `origin` (a normalised
+ * http(s) origin). Set by whoever mounts the sandbox, on requests that reached
+ * it over HTTP; the mounting worker's own in-process calls carry none.
+ */
+export type RedirectCheck = (origin: string, requestUrl: string) => Promise<boolean>;
+
+/** Hono's generic for the sandbox app. */
+export interface SandboxAppEnv {
+  Bindings: SandboxEnv;
+  Variables: {
+    requestId: string;
+    /** Set on requests that reached the sandbox over HTTP (not the worker's own in-process calls). */
+    sandboxHttpCaller?: RedirectCheck;
+  };
+}
+
+/** `value` as a serialised http(s) origin, or undefined. */
+export function httpOrigin(value: string): string | undefined {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,230 @@
+/** POST /api/onboarding-link — DESIGN.md "Browser-facing API" (with a `session`: a new link, `renew-link.ts`). */
+import { Hono } from 'hono';
+import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
+import type { AppEnv } from '../lib/env';
+import { ApiError, validationError } from '../lib/errors';
+import { fingerprint, idempotencyStore } from '../lib/idempotency';
+import { clientIp, enforce } from '../lib/limits';
+import { isReturnOrigin, normaliseOrigin, ownOrigin } from '../lib/origins';
+import { parsePhone, smsAllowedCountries } from '../lib/phone';
+import { createSession, sessionSecret } from './session';
+import { verifyTurnstile } from '../lib/turnstile';
+import { VendorError } from '../vendor-api/client';
+import { vendorFault } from '../vendor-api/errors';
+import { vendorFor } from '../vendor-api/from-env';
+import { readJson } from '../lib/validation';
+import { verificationGraceSeconds } from '../verifications/settings';
+import { CHECKING, claimCode, lifecycle, linkExpiry, newVerificationId, type Handoff, type Verification } from '../verifications/verification';
+import { verifications } from '../verifications/verification-store';
+import { randomToken } from '../lib/random';
+import { qrModules } from '../handoff/qr';
+import { handoffUrls, redirectUrl } from '../handoff/urls';
+import { renewLink } from './renew-link';
+import { resumeLink } from './resume-link';
+import { clientSecretVerification } from './client-secret';
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
+
+export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async (c) => {
+  const env = c.env;
+  const { data, text } = await readJson(c, (b) =>
+    'session' in b ? RenewLinkRequest : 'clientSecret' in b && !('name' in b) ? ResumeLinkRequest : OnboardingLinkRequest,
+  );
+  if ('session' in data) return renewLink(c, data);
+  if (!('name' in data)) return resumeLink(c, data);
+  const body = data;
+  const origin = normaliseOrigin(c.req.header('Origin') ?? '')!; // the origin guard let only partner origins through
+  const partner = c.get('partner')!;
+
+  // A verification the partner's server started: its reference is the server's, never the page's.
+  let started: Verification | undefined;
+  if (body.clientSecret !== undefined) {
+    if (body.customerRef !== undefined) {
+      throw validationError([{ issue: 'cannot be combined with clientSecret: the server set the reference', issueLocation: 'customerRef' }]);
+    }
+    started = await clientSecretVerification(c, body.clientSecret);
+    const status = lifecycle(started);
+    // A link exists already: the same one again (no second vendor link), or a new one once it expired.
+    if (status === 'open') return resumeLink(c, { clientSecret: body.clientSecret, lang: body.lang, returnUrl: body.returnUrl });
+    if (status === 'final') {
+      throw new ApiError(409, 'VERIFICATION_ENDED', 'This verification has ended already.', [
+        { issue: 'belongs to a verification that has ended', issueLocation: 'clientSecret' },
+      ]);
+    }
+    if (body.sendSMS && !started.server?.sms) {
+      throw validationError([{ issue: 'is not offered for this verification (the server did not allow sms)', issueLocation: 'sendSMS' }]);
+    }
+  }
+  const customerRef = started ? started.customerRef : body.customerRef;
+
+  const { phone, issues } = parsePhone(body.phone.code, body.phone.number);
+  if (!phone) throw validationError(issues);
+  if (body.sendSMS) {
+    const allowed = smsAllowedCountries(env);
+    if (!phone.country || !allowed.includes(phone.country)) {
+      // A valid mobile that may not get a text: its own code, so the widget can offer "continue on this device".
+      throw new ApiError(400, 'SMS_NOT_ALLOWED', 'This number cannot receive a text message from this service.', [
+        { issue: 'cannot receive a text message from this service', issueLocation: 'phone.number' },
+      ]);
+    }
+  }
+
+  if (body.handoff && body.sendSMS) {
+    throw validationError([{ issue: 'cannot be combined with sendSMS: choose one way to the phone', issueLocation: 'handoff' }]);
+  }
+  const returnUrl = started?.server?.returnUrl ?? body.returnUrl ?? origin;
+  const returnOrigin = normaliseOrigin(returnUrl);
+  if (!isReturnOrigin(env, c.req.url, partner, returnOrigin)) {
+    throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
+  }
+
+  const key = c.req.header('Idempotency-Key');
+  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+    throw validationError([{ issue: 'must be 8 to 128 letters, digits or -_:.', issueLocation: 'Idempotency-Key' }]);
+  }
+  // A key belongs to one partner (and origin): another partner's page reusing it starts afresh.
+  const scoped = key ? `${partner.id} ${origin} ${key}` : undefined;
+  const store = scoped ? idempotencyStore(env, scoped) : undefined;
+  // The Turnstile token is left out: it is single-use, so a retry may carry a fresh one.
+  const print = scoped ? await fingerprint(JSON.stringify({ ...JSON.parse(text), turnstileToken: undefined })) : '';
+  let botChecked = false;
+  if (store && scoped) {
+    const claim = await store.claim(scoped, print);
+    botChecked = claim.kind === 'new' && claim.verified === true;
+    if (claim.kind === 'replay') {
+      c.header('Idempotent-Replayed', 'true');
+      return c.body(claim.answer.body, claim.answer.status as 200, { 'Content-Type': 'application/json' });
+    }
+    if (claim.kind === 'busy') {
+      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This request is already being processed.', [], { 'Retry-After': '1' });
+    }
+    if (claim.kind === 'mismatch') {
+      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a different request.');
+    }
+  }
+
+  try {
+    // After the idempotency claim: a replay, or a retry of a request that
+    // passed the check before a definite failure, needs no second bot check
+    // (its token is spent); a failed check frees the key.
+    if (!botChecked) {
+      await verifyTurnstile(env, partner.turnstileSecret, body.turnstileToken, clientIp(c.req.raw.headers), new URL(origin).hostname);
+      botChecked = Boolean(partner.turnstileSecret);
+    }
+    if (body.sendSMS) await enforce(env.RL_SMS, `${partner.id} ${phone.e164}`, 'text messages to this number');
+    const secret = (await sessionSecret(env))!; // the misconfiguration guard ran first
+    const name = body.name;
+    const own = ownOrigin(env, c.req.url);
+    const verificationId = started?.id ?? newVerificationId();
+    // A handed-off flow (QR, copied link, or a texted link) ends on the
+    // worker's own page, with a single-use secret.
+    const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
+    const pages = handoffUrls(own, verificationId, body.lang);
+    const returnTo = returnSecret ? pages.back(returnSecret) : returnUrl;
+    const link = await vendorFor(c, partner).onboardingUrl({
+      applicationRef: c.get('requestId'),
+      consent: true,
+      ...(customerRef ? { customerRef } : {}),
+      entity: {
+        entityType: 'INDIVIDUAL',
+        name: {
+          ...(name.givenName ? { givenName: name.givenName } : {}),
+          ...(name.middleName ? { middleName: name.middleName } : {}),
+          familyName: name.familyName,
+        },
+        dateOfBirth: { dateOfBirth: body.dateOfBirth },
+      },
+      ...(partner.flowId ? { flowId: partner.flowId } : {}),
+      sendSMS: body.sendSMS === true,
+      phoneCode: phone.code,
+      phoneNumber: phone.national,
+      ...(body.sendSMS
+        ? {
+            ...(partner.smsSenderName ? { senderName: partner.smsSenderName } : {}),
+            ...(partner.smsTemplateId ? { messageTemplateId: partner.smsTemplateId } : {}),
+          }
+        : {}),
+      successRedirectURL: redirectUrl(returnTo, 'success'),
+      errorRedirectURL: redirectUrl(returnTo, 'error'),
+    });
+    const entityId = link.entity.entityId;
+    if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
+    const now = Date.now();
+    const expiresAt = linkExpiry(link.urlExpiry, now);
+    const openToken = returnSecret && body.handoff ? randomToken() : undefined;
+    const handoffUrl = openToken ? pages.open(openToken) : undefined;
+    // A texted link reaches whatever number was typed: the outcome is credited
+    // only once the code shown here is entered on the phone's return page.
+    const code = body.sendSMS ? claimCode() : undefined;
+    const handoff: Handoff | undefined =
+      returnSecret && openToken
+        ? { kind: 'link', openToken, hostedUrl: link.url, returnSecret }
+        : returnSecret && code
+          ? { kind: 'sms', code, tries: 0, returnSecret }
+          : undefined;
+    const kept = { url: link.url, urlExpiry: link.urlExpiry, status: link.status };
+    let verification: Verification;
+    if (started) {
+      const linked = await verifications(env).startLink(started.id, {
+        entityId,
+        partnerOrigin: origin,
+        linkExpiresAt: expiresAt,
+        deadline: expiresAt + verificationGraceSeconds(env) * 1000,
+        ...(handoff ? { handoff } : {}),
+        link: kept,
+      });
+      // Another request made its link meanwhile (or it was canceled): that one stands.
+      if (!linked) throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This verification got its link from another request. Please try again.');
+      verification = linked;
+    } else {
+      verification = {
+        id: verificationId,
+        partnerId: partner.id,
+        partnerOrigin: origin,
+        ...(customerRef ? { customerRef } : {}),
+        entityId,
+        workerOrigin: own,
+        createdAt: now,
+        linkCreatedAt: now,
+        linkExpiresAt: expiresAt,
+        deadline: expiresAt + verificationGraceSeconds(env) * 1000,
+        status: CHECKING,
+        polls: 0,
+        webhook: { state: 'none', attempts: 0 },
+        ...(handoff ? { handoff } : {}),
+      };
+      await verifications(env).create(verification);
+    }
+    const answer: OnboardingLinkAnswer = {
+      // Handed off: the phone gets the worker's single-use URL, never the
+      // vendor's; texted: this device gets no URL at all, only the code.
+      ...(code ? {} : { url: handoffUrl ?? link.url }),
+      ...(code ? { claimCode: code } : {}),
+      urlExpiry: link.urlExpiry,
+      status: link.status,
+      smsSent: body.sendSMS === true,
+      session: await createSession(secret, { entityId, verificationId: verification.id, origin, partnerId: partner.id }, now),
+      verificationId: verification.id,
+      ...(handoffUrl ? { qr: qrModules(handoffUrl) } : {}),
+    };
+    const json = JSON.stringify(answer);
+    if (store && scoped) await store.finish(scoped, print, { status: 200, body: json });
+    return c.body(json, 200, { 'Content-Type': 'application/json' });
+  } catch (err) {
+    const apiError = err instanceof VendorError ? vendorFault(err, 'link') : err;
+    if (store && scoped) {
+      // When the vendor may have acted (a timeout or an unreadable answer), a
+      // replay must not ask it again: that could text the person twice.
+      const outcomeUnknown = err instanceof VendorError && (err.fault.kind === 'timeout' || err.fault.kind === 'bad-answer');
+      if (outcomeUnknown && apiError instanceof ApiError) {
+        await store.finish(scoped, print, {
+          status: apiError.status,
+          body: JSON.stringify({ errorCode: apiError.errorCode, errorMsg: apiError.errorMsg, issues: [], requestId: c.get('requestId') }),
+        });
+      } else {
+        await store.release(scoped, print, botChecked);
+      }
+    }
+    throw apiError;
+  }
+});

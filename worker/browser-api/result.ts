@@ -1,0 +1,73 @@
+/**
+ * POST /api/result — the outcome of the verification a session's link
+ * created, answered from the worker's own record. The vendor is asked at
+ * most once per RESULT_POLL_SECONDS however many browsers poll, and at once
+ * when a person comes back from the hosted flow with a check id or token.
+ * Once the status is final the answer carries a signed result token.
+ */
+import { Hono, type Context } from 'hono';
+import { ResultRequest, type ResultAnswer } from '../contract';
+import type { AppEnv } from '../lib/env';
+import { issueResultToken } from '../verifications/issue-token';
+import { awaitingClaim, isFinal, type Verification } from '../verifications/verification';
+import { verifications } from '../verifications/verification-store';
+import { requireSession, sessionInvalid, sessionOwns } from './session';
+import { VendorError } from '../vendor-api/client';
+import { vendorFault } from '../vendor-api/errors';
+import { readJson } from '../lib/validation';
+import { validationError } from '../lib/errors';
+import { lifecycle } from '../verifications/verification';
+import { clientSecretVerification, verificationClosed } from './client-secret';
+
+/**
+ * `{clientSecret}` in place of a session (a verification the partner's server
+ * started): `created` (the form), `open` (the vendor asked as for a session,
+ * at most once per poll interval), or `final` with its token; canceled or
+ * expired is the 409 `VERIFICATION_CLOSED`.
+ */
+async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
+  let v = await clientSecretVerification(c, secret);
+  if (lifecycle(v) === 'open') {
+    try {
+      v = (await verifications(c.env).observe(v.id)) ?? v;
+    } catch (err) {
+      if (err instanceof VendorError) throw vendorFault(err, 'result');
+      throw err;
+    }
+  }
+  const status = lifecycle(v);
+  if (status === 'canceled' || status === 'expired') throw verificationClosed();
+  const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id, status };
+  if (status === 'final') answer.resultToken = await issueResultToken(c.env, v);
+  return c.json(answer);
+}
+
+export const result = new Hono<AppEnv>().post('/result', async (c) => {
+  const { data: body } = await readJson(c, ResultRequest);
+  if (body.clientSecret !== undefined) {
+    if (body.session !== undefined) {
+      throw validationError([{ issue: 'cannot be combined with session: send one of them', issueLocation: 'clientSecret' }]);
+    }
+    return resultForClientSecret(c, body.clientSecret);
+  }
+  const session = await requireSession(c, body.session);
+  let v: Verification | undefined;
+  try {
+    v = await verifications(c.env).observe(session.vid, {
+      ...(body.checkId ? { checkId: body.checkId } : {}),
+      ...(body.token ? { token: body.token } : {}),
+    });
+  } catch (err) {
+    if (err instanceof VendorError) throw vendorFault(err, 'result');
+    throw err;
+  }
+  // Gone (it ended longer ago than it is kept), or not this session's.
+  if (!sessionOwns(session, v)) throw sessionInvalid();
+  // Canceled by the partner's server: the page stops asking.
+  if (v.canceledAt !== undefined) throw verificationClosed();
+  const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id };
+  if (v.handoff?.kind === 'link' && v.handoff.opened && !isFinal(v)) answer.phoneOpened = true;
+  if (v.handoff?.returned && !awaitingClaim(v) && !isFinal(v)) answer.phoneReturned = true;
+  if (isFinal(v)) answer.resultToken = await issueResultToken(c.env, v);
+  return c.json(answer);
+});

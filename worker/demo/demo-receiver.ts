@@ -1,0 +1,65 @@
+/**
+ * The demo partners' webhook receiver, inside the worker (a worker cannot
+ * fetch its own hostname in production, and the demo page's CSP allows only
+ * its own origin). It checks each delivery exactly as a partner's server
+ * should (Standard Webhooks signature and timestamp) and records only what
+ * verifies, so the sales demo can show "signature verified" next to each
+ * event and a forged event refused. Mounted under /sandbox, so it exists only
+ * while the sandbox is the vendor, and answers only while DEMO is on.
+ */
+import { Hono } from 'hono';
+import { demoEnabled, type AppEnv, type Env } from '../lib/env';
+import { devSecrets } from './dev-secrets';
+import { ApiError, errorResponse } from '../lib/errors';
+import { VERIFICATION_ID } from '../verifications/verification';
+import { verifications } from '../verifications/verification-store';
+import { decodeWebhookSecret, type WebhookTarget } from '../verifications/webhook-target';
+import { webhookSignature } from '../verifications/webhook-signature';
+
+/** How far a delivery's timestamp may be from now (the spec's usual tolerance). */
+const TOLERANCE_SECONDS = 5 * 60;
+
+export const DEMO_RECEIVER_PATH = '/sandbox/demo-webhooks';
+
+/** Where the demo partners' events go: this receiver, signed with the demo secret. */
+export async function demoTarget(env: Env, workerOrigin: string): Promise<WebhookTarget> {
+  return { url: `${workerOrigin}${DEMO_RECEIVER_PATH}`, key: decodeWebhookSecret((await devSecrets(env)).demoWebhookSecret)! };
+}
+
+const refuse = () => new ApiError(401, 'SIGNATURE_INVALID', 'The webhook signature does not verify.');
+
+export const demoReceiver = new Hono<AppEnv>()
+  .use(async (c, next) => {
+    if (!demoEnabled(c.env)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+    await next();
+  })
+  .post(DEMO_RECEIVER_PATH, async (c) => {
+    const body = await c.req.text();
+    const id = c.req.header('webhook-id') ?? '';
+    const ts = Number(c.req.header('webhook-timestamp'));
+    const given = (c.req.header('webhook-signature') ?? '').split(' ');
+    if (!id || !Number.isInteger(ts) || Math.abs(Date.now() / 1000 - ts) > TOLERANCE_SECONDS) throw refuse();
+    const { key } = await demoTarget(c.env, '');
+    const expected = await webhookSignature(key, id, ts, body);
+    if (!given.includes(expected)) throw refuse();
+    const event = JSON.parse(body) as { type: string; data: { verificationId: string; checkStatus?: string; reason?: string } };
+    await verifications(c.env).recordDemoDelivery(event.data.verificationId, {
+      webhookId: id,
+      type: event.type,
+      ...(event.data.checkStatus ? { checkStatus: event.data.checkStatus } : {}),
+      ...(event.data.reason ? { reason: event.data.reason } : {}),
+      signature: 'verified',
+      receivedAt: Date.now(),
+    });
+    return c.body(null, 204);
+  })
+  .get(`${DEMO_RECEIVER_PATH}/:verificationId`, async (c) => {
+    const vid = c.req.param('verificationId');
+    if (!VERIFICATION_ID.test(vid)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+    const v = await verifications(c.env).read(vid);
+    return c.json({ deliveries: v?.demoDeliveries ?? [], webhook: v?.webhook.state ?? 'none' });
+  })
+  // Called in-process by the delivery queue too: its refusals are answers, not throws.
+  .onError((err, c) =>
+    errorResponse(c, err instanceof ApiError ? err : new ApiError(400, 'VALIDATION_FAILED', 'The delivery could not be read.')),
+  );

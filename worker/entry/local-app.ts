@@ -1,0 +1,77 @@
+/**
+ * The local stack's composition root: the product's app (../app.ts) with the
+ * sandbox (the vendor's double, top-level sandbox/) and the demo's pieces
+ * plugged in. `npm start`, `wrangler dev`, the tests and a deliberate
+ * `DEMO=on` deployment run this; production (entry/production.ts) does not
+ * import it. The sandbox runs in process: the vendor client calls
+ * `sandbox.fetch` directly (no network, no second worker), and HTTP callers
+ * reach it under /sandbox through the guard below.
+ */
+import type { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { sandbox } from '../../sandbox/app';
+import { createApp, MAX_BODY_BYTES } from '../app';
+import { demoReceiver } from '../demo/demo-receiver';
+import { home } from '../demo/home';
+import { usesSandbox, type AppEnv } from '../lib/env';
+import { ApiError } from '../lib/errors';
+import { clientIp, enforce, ipKey } from '../lib/limits';
+import { ownOrigin } from '../lib/origins';
+import { isLoopbackHost } from '../lib/public-origin';
+import { resolvePartner } from '../partners/resolve';
+import { useInProcessSandbox } from '../vendor-api/from-env';
+
+// The vendor client (requests, Durable Object alarms, queue consumers) reaches
+// the sandbox in process while it is the vendor.
+useInProcessSandbox((request, env, ctx) => sandbox.fetch(request, env, ctx));
+
+// The sandbox exists only while it is the vendor. Its vendor API answers
+// HTTP callers with the documented default credentials on loopback hosts only
+// (a laptop); a deployed sandbox (a sales demo) answers them only with
+// SANDBOX_CREDENTIALS set on purpose, since anyone could read every visitor's
+// entities with the public default key. The worker's own calls reach the
+// sandbox in-process (vendor-api/from-env.ts), not through here, and keep working;
+// the hosted-flow pages and a visitor's own outbox stay.
+const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2)\//;
+
+function mountSandbox(app: Hono<AppEnv>): void {
+  app.use('/sandbox/*', async (c, next) => {
+    if (!usesSandbox(c.env)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+    if (SANDBOX_VENDOR_API.test(c.req.path) && !c.env.SANDBOX_CREDENTIALS?.trim() && !isLoopbackHost(new URL(c.req.url).hostname)) {
+      throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+    }
+    // What writes (the vendor API on loopback, the hosted flow's submit, the
+    // demo's receiver) spends a per-client budget like /api's; reading pages
+    // and the demo's polling of its own outbox do not.
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD')
+      await enforce(c.env.RL_IP, `sandbox ${ipKey(clientIp(c.req.raw.headers))}`, 'requests');
+    // The worker's own calls reach the sandbox in-process, past this point; an
+    // HTTP caller's redirect addresses are held to the origins the worker
+    // allows: a partner's page or the worker's own.
+    const env = c.env;
+    c.set('sandboxHttpCaller', async (origin, requestUrl) => {
+      if (origin === ownOrigin(env, requestUrl)) return true;
+      return Boolean(await resolvePartner(env, requestUrl, origin));
+    });
+    await next();
+  });
+  app.use(
+    '/sandbox/*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${MAX_BODY_BYTES / 1024} KB.`);
+      },
+    }),
+  );
+  app.route('/', sandbox);
+}
+
+/** The local stack's app: the product, the sandbox, the demo. */
+export const app = createApp({
+  mount: (app) => {
+    app.route('/', home);
+    mountSandbox(app);
+    app.route('/', demoReceiver);
+  },
+});

@@ -1,0 +1,161 @@
+/**
+ * The worker's bindings. Names are part of the product contract
+ * (the configuration table in docs/configuration.md); each line says what it is.
+ * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
+ */
+import type { Partner } from '../partners/partner';
+import type { D1Database, DurableObjectNamespace, Fetcher, KVNamespace, Queue, RateLimit } from '@cloudflare/workers-types';
+
+export interface Env {
+  /** Vendor host root (`{base_url}`). Unset or `sandbox` = the built-in sandbox. */
+  KYC_BASE_URL?: string;
+  /** Secret. Sent as header `api_key`. Sandbox default `sandbox-key`. */
+  KYC_API_KEY?: string;
+  /** Secret/var. Sent as `X-Service-CustomerID`. Sandbox default `demo-customer`. */
+  KYC_CUSTOMER_ID?: string;
+  /** Secret/var. Sent as `X-Service-CustomerChildID`, only when set. */
+  KYC_CUSTOMER_CHILD_ID?: string;
+  /** Sent as `X-Service-Channel`, truncated to 64 chars; never taken from the browser. Default `api`. */
+  KYC_CHANNEL?: string;
+  /** `flowId` of the hosted flow. */
+  KYC_FLOW_ID?: string;
+  /** `provider` sent with the result call. */
+  KYC_PROVIDER?: string;
+  /** `senderName` of the SMS. */
+  KYC_SMS_SENDER_NAME?: string;
+  /** `messageTemplateId` of the SMS. */
+  KYC_SMS_TEMPLATE_ID?: string;
+  /** Path of entity search under `{base_url}`. Default `/v2/kyc/entity/search`. */
+  KYC_SEARCH_PATH?: string;
+  /** Timeout of every vendor call, in milliseconds. Default 8000. */
+  KYC_TIMEOUT_MS?: string;
+  /** Comma list of partner origins (CORS and redirect targets). The worker's own origin stays a redirect target (handoff pages); it is a partner only while DEMO is on. */
+  ALLOWED_ORIGINS?: string;
+  /** Secret. Signs session tokens. May be unset only while the sandbox is the vendor. */
+  SESSION_SECRET?: string;
+  /** Comma list of ISO 3166-1 alpha-2 countries an SMS may go to. Default `AU,NZ,GB,IE,US,CA`. */
+  SMS_ALLOWED_COUNTRIES?: string;
+  /** Secret. Turns on the Turnstile bot check before link creation. */
+  TURNSTILE_SECRET_KEY?: string;
+  /** Where Turnstile tokens are verified. Default Cloudflare's siteverify. */
+  TURNSTILE_VERIFY_URL?: string;
+  /** JSON: the sandbox's customers, children, keys and switches. */
+  SANDBOX_CREDENTIALS?: string;
+  /** The sandbox's hard cap on search results. Default 50. */
+  SANDBOX_SEARCH_CAP?: string;
+  /** How long sandbox data lives, in seconds. Default 86400. */
+  SANDBOX_TTL_SECONDS?: string;
+  /** `on` serves the sales demo and makes the own origin the two demo partners. Default: on while the sandbox is the vendor. */
+  DEMO?: string;
+  /**
+   * Secret. Private P-256 JWK (or a JSON array of them while it rotates) that
+   * opens the partner secrets sealed in the registry. Required once the
+   * registry holds a partner and a real vendor is configured.
+   */
+  PARTNER_SEALING_KEY?: string;
+  /** Secret. The environment partner's server keys for `/v1` (`kyc_sk_…`, comma list, one or two). Unset = no `/v1` for it. */
+  PARTNER_SERVER_KEYS?: string;
+  /** Seconds a partner read from the registry is kept in the isolate. Default 30. */
+  PARTNERS_CACHE_SECONDS?: string;
+
+  /** The worker's public origin (`https://kyc.example.com`): `iss` of result tokens, the own origin. Unset = the request's origin, on loopback hosts only. */
+  PUBLIC_ORIGIN?: string;
+  /** Secret. JSON array of private P-256 JWKs with `kid`; the first signs result tokens, all are published. */
+  RESULT_SIGNING_KEYS?: string;
+  /** Where webhook events go: `https`, or `http` to a loopback address while the sandbox is the vendor. */
+  WEBHOOK_URL?: string;
+  /** Secret. `whsec_` + base64: the Standard Webhooks signing secret. */
+  WEBHOOK_SECRET?: string;
+  /** Seconds between vendor polls of one open verification. Default 30, at least 5. */
+  RESULT_POLL_SECONDS?: string;
+  /** Seconds after the link's expiry that a verification is still polled. Default 900. */
+  VERIFICATION_GRACE_SECONDS?: string;
+  /** Timeout of one webhook attempt, ms. Default 15000. */
+  WEBHOOK_TIMEOUT_MS?: string;
+  /** Seconds before each retry, comma list. Default 5,300,1800,7200,18000,36000,50400,72000,86400. */
+  WEBHOOK_RETRY_SCHEDULE?: string;
+  /** Attempts in all. Default: the schedule's length + 1. */
+  WEBHOOK_MAX_ATTEMPTS?: string;
+
+  /** Static assets: the widget bundle and the demo (dist/public). */
+  ASSETS?: Fetcher;
+  /** Durable Object (SQLite) that holds the sandbox's state. */
+  SANDBOX_STORE?: DurableObjectNamespace;
+  /** Durable Object that remembers answers per Idempotency-Key. */
+  IDEMPOTENCY?: DurableObjectNamespace;
+  /** Workers KV: the partner registry (`npm run partners`). Absent or empty = the environment is the one partner. */
+  PARTNERS?: KVNamespace;
+  /** Durable Object per verification: its record and its polling alarm. */
+  VERIFICATIONS?: DurableObjectNamespace;
+  /** Durable Object with the sandbox's generated development secrets. */
+  DEV_SECRETS?: DurableObjectNamespace;
+  /** Queue of webhook events (this worker consumes it). */
+  WEBHOOK_QUEUE?: Queue;
+  /** Dead-letter queue: events whose last attempt failed (this worker consumes and records it). */
+  WEBHOOK_DLQ?: Queue;
+  /** Rate limit per IPv6 /48 on every /api route (next to RL_IP's /64). */
+  RL_IP_48?: RateLimit;
+  /** Rate limit per client IP on every /api route. */
+  RL_IP?: RateLimit;
+  /** Rate limit per destination phone number for SMS. */
+  RL_SMS?: RateLimit;
+  /** Rate limit per server key on `/v1`. */
+  RL_SERVER_KEY?: RateLimit;
+  /** D1: the verification index (`migrations/`), for `GET /v1/verifications`. */
+  DB?: D1Database;
+}
+
+/** Hono's generic for apps and handlers of this worker. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: {
+    requestId: string;
+    vendorStatus?: number;
+    partner?: Partner;
+    /**
+     * Set (entry/local-app.ts) on requests that reached the sandbox over HTTP, not the worker's own
+     * in-process calls: whether such a caller may send people back to an origin.
+     */
+    sandboxHttpCaller?: (origin: string, requestUrl: string) => Promise<boolean>;
+  };
+}
+
+export const DEFAULTS = {
+  channel: 'api',
+  searchPath: '/v2/kyc/entity/search',
+  timeoutMs: 8000,
+  smsAllowedCountries: ['AU', 'NZ', 'GB', 'IE', 'US', 'CA'],
+  sandboxApiKey: 'sandbox-key',
+  sandboxCustomerId: 'demo-customer',
+} as const;
+
+/** True while the built-in sandbox is the vendor (DESIGN.md: unset or `sandbox`). */
+export function usesSandbox(env: Env): boolean {
+  const base = env.KYC_BASE_URL?.trim();
+  return !base || base === 'sandbox';
+}
+
+export function timeoutMs(env: Env): number {
+  const n = Number(env.KYC_TIMEOUT_MS);
+  return Number.isFinite(n) && n > 0 ? Math.min(n, 60_000) : DEFAULTS.timeoutMs;
+}
+
+/** Splits a comma list, trimming and dropping blanks. */
+export function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/**
+ * Whether the sales demo is on: `DEMO=on|off`, and by default on exactly
+ * while the sandbox is the vendor (a demo against a real vendor would create
+ * real people under the demo partners).
+ */
+export function demoEnabled(env: Env): boolean {
+  const v = env.DEMO?.trim().toLowerCase();
+  if (v === 'on' || v === 'true' || v === '1') return true;
+  if (v === 'off' || v === 'false' || v === '0') return false;
+  return usesSandbox(env);
+}

@@ -1,0 +1,68 @@
+/**
+ * Builds the vendor client from the worker's configuration: the configured
+ * vendor over the network, or the sandbox called in-process (no network
+ * round trip) when the entry composed one (entry/local-app.ts), with the credentials of the partner the call works
+ * for (its child ID and key) or, without one, the operator's. Requests have a
+ * context; Durable Object alarms and queue consumers do not, so the core
+ * takes only the environment and the worker's own origin (where the sandbox
+ * lives).
+ */
+import type { Context, ExecutionContext } from 'hono';
+import { DEFAULTS, timeoutMs, usesSandbox, type AppEnv, type Env } from '../lib/env';
+import type { Partner } from '../partners/partner';
+import { createVendorClient, type VendorClient } from './client';
+
+/** The sandbox's fetch, called in process. Registered by the local stack's entry; production has none. */
+export type InProcessVendor = (request: Request, env: Env, ctx?: ExecutionContext) => Response | Promise<Response>;
+
+let inProcessSandbox: InProcessVendor | undefined;
+
+/** Called once by the entry that composes the sandbox (entry/local-app.ts). */
+export function useInProcessSandbox(fetcher: InProcessVendor): void {
+  inProcessSandbox = fetcher;
+}
+
+export type VendorCredentials = Pick<Partner, 'customerId' | 'childId' | 'apiKey'>;
+
+export interface VendorOptions {
+  /** The worker's own origin: the sandbox derives its hosted-flow links from it. */
+  origin: string;
+  ctx?: ExecutionContext;
+  /** Told each answer's status (for a request's log line). */
+  onStatus?: (status: number) => void;
+}
+
+export function vendorClient(env: Env, as: VendorCredentials, { origin, ctx, onStatus }: VendorOptions): VendorClient {
+  const inSandbox = usesSandbox(env);
+  return createVendorClient({
+    baseUrl: inSandbox ? `${origin}/sandbox` : env.KYC_BASE_URL!.trim(),
+    apiKey: as.apiKey,
+    customerId: as.customerId,
+    childId: as.childId,
+    channel: env.KYC_CHANNEL || DEFAULTS.channel,
+    timeoutMs: timeoutMs(env),
+    searchPath: env.KYC_SEARCH_PATH || DEFAULTS.searchPath,
+    fetch: async (request) => {
+      const response = inSandbox ? await sandboxFetch(request, env, ctx) : await fetch(request);
+      onStatus?.(response.status);
+      return response;
+    },
+  });
+}
+
+export function vendorFor(c: Context<AppEnv>, as: VendorCredentials): VendorClient {
+  let ctx: VendorOptions['ctx'];
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    ctx = undefined; // app.request() in node tests has no execution context
+  }
+  return vendorClient(c.env, as, { origin: new URL(c.req.url).origin, ctx, onStatus: (status) => c.set('vendorStatus', status) });
+}
+
+function sandboxFetch(request: Request, env: Env, ctx?: ExecutionContext): Response | Promise<Response> {
+  // A deployment without the sandbox never gets here: its configuration guard
+  // refuses to run with the sandbox as the vendor.
+  if (!inProcessSandbox) throw new Error('This deployment has no sandbox: set KYC_BASE_URL.');
+  return inProcessSandbox(request, env, ctx);
+}

@@ -1,0 +1,99 @@
+/**
+ * The Durable Object of one verification (keyed by verificationId):
+ * consistent for that verification across isolates and locations, with an
+ * alarm that polls the vendor on its own schedule until the outcome is final
+ * or the link's expiry plus the grace period has passed.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import { usesSandbox, type Env } from '../lib/env';
+import { deleteIndex, indexRow, rowKey, writeIndex } from './verification-index';
+import { resultPollSeconds } from './settings';
+import type { DemoDelivery, LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
+import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
+import { askVendor, enqueue, observeSafely, type Observation } from './verification-store';
+
+export class VerificationStore extends DurableObject<Env> {
+  private readonly logic = new VerificationLogic({
+    load: () => this.ctx.storage.get<Verification>('v'),
+    save: async (v) => {
+      await this.ctx.storage.put('v', v);
+      await this.index(v);
+    },
+    remove: async () => {
+      const v = await this.ctx.storage.get<Verification>('v');
+      await this.ctx.storage.deleteAll();
+      if (v && this.env.DB) await deleteIndex(this.env.DB, v.id).catch(() => this.indexFailed(v.id));
+    },
+    setAlarm: (at) => this.ctx.storage.setAlarm(at),
+    now: () => Date.now(),
+    pollMs: resultPollSeconds(this.env) * 1000,
+    askVendor: (v) => askVendor(this.env, v),
+    enqueue: (e) => enqueue(this.env, e),
+  });
+
+  /** What this object last wrote to the index (a poll that changes nothing writes nothing). */
+  private indexed: string | undefined;
+
+  /** The verification's row in D1, on every state change. A failure is logged; the next change writes it again. */
+  private async index(v: Verification): Promise<void> {
+    const db = this.env.DB;
+    if (!db) return;
+    const row = indexRow(v, !usesSandbox(this.env));
+    const key = rowKey(row);
+    if (key === this.indexed) return;
+    try {
+      await writeIndex(db, row);
+      this.indexed = key;
+    } catch {
+      this.indexFailed(v.id);
+    }
+  }
+
+  private indexFailed(verificationId: string): void {
+    this.indexed = undefined;
+    console.error(JSON.stringify({ level: 'error', event: 'index_write_failed', verificationId }));
+  }
+
+  create(v: Verification): Promise<void> {
+    return this.logic.create(v);
+  }
+  observe(hint: ReturnHint): Promise<Observation> {
+    return observeSafely(() => this.logic.observe(hint));
+  }
+  webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
+    return this.logic.webhookOutcome(state, attempts, status);
+  }
+  recordDemoDelivery(d: DemoDelivery): Promise<void> {
+    return this.logic.recordDemoDelivery(d);
+  }
+  renew(r: Renewal): Promise<Verification | undefined> {
+    return this.logic.renew(r);
+  }
+  openHandoff(token: string): Promise<string | undefined> {
+    return this.logic.openHandoff(token);
+  }
+  arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined> {
+    return this.logic.arrive(secret, outcome, hint);
+  }
+  claim(browserKey: string, code: string): Promise<ClaimOutcome> {
+    return this.logic.claim(browserKey, code);
+  }
+  startLink(s: LinkStart): Promise<Verification | undefined> {
+    return this.logic.startLink(s);
+  }
+  cancel(): Promise<Verification | undefined> {
+    return this.logic.cancel();
+  }
+  redact(): Promise<Verification | undefined> {
+    return this.logic.redact();
+  }
+  redeliver(): Promise<WebhookEvent | undefined> {
+    return this.logic.redeliver();
+  }
+  read(): Promise<Verification | undefined> {
+    return this.ctx.storage.get<Verification>('v');
+  }
+  alarm(): Promise<void> {
+    return this.logic.alarm();
+  }
+}

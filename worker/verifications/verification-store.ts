@@ -1,0 +1,230 @@
+/**
+ * Access to verifications: a Durable Object each (`verification-durable.ts`,
+ * keyed by verificationId), or without the binding (node tests) a map in
+ * memory with the same logic and a controllable clock.
+ */
+import type { Env } from '../lib/env';
+import { ApiError } from '../lib/errors';
+import { VendorError, type VendorFault } from '../vendor-api/client';
+import { vendorMismatch } from '../vendor-api/errors';
+import { vendorClient } from '../vendor-api/from-env';
+import { partnerById } from '../partners/resolve';
+import { resultPollSeconds } from './settings';
+import { CHECKING, type DemoDelivery, type LinkStart, type Renewal, type Verification, type WebhookEvent } from './verification';
+import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint, type VerificationDeps } from './verification-logic';
+import type { WebhookState } from './verification';
+
+/** Asks the vendor about a verification's check, as its partner: the entity always, and what the browser brought back. */
+export async function askVendor(env: Env, v: Verification) {
+  const partner = await partnerById(env, v.workerOrigin, v.partnerId);
+  // A partner removed meanwhile: nobody may ask on its behalf any more.
+  if (!partner) throw new VendorError({ kind: 'status', status: 403 });
+  try {
+    const answer = await vendorClient(env, partner, { origin: v.workerOrigin }).result({
+      entity: { entityId: v.entityId! }, // polled only once a link exists
+      ...(v.checkId ? { checkId: v.checkId } : {}),
+      ...(v.token ? { token: v.token } : {}),
+      ...(env.KYC_PROVIDER ? { provider: env.KYC_PROVIDER } : {}),
+    });
+    return { checkStatus: answer.checkStatus, entityId: answer.entity?.entityId };
+  } catch (err) {
+    // "Not found" for a check the worker itself started means the vendor has
+    // nothing yet (the person has not begun): not finished, not a fault.
+    if (err instanceof VendorError && err.fault.kind === 'status' && err.fault.status === 404) {
+      console.log(JSON.stringify({ level: 'info', event: 'vendor_check_not_found', verificationId: v.id }));
+      return { checkStatus: CHECKING };
+    }
+    throw err;
+  }
+}
+
+/** Hands the event to the webhook queue; without one (no webhook configured in tests) it is dropped. */
+export async function enqueue(env: Env, event: WebhookEvent): Promise<void> {
+  await env.WEBHOOK_QUEUE?.send(event, { contentType: 'json' });
+}
+
+/**
+ * An observation as it crosses the Durable Object's RPC boundary, where
+ * thrown errors lose their class: a vendor fault or a mismatch travels as
+ * data and is thrown again on this side.
+ */
+export type Observation = { v: Verification | undefined } | { fault: VendorFault } | { mismatch: true };
+
+export async function observeSafely(run: () => Promise<Verification | undefined>): Promise<Observation> {
+  try {
+    return { v: await run() };
+  } catch (err) {
+    if (err instanceof VendorError) return { fault: err.fault };
+    if (err instanceof ApiError && err.errorCode === 'VENDOR_MISMATCH') return { mismatch: true };
+    throw err;
+  }
+}
+
+function unpack(o: Observation): Verification | undefined {
+  if ('fault' in o) throw new VendorError(o.fault);
+  if ('mismatch' in o) throw vendorMismatch();
+  return o.v;
+}
+
+/** What the routes and the queue consumer use, whichever store is behind it. */
+export interface Verifications {
+  create(v: Verification): Promise<void>;
+  observe(id: string, hint?: ReturnHint): Promise<Verification | undefined>;
+  webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number): Promise<void>;
+  recordDemoDelivery(id: string, d: DemoDelivery): Promise<void>;
+  /** The record as it is, without asking the vendor. */
+  read(id: string): Promise<Verification | undefined>;
+  /** A new link for the same verification; undefined when it has ended or had its renewals. */
+  renew(id: string, r: Renewal): Promise<Verification | undefined>;
+  /** Handoff: the hosted flow's URL for a valid, unused handoff token (then used). */
+  openHandoff(id: string, token: string): Promise<string | undefined>;
+  /** Handoff: the phone's return with the return secret (single use). */
+  arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
+  /** Handoff by text message: the first device's code, entered by the browser that arrived (its key). */
+  claim(id: string, browserKey: string, code: string): Promise<ClaimOutcome>;
+  /** A server-started verification's first link; undefined when it is no longer `created`. */
+  startLink(id: string, s: LinkStart): Promise<Verification | undefined>;
+  /** `/v1` cancel: the record after (unchanged when it had ended already). */
+  cancel(id: string): Promise<Verification | undefined>;
+  /** `/v1` redact: the record after. */
+  redact(id: string): Promise<Verification | undefined>;
+  /** `/v1` redeliver: the event queued again; undefined while it has not ended. */
+  redeliver(id: string): Promise<WebhookEvent | undefined>;
+}
+
+/** The in-memory stand-in (node tests): one logic per id, a controllable clock, alarms run by hand. */
+export class MemoryVerifications implements Verifications {
+  readonly records = new Map<string, Verification>();
+  readonly alarms = new Map<string, number>();
+  readonly events: WebhookEvent[] = [];
+  private readonly logics = new Map<string, VerificationLogic>();
+
+  constructor(
+    private readonly env: Env,
+    readonly clock: { now(): number } = { now: () => Date.now() },
+  ) {}
+
+  logic(id: string): VerificationLogic {
+    let l = this.logics.get(id);
+    if (!l) {
+      const deps: VerificationDeps = {
+        load: async () => this.records.get(id),
+        save: async (v) => void this.records.set(id, v),
+        remove: async () => void this.records.delete(id),
+        setAlarm: async (at) => void this.alarms.set(id, at),
+        now: () => this.clock.now(),
+        pollMs: resultPollSeconds(this.env) * 1000,
+        askVendor: (v) => askVendor(this.env, v),
+        enqueue: async (e) => {
+          this.events.push(e);
+          await enqueue(this.env, e);
+        },
+      };
+      l = new VerificationLogic(deps);
+      this.logics.set(id, l);
+    }
+    return l;
+  }
+  create(v: Verification) {
+    return this.logic(v.id).create(v);
+  }
+  async observe(id: string, hint: ReturnHint = {}) {
+    return unpack(await observeSafely(() => this.logic(id).observe(hint)));
+  }
+  webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number) {
+    return this.logic(id).webhookOutcome(state, attempts, status);
+  }
+  recordDemoDelivery(id: string, d: DemoDelivery) {
+    return this.logic(id).recordDemoDelivery(d);
+  }
+  async read(id: string) {
+    return this.records.get(id);
+  }
+  renew(id: string, r: Renewal) {
+    return this.logic(id).renew(r);
+  }
+  openHandoff(id: string, token: string) {
+    return this.logic(id).openHandoff(token);
+  }
+  arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint) {
+    return this.logic(id).arrive(secret, outcome, hint);
+  }
+  claim(id: string, browserKey: string, code: string) {
+    return this.logic(id).claim(browserKey, code);
+  }
+  startLink(id: string, s: LinkStart) {
+    return this.logic(id).startLink(s);
+  }
+  cancel(id: string) {
+    return this.logic(id).cancel();
+  }
+  redact(id: string) {
+    return this.logic(id).redact();
+  }
+  redeliver(id: string) {
+    return this.logic(id).redeliver();
+  }
+  /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
+  forgetAllBut(...keep: string[]): void {
+    for (const map of [this.records, this.alarms, this.logics] as Map<string, unknown>[]) {
+      for (const id of [...map.keys()]) if (!keep.includes(id)) map.delete(id);
+    }
+    this.events.length = 0;
+  }
+  /** Runs every alarm that is due on the clock. */
+  async runDueAlarms(): Promise<void> {
+    for (const [id, at] of [...this.alarms]) {
+      if (at <= this.clock.now()) {
+        this.alarms.delete(id);
+        await this.logic(id).alarm();
+      }
+    }
+  }
+}
+
+const memory = new WeakMap<Env, MemoryVerifications>();
+
+/** Node tests: use this store (with its clock) for requests carrying `env`. */
+export function useMemoryVerifications(env: Env, store: MemoryVerifications): void {
+  memory.set(env, store);
+}
+
+export function verifications(env: Env): Verifications {
+  const ns = env.VERIFICATIONS;
+  if (!ns) {
+    let m = memory.get(env);
+    if (!m) memory.set(env, (m = new MemoryVerifications(env)));
+    return m;
+  }
+  type Stub = {
+    create(v: Verification): Promise<void>;
+    observe(h: ReturnHint): Promise<Observation>;
+    webhookOutcome(s: WebhookState, a: number, st?: number): Promise<void>;
+    recordDemoDelivery(d: DemoDelivery): Promise<void>;
+    read(): Promise<Verification | undefined>;
+    renew(r: Renewal): Promise<Verification | undefined>;
+    openHandoff(token: string): Promise<string | undefined>;
+    arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
+    claim(browserKey: string, code: string): Promise<ClaimOutcome>;
+    startLink(s: LinkStart): Promise<Verification | undefined>;
+    cancel(): Promise<Verification | undefined>;
+    redact(): Promise<Verification | undefined>;
+    redeliver(): Promise<WebhookEvent | undefined>;
+  };
+  const stub = (id: string) => ns.get(ns.idFromName(id)) as unknown as Stub;
+  return {
+    create: (v) => stub(v.id).create(v),
+    observe: async (id, hint = {}) => unpack(await stub(id).observe(hint)),
+    webhookOutcome: (id, state, attempts, status) => stub(id).webhookOutcome(state, attempts, status),
+    recordDemoDelivery: (id, d) => stub(id).recordDemoDelivery(d),
+    read: (id) => stub(id).read(),
+    renew: (id, r) => stub(id).renew(r),
+    openHandoff: (id, token) => stub(id).openHandoff(token),
+    arrive: (id, secret, outcome, hint) => stub(id).arrive(secret, outcome, hint),
+    claim: (id, browserKey, code) => stub(id).claim(browserKey, code),
+    startLink: (id, s) => stub(id).startLink(s),
+    cancel: (id) => stub(id).cancel(),
+    redact: (id) => stub(id).redact(),
+    redeliver: (id) => stub(id).redeliver(),
+  };
+}
