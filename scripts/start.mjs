@@ -207,6 +207,15 @@ if (applied.length || Object.keys(localDefaults).length) {
     console.log('[start] local default: RESULT_POLL_SECONDS=5 (the sandbox is the vendor; production default 30)');
 }
 
+// The verification index (D1, binding DB): its migrations applied to the local database first.
+try {
+  const { applyLocalMigrations } = await import('./lib/d1-local.mjs');
+  await applyLocalMigrations(process.env.STATE_DIR ? resolve(process.env.STATE_DIR) : join(root, '.wrangler/state'));
+} catch (err) {
+  console.error(`[start] could not apply the D1 migrations (migrations/): ${err?.message ?? err}`);
+  process.exit(1);
+}
+
 const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
   'dev',
   '--ip',

@@ -16,6 +16,8 @@ export interface FlowHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   sms: boolean;
   customerRef: string | undefined;
+  clientSecret: string | undefined;
+  prefill: import('./fields.js').Prefill | undefined;
   returnUrl: string | undefined;
   turnstileSitekey: string | undefined;
   pollIntervals: number[];

@@ -28,6 +28,7 @@ import { configuredPublicOrigin, publicOrigin } from './lib/public-origin';
 import { jwks } from './verifications/jwks';
 import { handoff } from './handoff/routes';
 import { PINNED_WIDGET_PATH, pinnedWidget } from './assets/pinned-widget';
+import { serverApi } from './server-api/app';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -185,12 +186,17 @@ export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   app.use('/api/*', configGuard);
   app.use('/api/*', rateLimit);
 
+  // The partner's server API: its own key-based auth and limits (server-api/app.ts), no CORS, no-store.
+  app.use('/v1/*', apiBodyLimit);
+  app.use('/v1/*', configGuard);
+
   app.route('/api', onboardingLink);
   app.route('/api', result);
   app.route('/api', ruok);
   app.route('/', jwks);
   app.route('/', handoff);
   app.route('/', pinnedWidget);
+  app.route('/', serverApi);
 
   // A known /api path asked with another method: 405 with Allow, not a 404.
   for (const [path, allow] of [

@@ -16,6 +16,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { processes } from './processes';
 import { testSigningKeys } from './signing-keys';
+// @ts-expect-error a plain .mjs helper without types
+import { applyMigrations } from '../../scripts/lib/d1-local.mjs';
 import { freePort, WRANGLER_ENV, type RunningWorker } from './wrangler';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -131,6 +133,8 @@ async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
     throw new Error(`${(err as Error)?.message}\n${logs.join('\n')}`);
   }
   const pid = newWorkerdChild();
+  // The D1 index (in memory here, like every binding), with migrations/ applied.
+  await applyMigrations(await mf.getD1Database('DB'));
   const kv = await mf.getKVNamespace('PARTNERS');
   const dispose = () => mf.dispose();
   return { url, port: Number(new URL(url).port), pid, output: () => logs.join('\n'), stop: dispose, mf, kv, logs, dispose };

@@ -9,6 +9,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { testSigningKeys } from './signing-keys';
+// @ts-expect-error a plain .mjs helper without types
+import { applyLocalMigrations } from '../../scripts/lib/d1-local.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -99,6 +101,10 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
   }
   writeFileSync(join(state, 'vars.env'), lines.join('\n') + '\n');
   args.push('--env-file', join(state, 'vars.env'));
+  // The D1 index's migrations (the repository's wrangler.toml binds DB), applied while wrangler starts:
+  // the worker opens the database only on a request, after this is awaited below.
+  const migrated = root === ROOT ? applyLocalMigrations(state) : Promise.resolve();
+  migrated.catch(() => undefined); // awaited (and thrown) below
   const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/wrangler'), args, {
     cwd: root,
     env: { ...process.env, ...WRANGLER_ENV },
@@ -136,11 +142,21 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
   while (Date.now() < deadline) {
     if (exited) break;
     if (/Ready on/.test(out)) {
+      let listening = false;
       try {
         await fetch(`${url}/api/__ready__`);
-        return { url, port, pid: child.pid!, output: () => out, stop };
+        listening = true;
       } catch {
         /* not listening yet */
+      }
+      if (listening) {
+        try {
+          await migrated;
+        } catch (err) {
+          await stop();
+          throw new Error(`the D1 migrations did not apply: ${(err as Error).message}`);
+        }
+        return { url, port, pid: child.pid!, output: () => out, stop };
       }
     }
     await new Promise((r) => setTimeout(r, 100));

@@ -87,6 +87,16 @@ async function requeue(env: Env, m: WebhookMessage, delaySeconds: number, now: n
   });
 }
 
+/** An event body without what a redaction forgets. */
+export function redactedBody(body: string): string {
+  const parsed = JSON.parse(body) as { data?: Record<string, unknown> };
+  if (parsed.data) {
+    delete parsed.data.customerRef;
+    delete parsed.data.entityId;
+  }
+  return JSON.stringify(parsed);
+}
+
 /** Handles one message of the webhook queue; resolves once it may be acknowledged. */
 export async function handleWebhookMessage(env: Env, body: WebhookEvent | WebhookMessage, now = Date.now()): Promise<void> {
   const m: WebhookMessage = { attempt: 1, ...body };
@@ -104,7 +114,9 @@ export async function handleWebhookMessage(env: Env, body: WebhookEvent | Webhoo
     log('info', 'webhook_skipped_unconfigured', m);
     return store.webhookOutcome(m.verificationId, 'none', m.attempt - 1);
   }
-  const result = await deliverOnce(target, m, webhookTimeoutMs(env), now, send);
+  // Redacted since it was queued (`POST /v1/…/redact`): it goes without customerRef and entityId.
+  const event = (await store.read(m.verificationId))?.redactedAt !== undefined ? { ...m, body: redactedBody(m.body) } : m;
+  const result = await deliverOnce(target, event, webhookTimeoutMs(env), now, send);
   if (result.kind === 'delivered' || result.kind === 'gone') {
     if (result.kind === 'gone') log('info', 'webhook_gone', m, { status: 410 });
     return store.webhookOutcome(m.verificationId, result.kind, m.attempt, result.status);
