@@ -201,7 +201,6 @@ export function webhookEvent(v: Verification): WebhookEvent {
     ...(v.entityId !== undefined ? { entityId: v.entityId } : {}),
     ...(isFinal(v) && !canceled ? { checkStatus: v.status } : {}),
     ...(v.customerRef ? { customerRef: v.customerRef } : {}),
-    customerRefSource: v.customerRefSource ?? 'page',
     ...(v.partnerOrigin ? { partnerOrigin: v.partnerOrigin } : {}),
     ...(type === 'verification.expired' ? { reason: v.expiredReason ?? 'not_finished' } : {}),
   };
