@@ -175,6 +175,9 @@ const CONFIG_NAMES = [
   'SANDBOX_SEARCH_CAP',
   'SANDBOX_TTL_SECONDS',
   'SANDBOX_LINK_TTL_SECONDS',
+  'OPS_TOKEN',
+  'OPS_ACCESS_TEAM_DOMAIN',
+  'OPS_ACCESS_AUD',
 ];
 const applied = CONFIG_NAMES.filter((n) => process.env[n] !== undefined && !/['\n]/.test(process.env[n]));
 // The env file quotes values in '…': one holding a quote or a newline cannot be written there.
@@ -207,13 +210,17 @@ if (applied.length || Object.keys(localDefaults).length) {
     console.log('[start] local default: RESULT_POLL_SECONDS=5 (the sandbox is the vendor; production default 30)');
 }
 
-// The verification index (D1, binding DB): its migrations applied to the local database first.
-try {
-  const { applyLocalMigrations } = await import('./lib/d1-local.mjs');
-  await applyLocalMigrations(process.env.STATE_DIR ? resolve(process.env.STATE_DIR) : join(root, '.wrangler/state'));
-} catch (err) {
-  console.error(`[start] could not apply the D1 migrations (migrations/): ${err?.message ?? err}`);
-  process.exit(1);
+// The D1 schema (migrations/): wrangler applies what this state directory has not had yet.
+{
+  const r = spawnSync(
+    join(root, 'node_modules/.bin/wrangler'),
+    ['d1', 'migrations', 'apply', 'DB', '--local', ...(process.env.STATE_DIR ? ['--persist-to', process.env.STATE_DIR] : [])],
+    { cwd: root, env: { ...process.env, ...WRANGLER_ENV }, encoding: 'utf8' },
+  );
+  if (r.status !== 0) {
+    console.error(`[start] applying the D1 migrations failed:\n${r.stdout ?? ''}${r.stderr ?? ''}`);
+    process.exit(1);
+  }
 }
 
 const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
@@ -258,6 +265,7 @@ function onOutput(chunk, stream) {
   ${demoOn ? `Demo          ${url}/` : `Home          ${url}/   (a plain page: DEMO is off)`}
   Widget        ${url}/widget.js${pinned ? `\n  Pinned        ${url}${pinned.path}\n                integrity="${pinned.integrity}"` : ''}
   API           ${url}/api   (health: ${url}/api/ruok)
+  Operations    ${url}/ops   (npm run ops -- funnel)
   Vendor        ${vendor}
 
   Press Ctrl-C to stop.

@@ -34,7 +34,16 @@ export interface Prefill {
 /** A message key of the dictionary that describes a field problem. */
 export type ErrorKey = keyof Pick<
   Strings,
-  'errFamilyName' | 'errName' | 'errDob' | 'errDobDay' | 'errDobMonth' | 'errDobYear' | 'errCode' | 'errNumber' | 'errConsent'
+  | 'errFamilyName'
+  | 'errName'
+  | 'errNameChars'
+  | 'errDob'
+  | 'errDobDay'
+  | 'errDobMonth'
+  | 'errDobYear'
+  | 'errCode'
+  | 'errNumber'
+  | 'errConsent'
 >;
 export type FieldErrors = Partial<Record<FieldName, ErrorKey>>;
 

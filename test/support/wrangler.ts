@@ -8,9 +8,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { applyWithWrangler } from '../../scripts/lib/d1-migrations.mjs';
 import { testSigningKeys } from './signing-keys';
-// @ts-expect-error a plain .mjs helper without types
-import { applyLocalMigrations } from '../../scripts/lib/d1-local.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -100,11 +99,10 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
     else lines.push(`${k}='${v}'`);
   }
   writeFileSync(join(state, 'vars.env'), lines.join('\n') + '\n');
+  // The D1 schema (migrations/), into this stack's own state, as `npm start` does.
+  const migrated = applyWithWrangler(root, WRANGLER_ENV, state);
+  if (migrated.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${migrated.output}`);
   args.push('--env-file', join(state, 'vars.env'));
-  // The D1 index's migrations (the repository's wrangler.toml binds DB), applied while wrangler starts:
-  // the worker opens the database only on a request, after this is awaited below.
-  const migrated = root === ROOT ? applyLocalMigrations(state) : Promise.resolve();
-  migrated.catch(() => undefined); // awaited (and thrown) below
   const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/wrangler'), args, {
     cwd: root,
     env: { ...process.env, ...WRANGLER_ENV },
@@ -142,21 +140,11 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
   while (Date.now() < deadline) {
     if (exited) break;
     if (/Ready on/.test(out)) {
-      let listening = false;
       try {
         await fetch(`${url}/api/__ready__`);
-        listening = true;
+        return { url, port, pid: child.pid!, output: () => out, stop };
       } catch {
         /* not listening yet */
-      }
-      if (listening) {
-        try {
-          await migrated;
-        } catch (err) {
-          await stop();
-          throw new Error(`the D1 migrations did not apply: ${(err as Error).message}`);
-        }
-        return { url, port, pid: child.pid!, output: () => out, stop };
       }
     }
     await new Promise((r) => setTimeout(r, 100));

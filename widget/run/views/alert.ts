@@ -10,9 +10,8 @@ export function errorText(t: Strings, f: Failure): string {
     NETWORK_ERROR: t.errNetwork,
     RESULT_PENDING: t.errPending,
     NO_SESSION: t.noSession,
-    // A canceled or expired verification the partner's server started: calm, nothing to retry here.
-    VERIFICATION_CLOSED: t.noSession,
     VERIFICATION_ENDED: t.errSession,
+    VERIFICATION_CLOSED: t.errClosed,
     ORIGIN_NOT_ALLOWED: t.errSetup,
     SMS_NOT_ALLOWED: t.errSms,
   };
@@ -45,7 +44,7 @@ export const alertView =
     const actions =
       f.errorCode === 'SMS_NOT_ALLOWED'
         ? [button(t.continueHere, flow.continueHere)]
-        : f.errorCode === 'NO_SESSION' || f.errorCode === 'VERIFICATION_CLOSED'
+        : f.errorCode === 'NO_SESSION'
           ? []
           : [
               f.retryable && f.status !== 401 ? button(t.retry, flow.retry) : nothing,
