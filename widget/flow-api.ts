@@ -88,6 +88,7 @@ export interface FlowApi {
   sendAgain: () => void;
   continueHere: () => void;
   retry: () => void;
+  submit: () => Promise<void>;
 }
 
 /** What every view renders from. */

@@ -215,7 +215,6 @@ export class KycOnboard extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     const v = this._flow.values;
     if (changed.has('countryCode') && !v.phoneCode) v.phoneCode = this.countryCode;
-    if (changed.has('prefill') && this.prefill) void this._flow.load().then((r) => r.fill(), () => undefined);
   }
 
   protected override updated(changed: PropertyValues<this>): void {

@@ -310,6 +310,18 @@ export function install(flow: Flow, d: Deps): Run {
   flow.useThisDevice = () => {
     if (flow.link?.url) redirect(flow.link.url);
   };
+  flow.sendAgain = () => {
+    flow.resending = flow.state === 'sms-sent';
+    flow.sendSMS = true;
+    flow.handoff = false;
+    void flow.submit();
+  };
+  /** After `SMS_NOT_ALLOWED`: the same details, on this device. */
+  flow.continueHere = () => {
+    flow.sendSMS = false;
+    flow.handoff = false;
+    void flow.submit();
+  };
   flow.startAgain = () => {
     d.writeStored();
     stop();
@@ -346,6 +358,7 @@ export function install(flow: Flow, d: Deps): Run {
     },
 
     start() {
+      this.fill();
       const clientSecret = secret();
       if (flow.state === 'idle' && clientSecret) return void resume(clientSecret);
       if (flow.state !== 'checking') return; // the person moved on while the run was loading
