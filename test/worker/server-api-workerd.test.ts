@@ -109,10 +109,19 @@ function v1(path: string, key: string | undefined, init: { method?: string; body
 }
 
 function api(path: string, origin: string, body: unknown): Promise<Response> {
-  return fetch(worker.url + path, { method: 'POST', headers: { 'Content-Type': 'application/json', Origin: origin }, body: JSON.stringify(body) });
+  return fetch(worker.url + path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: origin },
+    body: JSON.stringify(body),
+  });
 }
 
-const PERSON = { name: { givenName: 'Ada', familyName: 'Lovelace' }, dateOfBirth: adultDateOfBirth(), phone: { code: '+61', number: '0412 345 678' }, consent: true };
+const PERSON = {
+  name: { givenName: 'Ada', familyName: 'Lovelace' },
+  dateOfBirth: adultDateOfBirth(),
+  phone: { code: '+61', number: '0412 345 678' },
+  consent: true,
+};
 
 async function until<T>(what: string, get: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
   const end = Date.now() + ms;
@@ -184,7 +193,10 @@ describe('/v1 verifications', () => {
     assert.equal(long.status, 400);
     const list = await v1('/v1/verifications?limit=0&status=done', key);
     assert.equal(list.status, 400);
-    assert.deepEqual(((await list.json()) as { issues: { issueLocation: string }[] }).issues.map((i) => i.issueLocation).sort(), ['limit', 'status']);
+    assert.deepEqual(((await list.json()) as { issues: { issueLocation: string }[] }).issues.map((i) => i.issueLocation).sort(), [
+      'limit',
+      'status',
+    ]);
     for (const id of ['nope', 'vrf_01JD0000000000000000000000', 'vrf_../x']) {
       const r = await v1(`/v1/verifications/${id}`, key);
       assert.equal(r.status, 404, id);
@@ -223,9 +235,16 @@ describe('/v1 verifications', () => {
     assert.equal(read.entityId, undefined);
 
     // The page may not set another reference with the secret.
-    const both = await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: made.clientSecret, customerRef: 'victim' });
+    const both = await api('/api/onboarding-link', PARTNERS.alpha.origin, {
+      ...PERSON,
+      clientSecret: made.clientSecret,
+      customerRef: 'victim',
+    });
     assert.equal(both.status, 400);
-    assert.deepEqual(((await both.json()) as { issues: { issueLocation: string }[] }).issues.map((i) => i.issueLocation), ['customerRef']);
+    assert.deepEqual(
+      ((await both.json()) as { issues: { issueLocation: string }[] }).issues.map((i) => i.issueLocation),
+      ['customerRef'],
+    );
     // Another partner's page cannot use it.
     const stolen = await api('/api/onboarding-link', PARTNERS.beta.origin, { ...PERSON, clientSecret: made.clientSecret });
     assert.equal(stolen.status, 401);
@@ -327,7 +346,9 @@ describe('/v1 verifications', () => {
 
   it('cancel: polling stops, the secret and the session stop working, verification.canceled goes out', async () => {
     const made = await create('alpha', 'acct-cancel');
-    const link = (await (await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: made.clientSecret })).json()) as {
+    const link = (await (
+      await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: made.clientSecret })
+    ).json()) as {
       session: string;
     };
     const canceled = await v1(`/v1/verifications/${made.verificationId}/cancel`, PARTNERS.alpha.serverKey, { method: 'POST' });
@@ -351,13 +372,18 @@ describe('/v1 verifications', () => {
     assert.equal(event.path, '/alpha');
     assert.equal(event.body.data.customerRef, 'acct-cancel');
     const listed = await v1('/v1/verifications?status=canceled&customerRef=acct-cancel', PARTNERS.alpha.serverKey);
-    assert.deepEqual(((await listed.json()) as { data: { verificationId: string }[] }).data.map((d) => d.verificationId), [made.verificationId]);
+    assert.deepEqual(
+      ((await listed.json()) as { data: { verificationId: string }[] }).data.map((d) => d.verificationId),
+      [made.verificationId],
+    );
   });
 
   it('redact forgets customerRef and entityId (record, index, webhooks); redeliver sends the last event again with the same webhook-id', async () => {
     const ref = `acct-redact-${crypto.randomUUID().slice(0, 6)}`;
     const made = await create('alpha', ref);
-    const link = (await (await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: made.clientSecret })).json()) as {
+    const link = (await (
+      await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: made.clientSecret })
+    ).json()) as {
       url: string;
     };
     await fetch(link.url, { method: 'POST', body: new URLSearchParams({ outcome: 'complete' }), redirect: 'manual' });
@@ -412,7 +438,9 @@ describe('/v1 verifications', () => {
       [ids[2], ids[1]],
     );
     assert.ok(p1.nextCursor);
-    const p2 = (await (await v1(`/v1/verifications?customerRef=${ref}&limit=2&cursor=${p1.nextCursor}`, PARTNERS.beta.serverKey)).json()) as {
+    const p2 = (await (
+      await v1(`/v1/verifications?customerRef=${ref}&limit=2&cursor=${p1.nextCursor}`, PARTNERS.beta.serverKey)
+    ).json()) as {
       data: { verificationId: string }[];
       nextCursor?: string;
     };

@@ -234,7 +234,9 @@ export function install(flow: Flow, d: Deps): Run {
   const secret = (): string | undefined => {
     if (host.clientSecret && host.customerRef && !warned) {
       warned = true;
-      console.warn("<kyc-onboard>: customer-ref is ignored when client-secret is set: the verification's customerRef is the one your server gave it.");
+      console.warn(
+        "<kyc-onboard>: customer-ref is ignored when client-secret is set: the verification's customerRef is the one your server gave it.",
+      );
     }
     return host.clientSecret || undefined;
   };

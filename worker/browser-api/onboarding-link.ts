@@ -14,7 +14,15 @@ import { vendorFault } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
 import { readJson } from '../lib/validation';
 import { verificationGraceSeconds } from '../verifications/settings';
-import { CHECKING, claimCode, lifecycle, linkExpiry, newVerificationId, type Handoff, type Verification } from '../verifications/verification';
+import {
+  CHECKING,
+  claimCode,
+  lifecycle,
+  linkExpiry,
+  newVerificationId,
+  type Handoff,
+  type Verification,
+} from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
 import { randomToken } from '../lib/random';
 import { qrModules } from '../handoff/qr';
@@ -52,7 +60,9 @@ onboardingLink.post('/onboarding-link', async (c) => {
   let started: Verification | undefined;
   if (body.clientSecret !== undefined) {
     if (body.customerRef !== undefined) {
-      throw validationError([{ issue: 'cannot be combined with clientSecret: the server set the reference', issueLocation: 'customerRef' }]);
+      throw validationError([
+        { issue: 'cannot be combined with clientSecret: the server set the reference', issueLocation: 'customerRef' },
+      ]);
     }
     started = await clientSecretVerification(c, body.clientSecret);
     const status = lifecycle(started);
@@ -187,7 +197,8 @@ onboardingLink.post('/onboarding-link', async (c) => {
         link: kept,
       });
       // Another request made its link meanwhile (or it was canceled): that one stands.
-      if (!linked) throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This verification got its link from another request. Please try again.');
+      if (!linked)
+        throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This verification got its link from another request. Please try again.');
       verification = linked;
     } else {
       verification = {

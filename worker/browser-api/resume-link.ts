@@ -43,7 +43,8 @@ export async function resumeLink(c: Context<AppEnv>, body: z.output<typeof Resum
     now,
   );
   // Expired: a new link for the same entity and verification, the way it went before.
-  if (now >= v.linkExpiresAt) return renewLink(c, { session, lang: body.lang, returnUrl: body.returnUrl, turnstileToken: body.turnstileToken });
+  if (now >= v.linkExpiresAt)
+    return renewLink(c, { session, lang: body.lang, returnUrl: body.returnUrl, turnstileToken: body.turnstileToken });
   const h = v.handoff;
   const urlExpiry = v.link?.urlExpiry ?? new Date(v.linkExpiresAt).toISOString();
   const handoffUrl = h?.kind === 'link' ? handoffUrls(ownOrigin(env, c.req.url), v.id, body.lang).open(h.openToken) : undefined;

@@ -159,7 +159,8 @@ serverApi.use('/v1/*', async (c, next) => {
 serverApi.get(honoPath(routes.openapi.path), (c) => c.json(openapiDocument));
 
 serverApi.use('/v1/*', async (c, next) => {
-  if (c.req.method === 'OPTIONS') throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This API is for servers: no CORS.', [], { Allow: 'GET, POST' });
+  if (c.req.method === 'OPTIONS')
+    throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This API is for servers: no CORS.', [], { Allow: 'GET, POST' });
   let caller;
   try {
     caller = await authenticate(c.env, c.req.url, c.req.header('Authorization'));
@@ -198,8 +199,10 @@ serverApi.post(honoPath(routes.createVerification.path), async (c) => {
       c.header('Idempotent-Replayed', 'true');
       return c.json({ ...stored, clientSecret: await clientSecretFor(env, stored.verificationId) } satisfies CreatedVerification, 201);
     }
-    if (claim.kind === 'busy') throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This request is already being processed.', [], { 'Retry-After': '1' });
-    if (claim.kind === 'mismatch') throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a different request.');
+    if (claim.kind === 'busy')
+      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This request is already being processed.', [], { 'Retry-After': '1' });
+    if (claim.kind === 'mismatch')
+      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a different request.');
   }
   try {
     const now = Date.now();
@@ -269,7 +272,8 @@ serverApi.post(honoPath(routes.cancelVerification.path), async (c) => {
   }
   const after = await verifications(c.env).cancel(v.id);
   if (!after) throw notFound();
-  if (after.canceledAt === undefined) throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${lifecycle(after)}: it cannot be canceled.`);
+  if (after.canceledAt === undefined)
+    throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${lifecycle(after)}: it cannot be canceled.`);
   return c.json(await describe(c, after));
 });
 
@@ -295,4 +299,3 @@ for (const [path, allow] of methods) {
     throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed here.', [], { Allow: allow.join(', ') });
   });
 }
-

@@ -15,7 +15,11 @@ export const SERVER_KEY_HASH = /^[0-9a-f]{64}$/;
 /** A registry partner holds at most this many key hashes at once (the new key and the one it replaces). */
 export const MAX_SERVER_KEYS = 2;
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 
 /** A new server key (shown once, never stored). */
 export function newServerKey(): string {

@@ -121,7 +121,9 @@ export const routes = {
     operationId: 'openapi',
     summary: 'This document',
     security: [],
-    responses: { 200: { description: 'The OpenAPI 3.1 document of `/v1`.', content: { 'application/json': { schema: z.object({}).loose() } } } },
+    responses: {
+      200: { description: 'The OpenAPI 3.1 document of `/v1`.', content: { 'application/json': { schema: z.object({}).loose() } } },
+    },
   },
 } satisfies Record<string, RouteConfig>;
 

@@ -40,13 +40,20 @@ export const CreateVerificationRequest = z
       .min(1, 'is required')
       .max(100, 'must be at most 100 characters')
       .refine((s) => !UNSAFE_TEXT.test(s), 'contains characters that are not allowed')
-      .meta({ description: "Your own reference for the person's account (1–100 characters). Comes back in the result token and webhooks." }),
+      .meta({
+        description: "Your own reference for the person's account (1–100 characters). Comes back in the result token and webhooks.",
+      }),
     returnUrl: z
       .string()
       .max(2048, 'is too long')
       .optional()
-      .meta({ description: 'Where the hosted flow returns the person: a page on one of your origins. Default: the page that embeds the widget.' }),
-    sms: z.boolean().optional().meta({ description: 'May the person choose to get the link by text message (the widget offers "Text me a link").' }),
+      .meta({
+        description: 'Where the hosted flow returns the person: a page on one of your origins. Default: the page that embeds the widget.',
+      }),
+    sms: z
+      .boolean()
+      .optional()
+      .meta({ description: 'May the person choose to get the link by text message (the widget offers "Text me a link").' }),
     expiresInSeconds: z
       .number()
       .int('must be a whole number')
@@ -62,7 +69,8 @@ export const CreatedVerification = z
   .object({
     verificationId: z.string().meta({ description: '`vrf_` + a ULID.', example: 'vrf_01JD0000000000000000000000' }),
     clientSecret: z.string().meta({
-      description: 'Give it to the page (`<kyc-onboard client-secret>`); never put it in a URL, a log line or storage beyond `sessionStorage`.',
+      description:
+        'Give it to the page (`<kyc-onboard client-secret>`); never put it in a URL, a log line or storage beyond `sessionStorage`.',
     }),
     status: z.literal('created'),
     expiresAt: isoTime('Until when the client secret can start the verification'),
@@ -147,9 +155,11 @@ const verificationFields = {
   }),
   checkStatus: z.string().optional().meta({ description: '`CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …).' }),
   customerRef: z.string().optional(),
-  customerRefSource: z.enum(['server', 'page']).meta({ description: '`server`: set by `POST /v1/verifications`; `page`: set by a page (`customer-ref`).' }),
+  customerRefSource: z
+    .enum(['server', 'page'])
+    .meta({ description: '`server`: set by `POST /v1/verifications`; `page`: set by a page (`customer-ref`).' }),
   entityId: z.string().optional().meta({ description: "The vendor's entity id, once a link was made." }),
-  partnerOrigin: z.string().optional().meta({ description: 'The page origin that made the link (the result token\'s `aud`).' }),
+  partnerOrigin: z.string().optional().meta({ description: "The page origin that made the link (the result token's `aud`)." }),
   createdAt: isoTime('Created'),
   linkCreatedAt: isoTime('The first link was made').optional(),
   finalAt: isoTime('The status became final').optional(),
@@ -159,7 +169,9 @@ const verificationFields = {
   livemode: z.boolean().meta({ description: '`false` while the sandbox is the vendor.' }),
 };
 
-export const VerificationSummary = z.object(verificationFields).meta({ id: 'VerificationSummary', description: 'A verification as the list shows it.' });
+export const VerificationSummary = z
+  .object(verificationFields)
+  .meta({ id: 'VerificationSummary', description: 'A verification as the list shows it.' });
 export type VerificationSummary = z.output<typeof VerificationSummary>;
 
 export const Verification = z
