@@ -106,7 +106,9 @@ export class KycOnboard extends LitElement {
    * personal data stays out of the markup): `{ name?: { givenName?,
    * middleName?, familyName? }, dateOfBirth?: 'YYYY-MM-DD', phone?: { code?,
    * number? } }`. The person sees and may correct every value; a field the
-   * person already typed in is left alone.
+   * person already typed in is left alone. Set it before the element first
+   * renders (frameworks that set properties on creation do); the worker
+   * never stores it.
    */
   declare prefill: Prefill | undefined;
   /** Where the hosted flow sends the person back. Default: this page, with its own query string (without the widget's return parameters and the fragment). */
