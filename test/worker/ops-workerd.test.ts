@@ -151,6 +151,23 @@ describe('ops in workerd (local sandbox: open on loopback)', () => {
     assert.equal(state.status, 400);
     assert.equal((await fetch(`${w.url}/ops/api/webhooks?state=all`)).headers.get('Cache-Control'), 'no-store');
   });
+
+  it('a POST from another site (CSRF) is refused; redelivering what does not exist is a 404', async () => {
+    const vid = 'vrf_01ARZ3NDEKTSV4RRFFQ69G5FAV';
+    const cross = await fetch(`${w.url}/ops/api/webhooks/${vid}/redeliver`, {
+      method: 'POST',
+      headers: { 'Sec-Fetch-Site': 'cross-site' },
+    });
+    assert.equal(cross.status, 403);
+    const foreign = await fetch(`${w.url}/ops/redeliver`, {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `verificationId=${vid}`,
+    });
+    assert.equal(foreign.status, 403);
+    assert.equal((await fetch(`${w.url}/ops/api/webhooks/${vid}/redeliver`, { method: 'POST' })).status, 404);
+    assert.equal((await fetch(`${w.url}/ops/api/webhooks/not-an-id/redeliver`, { method: 'POST' })).status, 400);
+  });
 });
 
 describe('ops access in a deployment', () => {
