@@ -139,12 +139,13 @@ onboardingLink.post('/onboarding-link', async (c) => {
     const expiresAt = linkExpiry(link.urlExpiry, now);
     const openToken = returnSecret && body.handoff ? randomToken() : undefined;
     const handoffUrl = openToken ? pages.open(openToken) : undefined;
-    // A texted link reaches whatever number was typed: the outcome is credited
-    // only once the code shown here is entered on the phone's return page.
-    const code = body.sendSMS ? claimCode() : undefined;
+    // A texted link reaches whatever number was typed, and a QR code or a
+    // copied link whoever it is forwarded to: the outcome is credited only
+    // once the code shown here is entered on the phone's return page.
+    const code = returnSecret ? claimCode() : undefined;
     const handoff: Handoff | undefined =
-      returnSecret && openToken
-        ? { kind: 'link', openToken, hostedUrl: link.url, returnSecret }
+      returnSecret && code && openToken
+        ? { kind: 'link', openToken, hostedUrl: link.url, returnSecret, code, tries: 0 }
         : returnSecret && code
           ? { kind: 'sms', code, tries: 0, returnSecret }
           : undefined;
@@ -152,7 +153,8 @@ onboardingLink.post('/onboarding-link', async (c) => {
       id: verificationId,
       partnerId: partner.id,
       partnerOrigin: origin,
-      ...(body.customerRef ? { customerRef: body.customerRef } : {}),
+      // Whoever calls this route chose it (an Origin header is no authentication): `page`.
+      ...(body.customerRef ? { customerRef: body.customerRef, customerRefSource: 'page' as const } : {}),
       entityId,
       workerOrigin: own,
       createdAt: now,
@@ -167,7 +169,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
     const answer: OnboardingLinkAnswer = {
       // Handed off: the phone gets the worker's single-use URL, never the
       // vendor's; texted: this device gets no URL at all, only the code.
-      ...(code ? {} : { url: handoffUrl ?? link.url }),
+      ...(body.sendSMS ? {} : { url: handoffUrl ?? link.url }),
       ...(code ? { claimCode: code } : {}),
       urlExpiry: link.urlExpiry,
       status: link.status,

@@ -40,8 +40,8 @@ export class VerificationStore extends DurableObject<Env> {
   renew(r: Renewal): Promise<Verification | undefined> {
     return this.logic.renew(r);
   }
-  openHandoff(token: string): Promise<string | undefined> {
-    return this.logic.openHandoff(token);
+  openHandoff(token: string, consume: boolean): Promise<string | undefined> {
+    return this.logic.openHandoff(token, consume);
   }
   arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined> {
     return this.logic.arrive(secret, outcome, hint);

@@ -81,8 +81,8 @@ export interface Verifications {
   read(id: string): Promise<Verification | undefined>;
   /** A new link for the same verification; undefined when it has ended or had its renewals. */
   renew(id: string, r: Renewal): Promise<Verification | undefined>;
-  /** Handoff: the hosted flow's URL for a valid, unused handoff token (then used). */
-  openHandoff(id: string, token: string): Promise<string | undefined>;
+  /** Handoff: the hosted flow's URL for a valid, unused handoff token (then used, unless `consume` is false). */
+  openHandoff(id: string, token: string, consume?: boolean): Promise<string | undefined>;
   /** Handoff: the phone's return with the return secret (single use). */
   arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
   /** Handoff by text message: the first device's code, entered by the browser that arrived (its key). */
@@ -141,8 +141,8 @@ export class MemoryVerifications implements Verifications {
   renew(id: string, r: Renewal) {
     return this.logic(id).renew(r);
   }
-  openHandoff(id: string, token: string) {
-    return this.logic(id).openHandoff(token);
+  openHandoff(id: string, token: string, consume = true) {
+    return this.logic(id).openHandoff(token, consume);
   }
   arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint) {
     return this.logic(id).arrive(secret, outcome, hint);
@@ -189,7 +189,7 @@ export function verifications(env: Env): Verifications {
     recordDemoDelivery(d: DemoDelivery): Promise<void>;
     read(): Promise<Verification | undefined>;
     renew(r: Renewal): Promise<Verification | undefined>;
-    openHandoff(token: string): Promise<string | undefined>;
+    openHandoff(token: string, consume: boolean): Promise<string | undefined>;
     arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
     claim(browserKey: string, code: string): Promise<ClaimOutcome>;
   };
@@ -201,7 +201,7 @@ export function verifications(env: Env): Verifications {
     recordDemoDelivery: (id, d) => stub(id).recordDemoDelivery(d),
     read: (id) => stub(id).read(),
     renew: (id, r) => stub(id).renew(r),
-    openHandoff: (id, token) => stub(id).openHandoff(token),
+    openHandoff: (id, token, consume = true) => stub(id).openHandoff(token, consume),
     arrive: (id, secret, outcome, hint) => stub(id).arrive(secret, outcome, hint),
     claim: (id, browserKey, code) => stub(id).claim(browserKey, code),
   };

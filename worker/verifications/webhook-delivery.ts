@@ -97,7 +97,7 @@ export async function handleWebhookMessage(env: Env, body: WebhookEvent | Webhoo
   const m: WebhookMessage = { attempt: 1, ...body };
   if (m.notBefore && m.notBefore > now) return requeue(env, m, Math.ceil((m.notBefore - now) / 1000), now);
   const partner = await partnerById(env, m.workerOrigin, m.partnerId);
-  let target = webhookTarget(env, partner);
+  let target = webhookTarget(env, partner, m.workerOrigin);
   let send: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
   // A demo partner with no endpoint of its own: the receiver inside the worker, called in-process.
   if (!target && partner?.source === 'demo' && demoEnabled(env)) {
