@@ -239,6 +239,15 @@ describe('ops access in a deployment', () => {
       assert.equal((await get()).status, 401, 'no assertion');
       assert.equal((await get('not.a.jwt')).status, 401, 'garbage');
       assert.equal((await get(await sign(other.privateKey, {}))).status, 401, 'another key');
+      const good = await sign(privateKey, {});
+      const [, payload] = good.split('.');
+      const none = `${Buffer.from(JSON.stringify({ alg: 'none', kid: 'k1' })).toString('base64url')}.${payload}.`;
+      assert.equal((await get(none)).status, 401, 'alg none');
+      const [h, , sig] = good.split('.');
+      const forged = Buffer.from(
+        JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), email: 'x@evil.example' }),
+      ).toString('base64url');
+      assert.equal((await get(`${h}.${forged}.${sig}`)).status, 401, 'claims changed after signing');
       assert.equal((await get(await sign(privateKey, { aud: 'b'.repeat(64) }))).status, 401, 'another audience');
       assert.equal((await get(await sign(privateKey, { iss: 'https://other.cloudflareaccess.com' }))).status, 401, 'another team');
       assert.equal((await get(await sign(privateKey, { exp: Math.floor(Date.now() / 1000) - 120 }))).status, 401, 'expired');
