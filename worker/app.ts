@@ -28,6 +28,7 @@ import { configuredPublicOrigin, isLoopbackHost, publicOrigin } from './lib/publ
 import { jwks } from './verifications/jwks';
 import { handoff } from './handoff/routes';
 import { PINNED_WIDGET_PATH, pinnedWidget } from './assets/pinned-widget';
+import { serverApi } from './server-api/app';
 import { beacon } from './ops/beacon';
 import { ops } from './ops/routes';
 
@@ -210,6 +211,10 @@ export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   app.use('/api/*', apiBodyLimit);
   app.use('/api/*', configGuard);
 
+  // The partner's server API: its own key-based auth and limits (server-api/app.ts), no CORS, no-store.
+  app.use('/v1/*', apiBodyLimit);
+  app.use('/v1/*', configGuard);
+
   app.route('/api', onboardingLink);
   app.route('/api', result);
   app.route('/api', ruok);
@@ -217,6 +222,7 @@ export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   app.route('/', jwks);
   app.route('/', handoff);
   app.route('/', pinnedWidget);
+  app.route('/', serverApi);
   app.route('/', ops);
 
   // A known /api path asked with another method: 405 with Allow, not a 404.

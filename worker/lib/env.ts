@@ -53,6 +53,8 @@ export interface Env {
    * registry holds a partner and a real vendor is configured.
    */
   PARTNER_SEALING_KEY?: string;
+  /** Secret. The environment partner's server keys for `/v1` (`kyc_sk_…`, comma list, one or two). Unset = no `/v1` for it. */
+  PARTNER_SERVER_KEYS?: string;
   /** Seconds a partner read from the registry is kept in the isolate. Default 30. */
   PARTNERS_CACHE_SECONDS?: string;
 
@@ -120,6 +122,8 @@ export interface Env {
   LIMIT_OPEN_PER_PARTNER?: string;
   /** `off`: a texted link needs no Turnstile with a real vendor (a documented risk). Default: required. */
   SMS_REQUIRES_TURNSTILE?: string;
+  /** Rate limit per server key on `/v1`. */
+  RL_SERVER_KEY?: RateLimit;
 }
 
 /** Hono's generic for apps and handlers of this worker. */

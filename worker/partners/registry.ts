@@ -132,6 +132,7 @@ export async function openRecord(env: Env, record: PartnerRecord): Promise<Partn
     turnstileSecret: opened.turnstileSecret ?? (env.TURNSTILE_SECRET_KEY?.trim() || undefined),
     webhookUrl: record.webhookUrl,
     webhookSecret: opened.webhookSecret,
+    ...(record.serverKeyHashes ? { serverKeyHashes: record.serverKeyHashes } : {}),
   };
 }
 
