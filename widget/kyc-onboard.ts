@@ -90,6 +90,14 @@ export class KycOnboard extends LitElement {
   declare endpoint: string;
   /** Offer "Text me a link" next to "Continue on this device". */
   declare sms: boolean;
+  /**
+   * The language, a BCP 47 tag (`fr`, `pt-BR`, `zh-TW`). Unset: the page's `<html lang>` (followed when the page
+   * changes it), then the browser's. 48 languages (docs/embedding.md#languages; `pt-PT` → `pt`, `zh-CN` → `zh-Hans`,
+   * `zh-TW`/`zh-HK` → `zh-Hant`, `no`/`nn` → `nb`, `tl` → `fil`); any other is English. Sets the text, the direction
+   * (right to left for `ar`, `he`, `fa`, `ur`), the order of the date-of-birth fields, and the language of the phone's
+   * pages. Each language's words are a file loaded on first use; override any of them with `strings`.
+   */
+  declare lang: string;
   /** Opaque reference of the partner, sent as `customerRef` (≤ 100 characters). Ignored (with a console warning) when `client-secret` is set. */
   declare customerRef: string | undefined;
   /**
@@ -122,7 +130,10 @@ export class KycOnboard extends LitElement {
   declare noBeacon: boolean;
   /** Initial country code of the mobile number. */
   declare countryCode: string;
-  /** Overrides of any translated string (property only). */
+  /**
+   * Overrides of any string, in any language (property only): `{ submit: 'Open my account' }`. Merged over the
+   * language's dictionary; the keys are those of the exported `Strings` type (docs/embedding.md#languages).
+   */
   declare strings: Partial<Strings> | undefined;
   /**
    * Waits (ms) between result polls. While `checking`, the widget polls once,
@@ -174,10 +185,9 @@ export class KycOnboard extends LitElement {
     return this._locale.t;
   }
 
-  /** @internal The language asked for (`fr`, even before its dictionary arrives; `en` for a tag the worker would refuse). */
+  /** @internal The dictionary asked for (`fr`, `pt-BR`, `zh-Hant`; `en` for what is no language tag): the phone's pages speak it. */
   get _lang(): string {
-    const p = this._locale.primary;
-    return /^[a-z]{2,3}$/.test(p) ? p : 'en';
+    return this._locale.code;
   }
 
   /** @internal Focus an element of the shadow root once rendered. */
@@ -244,7 +254,7 @@ export class KycOnboard extends LitElement {
   override render(): TemplateResult {
     const l = this._locale;
     return html`<div part="base" dir=${l.$dir} lang=${l.lang}>
-      ${view({ flow: this._flow, t: l.t, tag: l.tag, sms: this.sms, turnstile: !!this.turnstileSitekey })}
+      ${view({ flow: this._flow, t: l.t, tag: l.tag, lang: l.lang, sms: this.sms, turnstile: !!this.turnstileSitekey })}
     </div>`;
   }
 }
