@@ -11,6 +11,7 @@
  */
 import type {} from '../widget/index.js';
 import { DEMO_PARTNERS, demoPartnerForHost } from '../worker/demo/partners';
+import { LANGUAGES, RTL_LANGUAGES } from '../rules/language';
 
 type Theme = 'light' | 'dark' | 'brand';
 interface Settings {
@@ -36,7 +37,28 @@ interface OutboxMessage {
 }
 
 const EVENTS = ['kyc-submit', 'kyc-link', 'kyc-redirect', 'kyc-complete', 'kyc-error'] as const;
-const LANGS = ['en', 'es', 'fr', 'de', 'ar'];
+/** Every language the widget speaks (rules/language.ts): the first 24 are the EU's official languages. */
+const LANGS: readonly string[] = LANGUAGES;
+
+/** The language menu: each language in its own words (and in English), the EU's official ones first. */
+function languageOptions(select: HTMLSelectElement): void {
+  const english = new Intl.DisplayNames(['en'], { type: 'language' });
+  const group = (label: string, codes: readonly string[]) => {
+    const g = document.createElement('optgroup');
+    g.label = label;
+    for (const code of codes) {
+      const own = new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code;
+      const name = english.of(code) ?? code;
+      const o = new Option(`${own}${own === name ? '' : ` (${name})`}${(RTL_LANGUAGES as readonly string[]).includes(code) ? ', right to left' : ''}`, code);
+      o.lang = code;
+      g.append(o);
+    }
+    select.append(g);
+  };
+  select.replaceChildren();
+  group('EU official languages', LANGS.slice(0, 24));
+  group('More languages', LANGS.slice(24));
+}
 const SETTINGS_KEY = 'kyc-demo:settings';
 const LOG_KEY = 'kyc-demo:log';
 const REF_KEY = 'kyc-demo:customer-ref';
@@ -466,6 +488,8 @@ function init(): void {
     settings = { ...settings, brand: (e.target as HTMLInputElement).value };
     save();
   });
+  languageOptions($('lang') as HTMLSelectElement);
+  ($('lang') as HTMLSelectElement).value = settings.lang;
   $('lang').addEventListener('change', (e) => {
     settings = { ...settings, lang: (e.target as HTMLSelectElement).value };
     save();

@@ -94,6 +94,8 @@ export interface ViewContext {
   t: Strings;
   /** The language tag dates and times are written in (`fr-CA`). */
   tag: string;
+  /** The language of the strings shown (`t`): their plurals follow its rules. */
+  lang: string;
   /** The element's `sms` attribute: offer "Text me a link". */
   sms: boolean;
   /** Turnstile is on (`turnstile-sitekey`). */

@@ -123,6 +123,10 @@ export class Flow implements ReactiveController, FlowApi {
         (r) => r.start(),
         () => this.offline('result'),
       );
+    } else if (!this.host.hasAttribute('no-beacon')) {
+      // widget.shown, for the operator's funnel: once per element per page view, when the form shows (not on a return).
+      // (An endpoint written with a trailing slash makes this …/api//beacon, which the worker takes too: bytes saved here.)
+      navigator.sendBeacon(this.host.endpoint + '/beacon');
     }
   }
 

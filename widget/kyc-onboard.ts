@@ -26,6 +26,8 @@ export type { KycState } from './state.js';
  * @fires {KycCompleteEvent} kyc-complete - A final check status is known. `detail: { checkStatus, verificationId, resultToken }`. The browser's word only: verify `resultToken` on your server (or use the webhook) before acting.
  * @fires {KycErrorEvent} kyc-error - A fault. `detail: { errorCode, requestId, retryable, status }`.
  *
+ * @attr {boolean} no-beacon - Don't send the one `widget.shown` beacon (`navigator.sendBeacon` to `{endpoint}/beacon` when the form is first shown: no cookie, no body, nothing about the person or the browser; the operator's console counts page views per partner with it).
+ *
  * @slot consent - The consent text; it names the consent checkbox. Default: a short English/translated sentence.
  * @slot turnstile - Filled by the widget itself with the Cloudflare Turnstile challenge when `turnstile-sitekey` is set.
  *
@@ -75,7 +77,6 @@ export class KycOnboard extends LitElement {
     customerRef: { attribute: 'customer-ref' },
     returnUrl: { attribute: 'return-url' },
     turnstileSitekey: { attribute: 'turnstile-sitekey' },
-    noBeacon: { type: Boolean, attribute: 'no-beacon' },
     countryCode: { attribute: 'country-code' },
     strings: { attribute: false },
     pollIntervals: { attribute: false },
@@ -86,20 +87,26 @@ export class KycOnboard extends LitElement {
   declare endpoint: string;
   /** Offer "Text me a link" next to "Continue on this device". */
   declare sms: boolean;
+  /**
+   * The language, a BCP 47 tag (`fr`, `pt-BR`, `zh-TW`). Unset: the page's `<html lang>` (followed when the page
+   * changes it), then the browser's. 48 languages (docs/embedding.md#languages; `pt-PT` → `pt`, `zh-CN` → `zh-Hans`,
+   * `zh-TW`/`zh-HK` → `zh-Hant`, `no`/`nn` → `nb`, `tl` → `fil`); any other is English. Sets the text, the direction
+   * (right to left for `ar`, `he`, `fa`, `ur`), the order of the date-of-birth fields, and the language of the phone's
+   * pages. Each language's words are a file loaded on first use; override any of them with `strings`.
+   */
+  declare lang: string;
   /** Opaque reference of the partner, sent as `customerRef` (≤ 100 characters). */
   declare customerRef: string | undefined;
   /** Where the hosted flow sends the person back. Default: this page, with its own query string (without the widget's return parameters and the fragment). */
   declare returnUrl: string | undefined;
   /** Cloudflare Turnstile site key; when set (only then) Turnstile is loaded and its token sent. */
   declare turnstileSitekey: string | undefined;
-  /**
-   * Don't send the one `widget.shown` beacon (`navigator.sendBeacon` to `{endpoint}/beacon` when the form is first shown:
-   * no cookie, no body, nothing about the person or the browser; the operator's console counts page views per partner with it).
-   */
-  declare noBeacon: boolean;
   /** Initial country code of the mobile number. */
   declare countryCode: string;
-  /** Overrides of any translated string (property only). */
+  /**
+   * Overrides of any string, in any language (property only): `{ submit: 'Open my account' }`. Merged over the
+   * language's dictionary; the keys are those of the exported `Strings` type (docs/embedding.md#languages).
+   */
   declare strings: Partial<Strings> | undefined;
   /**
    * Waits (ms) between result polls. While `checking`, the widget polls once,
@@ -125,7 +132,6 @@ export class KycOnboard extends LitElement {
     super();
     this.endpoint = '/api';
     this.sms = false;
-    this.noBeacon = false;
     this.countryCode = '+61';
     this.pollIntervals = [1000, 1000, 2000, 3000, 5000, 8000, 10000, 10000, 10000, 10000];
     this.retryDelay = 1000;
@@ -151,10 +157,9 @@ export class KycOnboard extends LitElement {
     return this._locale.t;
   }
 
-  /** @internal The language asked for (`fr`, even before its dictionary arrives; `en` for a tag the worker would refuse). */
+  /** @internal The dictionary asked for (`fr`, `pt-BR`, `zh-Hant`; `en` for what is no language tag): the phone's pages speak it. */
   get _lang(): string {
-    const p = this._locale.primary;
-    return /^[a-z]{2,3}$/.test(p) ? p : 'en';
+    return this._locale.code;
   }
 
   /** @internal Focus an element of the shadow root once rendered. */
@@ -181,14 +186,7 @@ export class KycOnboard extends LitElement {
 
   protected override firstUpdated(): void {
     // After the first render (and after the host had a chance to add listeners).
-    void Promise.resolve().then(() => {
-      this._flow.start();
-      // widget.shown: once per element per page view, only when the form shows (not a return from the hosted flow).
-      if (this._flow.state == 'idle' && !this.noBeacon)
-        try {
-          navigator.sendBeacon(this.endpoint.replace(/\/+$/, '') + '/beacon');
-        } catch {}
-    });
+    void Promise.resolve().then(() => this._flow.start());
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -221,7 +219,7 @@ export class KycOnboard extends LitElement {
   override render(): TemplateResult {
     const l = this._locale;
     return html`<div part="base" dir=${l.$dir} lang=${l.lang}>
-      ${view({ flow: this._flow, t: l.t, tag: l.tag, sms: this.sms, turnstile: !!this.turnstileSitekey })}
+      ${view({ flow: this._flow, t: l.t, tag: l.tag, lang: l.lang, sms: this.sms, turnstile: !!this.turnstileSitekey })}
     </div>`;
   }
 }

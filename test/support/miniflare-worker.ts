@@ -54,9 +54,9 @@ function tomlOptions(): Promise<Record<string, unknown>> {
     Object.assign(process.env, WRANGLER_ENV);
     const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
     const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
-    // Static assets are the demo's, not under test here; the script is ours.
-    const { assets: _a, ...rest } = workerOptions as typeof workerOptions & { assets?: unknown };
-    return rest as Record<string, unknown>;
+    // Static assets are the demo's, not under test here (unless a test names a directory: `assets`); the script is ours.
+    const { assets, ...rest } = workerOptions as typeof workerOptions & { assets?: unknown };
+    return { ...rest, tomlAssets: assets } as Record<string, unknown>;
   })();
   return fromToml;
 }
@@ -86,6 +86,8 @@ export interface MiniflareOptions {
   /** Requests per 60 s per key of RL_IP (default: wrangler.toml's). */
   ipLimit?: number;
   smsLimit?: number;
+  /** Serve this directory as the static assets (the `ASSETS` binding), with wrangler.toml's routing. Default: none. */
+  assets?: string;
 }
 
 export async function startMiniflareWorker(options: MiniflareOptions = {}): Promise<MiniflareWorker> {
@@ -119,9 +121,11 @@ async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
   const producers = Object.fromEntries(
     Object.entries((toml.queueProducers as Record<string, unknown>) ?? {}).filter(([name]) => !without.has(name)),
   );
+  const { tomlAssets, ...bindingsFromToml } = toml;
   const mf = new Miniflare({
-    ...toml,
+    ...bindingsFromToml,
     queueProducers: producers,
+    ...(options.assets ? { assets: { ...(tomlAssets as Record<string, unknown>), directory: options.assets } } : {}),
     ratelimits,
     ...(options.outbound ? { outboundService: options.outbound } : {}),
     bindings: { ...((toml.bindings as Record<string, unknown>) ?? {}), ...vars },
