@@ -139,6 +139,8 @@ export const ResultRequest = z.strictObject({
   session: z.string().max(4096, 'is too long').optional(),
   checkId: z.string().trim().min(1).max(200, 'is too long').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
   token: z.string().trim().min(1).max(2048, 'is too long').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
+  /** Back from the hosted flow on this device: how it ended (`kyc_return`), counted once for the operator. */
+  returned: z.enum(['success', 'error']).optional(),
 });
 export type ResultRequest = z.input<typeof ResultRequest>;
 

@@ -198,7 +198,7 @@ describe('<kyc-onboard> return from the hosted flow', () => {
     // (A request the previous test's element had in flight when it was removed may land here: count this session's.)
     const mine = calls.result.filter((c) => c.body.session === 'back-sess');
     expect(mine.length).to.equal(3);
-    for (const c of mine) expect(c.body).to.deep.equal({ session: 'back-sess', checkId: 'chk-1', token: 'tok-1' });
+    for (const c of mine) expect(c.body).to.deep.equal({ session: 'back-sess', checkId: 'chk-1', token: 'tok-1', returned: 'success' });
     expect(el.state).to.equal('complete');
     await el.updateComplete;
     expect(text(el)).to.contain('you’re verified');
@@ -228,7 +228,7 @@ describe('<kyc-onboard> return from the hosted flow', () => {
     const el = await mount();
     const complete = oneEvent(el, 'kyc-complete');
     expect((await complete).detail.checkStatus).to.equal('UNPROCESSABLE');
-    expect(calls.result[0]!.body).to.deep.equal({ session: 's' });
+    expect(calls.result[0]!.body).to.deep.equal({ session: 's', returned: 'error' });
     expect(el.state).to.equal('complete');
   });
 

@@ -20,10 +20,22 @@ import { randomToken } from '../lib/random';
 import { qrModules } from '../handoff/qr';
 import { handoffUrls, redirectUrl } from '../handoff/urls';
 import { renewLink } from './renew-link';
+import { track } from '../ops/track';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
 
-export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async (c) => {
+export const onboardingLink = new Hono<AppEnv>();
+
+// The operator's `link.refused`: a refusal of this route (4xx), by error code and the paths of the fields it named.
+onboardingLink.use('/onboarding-link', async (c, next) => {
+  await next();
+  const err = c.error;
+  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429) {
+    track(c, { type: 'link.refused', errorCode: err.errorCode, fields: err.issues.map((i) => i.issueLocation) });
+  }
+});
+
+onboardingLink.post('/onboarding-link', async (c) => {
   const env = c.env;
   const { data, text } = await readJson(c, (b) => ('session' in b ? RenewLinkRequest : OnboardingLinkRequest));
   if ('session' in data) return renewLink(c, data);
@@ -168,6 +180,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     };
     const json = JSON.stringify(answer);
     if (store && scoped) await store.finish(scoped, print, { status: 200, body: json });
+    track(c, { type: 'link.created', channel: body.sendSMS ? 'sms' : body.handoff ? 'handoff' : 'redirect' });
     return c.body(json, 200, { 'Content-Type': 'application/json' });
   } catch (err) {
     const apiError = err instanceof VendorError ? vendorFault(err, 'link') : err;

@@ -44,6 +44,7 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
     v = await verifications(c.env).observe(session.vid, {
       ...(body.checkId ? { checkId: body.checkId } : {}),
       ...(body.token ? { token: body.token } : {}),
+      ...(body.returned ? { returned: body.returned } : {}),
     });
   } catch (err) {
     if (err instanceof VendorError) throw vendorFault(err, 'result');

@@ -5,6 +5,7 @@
  */
 import { vendorMismatch } from '../vendor-api/errors';
 import { randomToken, safeEqual } from '../lib/random';
+import type { OpsEvent } from '../ops/events';
 import {
   awaitingClaim,
   CHECKING,
@@ -43,12 +44,16 @@ export interface VerificationDeps {
   askVendor(v: Verification): Promise<VendorAnswer>;
   /** Hands a webhook event to the delivery queue (at least once). */
   enqueue(event: WebhookEvent): Promise<void>;
+  /** Counts an operator's event for the verification's partner (never throws, never waits). */
+  emit?(partnerId: string, event: OpsEvent): void;
 }
 
 /** What a browser may add when it comes back from the hosted flow. */
 export interface ReturnHint {
   checkId?: string;
   token?: string;
+  /** The hosted flow sent the person back to the partner's page (`kyc_return`), as the widget read it. */
+  returned?: 'success' | 'error';
 }
 
 /** A phone back on the return page: its key, and whether it must enter the first device's code. */
@@ -72,6 +77,21 @@ export class VerificationLogic {
 
   constructor(private readonly d: VerificationDeps) {}
 
+  private emit(v: Verification, event: OpsEvent): void {
+    try {
+      this.d.emit?.(v.partnerId, event);
+    } catch {
+      // Counting never fails a verification.
+    }
+  }
+
+  /** The first return from the hosted flow (this device's, or the phone's on the return page) is counted once. */
+  private returnedOnce(v: Verification, outcome: 'success' | 'error'): Verification {
+    if (v.flowReturnedAt !== undefined) return v;
+    this.emit(v, { type: 'flow.returned', outcome });
+    return { ...v, flowReturnedAt: this.d.now() };
+  }
+
   async create(v: Verification): Promise<void> {
     await this.d.save(v);
     await this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule));
@@ -93,12 +113,14 @@ export class VerificationLogic {
       isOpen(v) && ((hint.checkId !== undefined && hint.checkId !== v.checkId) || (hint.token !== undefined && hint.token !== v.token));
     if (brought) {
       v = { ...v, ...(hint.checkId ? { checkId: hint.checkId } : {}), ...(hint.token ? { token: hint.token } : {}) };
-      await this.d.save(v);
     }
+    const firstReturn = hint.returned !== undefined && v.flowReturnedAt === undefined;
+    if (firstReturn) v = this.returnedOnce(v, hint.returned!);
+    if (brought || firstReturn) await this.d.save(v);
     // A person back on the return page is a return (its secret is single use); a
     // browser's new check id or token is one only within HINT_POLLS, then it is
     // a browser asking like any other.
-    const cause: PollCause = arrived || (brought && hintPollDue(v)) ? 'returned' : 'browser';
+    const cause: PollCause = arrived || firstReturn || (brought && hintPollDue(v)) ? 'returned' : 'browser';
     if (this.inflight) await this.inflight.catch(() => undefined);
     else if (pollDue(v, this.d.now(), this.d.schedule, cause)) await this.poll(cause);
     return this.d.load();
@@ -149,6 +171,7 @@ export class VerificationLogic {
     }
     const done: Verification = { ...v, status, finalAt: this.d.now(), webhook: { ...v.webhook, state: 'queued' } };
     await this.d.save(done);
+    this.emit(done, { type: 'verification.final', checkStatus: status, secondsSinceLink: (done.finalAt! - done.createdAt) / 1000 });
     await this.d.enqueue(webhookEvent(done));
     await this.d.setAlarm(done.finalAt! + RETENTION_MS);
   }
@@ -192,6 +215,7 @@ export class VerificationLogic {
     const now = this.d.now();
     const expired: Verification = { ...v, expiredAt: now, expiredReason: reason, webhook: { ...v.webhook, state: 'queued' } };
     await this.d.save(expired);
+    this.emit(expired, { type: 'verification.expired', reason });
     await this.d.enqueue(webhookEvent(expired));
     await this.d.setAlarm(now + RETENTION_MS);
   }
@@ -263,7 +287,10 @@ export class VerificationLogic {
     const h = v?.handoff;
     if (!v || !isOpen(v) || h?.kind !== 'link' || h.opened || !safeEqual(token, h.openToken) || this.d.now() >= v.linkExpiresAt)
       return undefined;
-    if (consume) await this.d.save({ ...v, handoff: { ...h, opened: true } });
+    if (consume) {
+      await this.d.save({ ...v, handoff: { ...h, opened: true } });
+      this.emit(v, { type: 'handoff.opened' });
+    }
     return h.hostedUrl;
   }
 
@@ -279,7 +306,7 @@ export class VerificationLogic {
     if (!v || !h || !safeEqual(secret, h.returnSecret)) return undefined;
     if (h.browserKey) return undefined; // single use: someone already arrived with it
     const browserKey = randomToken();
-    await this.d.save({ ...v, handoff: { ...h, browserKey, returned: outcome } });
+    await this.d.save(this.returnedOnce({ ...v, handoff: { ...h, browserKey, returned: outcome } }, outcome));
     await this.observe(hint, true).catch(() => undefined); // the alarm tries again if the vendor is down
     return { browserKey, needsCode: h.code !== undefined && !h.claimed && isOpen(v) };
   }

@@ -13,14 +13,19 @@ import { pollSchedule } from './settings';
 import { CHECKING, type DemoDelivery, type Renewal, type Verification, type WebhookEvent } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint, type VerificationDeps } from './verification-logic';
 import type { WebhookState } from './verification';
+import { emitOne, type WaitUntil } from '../ops/events';
 
 /** Asks the vendor about a verification's check, as its partner: the entity always, and what the browser brought back. */
-export async function askVendor(env: Env, v: Verification) {
+export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil) {
   const partner = await partnerById(env, v.workerOrigin, v.partnerId);
   // A partner removed meanwhile: nobody may ask on its behalf any more.
   if (!partner) throw new VendorError({ kind: 'status', status: 403 });
   try {
-    const answer = await vendorClient(env, partner, { origin: v.workerOrigin }).result({
+    const answer = await vendorClient(env, partner, {
+      origin: v.workerOrigin,
+      partnerId: v.partnerId,
+      ...(waitUntil ? { waitUntil } : {}),
+    }).result({
       entity: { entityId: v.entityId },
       ...(v.checkId ? { checkId: v.checkId } : {}),
       ...(v.token ? { token: v.token } : {}),
@@ -111,6 +116,7 @@ export class MemoryVerifications implements Verifications {
           this.events.push(e);
           await enqueue(this.env, e);
         },
+        emit: (partnerId, event) => emitOne(this.env, undefined, partnerId, event),
       };
       l = new VerificationLogic(deps);
       this.logics.set(id, l);

@@ -49,6 +49,8 @@ export interface Verification {
   polls: number;
   /** Polls made at once for a return (a person back, or a browser bringing a new check id or token): their own budget, HINT_POLLS. */
   hintPolls?: number;
+  /** When a person first came back from the hosted flow (this device or the phone): counted once for the operator. */
+  flowReturnedAt?: number;
   /** Polls in a row the alarm made with no one waiting (each doubles the alarm's next wait). */
   idlePolls?: number;
   /** Polls in a row the vendor failed (each doubles the next wait, whoever asks). */
