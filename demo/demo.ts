@@ -49,7 +49,10 @@ function languageOptions(select: HTMLSelectElement): void {
     for (const code of codes) {
       const own = new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code;
       const name = english.of(code) ?? code;
-      const o = new Option(`${own}${own === name ? '' : ` (${name})`}${(RTL_LANGUAGES as readonly string[]).includes(code) ? ', right to left' : ''}`, code);
+      const o = new Option(
+        `${own}${own === name ? '' : ` (${name})`}${(RTL_LANGUAGES as readonly string[]).includes(code) ? ', right to left' : ''}`,
+        code,
+      );
       o.lang = code;
       g.append(o);
     }
