@@ -14,7 +14,8 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import { ulid } from 'ulid';
-import { usesSandbox, type AppEnv } from './lib/env';
+import type { AppEnv } from './lib/env';
+import { configGuard } from './middleware/config-guard';
 import { ApiError, errorResponse } from './lib/errors';
 import { clientIp, enforce, ipKey } from './lib/limits';
 import { RegistryError, SealingError } from './partners/registry';
@@ -22,9 +23,6 @@ import { resolvePartner } from './partners/resolve';
 import { onboardingLink } from './browser-api/onboarding-link';
 import { result } from './browser-api/result';
 import { ruok } from './browser-api/ruok';
-import { configuredSessionSecret } from './browser-api/session';
-import { configuredKeyJwks } from './verifications/signing-keys';
-import { configuredPublicOrigin, publicOrigin } from './lib/public-origin';
 import { jwks } from './verifications/jwks';
 import { handoff } from './handoff/routes';
 import { PINNED_WIDGET_PATH, pinnedWidget } from './assets/pinned-widget';
@@ -51,6 +49,8 @@ const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       vendorStatus: c.get('vendorStatus'),
       partner: c.get('partner')?.id,
+      // What a misconfigured deployment lacks (setting names, never values).
+      missing: c.get('missing'),
     }),
   );
 });
@@ -114,33 +114,6 @@ export const apiBodyLimit = bodyLimit({
   onError: () => {
     throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `The body is larger than ${MAX_BODY_BYTES / 1024} KB.`);
   },
-});
-
-const configGuard = createMiddleware<AppEnv>(async (c, next) => {
-  const env = c.env;
-  const misconfigured = () => new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
-  // Tokens need an issuer: PUBLIC_ORIGIN, or the request's origin on loopback.
-  if (!publicOrigin(env, c.req.url)) throw misconfigured();
-  if (env.RESULT_SIGNING_KEYS?.trim() && !configuredKeyJwks(env)) throw misconfigured();
-  if (!usesSandbox(env)) {
-    let baseOk = false;
-    try {
-      baseOk = /^https?:$/.test(new URL(env.KYC_BASE_URL!.trim()).protocol);
-    } catch {
-      baseOk = false;
-    }
-    if (
-      !baseOk ||
-      !configuredSessionSecret(env) ||
-      !configuredKeyJwks(env) ||
-      !configuredPublicOrigin(env) ||
-      !env.KYC_API_KEY ||
-      !env.KYC_CUSTOMER_ID
-    ) {
-      throw misconfigured();
-    }
-  }
-  await next();
 });
 
 // Counted per partner: one partner's traffic (or abuse) never spends another's budget.

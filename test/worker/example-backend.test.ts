@@ -81,6 +81,7 @@ const claims = (account: string, over: Partial<ResultClaims> = {}): ResultClaims
     iat,
     exp: iat + 900,
     jti: 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ.result',
+    livemode: true,
     ...over,
   };
 };

@@ -142,7 +142,15 @@ describe('webhooks through the queue, in workerd', () => {
       }
       const body = JSON.parse(list[0]!.body);
       assert.equal(body.type, 'verification.completed');
-      assert.deepEqual(Object.keys(body.data).sort(), ['checkStatus', 'customerRef', 'entityId', 'partnerOrigin', 'verificationId']);
+      assert.deepEqual(Object.keys(body.data).sort(), [
+        'checkStatus',
+        'customerRef',
+        'entityId',
+        'livemode',
+        'partnerOrigin',
+        'verificationId',
+      ]);
+      assert.equal(body.data.livemode, false, `${name}: the sandbox made it, so not live`);
       assert.equal(body.data.verificationId, vid);
       assert.equal(body.data.customerRef, `acct-${name}`);
       assert.equal(body.data.partnerOrigin, worker.url);

@@ -1,7 +1,7 @@
 /** POST /api/onboarding-link — DESIGN.md "Browser-facing API" (with a `session`: a new link, `renew-link.ts`). */
 import { Hono } from 'hono';
 import { OnboardingLinkRequest, RenewLinkRequest, type OnboardingLinkAnswer } from '../contract';
-import type { AppEnv } from '../lib/env';
+import { livemode, type AppEnv } from '../lib/env';
 import { ApiError, validationError } from '../lib/errors';
 import { fingerprint, idempotencyStore } from '../lib/idempotency';
 import { clientIp, enforce } from '../lib/limits';
@@ -143,6 +143,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
       ...(body.customerRef ? { customerRef: body.customerRef } : {}),
       entityId,
       workerOrigin: own,
+      livemode: livemode(env),
       createdAt: now,
       linkExpiresAt: expiresAt,
       deadline: expiresAt + verificationGraceSeconds(env) * 1000,

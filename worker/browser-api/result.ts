@@ -33,6 +33,7 @@ async function resultToken(env: Env, v: Verification, now = Date.now()): Promise
     iat,
     exp: iat + RESULT_TOKEN_TTL_SECONDS,
     jti: `${v.id}.result`,
+    livemode: v.livemode === true,
   });
 }
 

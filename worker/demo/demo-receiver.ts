@@ -42,12 +42,16 @@ export const demoReceiver = new Hono<AppEnv>()
     const { key } = await demoTarget(c.env, '');
     const expected = await webhookSignature(key, id, ts, body);
     if (!given.includes(expected)) throw refuse();
-    const event = JSON.parse(body) as { type: string; data: { verificationId: string; checkStatus?: string; reason?: string } };
+    const event = JSON.parse(body) as {
+      type: string;
+      data: { verificationId: string; checkStatus?: string; reason?: string; livemode?: boolean };
+    };
     await verifications(c.env).recordDemoDelivery(event.data.verificationId, {
       webhookId: id,
       type: event.type,
       ...(event.data.checkStatus ? { checkStatus: event.data.checkStatus } : {}),
       ...(event.data.reason ? { reason: event.data.reason } : {}),
+      ...(typeof event.data.livemode === 'boolean' ? { livemode: event.data.livemode } : {}),
       signature: 'verified',
       receivedAt: Date.now(),
     });

@@ -13,11 +13,11 @@ import { sandbox } from '../../sandbox/app';
 import { createApp, MAX_BODY_BYTES } from '../app';
 import { demoReceiver } from '../demo/demo-receiver';
 import { home } from '../demo/home';
-import { usesSandbox, type AppEnv } from '../lib/env';
+import { demoExplicitlyOn, usesSandbox, type AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { clientIp, enforce, ipKey } from '../lib/limits';
 import { ownOrigin } from '../lib/origins';
-import { isLoopbackHost } from '../lib/public-origin';
+import { isDeployed, isLoopbackHost } from '../lib/public-origin';
 import { resolvePartner } from '../partners/resolve';
 import { useInProcessSandbox } from '../vendor-api/from-env';
 
@@ -36,7 +36,9 @@ const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2)\//;
 
 function mountSandbox(app: Hono<AppEnv>): void {
   app.use('/sandbox/*', async (c, next) => {
-    if (!usesSandbox(c.env)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+    // Deployed without DEMO=on the sandbox is no vendor (the /api routes fail closed): nothing here either.
+    if (!usesSandbox(c.env) || (isDeployed(c.env, c.req.url) && !demoExplicitlyOn(c.env)))
+      throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
     if (SANDBOX_VENDOR_API.test(c.req.path) && !c.env.SANDBOX_CREDENTIALS?.trim() && !isLoopbackHost(new URL(c.req.url).hostname)) {
       throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
     }

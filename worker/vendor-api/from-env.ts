@@ -22,6 +22,11 @@ export function useInProcessSandbox(fetcher: InProcessVendor): void {
   inProcessSandbox = fetcher;
 }
 
+/** Whether this deployment composed the sandbox (the local stack does; production does not). */
+export function hasInProcessSandbox(): boolean {
+  return inProcessSandbox !== undefined;
+}
+
 export type VendorCredentials = Pick<Partner, 'customerId' | 'childId' | 'apiKey'>;
 
 export interface VendorOptions {

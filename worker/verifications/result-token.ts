@@ -19,6 +19,8 @@ export interface ResultClaims {
   iat: number;
   exp: number;
   jti: string;
+  /** False when the sandbox was the vendor: a test outcome, never to be acted on as a real one. */
+  livemode: boolean;
 }
 
 const encoder = new TextEncoder();

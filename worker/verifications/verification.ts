@@ -23,6 +23,13 @@ export interface Verification {
   entityId: string;
   /** The worker's own origin when it was made: `iss`, and where the sandbox lives. */
   workerOrigin: string;
+  /**
+   * False when the sandbox was the vendor (a test or demo outcome), true with
+   * a real vendor: the result token's `livemode` claim and the webhook's
+   * `data.livemode`. Fixed when the verification is made. A record without it
+   * (made before it existed) counts as false: never live by accident.
+   */
+  livemode: boolean;
   createdAt: number;
   /** When the hosted-flow link stops working. */
   linkExpiresAt: number;
@@ -110,6 +117,8 @@ export interface DemoDelivery {
   type: string;
   checkStatus?: string;
   reason?: string;
+  /** The event's `data.livemode` (false while the sandbox is the vendor). */
+  livemode?: boolean;
   /** The receiver checked the signature (the demo receiver records nothing it could not verify). */
   signature: 'verified';
   receivedAt: number;
@@ -158,6 +167,7 @@ export function webhookEvent(v: Verification): WebhookEvent {
     ...(isFinal(v) ? { checkStatus: v.status } : {}),
     ...(v.customerRef ? { customerRef: v.customerRef } : {}),
     partnerOrigin: v.partnerOrigin,
+    livemode: v.livemode === true,
     ...(isFinal(v) ? {} : { reason: v.expiredReason ?? 'not_finished' }),
   };
   return {
