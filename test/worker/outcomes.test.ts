@@ -91,6 +91,7 @@ describe('result token', () => {
     assert.equal(payload.customer_ref, 'acct-981');
     assert.ok(payload.exp! > payload.iat! && payload.exp! - payload.iat! <= 15 * 60);
     assert.equal(payload.jti, `${verificationId}.result`);
+    assert.equal(payload.livemode, true, 'a real vendor: a live outcome');
     // Asked again: the same outcome claims, and no second vendor call.
     const again = await s.result({ session });
     const p2 = (await jwtVerify(again.json.resultToken, createLocalJWKSet(jwks.json))).payload;
@@ -234,6 +235,7 @@ describe('polling', () => {
       checkStatus: 'CHECKED_SUCCESS_WITH_NOTES',
       customerRef: 'acct-1',
       partnerOrigin: PARTNER,
+      livemode: true, // a real vendor
     });
     for (const secret of [person.name.givenName, person.name.familyName, person.dateOfBirth, '412345678'])
       assert.ok(!e.body.includes(secret));
