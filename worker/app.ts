@@ -25,6 +25,7 @@ import { result } from './browser-api/result';
 import { ruok } from './browser-api/ruok';
 import { jwks } from './verifications/jwks';
 import { handoff } from './handoff/routes';
+import { home } from './assets/home';
 import { PINNED_WIDGET_PATH, pinnedWidget } from './assets/pinned-widget';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -177,6 +178,8 @@ export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   }
 
   parts.mount?.(app);
+  // After the parts: the local stack's demo home answers `/` first where it is on.
+  app.route('/', home);
 
   app.notFound(notFound);
   app.onError(onError);

@@ -15,6 +15,7 @@ import { VERIFICATION_ID } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
 import { decodeWebhookSecret, type WebhookTarget } from '../verifications/webhook-target';
 import { webhookSignature } from '../verifications/webhook-signature';
+import type { DemoWebhooks } from '../verifications/demo-webhooks';
 
 /** How far a delivery's timestamp may be from now (the spec's usual tolerance). */
 const TOLERANCE_SECONDS = 5 * 60;
@@ -67,3 +68,9 @@ export const demoReceiver = new Hono<AppEnv>()
   .onError((err, c) =>
     errorResponse(c, err instanceof ApiError ? err : new ApiError(400, 'VALIDATION_FAILED', 'The delivery could not be read.')),
   );
+
+/** The demo partners' webhooks (plugged into the delivery by entry/local-app.ts): this receiver, in process. */
+export const demoWebhooks: DemoWebhooks = async (env, workerOrigin) => ({
+  target: await demoTarget(env, workerOrigin),
+  send: async (url, init) => demoReceiver.fetch(new Request(url, init), env),
+});

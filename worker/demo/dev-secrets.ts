@@ -5,15 +5,10 @@
  * while the sandbox is the vendor and the real secrets are unset; with a real
  * vendor, missing secrets are a 500 MISCONFIGURED instead.
  */
+import type { DevSecretValues } from '../lib/dev-secrets';
 import type { Env } from '../lib/env';
 
-export interface DevSecretValues {
-  /** Private P-256 JWK with `kid`. */
-  signingKey: JsonWebKey & { kid: string };
-  sessionSecret: string;
-  /** `whsec_…`: signs the webhooks the demo partners receive inside the worker. */
-  demoWebhookSecret: string;
-}
+export type { DevSecretValues };
 
 export const newWebhookSecret = () => `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 

@@ -121,8 +121,6 @@ export const DEFAULTS = {
   searchPath: '/v2/kyc/entity/search',
   timeoutMs: 8000,
   smsAllowedCountries: ['AU', 'NZ', 'GB', 'IE', 'US', 'CA'],
-  sandboxApiKey: 'sandbox-key',
-  sandboxCustomerId: 'demo-customer',
 } as const;
 
 /** True while the built-in sandbox is the vendor (DESIGN.md: unset or `sandbox`). */

@@ -5,10 +5,19 @@
  * additionally needs a destination country on SMS_ALLOWED_COUNTRIES. Premium-
  * rate, shared-cost, toll-free and fixed-line numbers are therefore refused
  * before any vendor call (the SMS-pumping guard).
+ *
+ * The metadata is libphonenumber-js's "mobile" set without its number
+ * formats (worker/lib/phone-metadata.json, made by scripts/phone-metadata.mjs):
+ * parsing and validation never read them, and they are a third of its size.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
+import { parsePhoneNumberFromString as parseWith, type MetadataJson } from 'libphonenumber-js/core';
+import metadataJson from './phone-metadata.json';
 import { DEFAULTS, list, type Env } from './env';
 import type { Issue } from './errors';
+
+const metadata = metadataJson as unknown as MetadataJson;
+const parsePhoneNumberFromString = (text: string, options?: { defaultCallingCode: string }) =>
+  options ? parseWith(text, options, metadata) : parseWith(text, metadata);
 
 export interface ParsedPhone {
   /** E.164, e.g. +61412345678 */
