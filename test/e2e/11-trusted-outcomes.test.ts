@@ -24,9 +24,10 @@ test(
       WEBHOOK_URL: `${partner}/kyc/webhooks`,
       WEBHOOK_SECRET: secret,
       RESULT_POLL_SECONDS: '5',
+      RESULT_POLL_MAX_SECONDS: '10',
     });
     const backend = spawn(process.execPath, ['examples/partner-backend/server.mjs'], {
-      env: { ...process.env, KYC_WORKER: worker.url, PORT: String(port), WEBHOOK_SECRET: secret, ACCEPT_SANDBOX_KEYS: '1' },
+      env: { ...process.env, KYC_WORKER: worker.url, PORT: String(port), WEBHOOK_SECRET: secret, KYC_TEST_MODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     await new Promise<void>((ok, fail) => {
@@ -63,19 +64,17 @@ test(
 
       // A person who edits the page cannot make the partner believe anything.
       await page.evaluate(() =>
-        document
-          .querySelector('kyc-onboard')!
-          .dispatchEvent(
-            new CustomEvent('kyc-complete', {
-              bubbles: true,
-              composed: true,
-              detail: {
-                checkStatus: 'CHECKED_SUCCESS_CLEAR',
-                verificationId: 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ',
-                resultToken: 'forged.token.here',
-              },
-            }),
-          ),
+        document.querySelector('kyc-onboard')!.dispatchEvent(
+          new CustomEvent('kyc-complete', {
+            bubbles: true,
+            composed: true,
+            detail: {
+              checkStatus: 'CHECKED_SUCCESS_CLEAR',
+              verificationId: 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ',
+              resultToken: 'forged.token.here',
+            },
+          }),
+        ),
       );
       await page.getByText(/Server refused: token refused/).waitFor();
       const posted = await fetch(`${partner}/kyc/result-token`, {

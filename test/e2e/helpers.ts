@@ -33,7 +33,8 @@ export function requireBuilt(): void {
 export async function startStack(vars: Record<string, string> = {}): Promise<RunningWorker> {
   requireBuilt();
   // As `npm start` runs it: with the sandbox as the vendor, results are asked every 5 s.
-  const local: Record<string, string> = !vars.KYC_BASE_URL || vars.KYC_BASE_URL === 'sandbox' ? { RESULT_POLL_SECONDS: '5' } : {};
+  const local: Record<string, string> =
+    !vars.KYC_BASE_URL || vars.KYC_BASE_URL === 'sandbox' ? { RESULT_POLL_SECONDS: '5', RESULT_POLL_MAX_SECONDS: '10' } : {};
   return startWorker({ vars: { ...local, ...vars } });
 }
 

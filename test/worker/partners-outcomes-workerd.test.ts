@@ -58,7 +58,9 @@ before(async () => {
   });
   await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
   const hooks = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-  worker = await startMiniflareWorker({ vars: { RESULT_POLL_SECONDS: '5', WEBHOOK_RETRY_SCHEDULE: '1', WEBHOOK_TIMEOUT_MS: '2000' } });
+  worker = await startMiniflareWorker({
+    vars: { RESULT_POLL_SECONDS: '5', RESULT_POLL_MAX_SECONDS: '10', WEBHOOK_RETRY_SCHEDULE: '1', WEBHOOK_TIMEOUT_MS: '2000' },
+  });
   const store: RegistryStore = {
     get: (k) => worker.kv.get(k),
     put: (k, v) => worker.kv.put(k, v),

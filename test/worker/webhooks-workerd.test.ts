@@ -74,6 +74,7 @@ before(async () => {
       WEBHOOK_MAX_ATTEMPTS: '3',
       WEBHOOK_TIMEOUT_MS: '700',
       RESULT_POLL_SECONDS: '5',
+      RESULT_POLL_MAX_SECONDS: '10',
     },
   });
 });
@@ -145,6 +146,7 @@ describe('webhooks through the queue, in workerd', () => {
       assert.deepEqual(Object.keys(body.data).sort(), [
         'checkStatus',
         'customerRef',
+        'customerRefSource',
         'entityId',
         'livemode',
         'partnerOrigin',
@@ -153,6 +155,8 @@ describe('webhooks through the queue, in workerd', () => {
       assert.equal(body.data.livemode, false, `${name}: the sandbox made it, so not live`);
       assert.equal(body.data.verificationId, vid);
       assert.equal(body.data.customerRef, `acct-${name}`);
+      // A page set it (any script claiming the origin can): receivers match by verificationId.
+      assert.equal(body.data.customerRefSource, 'page');
       assert.equal(body.data.partnerOrigin, worker.url);
       assert.ok(!/Wen|Hook\d|0412|412345678/.test(list[0]!.body), `${name}: nothing personal`);
     }

@@ -1,5 +1,6 @@
 /** The outcome settings by their contract names, read in one place with their defaults and bounds. */
 import { list, type Env } from '../lib/env';
+import type { PollSchedule } from './verification';
 
 const int = (raw: string | undefined, fallback: number, min: number, max: number) => {
   const n = Number(raw);
@@ -8,6 +9,13 @@ const int = (raw: string | undefined, fallback: number, min: number, max: number
 
 /** How often the vendor may be asked about one verification (default 30 s, at least 5). */
 export const resultPollSeconds = (env: Env) => int(env.RESULT_POLL_SECONDS, 30, 5, 3600);
+/** The longest wait between polls while no one waits or the vendor fails (default 900 s, never below RESULT_POLL_SECONDS). */
+export const resultPollMaxSeconds = (env: Env) => Math.max(resultPollSeconds(env), int(env.RESULT_POLL_MAX_SECONDS, 900, 5, 86_400));
+/** The polling schedule of one verification, in ms ("Polling budget"). */
+export const pollSchedule = (env: Env): PollSchedule => ({
+  pollMs: resultPollSeconds(env) * 1000,
+  maxMs: resultPollMaxSeconds(env) * 1000,
+});
 /** How long after the link's expiry a verification is still polled (default 900 s). */
 export const verificationGraceSeconds = (env: Env) => int(env.VERIFICATION_GRACE_SECONDS, 900, 0, 86_400);
 export const webhookTimeoutMs = (env: Env) => int(env.WEBHOOK_TIMEOUT_MS, 15_000, 100, 60_000);

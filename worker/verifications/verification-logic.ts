@@ -5,14 +5,20 @@
  */
 import { vendorMismatch } from '../vendor-api/errors';
 import { randomToken, safeEqual } from '../lib/random';
+import type { OpsEvent } from '../ops/events';
 import {
   awaitingClaim,
   CHECKING,
   CLAIM_TRIES,
   isOpen,
   MAX_RENEWALS,
+  hintPollDue,
+  nextAlarmAt,
   pollDue,
+  pollStarted,
   webhookEvent,
+  type PollCause,
+  type PollSchedule,
   type DemoDelivery,
   type Renewal,
   type Verification,
@@ -32,17 +38,22 @@ export interface VerificationDeps {
   remove(): Promise<void>;
   setAlarm(at: number): Promise<void>;
   now(): number;
-  pollMs: number;
+  /** RESULT_POLL_SECONDS and RESULT_POLL_MAX_SECONDS, in ms. */
+  schedule: PollSchedule;
   /** Asks the vendor about the verification's check; throws the vendor's fault. */
   askVendor(v: Verification): Promise<VendorAnswer>;
   /** Hands a webhook event to the delivery queue (at least once). */
   enqueue(event: WebhookEvent): Promise<void>;
+  /** Counts an operator's event for the verification's partner (never throws, never waits). */
+  emit?(partnerId: string, event: OpsEvent): void;
 }
 
 /** What a browser may add when it comes back from the hosted flow. */
 export interface ReturnHint {
   checkId?: string;
   token?: string;
+  /** The hosted flow sent the person back to the partner's page (`kyc_return`), as the widget read it. */
+  returned?: 'success' | 'error';
 }
 
 /** A phone back on the return page: its key, and whether it must enter the first device's code. */
@@ -66,45 +77,82 @@ export class VerificationLogic {
 
   constructor(private readonly d: VerificationDeps) {}
 
+  private emit(v: Verification, event: OpsEvent): void {
+    try {
+      this.d.emit?.(v.partnerId, event);
+    } catch {
+      // Counting never fails a verification.
+    }
+  }
+
+  /** The first return from the hosted flow (this device's, or the phone's on the return page) is counted once. */
+  private returnedOnce(v: Verification, outcome: 'success' | 'error'): Verification {
+    if (v.flowReturnedAt !== undefined) return v;
+    this.emit(v, { type: 'flow.returned', outcome });
+    return { ...v, flowReturnedAt: this.d.now() };
+  }
+
   async create(v: Verification): Promise<void> {
     await this.d.save(v);
-    await this.d.setAlarm(Math.min(v.createdAt + this.d.pollMs, v.deadline));
+    await this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule));
   }
 
   /**
-   * The record, after asking the vendor if that is due: at once when the
-   * browser brings back a check id or token it had not brought before,
-   * otherwise at most once per poll interval however many browsers ask.
+   * The record, after asking the vendor if that is due (a browser waits on
+   * it): at once when a person is back on the return page (`arrived`), or
+   * when the browser brings back a check id or token it had not brought
+   * before, within HINT_POLLS for the verification (a hint is a return, not
+   * a key to the vendor); otherwise at most once per poll interval however
+   * many browsers ask.
    * A fault of a poll made for this call is thrown (the browser sees 502/504).
    */
-  async observe(hint: ReturnHint = {}): Promise<Verification | undefined> {
+  async observe(hint: ReturnHint = {}, arrived = false): Promise<Verification | undefined> {
     let v = await this.d.load();
     if (!v) return undefined;
-    const returned =
+    const brought =
       isOpen(v) && ((hint.checkId !== undefined && hint.checkId !== v.checkId) || (hint.token !== undefined && hint.token !== v.token));
-    if (returned) {
+    if (brought) {
       v = { ...v, ...(hint.checkId ? { checkId: hint.checkId } : {}), ...(hint.token ? { token: hint.token } : {}) };
-      await this.d.save(v);
     }
+    const firstReturn = hint.returned !== undefined && v.flowReturnedAt === undefined;
+    if (firstReturn) v = this.returnedOnce(v, hint.returned!);
+    if (brought || firstReturn) await this.d.save(v);
+    // A person back on the return page is a return (its secret is single use); a
+    // browser's new check id or token is one only within HINT_POLLS, then it is
+    // a browser asking like any other.
+    const cause: PollCause = arrived || firstReturn || (brought && hintPollDue(v)) ? 'returned' : 'browser';
     if (this.inflight) await this.inflight.catch(() => undefined);
-    else if (pollDue(v, this.d.now(), this.d.pollMs, returned)) await this.poll();
+    else if (pollDue(v, this.d.now(), this.d.schedule, cause)) await this.poll(cause);
     return this.d.load();
   }
 
-  private poll(): Promise<void> {
+  private poll(cause: PollCause): Promise<void> {
     const run = (async () => {
       const v = await this.d.load();
-      // A texted link whose outcome the vendor already gave only waits for its code.
+      // A handed-off link whose outcome the vendor already gave only waits for its code.
       if (!v || !isOpen(v) || (awaitingClaim(v) && v.handoff.pendingStatus)) return;
-      const now = this.d.now();
-      // Counted before the call: a slow or failing vendor still costs a poll.
-      await this.d.save({ ...v, lastPolledAt: now, polls: v.polls + 1 });
-      const answer = await this.d.askVendor(v);
+      const started = pollStarted(v, this.d.now(), cause);
+      await this.d.save(started);
+      let answer: VendorAnswer;
+      try {
+        answer = await this.d.askVendor(v);
+      } catch (err) {
+        // A failing vendor is asked less and less often, whoever asks (the alarm doubles its wait too).
+        const now = (await this.d.load())!;
+        await this.d.save({ ...now, failedPolls: (now.failedPolls ?? 0) + 1 });
+        if (cause !== 'alarm') await this.reschedule();
+        throw err;
+      }
       if (answer.entityId !== undefined && answer.entityId !== v.entityId) {
         console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: v.id }));
         throw vendorMismatch();
       }
       if (answer.checkStatus && answer.checkStatus !== CHECKING) await this.finish(answer.checkStatus);
+      else {
+        if (started.failedPolls) await this.d.save({ ...started, failedPolls: 0 });
+        // Someone is waiting (or just came back): the alarm starts again from the base interval.
+        if (cause !== 'alarm') await this.reschedule();
+      }
     })();
     this.inflight = run;
     return run.finally(() => {
@@ -123,11 +171,18 @@ export class VerificationLogic {
     }
     const done: Verification = { ...v, status, finalAt: this.d.now(), webhook: { ...v.webhook, state: 'queued' } };
     await this.d.save(done);
+    this.emit(done, { type: 'verification.final', checkStatus: status, secondsSinceLink: (done.finalAt! - done.createdAt) / 1000 });
     await this.d.enqueue(webhookEvent(done));
     await this.d.setAlarm(done.finalAt! + RETENTION_MS);
   }
 
-  /** The alarm: poll while open, and end it as expired at its deadline. */
+  /** Moves the alarm to the next poll on the schedule (an open verification). */
+  private async reschedule(): Promise<void> {
+    const v = await this.d.load();
+    if (v && isOpen(v)) await this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule));
+  }
+
+  /** The alarm: poll on the schedule while open (backing off while no one waits), and end it as expired at its deadline. */
   async alarm(): Promise<void> {
     const v = await this.d.load();
     if (!v) return;
@@ -142,9 +197,9 @@ export class VerificationLogic {
       await this.expire(unclaimed ? 'not_claimed' : 'not_finished');
       return;
     }
-    if (pollDue(v, now, this.d.pollMs, false)) {
+    if (pollDue(v, now, this.d.schedule, 'alarm')) {
       try {
-        await this.poll();
+        await this.poll('alarm');
       } catch (err) {
         // A failed poll is tried again at the next alarm; the error's name only.
         console.error(
@@ -152,8 +207,7 @@ export class VerificationLogic {
         );
       }
     }
-    const after = await this.d.load();
-    if (after && isOpen(after)) await this.d.setAlarm(Math.min(this.d.now() + this.d.pollMs, after.deadline));
+    await this.reschedule();
   }
 
   private async expire(reason: 'not_finished' | 'not_claimed'): Promise<void> {
@@ -161,6 +215,7 @@ export class VerificationLogic {
     const now = this.d.now();
     const expired: Verification = { ...v, expiredAt: now, expiredReason: reason, webhook: { ...v.webhook, state: 'queued' } };
     await this.d.save(expired);
+    this.emit(expired, { type: 'verification.expired', reason });
     await this.d.enqueue(webhookEvent(expired));
     await this.d.setAlarm(now + RETENTION_MS);
   }
@@ -174,19 +229,20 @@ export class VerificationLogic {
   async claim(browserKey: string, code: string): Promise<ClaimOutcome> {
     const v = await this.d.load();
     const h = v?.handoff;
-    if (!v || h?.kind !== 'sms' || !h.browserKey || !safeEqual(browserKey, h.browserKey)) return { kind: 'gone' };
+    if (!v || h?.code === undefined || !h.browserKey || !safeEqual(browserKey, h.browserKey)) return { kind: 'gone' };
     if (h.claimed) return { kind: 'claimed', ...(h.returned ? { returned: h.returned } : {}) };
-    if (!isOpen(v) || h.tries >= CLAIM_TRIES) return { kind: 'ended' };
+    if (!isOpen(v) || (h.tries ?? 0) >= CLAIM_TRIES) return { kind: 'ended' };
     if (!safeEqual(code, h.code)) {
-      const tries = h.tries + 1;
+      const tries = (h.tries ?? 0) + 1;
       await this.d.save({ ...v, handoff: { ...h, tries } });
       if (tries < CLAIM_TRIES) return { kind: 'wrong', triesLeft: CLAIM_TRIES - tries };
+      // The last wrong code ends it at once: verification.expired (not_claimed), /api/result final.
       await this.expire('not_claimed');
       return { kind: 'ended' };
     }
     await this.d.save({ ...v, handoff: { ...h, claimed: true } });
     if (h.pendingStatus) await this.finish(h.pendingStatus);
-    else await this.observe({}).catch(() => undefined); // the alarm tries again if the vendor is down
+    else await this.observe({}, true).catch(() => undefined); // back with the code: asked at once (the alarm tries again if the vendor is down)
     return { kind: 'claimed', ...(h.returned ? { returned: h.returned } : {}) };
   }
 
@@ -204,7 +260,11 @@ export class VerificationLogic {
     if (r.link && h?.kind === 'link') {
       // The same return secret: a phone still in the old flow can come back.
       // A new one (the old was spent: a phone already came back) starts afresh.
-      handoff = r.link.returnSecret === h.returnSecret ? { ...h, ...r.link, opened: false } : { kind: 'link', ...r.link };
+      // The code shown on the first device, and the wrong tries, carry over either way.
+      handoff =
+        r.link.returnSecret === h.returnSecret
+          ? { ...h, ...r.link, opened: false }
+          : { kind: 'link', ...r.link, ...(h.code !== undefined ? { code: h.code, tries: h.tries ?? 0 } : {}) };
     }
     const next: Verification = {
       ...v,
@@ -217,12 +277,20 @@ export class VerificationLogic {
     return next;
   }
 
-  /** The handoff URL was opened: where to send the phone, once. */
-  async openHandoff(token: string): Promise<string | undefined> {
+  /**
+   * The handoff URL: where to send the phone, while it is valid and unused.
+   * Only `consume` (the "Continue" POST of the page a GET or HEAD shows) uses
+   * it up: link previews and mail scanners open links too.
+   */
+  async openHandoff(token: string, consume = true): Promise<string | undefined> {
     const v = await this.d.load();
     const h = v?.handoff;
-    if (!v || h?.kind !== 'link' || h.opened || !safeEqual(token, h.openToken) || this.d.now() >= v.linkExpiresAt) return undefined;
-    await this.d.save({ ...v, handoff: { ...h, opened: true } });
+    if (!v || !isOpen(v) || h?.kind !== 'link' || h.opened || !safeEqual(token, h.openToken) || this.d.now() >= v.linkExpiresAt)
+      return undefined;
+    if (consume) {
+      await this.d.save({ ...v, handoff: { ...h, opened: true } });
+      this.emit(v, { type: 'handoff.opened' });
+    }
     return h.hostedUrl;
   }
 
@@ -238,9 +306,9 @@ export class VerificationLogic {
     if (!v || !h || !safeEqual(secret, h.returnSecret)) return undefined;
     if (h.browserKey) return undefined; // single use: someone already arrived with it
     const browserKey = randomToken();
-    await this.d.save({ ...v, handoff: { ...h, browserKey, returned: outcome } });
-    await this.observe(hint).catch(() => undefined); // the alarm tries again if the vendor is down
-    return { browserKey, needsCode: h.kind === 'sms' && isOpen(v) };
+    await this.d.save(this.returnedOnce({ ...v, handoff: { ...h, browserKey, returned: outcome } }, outcome));
+    await this.observe(hint, true).catch(() => undefined); // the alarm tries again if the vendor is down
+    return { browserKey, needsCode: h.code !== undefined && !h.claimed && isOpen(v) };
   }
 
   /** A delivery the demo receiver verified (kept: the last 10). */

@@ -9,6 +9,9 @@ import { ulid } from 'ulid';
 
 export const CHECKING = 'CHECKING';
 
+/** Who set a verification's `customerRef`. */
+export type CustomerRefSource = 'server' | 'page';
+
 export type WebhookState = 'none' | 'queued' | 'delivered' | 'gone' | 'dead';
 
 export interface Verification {
@@ -19,6 +22,13 @@ export interface Verification {
   /** The partner page origin that created it: the token's `aud`, the webhook's `partnerOrigin`. */
   partnerOrigin: string;
   customerRef?: string;
+  /**
+   * Who set `customerRef`: `server` (the partner's server, `/v1`) or `page`
+   * (a page's `customer-ref`, which any script claiming the partner's origin
+   * can choose). Absent means `page`. Webhook receivers match events by
+   * `verificationId`, never by a page-set reference.
+   */
+  customerRefSource?: CustomerRefSource;
   /** The vendor's entity id (opaque). */
   entityId: string;
   /** The worker's own origin when it was made: `iss`, and where the sandbox lives. */
@@ -44,6 +54,14 @@ export interface Verification {
   expiredReason?: 'not_finished' | 'not_claimed';
   lastPolledAt?: number;
   polls: number;
+  /** Polls made at once for a return (a person back, or a browser bringing a new check id or token): their own budget, HINT_POLLS. */
+  hintPolls?: number;
+  /** When a person first came back from the hosted flow (this device or the phone): counted once for the operator. */
+  flowReturnedAt?: number;
+  /** Polls in a row the alarm made with no one waiting (each doubles the alarm's next wait). */
+  idlePolls?: number;
+  /** Polls in a row the vendor failed (each doubles the next wait, whoever asks). */
+  failedPolls?: number;
   webhook: { state: WebhookState; attempts: number; lastStatus?: number; at?: number };
   /** Links made again after this one's expired (`POST /api/onboarding-link` with its session). */
   renewals?: number;
@@ -56,14 +74,27 @@ export interface Verification {
 /** Continued on another device; the browser that arrives back with `returnSecret` gets `browserKey` (its cookie). */
 export type Handoff = LinkHandoff | SmsHandoff;
 
+/**
+ * Every handed-off link (a texted one, a QR code, a copied link) can reach
+ * someone other than the starter: it is credited only once the 6-digit code
+ * shown on the first device is entered on the return page, by the browser
+ * that arrived there (relay resistance).
+ */
 interface HandoffReturn {
   /** The single-use secret of the return URL. */
   returnSecret: string;
   browserKey?: string;
   returned?: 'success' | 'error';
+  /** The code shown on the first device. (Absent only on QR links made before every handoff had one.) */
+  code?: string;
+  /** Wrong codes entered so far; at CLAIM_TRIES the verification ends as not claimed. */
+  tries?: number;
+  claimed?: boolean;
+  /** A final status the vendor gave before the code was entered: credited on the claim. */
+  pendingStatus?: string;
 }
 
-/** A QR code or a copied link, which the starter holds: no code is needed to credit it. */
+/** A QR code or a copied link: the worker's single-use handoff URL, forwarded to the hosted flow on "Continue". */
 export interface LinkHandoff extends HandoffReturn {
   kind: 'link';
   /** The single-use token of the handoff URL, and the vendor's hosted flow it forwards to. */
@@ -72,19 +103,11 @@ export interface LinkHandoff extends HandoffReturn {
   opened?: boolean;
 }
 
-/**
- * A link the vendor texted to whatever number the starter typed: credited
- * only once the 6-digit code shown on the first device is entered on the
- * return page, by the browser that arrived there (relay resistance).
- */
+/** A link the vendor texted to whatever number the starter typed. */
 export interface SmsHandoff extends HandoffReturn {
   kind: 'sms';
   code: string;
-  /** Wrong codes entered so far; at CLAIM_TRIES the handoff ends. */
   tries: number;
-  claimed?: boolean;
-  /** A final status the vendor gave before the code was entered: credited on the claim. */
-  pendingStatus?: string;
 }
 
 /** New links one verification may get after its first (each a vendor call). */
@@ -98,12 +121,12 @@ export interface Renewal {
   link?: { openToken: string; hostedUrl: string; returnSecret: string };
 }
 
-/** Wrong codes allowed before a texted handoff ends. */
+/** Wrong codes allowed before a handoff ends (the verification ends with the last). */
 export const CLAIM_TRIES = 5;
 
-/** Whether the verification waits for its code: a texted link not yet claimed. */
-export const awaitingClaim = (v: Verification): v is Verification & { handoff: SmsHandoff } =>
-  v.handoff?.kind === 'sms' && !v.handoff.claimed;
+/** Whether the verification waits for its code: a handed-off link not yet claimed. */
+export const awaitingClaim = (v: Verification): v is Verification & { handoff: Handoff & { code: string } } =>
+  v.handoff?.code !== undefined && !v.handoff.claimed;
 
 /** Six digits, uniformly random. */
 export function claimCode(): string {
@@ -136,14 +159,73 @@ export function linkExpiry(urlExpiry: string | undefined, createdAt: number): nu
 export const isFinal = (v: Pick<Verification, 'status'>) => v.status !== CHECKING;
 export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined;
 
-/** The most polls one verification can cost: its lifetime at the poll interval, and a little. */
-export const maxPolls = (v: Verification, pollMs: number) => Math.ceil((v.deadline - v.createdAt) / pollMs) + 3;
+/**
+ * Polls one verification may make at once because a browser brought back a
+ * check id or token it had not brought before (a return from the hosted
+ * flow). Past these, a hint waits for the poll interval like any other
+ * browser's call: 20 made-up check ids cost at most this many extra vendor
+ * calls, and never spend the polls the alarm needs to find a real outcome.
+ */
+export const HINT_POLLS = 2;
 
-/** Whether the vendor may be asked now: at most once per interval, unless a person just returned. */
-export function pollDue(v: Verification, now: number, pollMs: number, returned: boolean): boolean {
-  if (!isOpen(v) || v.polls >= maxPolls(v, pollMs)) return false;
-  return returned || v.lastPolledAt === undefined || now - v.lastPolledAt >= pollMs;
+/**
+ * How often the vendor may be asked about one verification ("Polling
+ * budget"): `pollMs` (RESULT_POLL_SECONDS) while a browser waits on
+ * `/api/result` or a person has just returned; with no one waiting the alarm
+ * doubles its wait after each poll, up to `maxMs` (RESULT_POLL_MAX_SECONDS);
+ * a failing vendor doubles the wait the same way, whoever asks.
+ */
+export interface PollSchedule {
+  pollMs: number;
+  maxMs: number;
 }
+
+/** Who wants the vendor asked: a browser on `/api/result`, a person back from the hosted flow, or the alarm alone. */
+export type PollCause = 'browser' | 'returned' | 'alarm';
+
+/** The hard ceiling on polls of one verification: its lifetime at the base interval, and a little. */
+export const maxPolls = (v: Verification, s: PollSchedule) => Math.ceil((v.deadline - v.createdAt) / s.pollMs) + 3;
+
+const doubled = (s: PollSchedule, times: number) => Math.min(s.maxMs, s.pollMs * 2 ** Math.min(times, 30));
+
+/** The wait after the last poll before `cause` may ask again. */
+export function pollWait(v: Verification, s: PollSchedule, cause: PollCause): number {
+  const failed = v.failedPolls ?? 0;
+  return doubled(s, cause === 'alarm' ? Math.max(failed, v.idlePolls ?? 0) : failed);
+}
+
+/** Whether the vendor may be asked now for `cause`: a person who just returned at once, otherwise after the wait. */
+export function pollDue(v: Verification, now: number, s: PollSchedule, cause: PollCause): boolean {
+  if (!isOpen(v) || v.polls >= maxPolls(v, s)) return false;
+  return cause === 'returned' || v.lastPolledAt === undefined || now - v.lastPolledAt >= pollWait(v, s, cause);
+}
+
+/**
+ * The record as a poll for `cause` starts (counted before the call: a slow or
+ * failing vendor still costs a poll). A return's poll is counted in its own
+ * budget (`hintPolls`), so returns never spend the polls the alarm needs.
+ */
+export const pollStarted = (v: Verification, now: number, cause: PollCause): Verification => ({
+  ...v,
+  lastPolledAt: now,
+  ...(cause === 'returned' ? { hintPolls: (v.hintPolls ?? 0) + 1 } : { polls: v.polls + 1 }),
+  idlePolls: cause === 'alarm' ? (v.idlePolls ?? 0) + 1 : 0,
+});
+
+/** When the alarm should next look at an open verification: its next poll on the schedule, or its deadline. */
+export function nextAlarmAt(v: Verification, now: number, s: PollSchedule): number {
+  const due =
+    v.polls >= maxPolls(v, s)
+      ? v.deadline
+      : v.lastPolledAt === undefined
+        ? v.createdAt + s.pollMs
+        : v.lastPolledAt + pollWait(v, s, 'alarm');
+  // Never in the past (an alarm that set itself to now would spin).
+  return Math.min(v.deadline, Math.max(due, now + 1000));
+}
+
+/** Whether a browser's new check id or token may make the vendor be asked at once. */
+export const hintPollDue = (v: Verification): boolean => isOpen(v) && (v.hintPolls ?? 0) < HINT_POLLS;
 
 /** The webhook event for a verification that just ended, byte for byte what every attempt sends. */
 export interface WebhookEvent {
@@ -165,7 +247,7 @@ export function webhookEvent(v: Verification): WebhookEvent {
     verificationId: v.id,
     entityId: v.entityId,
     ...(isFinal(v) ? { checkStatus: v.status } : {}),
-    ...(v.customerRef ? { customerRef: v.customerRef } : {}),
+    ...(v.customerRef ? { customerRef: v.customerRef, customerRefSource: v.customerRefSource ?? 'page' } : {}),
     partnerOrigin: v.partnerOrigin,
     livemode: v.livemode === true,
     ...(isFinal(v) ? {} : { reason: v.expiredReason ?? 'not_finished' }),
