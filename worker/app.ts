@@ -12,10 +12,10 @@ import { createMiddleware } from 'hono/factory';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
-import { secureHeaders } from 'hono/secure-headers';
-import { ulid } from 'ulid';
+import { ulid } from './lib/ids';
 import type { AppEnv } from './lib/env';
 import { configGuard } from './middleware/config-guard';
+import { securityHeaders as securityHeadersFor } from './middleware/security-headers';
 import { ApiError, errorResponse } from './lib/errors';
 import { clientIp, enforce, ipKey } from './lib/limits';
 import { RegistryError, SealingError } from './partners/registry';
@@ -63,8 +63,8 @@ const requestLog = createMiddleware<AppEnv>(async (c, next) => {
 // inside the chain, and these headers are set on it on the way out.
 // The versioned widget script is loaded cross-origin as a module: it needs
 // `Cross-Origin-Resource-Policy: cross-origin` (STYLE: relax it on that route only).
-const strictHeaders = secureHeaders();
-const scriptHeaders = secureHeaders({ crossOriginResourcePolicy: 'cross-origin' });
+const strictHeaders = securityHeadersFor();
+const scriptHeaders = securityHeadersFor('cross-origin');
 const securityHeaders = createMiddleware<AppEnv>((c, next) =>
   (PINNED_WIDGET_PATH.test(c.req.path) ? scriptHeaders : strictHeaders)(c, next),
 );

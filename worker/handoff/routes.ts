@@ -20,7 +20,7 @@ import { partnerById } from '../partners/resolve';
 import { codePage, continuePage, HANDOFF_CSS, handoffPage } from './pages';
 import { PAGE_STRINGS, pageLang, type PageLang, type PageStrings } from './page-strings';
 import { bodyLimit } from 'hono/body-limit';
-import { getCookie, setCookie } from 'hono/cookie';
+import { getCookie, setCookie } from '../lib/cookie';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 

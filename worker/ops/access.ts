@@ -9,8 +9,9 @@
  *     sandbox as the vendor on a loopback host (a laptop), where it is open.
  * Configured, a request with neither a valid assertion nor the token is 401.
  */
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { remoteJwks, verifyJwt, type KeyLookup } from '../lib/jwt-verify';
 import { usesSandbox, type Env } from '../lib/env';
+import { hasInProcessSandbox } from '../vendor-api/from-env';
 import { configuredPublicOrigin, isLoopbackHost } from '../lib/public-origin';
 
 export type Access = { kind: 'allowed'; by: 'access' | 'token' | 'local' } | { kind: 'not-found' } | { kind: 'unauthorized' };
@@ -27,12 +28,12 @@ export function teamDomain(env: Env): string | undefined {
   }
 }
 
-const jwksCache = new Map<string, JWTVerifyGetKey>();
+const jwksCache = new Map<string, KeyLookup>();
 
-function teamKeys(domain: string): JWTVerifyGetKey {
+function teamKeys(domain: string): KeyLookup {
   let keys = jwksCache.get(domain);
   if (!keys) {
-    keys = createRemoteJWKSet(new URL(`https://${domain}/cdn-cgi/access/certs`), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+    keys = remoteJwks(`https://${domain}/cdn-cgi/access/certs`, { cooldownMs: 30_000, cacheMs: 10 * 60_000 });
     jwksCache.set(domain, keys);
   }
   return keys;
@@ -44,12 +45,7 @@ export async function verifyAccessAssertion(env: Env, assertion: string): Promis
   const aud = env.OPS_ACCESS_AUD?.trim();
   if (!domain || !aud || !assertion) return false;
   try {
-    await jwtVerify(assertion, teamKeys(domain), {
-      issuer: `https://${domain}`,
-      audience: aud,
-      algorithms: ['RS256', 'ES256'],
-      requiredClaims: ['exp'],
-    });
+    await verifyJwt(assertion, teamKeys(domain), { issuer: `https://${domain}`, audience: aud });
     return true;
   } catch {
     return false;
@@ -72,7 +68,8 @@ export async function tokenEquals(given: string, expected: string): Promise<bool
 
 /** Open without credentials: the sandbox is the vendor and both the request and the configured public origin are loopback. */
 export function openLocally(env: Env, requestUrl: string): boolean {
-  if (!usesSandbox(env)) return false;
+  // Production has no sandbox (entry/production.ts): never open there.
+  if (!usesSandbox(env) || !hasInProcessSandbox()) return false;
   if (!isLoopbackHost(new URL(requestUrl).hostname)) return false;
   const configured = configuredPublicOrigin(env);
   return !configured || isLoopbackHost(new URL(configured).hostname);

@@ -5,7 +5,7 @@
  * vendor). The rules here are pure and take the time as an argument; the
  * Durable Object (`verification-store.ts`) runs them.
  */
-import { ulid } from 'ulid';
+import { ulid } from '../lib/ids';
 
 export const CHECKING = 'CHECKING';
 
