@@ -2,10 +2,7 @@
 // `node scripts/phone-metadata.mjs [--check]`: writes worker/lib/phone-metadata.json,
 // libphonenumber-js's "mobile" metadata without its number formats (how to
 // print a number nationally, which parsing and validation never read: about
-// 9 KB gzip of the production bundle), and without the non-geographic calling
-// codes (+800, +808, +870, +878, +881, +882, +883, +888, +979): worker/lib/phone.ts
-// refuses them anyway (a number must belong to a country), now as an unknown
-// calling code, still on `phone.code`. Everything parsing and validation use
+// 9 KB gzip of the production bundle). Everything parsing and validation use
 // (calling codes, prefixes, possible lengths, the mobile patterns) is kept
 // as is; test/worker/phone-metadata.test.ts checks that numbers parse and
 // validate the same under both. Run it again after updating libphonenumber-js
@@ -19,17 +16,13 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'worker/lib/phone-metadata.json');
 /** A country's metadata is a positional array; its number formats are at this index (libphonenumber-js metadata v4). */
 const FORMATS = 4;
-/** The "region" of non-geographic calling codes. */
-const NON_GEOGRAPHIC = '001';
 
 export function phoneMetadata() {
   const require = createRequire(import.meta.url);
   const full = JSON.parse(readFileSync(require.resolve('libphonenumber-js/metadata.mobile.json'), 'utf8'));
   const trimmed = structuredClone(full);
-  for (const country of Object.values(trimmed.countries)) if (Array.isArray(country) && country.length > FORMATS) country[FORMATS] = 0;
-  delete trimmed.nonGeographic;
-  for (const [code, regions] of Object.entries(trimmed.country_calling_codes)) {
-    if (regions.every((r) => r === NON_GEOGRAPHIC)) delete trimmed.country_calling_codes[code];
+  for (const group of [trimmed.countries, trimmed.nonGeographic ?? {}]) {
+    for (const country of Object.values(group)) if (Array.isArray(country) && country.length > FORMATS) country[FORMATS] = 0;
   }
   return JSON.stringify(trimmed) + '\n';
 }

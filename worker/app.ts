@@ -7,7 +7,12 @@
  * production (entry/production.ts) nothing. No module here imports the
  * sandbox or the demo.
  */
-import { Hono, type ErrorHandler, type NotFoundHandler } from 'hono';
+import type { ErrorHandler, NotFoundHandler } from 'hono';
+// hono/tiny: the same Hono with its small PatternRouter (about 2.4 KB gzip less than the
+// default RegExpRouter + TrieRouter; a few dozen routes do not need their speed). Every
+// module of the worker that makes a Hono app imports it from here, or the default router
+// comes back into the bundle.
+import { Hono } from 'hono/tiny';
 import { createMiddleware } from 'hono/factory';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';

@@ -4,7 +4,8 @@
  * wrangler.toml), since static assets are otherwise served before the worker
  * runs. The local stack puts the sales demo in front of it (demo/home.ts).
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { Hono } from 'hono/tiny';
 import type { AppEnv } from '../lib/env';
 
 const PLAIN_PAGE =

@@ -1,5 +1,5 @@
 /** POST /api/onboarding-link — DESIGN.md "Browser-facing API" (with a `session`: a new link, `renew-link.ts`). */
-import { Hono } from 'hono';
+import { Hono } from 'hono/tiny';
 import { OnboardingLinkRequest, RenewLinkRequest, type OnboardingLinkAnswer } from '../contract';
 import { livemode, type AppEnv } from '../lib/env';
 import { ApiError, validationError } from '../lib/errors';

@@ -5,7 +5,7 @@
  * when a person comes back from the hosted flow with a check id or token.
  * Once the status is final the answer carries a signed result token.
  */
-import { Hono } from 'hono';
+import { Hono } from 'hono/tiny';
 import { ResultRequest, type ResultAnswer } from '../contract';
 import type { AppEnv, Env } from '../lib/env';
 import { ApiError } from '../lib/errors';

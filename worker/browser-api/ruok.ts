@@ -3,7 +3,7 @@
  * operator's own (KYC_*), or with `?partner=<partnerId>` that partner's
  * (its child ID and key), so an operator can check each partner's setup.
  */
-import { Hono } from 'hono';
+import { Hono } from 'hono/tiny';
 import type { RuokAnswer } from '../contract';
 import type { AppEnv } from '../lib/env';
 import { ApiError, validationError } from '../lib/errors';

@@ -7,7 +7,7 @@
  * event and a forged event refused. Mounted under /sandbox, so it exists only
  * while the sandbox is the vendor, and answers only while DEMO is on.
  */
-import { Hono } from 'hono';
+import { Hono } from 'hono/tiny';
 import { demoEnabled, type AppEnv, type Env } from '../lib/env';
 import { devSecrets } from './dev-secrets';
 import { ApiError, errorResponse } from '../lib/errors';

@@ -6,7 +6,7 @@
  * real vendor (DEMO=on set on purpose) the worker swaps the sandbox's banner
  * for the real vendor's (both in demo/index.html): checks and texts are real.
  */
-import { Hono } from 'hono';
+import { Hono } from 'hono/tiny';
 import { plainHome } from '../assets/home';
 import { demoEnabled, demoExplicitlyOn, usesSandbox, type AppEnv } from '../lib/env';
 import { isDeployed } from '../lib/public-origin';

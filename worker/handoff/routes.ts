@@ -11,7 +11,8 @@
  *       the vendor at once, and the phone reads "All done: go back to your
  *       computer" (or a calm "could not finish"), never an error.
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { Hono } from 'hono/tiny';
 import type { AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { VERIFICATION_ID } from '../verifications/verification';

@@ -13,8 +13,6 @@
  * The metadata is libphonenumber-js's "mobile" set without its number
  * formats (worker/lib/phone-metadata.json, made by scripts/phone-metadata.mjs):
  * parsing and validation never read them, and they are a third of its size.
- * It has no non-geographic codes either: they are refused as unknown
- * calling codes, on `phone.code` as before.
  */
 import { parsePhoneNumberFromString as parseWith, type MetadataJson } from 'libphonenumber-js/core';
 import metadataJson from './phone-metadata.json';

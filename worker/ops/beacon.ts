@@ -5,7 +5,7 @@
  * origins); the body is ignored, no cookie is read or set, nothing about the
  * browser is kept. 204, whatever the queue does.
  */
-import { Hono } from 'hono';
+import { Hono } from 'hono/tiny';
 import type { AppEnv } from '../lib/env';
 import { track } from './track';
 
