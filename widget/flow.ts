@@ -123,7 +123,7 @@ export class Flow implements ReactiveController, FlowApi {
         (r) => r.start(),
         () => this.offline('result'),
       );
-    }
+    } else if (this.host.clientSecret || this.host.prefill) void this.load().then((r) => r.start());
   }
 
   // ---- what is shown ---------------------------------------------------------
@@ -234,23 +234,15 @@ export class Flow implements ReactiveController, FlowApi {
     }
   };
 
-  /** "Use this device instead" of a texted link, and "Start again" (set by the run, which holds the link and the session). */
+  /**
+   * "Use this device instead" of a texted link, "Start again", "Send again",
+   * and (after `SMS_NOT_ALLOWED`) "Continue on this device": set by the run,
+   * which holds the link and the session (only its views offer them).
+   */
   useThisDevice = (): void => undefined;
   startAgain = (): void => undefined;
-
-  sendAgain = (): void => {
-    this.resending = this.state === 'sms-sent';
-    this.sendSMS = true;
-    this.handoff = false;
-    void this.submit();
-  };
-
-  /** After `SMS_NOT_ALLOWED`: the same details, on this device. */
-  continueHere = (): void => {
-    this.sendSMS = false;
-    this.handoff = false;
-    void this.submit();
-  };
+  sendAgain = (): void => undefined;
+  continueHere = (): void => undefined;
 
   /** `checking`: fetch the result with the stored session. */
   check = (): Promise<void> =>

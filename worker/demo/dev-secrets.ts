@@ -7,8 +7,12 @@
  */
 import type { DevSecretValues } from '../lib/dev-secrets';
 import type { Env } from '../lib/env';
+import { DEMO_PARTNERS } from './partners';
+import { newServerKey } from '../server-api/keys';
 
 export type { DevSecretValues };
+
+export const newDemoServerKeys = (): Record<string, string> => Object.fromEntries(DEMO_PARTNERS.map((d) => [d.id, newServerKey()]));
 
 export const newWebhookSecret = () => `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 
@@ -21,6 +25,7 @@ export async function generateDevSecrets(): Promise<DevSecretValues> {
     signingKey: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, d: jwk.d, kid: `sandbox-${hex.slice(0, 12)}` },
     sessionSecret: hex,
     demoWebhookSecret: newWebhookSecret(),
+    demoServerKeys: newDemoServerKeys(),
   };
 }
 

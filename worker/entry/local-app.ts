@@ -21,6 +21,7 @@ import { useDevSecrets } from '../lib/dev-secrets';
 import { useDemoWebhooks } from '../verifications/demo-webhooks';
 import { useMemoryVerificationsWithoutBinding } from '../verifications/verification-store';
 import { home } from '../demo/home';
+import { demoServer } from '../demo/server-keys';
 import { demoExplicitlyOn, usesSandbox, type AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { clientIp, enforce, ipKey } from '../lib/limits';
@@ -96,5 +97,6 @@ export const app = createApp({
     app.route('/', home);
     mountSandbox(app);
     app.route('/', demoReceiver);
+    app.route('/', demoServer);
   },
 });

@@ -15,6 +15,8 @@ export interface DevSecretValues {
   sessionSecret: string;
   /** `whsec_…`: signs the webhooks the demo partners receive inside the worker. */
   demoWebhookSecret: string;
+  /** The demo partners' `/v1` server keys (partnerId → `kyc_sk_…`). */
+  demoServerKeys: Record<string, string>;
 }
 
 export type DevSecretSource = (env: Env) => Promise<DevSecretValues>;

@@ -14,7 +14,7 @@ import { createMiddleware } from 'hono/factory';
 import { configuredSessionSecret } from '../browser-api/session';
 import { demoExplicitlyOn, usesSandbox, type AppEnv, type Env } from '../lib/env';
 import { ApiError, type Issue } from '../lib/errors';
-import { configuredPublicOrigin, isDeployed, publicOrigin } from '../lib/public-origin';
+import { configuredPublicOrigin, isDeployed, isLoopbackHost, publicOrigin } from '../lib/public-origin';
 import { configuredKeyJwks } from '../verifications/signing-keys';
 import { hasInProcessSandbox } from '../vendor-api/from-env';
 
@@ -29,13 +29,15 @@ export function misconfiguration(env: Env, requestUrl: string): Issue[] {
     else if (isDeployed(env, requestUrl) && !demoExplicitlyOn(env))
       add('KYC_BASE_URL', `${NOT_SET}: a deployed worker uses the sandbox only with DEMO=on set explicitly`);
   } else {
+    // https, or `api_key` would travel in clear: plain http only to a loopback host (a vendor double on this machine).
     let baseOk = false;
     try {
-      baseOk = /^https?:$/.test(new URL(env.KYC_BASE_URL!.trim()).protocol);
+      const base = new URL(env.KYC_BASE_URL!.trim());
+      baseOk = base.protocol === 'https:' || (base.protocol === 'http:' && isLoopbackHost(base.hostname));
     } catch {
       baseOk = false;
     }
-    if (!baseOk) add('KYC_BASE_URL', 'must be the vendor\'s http(s) base URL, or "sandbox"');
+    if (!baseOk) add('KYC_BASE_URL', 'must be the vendor\'s https base URL (http only to a loopback host), or "sandbox"');
     if (!env.KYC_API_KEY) add('KYC_API_KEY', NOT_SET);
     if (!env.KYC_CUSTOMER_ID) add('KYC_CUSTOMER_ID', NOT_SET);
     if (!configuredSessionSecret(env)) add('SESSION_SECRET', `${NOT_SET} (required with a real vendor)`);

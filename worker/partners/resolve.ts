@@ -64,6 +64,9 @@ export function useDemoPartners(source: DemoPartnerSource): void {
   demoPartners = source;
 }
 
+/** The demo partners' ids where this deployment has them (none in production). */
+export const demoPartnerIds = (): readonly string[] => demoPartners?.ids ?? [];
+
 /**
  * The partner whose page `originHeader` is, or undefined. Throws when the
  * registry cannot be read or a partner's secrets do not open (the caller
