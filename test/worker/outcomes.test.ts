@@ -257,8 +257,7 @@ describe('polling', () => {
     assert.equal(e.id, `msg_${verificationId.slice(4)}_completed`);
     const body = JSON.parse(e.body);
     assert.deepEqual(Object.keys(body).sort(), ['data', 'timestamp', 'type']);
-    const { livemode: _livemode, ...data } = body.data; // issue 22's flag, checked where it is made
-    assert.deepEqual(data, {
+    assert.deepEqual(body.data, {
       verificationId,
       entityId: linkAnswer.entity.entityId,
       checkStatus: 'CHECKED_SUCCESS_WITH_NOTES',
