@@ -7,11 +7,8 @@
  * webhook); with a real (fake) vendor the token says `livemode: true`.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
-import { Webhook } from 'standardwebhooks';
 import { adultDateOfBirth } from '../support/dates';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
@@ -96,59 +93,35 @@ describe('a deployed worker without a vendor fails closed, in workerd', () => {
 });
 
 describe('livemode, in workerd', () => {
-  let receiver: Server | undefined;
   let vendor: FakeVendor | undefined;
   after(async () => {
-    if (receiver) await new Promise((ok) => receiver!.close(ok));
     await vendor?.close();
   });
 
   it('DEMO=on on purpose: the sandbox works deployed, and its token and webhook say livemode false', async () => {
-    const secret = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64')}`;
-    const bodies: string[] = [];
-    receiver = createServer((req, res) => {
-      let b = '';
-      req.on('data', (d) => (b += d));
-      req.on('end', () => {
-        try {
-          new Webhook(secret).verify(b, {
-            'webhook-id': String(req.headers['webhook-id']),
-            'webhook-timestamp': String(req.headers['webhook-timestamp']),
-            'webhook-signature': String(req.headers['webhook-signature']),
-          });
-          bodies.push(b);
-        } catch {
-          /* unsigned: not recorded */
-        }
-        res.end();
-      });
-    });
-    await new Promise<void>((ok) => receiver!.listen(0, '127.0.0.1', ok));
-    const w = await worker({
-      PUBLIC_ORIGIN: PUBLIC,
-      ALLOWED_ORIGINS: SHOP,
-      DEMO: 'on',
-      RESULT_POLL_SECONDS: '5',
-      WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
-      WEBHOOK_SECRET: secret,
-    });
-    const res = await post(w, '/api/onboarding-link', SHOP, person());
+    // A deployed demo sends webhooks only over https (issue 28), so the event is read where the
+    // demo partner's own receiver inside the worker recorded it (signature checked there).
+    const w = await worker({ PUBLIC_ORIGIN: PUBLIC, DEMO: 'on', RESULT_POLL_SECONDS: '5' });
+    const res = await post(w, '/api/onboarding-link', PUBLIC, person()); // the deployed demo's own page: demo partner A
     assert.equal(res.status, 200, await res.clone().text());
     const link = (await res.json()) as { url: string; session: string; verificationId: string };
     const flow = await fetch(link.url, { method: 'POST', body: new URLSearchParams({ outcome: 'complete' }), redirect: 'manual' });
     assert.equal(flow.status, 303);
     const token = await until('a result token', async () => {
-      const r = await post(w, '/api/result', SHOP, { session: link.session });
+      const r = await post(w, '/api/result', PUBLIC, { session: link.session });
       assert.equal(r.status, 200);
       return ((await r.json()) as { resultToken?: string }).resultToken;
     });
     const claims = decodeJwt(token);
     assert.equal(claims.sub, link.verificationId);
     assert.equal(claims.livemode, false, 'a sandbox outcome is not live');
-    const body = await until('the webhook', async () => bodies.find((b) => b.includes(link.verificationId)));
-    const event = JSON.parse(body) as { type: string; data: { livemode?: unknown } };
-    assert.equal(event.type, 'verification.completed');
-    assert.equal(event.data.livemode, false);
+    const delivery = await until('the webhook', async () => {
+      const r = await fetch(`${w.url}/sandbox/demo-webhooks/${link.verificationId}`);
+      const body = (await r.json()) as { deliveries?: { type: string; livemode?: boolean }[] };
+      return body.deliveries?.[0];
+    });
+    assert.equal(delivery.type, 'verification.completed');
+    assert.equal(delivery.livemode, false);
   });
 
   it('a real (fake) vendor: the token says livemode true', async () => {
