@@ -123,7 +123,12 @@ export class Flow implements ReactiveController, FlowApi {
         (r) => r.start(),
         () => this.offline('result'),
       );
-    } else if (this.host.clientSecret || this.host.prefill) void this.load().then((r) => r.start());
+    } else {
+      if (this.host.clientSecret || this.host.prefill) void this.load().then((r) => r.start());
+      // widget.shown, for the operator's funnel: once per element per page view, when the form shows (not on a return).
+      // (An endpoint written with a trailing slash makes this …/api//beacon, which the worker takes too: bytes saved here.)
+      if (!this.host.hasAttribute('no-beacon')) navigator.sendBeacon(this.host.endpoint + '/beacon');
+    }
   }
 
   // ---- what is shown ---------------------------------------------------------

@@ -28,6 +28,8 @@ export type { Prefill } from './fields.js';
  * @fires {KycCompleteEvent} kyc-complete - A final check status is known. `detail: { checkStatus, verificationId, resultToken }`. The browser's word only: verify `resultToken` on your server (or use the webhook) before acting.
  * @fires {KycErrorEvent} kyc-error - A fault. `detail: { errorCode, requestId, retryable, status }`.
  *
+ * @attr {boolean} no-beacon - Don't send the one `widget.shown` beacon (`navigator.sendBeacon` to `{endpoint}/beacon` when the form is first shown: no cookie, no body, nothing about the person or the browser; the operator's console counts page views per partner with it).
+ *
  * @slot consent - The consent text; it names the consent checkbox. Default: a short English/translated sentence.
  * @slot turnstile - Filled by the widget itself with the Cloudflare Turnstile challenge when `turnstile-sitekey` is set.
  *
@@ -79,7 +81,6 @@ export class KycOnboard extends LitElement {
     prefill: { attribute: false },
     returnUrl: { attribute: 'return-url' },
     turnstileSitekey: { attribute: 'turnstile-sitekey' },
-    noBeacon: { type: Boolean, attribute: 'no-beacon' },
     countryCode: { attribute: 'country-code' },
     strings: { attribute: false },
     pollIntervals: { attribute: false },
@@ -123,11 +124,6 @@ export class KycOnboard extends LitElement {
   declare returnUrl: string | undefined;
   /** Cloudflare Turnstile site key; when set (only then) Turnstile is loaded and its token sent. */
   declare turnstileSitekey: string | undefined;
-  /**
-   * Don't send the one `widget.shown` beacon (`navigator.sendBeacon` to `{endpoint}/beacon` when the form is first shown:
-   * no cookie, no body, nothing about the person or the browser; the operator's console counts page views per partner with it).
-   */
-  declare noBeacon: boolean;
   /** Initial country code of the mobile number. */
   declare countryCode: string;
   /**
@@ -159,7 +155,6 @@ export class KycOnboard extends LitElement {
     super();
     this.endpoint = '/api';
     this.sms = false;
-    this.noBeacon = false;
     this.countryCode = '+61';
     this.pollIntervals = [1000, 1000, 2000, 3000, 5000, 8000, 10000, 10000, 10000, 10000];
     this.retryDelay = 1000;
@@ -214,14 +209,7 @@ export class KycOnboard extends LitElement {
 
   protected override firstUpdated(): void {
     // After the first render (and after the host had a chance to add listeners).
-    void Promise.resolve().then(() => {
-      this._flow.start();
-      // widget.shown: once per element per page view, only when the form shows (not a return from the hosted flow).
-      if (this._flow.state == 'idle' && !this.noBeacon)
-        try {
-          navigator.sendBeacon(this.endpoint.replace(/\/+$/, '') + '/beacon');
-        } catch {}
-    });
+    void Promise.resolve().then(() => this._flow.start());
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {

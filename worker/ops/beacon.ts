@@ -5,11 +5,15 @@
  * origins); the body is ignored, no cookie is read or set, nothing about the
  * browser is kept. 204, whatever the queue does.
  */
+import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
 import type { AppEnv } from '../lib/env';
 import { track } from './track';
 
-export const beacon = new Hono<AppEnv>().post('/beacon', async (c) => {
+const shown = (c: Context<AppEnv>) => {
   track(c, { type: 'widget.shown' });
   return c.body(null, 204);
-});
+};
+
+// The widget appends `/beacon` to its endpoint as written: `endpoint=".../api/"` makes it `/api//beacon`.
+export const beacon = new Hono<AppEnv>().post('/beacon', shown).post('//beacon', shown);
