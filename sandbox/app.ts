@@ -288,7 +288,8 @@ sandbox.post('/idv/v2/idvalidate/onboarding-url', async (c) => {
   // here and behave differently there (docs/sandbox.md).
   const raw = body as Record<string, unknown>;
   for (const key of Object.keys(raw)) {
-    if (!ONBOARDING_FIELDS.has(key)) issues.push({ issue: 'is not a field of this operation', issueLocation: SAFE_KEY.test(key) ? key : '<unknown>' });
+    if (!ONBOARDING_FIELDS.has(key))
+      issues.push({ issue: 'is not a field of this operation', issueLocation: SAFE_KEY.test(key) ? key : '<unknown>' });
   }
   const topEntityId = typeof raw.entityId === 'string' && raw.entityId.trim() ? raw.entityId.trim() : undefined;
   if (raw.entityId !== undefined && !topEntityId) issues.push({ issue: 'must be a non-empty string', issueLocation: 'entityId' });
