@@ -43,13 +43,9 @@ export const CreateVerificationRequest = z
       .meta({
         description: "Your own reference for the person's account (1–100 characters). Comes back in the result token and webhooks.",
       }),
-    returnUrl: z
-      .string()
-      .max(2048, 'is too long')
-      .optional()
-      .meta({
-        description: 'Where the hosted flow returns the person: a page on one of your origins. Default: the page that embeds the widget.',
-      }),
+    returnUrl: z.string().max(2048, 'is too long').optional().meta({
+      description: 'Where the hosted flow returns the person: a page on one of your origins. Default: the page that embeds the widget.',
+    }),
     sms: z
       .boolean()
       .optional()
