@@ -66,7 +66,7 @@ function languageOptions(select: HTMLSelectElement): void {
 }
 const SETTINGS_KEY = 'kyc-demo:settings';
 const LOG_KEY = 'kyc-demo:log';
-const REF_KEY = 'kyc-demo:customer-ref';
+const REF_KEY = 'kyc-demo:outbox-key';
 const WIDGET_SESSION_KEY = 'kyc-onboard:session';
 /** The client secret the demo's "server" handed this tab (server first): a reload or a return resumes it. */
 const SECRET_KEY = 'kyc-demo:client-secret';
@@ -112,22 +112,32 @@ function write(store: StoreName, key: string, value: unknown): void {
   }
 }
 
-/** One random reference per visitor: the widget's `customer-ref`, and the key of this visitor's SMS outbox. */
-function customerRef(): string {
+/**
+ * This visitor's outbox key: random, kept in this browser only (where storage
+ * is blocked, in this page only: never a shared fallback). The sandbox shows
+ * texted links only to the holder of the key; the widget's `customer-ref` is
+ * the key's SHA-256 (sandbox/outbox.ts), so knowing the reference reads nothing.
+ */
+function outboxKey(): string {
+  const fresh = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
   try {
-    let ref = localStorage.getItem(REF_KEY);
-    if (!ref) {
-      const bytes = crypto.getRandomValues(new Uint8Array(6));
-      ref = 'demo-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-      localStorage.setItem(REF_KEY, ref);
+    let key = localStorage.getItem(REF_KEY);
+    if (!key || !/^[A-Za-z0-9_-]{16,128}$/.test(key)) {
+      key = fresh();
+      localStorage.setItem(REF_KEY, key);
     }
-    return ref;
+    return key;
   } catch {
-    return 'demo-anonymous';
+    return fresh();
   }
 }
 
-const ref = customerRef();
+const outbox = outboxKey();
+/** The widget's `customer-ref`: set once the key's hash is known (as sandbox/outbox.ts derives it). */
+let ref = '';
+const refReady = crypto.subtle.digest('SHA-256', new TextEncoder().encode(`kyc-sandbox-outbox ${outbox}`)).then((d) => {
+  ref = 'demo-' + Array.from(new Uint8Array(d).slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('');
+});
 let settings: Settings = read('localStorage', SETTINGS_KEY, DEFAULTS);
 if (!LANGS.includes(settings.lang)) settings.lang = 'en';
 if (!/^#[0-9a-f]{6}$/i.test(settings.brand)) settings.brand = DEFAULTS.brand;
@@ -169,7 +179,7 @@ function apply(): void {
   el.setAttribute('lang', settings.lang);
   el.toggleAttribute('sms', settings.sms);
   // Server first: the verification's reference is the server's; the page sets none.
-  if (settings.serverFirst) el.removeAttribute('customer-ref');
+  if (settings.serverFirst || !ref) el.removeAttribute('customer-ref');
   else el.setAttribute('customer-ref', ref);
 
   ($(`theme-${settings.theme}`) as HTMLInputElement).checked = true;
@@ -195,6 +205,7 @@ function demoPrefill(): unknown {
 }
 
 async function startFromServer(): Promise<string | undefined> {
+  await refReady;
   const res = await fetch('/sandbox/demo/start', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', accept: 'application/json' },
@@ -235,6 +246,7 @@ async function showServerKey(): Promise<string | undefined> {
     const me = demoPartnerForHost(location.hostname);
     const key = partners.find((p) => p.partnerId === me.id)?.serverKey;
     if (!key) return undefined;
+    await refReady;
     const pre = $('server-key');
     pre.textContent = `curl -H "Authorization: Bearer ${key}" \\\n  ${location.origin}/v1/verifications?customerRef=${ref}`;
     pre.hidden = false;
@@ -522,7 +534,7 @@ async function pollOutbox(): Promise<void> {
   clearTimeout(outboxTimer);
   if (outboxOff) return;
   try {
-    const res = await fetch(`/sandbox/outbox?customerRef=${encodeURIComponent(ref)}`, { headers: { accept: 'application/json' } });
+    const res = await fetch(`/sandbox/outbox?key=${encodeURIComponent(outbox)}`, { headers: { accept: 'application/json' } });
     if (res.status === 404) {
       $('outbox-empty').textContent = 'The sandbox is off on this server (a real vendor is configured): text messages go to real phones.';
       outboxOff = true; // no sandbox, nothing to poll
@@ -630,7 +642,7 @@ function init(): void {
   void pollHooks(3);
 }
 
-init();
+void refReady.then(init);
 
 // ---- which demo partner this page is -----------------------------------------------
 // The worker resolves the partner from the page's origin: 127.0.0.1 and localhost

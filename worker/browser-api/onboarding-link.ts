@@ -1,10 +1,11 @@
 /** POST /api/onboarding-link — DESIGN.md "Browser-facing API" (with a `session`: a new link, `renew-link.ts`). */
 import { Hono } from 'hono';
 import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
-import type { AppEnv } from '../lib/env';
+import { usesSandbox, type AppEnv } from '../lib/env';
+import { countText, holdOpen, releaseHolds } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
 import { fingerprint, idempotencyStore } from '../lib/idempotency';
-import { clientIp, enforce } from '../lib/limits';
+import { clientIp, enforce, ipKey } from '../lib/limits';
 import { isReturnOrigin, normaliseOrigin, ownOrigin } from '../lib/origins';
 import { parsePhone, smsAllowedCountries } from '../lib/phone';
 import { createSession, sessionSecret } from './session';
@@ -91,6 +92,15 @@ onboardingLink.post('/onboarding-link', async (c) => {
     }
   }
 
+  // Every text costs money and reaches a stranger's phone: with a real vendor a
+  // texted link needs the bot check, unless the operator turned that off on
+  // purpose (SMS_REQUIRES_TURNSTILE=off; docs/security.md says what it costs).
+  if (body.sendSMS && !usesSandbox(env) && !partner.turnstileSecret && env.SMS_REQUIRES_TURNSTILE?.trim().toLowerCase() !== 'off') {
+    throw new ApiError(400, 'SMS_NOT_ALLOWED', 'Text messages need the bot check (Turnstile) on this site.', [
+      { issue: 'needs the bot check (Turnstile) on this site', issueLocation: 'sendSMS' },
+    ]);
+  }
+
   if (body.handoff && body.sendSMS) {
     throw validationError([{ issue: 'cannot be combined with sendSMS: choose one way to the phone', issueLocation: 'handoff' }]);
   }
@@ -125,6 +135,9 @@ onboardingLink.post('/onboarding-link', async (c) => {
     }
   }
 
+  let holds: string[] | undefined;
+  let holdId = '';
+  let created = false;
   try {
     // After the idempotency claim: a replay, or a retry of a request that
     // passed the check before a definite failure, needs no second bot check
@@ -133,11 +146,18 @@ onboardingLink.post('/onboarding-link', async (c) => {
       await verifyTurnstile(env, partner.turnstileSecret, body.turnstileToken, clientIp(c.req.raw.headers), new URL(origin).hostname);
       botChecked = Boolean(partner.turnstileSecret);
     }
-    if (body.sendSMS) await enforce(env.RL_SMS, `${partner.id} ${phone.e164}`, 'text messages to this number');
+    const verificationId = started?.id ?? newVerificationId();
+    // Per number, whichever partner asks: a minute's texts, and a day's.
+    if (body.sendSMS) {
+      await enforce(env.RL_SMS, `sms ${phone.e164}`, 'text messages to this number');
+      await countText(env, phone.e164, verificationId);
+    }
+    // Open verifications per client and per partner; given back when it ends (or its link is never made).
+    holdId = verificationId;
+    holds = await holdOpen(env, verificationId, ipKey(clientIp(c.req.raw.headers)), partner.id);
     const secret = (await sessionSecret(env))!; // the misconfiguration guard ran first
     const name = body.name;
     const own = ownOrigin(env, c.req.url);
-    const verificationId = started?.id ?? newVerificationId();
     // A handed-off flow (QR, copied link, or a texted link) ends on the
     // worker's own page, with a single-use secret.
     const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
@@ -193,6 +213,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
         partnerOrigin: origin,
         linkExpiresAt: expiresAt,
         deadline: expiresAt + verificationGraceSeconds(env) * 1000,
+        ...(holds ? { holds } : {}),
         ...(handoff ? { handoff } : {}),
         link: kept,
       });
@@ -215,11 +236,13 @@ onboardingLink.post('/onboarding-link', async (c) => {
         deadline: expiresAt + verificationGraceSeconds(env) * 1000,
         status: CHECKING,
         polls: 0,
+        ...(holds ? { holds } : {}),
         webhook: { state: 'none', attempts: 0 },
         ...(handoff ? { handoff } : {}),
       };
       await verifications(env).create(verification);
     }
+    created = true;
     const answer: OnboardingLinkAnswer = {
       // Handed off: the phone gets the worker's single-use URL, never the
       // vendor's; texted: this device gets no URL at all, only the code.
@@ -237,6 +260,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
     track(c, { type: 'link.created', channel: body.sendSMS ? 'sms' : body.handoff ? 'handoff' : 'redirect' });
     return c.body(json, 200, { 'Content-Type': 'application/json' });
   } catch (err) {
+    if (holds && !created) await releaseHolds(env, holdId, holds);
     const apiError = err instanceof VendorError ? vendorFault(err, 'link') : err;
     if (store && scoped) {
       // When the vendor may have acted (a timeout or an unreadable answer), a

@@ -110,8 +110,18 @@ export interface Env {
   RL_IP_48?: RateLimit;
   /** Rate limit per client IP on every /api route. */
   RL_IP?: RateLimit;
-  /** Rate limit per destination phone number for SMS. */
+  /** Rate limit per destination phone number for SMS (across partners). */
   RL_SMS?: RateLimit;
+  /** Durable Object per budget that outlives a window: texts per number per day, open verifications per IP and per partner. */
+  LIMITS?: DurableObjectNamespace;
+  /** Texts one number may get in 24 hours, across partners. Default 10. */
+  LIMIT_SMS_PER_NUMBER_PER_DAY?: string;
+  /** Verifications one client IP (IPv6: /64) may hold open at once, across partners. Default 20. */
+  LIMIT_OPEN_PER_IP?: string;
+  /** Verifications one partner may hold open at once. Default 5000. */
+  LIMIT_OPEN_PER_PARTNER?: string;
+  /** `off`: a texted link needs no Turnstile with a real vendor (a documented risk). Default: required. */
+  SMS_REQUIRES_TURNSTILE?: string;
   /** Rate limit per server key on `/v1`. */
   RL_SERVER_KEY?: RateLimit;
 }

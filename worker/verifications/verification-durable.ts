@@ -5,6 +5,7 @@
  * or the link's expiry plus the grace period has passed.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { releaseHolds } from '../lib/allowances';
 import { usesSandbox, type Env } from '../lib/env';
 import { deleteIndex, indexRow, rowKey, writeIndex } from './verification-index';
 import { pollSchedule } from './settings';
@@ -30,6 +31,7 @@ export class VerificationStore extends DurableObject<Env> {
     schedule: pollSchedule(this.env),
     askVendor: (v) => askVendor(this.env, v, this.ctx),
     enqueue: (e) => enqueue(this.env, e),
+    release: (v) => releaseHolds(this.env, v.id, v.holds),
     emit: (partnerId, event) => emitOne(this.env, this.ctx, partnerId, event),
   });
 

@@ -46,6 +46,8 @@ export interface VerificationDeps {
   askVendor(v: Verification): Promise<VendorAnswer>;
   /** Hands a webhook event to the delivery queue (at least once). */
   enqueue(event: WebhookEvent): Promise<void>;
+  /** Gives back the open-verification budgets it held (it ended). */
+  release?(v: Verification): Promise<void>;
   /** Counts an operator's event for the verification's partner (never throws, never waits). */
   emit?(partnerId: string, event: OpsEvent): void;
 }
@@ -117,6 +119,7 @@ export class VerificationLogic {
       deadline: Math.max(v.deadline, s.deadline),
       ...(s.handoff ? { handoff: s.handoff } : {}),
       ...(s.link ? { link: s.link } : {}),
+      ...(s.holds ? { holds: s.holds } : {}),
     };
     await this.d.save(next);
     await this.d.setAlarm(nextAlarmAt(next, now, this.d.schedule));
@@ -241,6 +244,7 @@ export class VerificationLogic {
     await this.d.save(done);
     this.emit(done, { type: 'verification.final', checkStatus: status, secondsSinceLink: (done.finalAt! - done.createdAt) / 1000 });
     await this.d.enqueue(webhookEvent(done));
+    await this.d.release?.(done).catch(() => undefined); // the hold lapses by itself otherwise
     await this.d.setAlarm(done.finalAt! + RETENTION_MS);
   }
 
@@ -285,6 +289,7 @@ export class VerificationLogic {
     await this.d.save(expired);
     this.emit(expired, { type: 'verification.expired', reason });
     await this.d.enqueue(webhookEvent(expired));
+    await this.d.release?.(expired).catch(() => undefined); // the hold lapses by itself otherwise
     await this.d.setAlarm(now + RETENTION_MS);
   }
 
@@ -380,10 +385,10 @@ export class VerificationLogic {
     return { browserKey, needsCode: h.code !== undefined && !h.claimed && isOpen(v) };
   }
 
-  /** A delivery the demo receiver verified (kept: the last 10). */
+  /** A delivery the demo receiver verified (kept: the last 10); one already recorded (same webhook-id: a retry or a replay) is ignored. */
   async recordDemoDelivery(d: DemoDelivery): Promise<void> {
     const v = await this.d.load();
-    if (!v) return;
+    if (!v || v.demoDeliveries?.some((x) => x.webhookId === d.webhookId)) return;
     await this.d.save({ ...v, demoDeliveries: [...(v.demoDeliveries ?? []), d].slice(-10) });
   }
 

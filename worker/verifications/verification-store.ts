@@ -4,6 +4,7 @@
  * memory with the same logic and a controllable clock.
  */
 import type { Env } from '../lib/env';
+import { releaseHolds } from '../lib/allowances';
 import { ApiError } from '../lib/errors';
 import { VendorError, type VendorFault } from '../vendor-api/client';
 import { vendorMismatch } from '../vendor-api/errors';
@@ -120,6 +121,7 @@ export class MemoryVerifications implements Verifications {
         now: () => this.clock.now(),
         schedule: pollSchedule(this.env),
         askVendor: (v) => askVendor(this.env, v),
+        release: (v) => releaseHolds(this.env, v.id, v.holds),
         enqueue: async (e) => {
           this.events.push(e);
           await enqueue(this.env, e);

@@ -78,6 +78,8 @@ export interface Verification {
   renewals?: number;
   /** Continued on another device (`worker/handoff/`): how, and its single-use secrets. */
   handoff?: Handoff;
+  /** The open-verification budgets it holds (`lib/allowances.ts`), given back when it ends. */
+  holds?: string[];
   /** Demo partners only: what their receiver inside the worker accepted (the demo shows it). */
   demoDeliveries?: DemoDelivery[];
 }
@@ -132,6 +134,8 @@ export interface LinkStart {
   deadline: number;
   handoff?: Handoff;
   link?: { url: string; urlExpiry: string; status: string };
+  /** The open-verification allowances this link holds (given back when it ends). */
+  holds?: string[];
 }
 
 /** What a new link changes: its expiry (and the polling deadline with it), and a handoff's link. */
