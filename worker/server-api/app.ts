@@ -23,7 +23,6 @@ import { lifecycle, newVerificationId, CHECKING, VERIFICATION_ID, type Verificat
 import { verifications } from '../verifications/verification-store';
 import { listIndex, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
-import { honoPath, routes } from './routes';
 import {
   CreateVerificationRequest,
   GetQuery,
@@ -149,6 +148,20 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
   } as Person;
 }
 
+/**
+ * The paths of routes.ts's table, as the router writes them. Written out here
+ * so the worker does not bundle the table's documentation; test/worker/
+ * openapi.test.ts checks that the served routes and the document agree.
+ */
+const PATHS = {
+  verifications: '/v1/verifications',
+  verification: '/v1/verifications/:verificationId',
+  cancel: '/v1/verifications/:verificationId/cancel',
+  redact: '/v1/verifications/:verificationId/redact',
+  redeliver: '/v1/verifications/:verificationId/webhook/redeliver',
+  openapi: '/v1/openapi.json',
+} as const;
+
 export const serverApi = new Hono<AppEnv>();
 
 // No CORS (a browser never holds a server key), never cached, and a caller known by its key.
@@ -157,7 +170,7 @@ serverApi.use('/v1/*', async (c, next) => {
   c.header('Cache-Control', 'no-store');
 });
 
-serverApi.get(honoPath(routes.openapi.path), (c) => c.json(openapiDocument));
+serverApi.get(PATHS.openapi, (c) => c.json(openapiDocument));
 
 serverApi.use('/v1/*', async (c, next) => {
   if (c.req.method === 'OPTIONS')
@@ -176,7 +189,7 @@ serverApi.use('/v1/*', async (c, next) => {
   await next();
 });
 
-serverApi.post(honoPath(routes.createVerification.path), async (c) => {
+serverApi.post(PATHS.verifications, async (c) => {
   const env = c.env;
   const partner = c.get('partner')!;
   const headers = check(IdempotencyHeader, { 'Idempotency-Key': c.req.header('Idempotency-Key') });
@@ -234,7 +247,7 @@ serverApi.post(honoPath(routes.createVerification.path), async (c) => {
   }
 });
 
-serverApi.get(honoPath(routes.listVerifications.path), async (c) => {
+serverApi.get(PATHS.verifications, async (c) => {
   const q = check(ListQuery, c.req.query());
   if (q.cursor !== undefined && !VERIFICATION_ID.test(q.cursor)) {
     throw validationError([{ issue: 'is not a cursor of this list', issueLocation: 'cursor' }]);
@@ -246,7 +259,7 @@ serverApi.get(honoPath(routes.listVerifications.path), async (c) => {
   return c.json({ data: page, ...(rows.length > limit ? { nextCursor: page.at(-1)!.verificationId } : {}) });
 });
 
-serverApi.get(honoPath(routes.getVerification.path), async (c) => {
+serverApi.get(PATHS.verification, async (c) => {
   const v = await own(c);
   const q = check(GetQuery, c.req.query());
   let person: Person | undefined;
@@ -266,7 +279,7 @@ serverApi.get(honoPath(routes.getVerification.path), async (c) => {
   return c.json(await describe(c, v, person));
 });
 
-serverApi.post(honoPath(routes.cancelVerification.path), async (c) => {
+serverApi.post(PATHS.cancel, async (c) => {
   const v = await own(c);
   const status = lifecycle(v);
   if (status !== 'created' && status !== 'open') {
@@ -279,14 +292,14 @@ serverApi.post(honoPath(routes.cancelVerification.path), async (c) => {
   return c.json(await describe(c, after));
 });
 
-serverApi.post(honoPath(routes.redactVerification.path), async (c) => {
+serverApi.post(PATHS.redact, async (c) => {
   const v = await own(c);
   const after = await verifications(c.env).redact(v.id);
   if (!after) throw notFound();
   return c.json(await describe(c, after));
 });
 
-serverApi.post(honoPath(routes.redeliverWebhook.path), async (c) => {
+serverApi.post(PATHS.redeliver, async (c) => {
   const v = await own(c);
   const event = await verifications(c.env).redeliver(v.id);
   if (!event) throw new ApiError(409, 'NO_EVENT', 'This verification has not ended yet: there is no event to send again.');
@@ -294,10 +307,15 @@ serverApi.post(honoPath(routes.redeliverWebhook.path), async (c) => {
 });
 
 // A known /v1 path asked with another method: 405 with Allow; anything else under /v1: 404.
-const methods = new Map<string, string[]>();
-for (const r of Object.values(routes)) methods.set(r.path, [...(methods.get(r.path) ?? []), r.method.toUpperCase()]);
-for (const [path, allow] of methods) {
-  serverApi.all(honoPath(path), () => {
-    throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed here.', [], { Allow: allow.join(', ') });
+for (const [path, allow] of [
+  [PATHS.verifications, 'GET, POST'],
+  [PATHS.verification, 'GET'],
+  [PATHS.cancel, 'POST'],
+  [PATHS.redact, 'POST'],
+  [PATHS.redeliver, 'POST'],
+  [PATHS.openapi, 'GET'],
+] as const) {
+  serverApi.all(path, () => {
+    throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed here.', [], { Allow: allow });
   });
 }

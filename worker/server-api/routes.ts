@@ -1,7 +1,7 @@
 /**
  * The route table of `/v1`: method, path, what each route takes and what it
  * answers, errors included. The worker's router (`app.ts`) registers exactly
- * these routes and validates with these schemas; `npm run openapi` turns the
+ * these routes (test/worker/openapi.test.ts walks both) and validates with these schemas; `npm run openapi` turns the
  * same table into the OpenAPI 3.1 document (`openapi.json`, served at
  * `GET /v1/openapi.json`). A test walks both.
  */
