@@ -4,3 +4,4 @@ export function applyMigrations(
   root: string,
 ): Promise<void>;
 export function applyWithWrangler(root: string, env: Record<string, string>, persistTo?: string): { status: number; output: string };
+export function applyWithWranglerAsync(root: string, env: Record<string, string>, persistTo?: string): Promise<{ status: number; output: string }>;
