@@ -18,7 +18,11 @@ const { LANGUAGES, RTL_LANGUAGES, dateOrder } = await importTs(join(root, 'rules
 const widget = new Map((await widgetDictionaries()).map((d) => [d.code, d]));
 const pages = new Map((await pageDictionaries()).map((d) => [d.code, d]));
 const names = new Intl.DisplayNames(['en'], { type: 'language' });
-const SHORT = { source: 'source', 'ai-drafted': 'AI-drafted, not reviewed by a native speaker', 'native-reviewed': 'reviewed by a native speaker' };
+const SHORT = {
+  source: 'source',
+  'ai-drafted': 'AI-drafted, not reviewed by a native speaker',
+  'native-reviewed': 'reviewed by a native speaker',
+};
 const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function languageTable() {

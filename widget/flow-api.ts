@@ -16,6 +16,8 @@ export interface FlowHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   sms: boolean;
   customerRef: string | undefined;
+  clientSecret: string | undefined;
+  prefill: import('./fields.js').Prefill | undefined;
   returnUrl: string | undefined;
   turnstileSitekey: string | undefined;
   pollIntervals: number[];
@@ -86,6 +88,7 @@ export interface FlowApi {
   sendAgain: () => void;
   continueHere: () => void;
   retry: () => void;
+  submit: () => Promise<void>;
 }
 
 /** What every view renders from. */

@@ -4,11 +4,13 @@ import { Flow } from './flow.js';
 import type { Strings } from './i18n/en.js';
 import { Locale } from './locale.js';
 import type { KycState } from './state.js';
+import type { Prefill } from './fields.js';
 import { styles } from './styles.js';
 import type { Bot } from './turnstile.js';
 import { view } from './views/index.js';
 
 export type { KycState } from './state.js';
+export type { Prefill } from './fields.js';
 
 /**
  * An identity-verification onboarding form. It collects name, date of birth,
@@ -75,6 +77,8 @@ export class KycOnboard extends LitElement {
     sms: { type: Boolean },
     lang: {},
     customerRef: { attribute: 'customer-ref' },
+    clientSecret: { attribute: 'client-secret' },
+    prefill: { attribute: false },
     returnUrl: { attribute: 'return-url' },
     turnstileSitekey: { attribute: 'turnstile-sitekey' },
     countryCode: { attribute: 'country-code' },
@@ -95,8 +99,27 @@ export class KycOnboard extends LitElement {
    * pages. Each language's words are a file loaded on first use; override any of them with `strings`.
    */
   declare lang: string;
-  /** Opaque reference of the partner, sent as `customerRef` (≤ 100 characters). */
+  /** Opaque reference of the partner, sent as `customerRef` (≤ 100 characters). Ignored (with a console warning) when `client-secret` is set. */
   declare customerRef: string | undefined;
+  /**
+   * The client secret of a verification your server started
+   * (`POST /v1/verifications`): the link is made for it, with your server's
+   * `customerRef`. The same secret again resumes it: a final verification
+   * shows `complete` at once, an open one continues its hosted flow, a
+   * canceled or expired one is the `VERIFICATION_CLOSED` error. Keep it out
+   * of URLs and logs.
+   */
+  declare clientSecret: string | undefined;
+  /**
+   * Values to fill the form with, in the request's shapes (property only:
+   * personal data stays out of the markup): `{ name?: { givenName?,
+   * middleName?, familyName? }, dateOfBirth?: 'YYYY-MM-DD', phone?: { code?,
+   * number? } }`. The person sees and may correct every value; a field the
+   * person already typed in is left alone. Set it before the element first
+   * renders (frameworks that set properties on creation do); the worker
+   * never stores it.
+   */
+  declare prefill: Prefill | undefined;
   /** Where the hosted flow sends the person back. Default: this page, with its own query string (without the widget's return parameters and the fragment). */
   declare returnUrl: string | undefined;
   /** Cloudflare Turnstile site key; when set (only then) Turnstile is loaded and its token sent. */

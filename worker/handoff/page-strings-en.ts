@@ -14,6 +14,7 @@ export const PAGE_STRINGS_EN: PageDictionary = {
   returnGone: ['This page was already used', 'If you finished the steps, go back to your computer: it continues there by itself.'],
   enterCode: ['One last step', 'Enter the code shown on the screen where you started. It keeps someone else from using your check.'],
   claimEnded: ['This check has ended', 'The code was entered wrongly too many times, or the time ran out. Start again where you began.'],
+  tooMany: ['Please wait a moment', 'There were too many tries from this connection. Wait a minute, then open the link again.'],
   continueTitle: [
     'Continue your identity check',
     'You started an identity check on another screen. Continue here on this phone; at the end you will be asked for the code shown there.',
@@ -34,6 +35,8 @@ export interface PageDictionary {
   returnGone: readonly [string, string];
   enterCode: readonly [string, string];
   claimEnded: readonly [string, string];
+  /** The client's request budget is spent (429). */
+  tooMany: readonly [string, string];
   /** The handoff URL's page before the hosted flow (a GET never uses the link up). */
   continueTitle: readonly [string, string];
   /** `{partner}`: the partner's display name. */

@@ -20,6 +20,8 @@ import { partnerById } from '../partners/resolve';
 import { codePage, continuePage, HANDOFF_CSS, handoffPage } from './pages';
 import { pageLang, pageStrings, type PageLang, type PageStrings } from './page-strings';
 import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import { enforceClient } from '../lib/limits';
 import { getCookie, setCookie } from 'hono/cookie';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -38,7 +40,7 @@ const langOf = (c: Context<AppEnv>): PageLang => pageLang(c.req.query('l'), c.re
 
 type PageName = { [K in keyof PageStrings]: PageStrings[K] extends readonly [string, string] ? K : never }[keyof PageStrings];
 
-async function page(c: Context<AppEnv>, name: PageName, status: 200 | 404 | 410 = 200) {
+async function page(c: Context<AppEnv>, name: PageName, status: 200 | 404 | 410 | 429 = 200) {
   headers(c);
   const t = await pageStrings(c.env.ASSETS, langOf(c));
   const [title, message] = t[name];
@@ -66,11 +68,26 @@ const sixDigits = (t: PageStrings) => t.sixDigits;
 const cookieName = (vid: string) => `kyc_claim_${vid.slice(4)}`;
 const CODE = /^\d{6}$/;
 
+const clientBudget = createMiddleware<AppEnv>(async (c, next) => {
+  try {
+    await enforceClient(c.env, c.req.raw.headers);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    c.header('Retry-After', err.headers['Retry-After'] ?? '60');
+    return page(c, 'tooMany', 429);
+  }
+  await next();
+});
+
 export const handoff = new Hono<AppEnv>()
   .get('/handoff/page.css', (c) => {
     c.header('Cache-Control', 'public, max-age=3600');
     return c.body(HANDOFF_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' });
   })
+  // The pages spend the client's one budget, as /api does (lib/limits.ts): a
+  // calm page, not an ErrorObject, when it is spent.
+  .use('/handoff/:verificationId/*', clientBudget)
+  .use('/handoff/:verificationId', clientBudget)
   .get('/handoff/:verificationId', async (c) => {
     const vid = c.req.param('verificationId');
     const token = c.req.query('t') ?? '';
