@@ -124,10 +124,10 @@ export class Flow implements ReactiveController, FlowApi {
         () => this.offline('result'),
       );
     } else {
-      // widget.shown, for the operator's funnel: once per element per page view, when not on a return.
+      if (this.host.clientSecret || this.host.prefill) void this.load().then((r) => r.start());
+      // widget.shown, for the operator's funnel: once per element per page view, when the form shows (not on a return).
       // (An endpoint written with a trailing slash makes this …/api//beacon, which the worker takes too: bytes saved here.)
       if (!this.host.hasAttribute('no-beacon')) navigator.sendBeacon(this.host.endpoint + '/beacon');
-      if (this.host.clientSecret || this.host.prefill) void this.load().then((r) => r.start());
     }
   }
 
