@@ -1,5 +1,5 @@
 /**
- * Scenario 13, the operator console with a real local Queue and D1
+ * Scenario 14, the operator console with a real local Queue and D1
  * (`wrangler dev`): a scripted set of flows (page views in Chromium on both
  * demo partners, a verification through the hosted flow and back, a refused
  * input, a verification finished elsewhere whose webhook receiver fails until
