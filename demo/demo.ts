@@ -308,7 +308,7 @@ let phoneUrl = '';
 /** A handoff link (the worker's own `/handoff/…` URL behind the QR code) can be opened as the phone. */
 function offerPhone(url: string | undefined): void {
   const ok = !!url && new URL(url, location.href).pathname.startsWith('/handoff/');
-  phoneUrl = ok ? url! : '';
+  phoneUrl = ok ? url : '';
   $<HTMLButtonElement>('open-phone').disabled = !ok;
 }
 $('open-phone').addEventListener('click', () => {

@@ -133,7 +133,7 @@ function assertStorable(record: EntityRecord): void {
 function parse<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw invalid(zodIssues(parsed.error, prefix));
-  return parsed.data as z.infer<S>;
+  return parsed.data;
 }
 
 async function isAllowedRedirect(c: C, value: string): Promise<boolean> {

@@ -60,7 +60,7 @@ function splitDisplayName(display: string): Pick<PersonalName, 'givenName' | 'mi
 function applyName(input: PersonalName, existing: PersonalName | undefined, issues: Issues, at: string): PersonalName {
   const name: PersonalName = { ...existing, ...input };
   for (const k of ['familyName', 'givenName', 'middleName', 'honourific', 'displayName'] as const) {
-    if (typeof name[k] === 'string') name[k] = name[k]!.trim().replace(/\s+/g, ' ');
+    if (typeof name[k] === 'string') name[k] = name[k].trim().replace(/\s+/g, ' ');
     if (name[k] === '' && k !== 'familyName') delete name[k];
   }
   if (!name.familyName && name.displayName) {

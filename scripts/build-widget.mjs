@@ -78,7 +78,7 @@ const noLitGlobals = {
 const packTranslations = {
   name: 'pack-translations',
   setup(b) {
-    const entries = (file) => [...readFileSync(file, 'utf8').matchAll(/\n  (\w+): '((?:[^'\\]|\\.)*)',/g)].map((m) => [m[1], m[2]]);
+    const entries = (file) => [...readFileSync(file, 'utf8').matchAll(/\n {2}(\w+): '((?:[^'\\]|\\.)*)',/g)].map((m) => [m[1], m[2]]);
     b.onLoad({ filter: /[\\/]widget[\\/]i18n[\\/](es|fr|de|ar)\.ts$/ }, (args) => {
       const keys = entries(at('widget/i18n/en.ts')).map(([k]) => k);
       const own = entries(args.path);

@@ -158,7 +158,7 @@ const notFound: NotFoundHandler<AppEnv> = (c) => errorResponse(c, new ApiError(4
 const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
   if (err instanceof HTTPException && err.status < 500) {
-    return errorResponse(c, new ApiError(err.status as 400, 'VALIDATION_FAILED', 'The request could not be read.'));
+    return errorResponse(c, new ApiError(err.status, 'VALIDATION_FAILED', 'The request could not be read.'));
   }
   // The error's name only: its message could quote input.
   console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: err?.name ?? 'Error' }));

@@ -52,7 +52,7 @@ test(
       assert.equal(scanned, link.url);
 
       const { page } = phone;
-      await page.goto(scanned!);
+      await page.goto(scanned);
       await page.waitForURL(/\/sandbox\/flow\//);
       await page.getByRole('button', { name: 'Complete verification' }).click();
       await page.getByRole('heading', { name: 'All done' }).waitFor();
@@ -87,10 +87,10 @@ test(
       const scanned = await decodeScreenshot(phone.page, await qr.screenshot());
       const asText = await widget(page).getByLabel(en.handoffLink).inputValue();
       assert.equal(scanned, asText, 'the QR code and the link as text are the same URL');
-      assert.match(scanned!, new RegExp(`^${worker.url}/handoff/vrf_`), 'the worker’s single-use link, not the vendor’s');
+      assert.match(scanned, new RegExp(`^${worker.url}/handoff/vrf_`), 'the worker’s single-use link, not the vendor’s');
       assert.deepEqual(await axeViolations(page), [], 'the handoff view is axe-clean');
 
-      await phone.page.goto(scanned!);
+      await phone.page.goto(scanned);
       // The laptop notices the phone opened the link (its next poll).
       await widget(page).getByText(en.phoneOpened).waitFor({ timeout: 20_000 });
       await phone.page.getByRole('button', { name: 'Complete verification' }).click();

@@ -55,7 +55,7 @@ function tomlOptions(): Promise<Record<string, unknown>> {
     const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
     // Static assets are the demo's, not under test here; the script is ours.
     const { assets: _a, ...rest } = workerOptions as typeof workerOptions & { assets?: unknown };
-    return rest as Record<string, unknown>;
+    return rest;
   })();
   return fromToml;
 }

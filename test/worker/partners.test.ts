@@ -323,4 +323,4 @@ describe('input validation of the registry writer', () => {
 });
 
 // Keeps `record` (the harness's recorder) referenced for handlers added here later.
-void record;
+record;

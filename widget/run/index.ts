@@ -147,7 +147,10 @@ export function install(flow: Flow, d: Deps): Run {
       try {
         const answer = await getResult(host.endpoint, { session, ...returnParams }, signal);
         if (signal.aborted) return;
-        if (answer.checkStatus && answer.checkStatus !== 'CHECKING') return complete(answer);
+        if (answer.checkStatus && answer.checkStatus !== 'CHECKING') {
+          complete(answer);
+          return;
+        }
         if (answer.phoneOpened && !flow.phoneOpened) {
           flow.phoneOpened = true;
           host.requestUpdate();
@@ -168,7 +171,10 @@ export function install(flow: Flow, d: Deps): Run {
       } catch (e) {
         if (signal.aborted) return;
         // Unless the session itself is gone (or can get no new link), keep asking while the link is out.
-        if (!long || (isFailure(e) && (e.status === 401 || e.status === 409))) return fail(e, 'result');
+        if (!long || (isFailure(e) && (e.status === 401 || e.status === 409))) {
+          fail(e, 'result');
+          return;
+        }
       }
       const waits = host.pollIntervals; // read each time: a change applies to the next wait
       const wait = long ? waits[Math.min(i, waits.length - 1)] : waits[i];
@@ -197,13 +203,19 @@ export function install(flow: Flow, d: Deps): Run {
     };
     const bot = host._bot?.token;
     // Where Turnstile is on, a new link needs a fresh token too.
-    if (host.turnstileSitekey && !bot) return expired();
+    if (host.turnstileSitekey && !bot) {
+      expired();
+      return;
+    }
     const body: RenewLinkRequest = { session, lang: host._lang, ...(bot ? { turnstileToken: bot } : {}) };
     let answer: LinkAnswer;
     try {
       answer = await createLink(host.endpoint, body, newKey(), signal);
     } catch (e) {
-      if (isFailure(e) && e.status >= 400 && e.status < 500 && ![401, 409, 429].includes(e.status)) return expired();
+      if (isFailure(e) && e.status >= 400 && e.status < 500 && ![401, 409, 429].includes(e.status)) {
+        expired();
+        return;
+      }
       throw e;
     } finally {
       if (bot) host._bot?.reset(); // Turnstile tokens are single-use
@@ -228,7 +240,10 @@ export function install(flow: Flow, d: Deps): Run {
 
   const check = async (): Promise<void> => {
     const stored = d.readStored();
-    if (!stored) return fail(failure('NO_SESSION', 0, false), 'result');
+    if (!stored) {
+      fail(failure('NO_SESSION', 0, false), 'result');
+      return;
+    }
     flow.failure = undefined;
     set('checking');
     return poll(stored.session, false);

@@ -8,7 +8,7 @@ export class DevSecrets extends DurableObject<Env> {
     let v = await this.ctx.storage.get<DevSecretValues>('values');
     if (!v || !v.demoWebhookSecret) {
       // Values kept from before a secret was added keep what they had.
-      v = { ...(await generateDevSecrets()), ...v } as DevSecretValues;
+      v = { ...(await generateDevSecrets()), ...v };
       if (!v.demoWebhookSecret) v.demoWebhookSecret = newWebhookSecret();
       await this.ctx.storage.put('values', v);
     }

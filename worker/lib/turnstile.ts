@@ -51,7 +51,7 @@ export async function verifyTurnstile(
     // for another action of the partner's site, is refused.
     ok =
       res.ok &&
-      data.success === true &&
+      data.success &&
       typeof data.hostname === 'string' &&
       data.hostname.toLowerCase() === hostname.toLowerCase() &&
       data.action === TURNSTILE_ACTION;

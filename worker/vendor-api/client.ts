@@ -111,7 +111,7 @@ export function createVendorClient(config: VendorConfig) {
       }
       const parsed = schema.safeParse(json);
       if (!parsed.success) throw new VendorError({ kind: 'bad-answer', status: response.status });
-      return parsed.data as z.infer<S>;
+      return parsed.data;
     })();
     try {
       return await Promise.race([exchange, timeout]);

@@ -38,7 +38,7 @@ export function configuredKeyJwks(env: Env): (JsonWebKey & { kid: string })[] | 
   try {
     const list = JSON.parse(raw) as PrivateJwk[];
     if (!Array.isArray(list) || list.length === 0 || !list.every(isPrivateP256)) return undefined;
-    return list as (JsonWebKey & { kid: string })[];
+    return list;
   } catch {
     return undefined;
   }
