@@ -175,6 +175,9 @@ const CONFIG_NAMES = [
   'SANDBOX_SEARCH_CAP',
   'SANDBOX_TTL_SECONDS',
   'SANDBOX_LINK_TTL_SECONDS',
+  'OPS_TOKEN',
+  'OPS_ACCESS_TEAM_DOMAIN',
+  'OPS_ACCESS_AUD',
 ];
 const applied = CONFIG_NAMES.filter((n) => process.env[n] !== undefined && !/['\n]/.test(process.env[n]));
 // The env file quotes values in '…': one holding a quote or a newline cannot be written there.
@@ -205,6 +208,19 @@ if (applied.length || Object.keys(localDefaults).length) {
   if (applied.length) console.log(`[start] settings from the environment: ${applied.join(', ')}`);
   if (localDefaults.RESULT_POLL_SECONDS)
     console.log('[start] local default: RESULT_POLL_SECONDS=5 (the sandbox is the vendor; production default 30)');
+}
+
+// The D1 schema (migrations/): wrangler applies what this state directory has not had yet.
+{
+  const r = spawnSync(
+    join(root, 'node_modules/.bin/wrangler'),
+    ['d1', 'migrations', 'apply', 'DB', '--local', ...(process.env.STATE_DIR ? ['--persist-to', process.env.STATE_DIR] : [])],
+    { cwd: root, env: { ...process.env, ...WRANGLER_ENV }, encoding: 'utf8' },
+  );
+  if (r.status !== 0) {
+    console.error(`[start] applying the D1 migrations failed:\n${r.stdout ?? ''}${r.stderr ?? ''}`);
+    process.exit(1);
+  }
 }
 
 const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
@@ -249,6 +265,7 @@ function onOutput(chunk, stream) {
   ${demoOn ? `Demo          ${url}/` : `Home          ${url}/   (a plain page: DEMO is off)`}
   Widget        ${url}/widget.js${pinned ? `\n  Pinned        ${url}${pinned.path}\n                integrity="${pinned.integrity}"` : ''}
   API           ${url}/api   (health: ${url}/api/ruok)
+  Operations    ${url}/ops   (npm run ops -- funnel)
   Vendor        ${vendor}
 
   Press Ctrl-C to stop.

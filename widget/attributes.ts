@@ -18,6 +18,8 @@ export interface KycOnboardAttributes {
   'return-url'?: string;
   /** Cloudflare Turnstile site key: only then is Turnstile loaded. */
   'turnstile-sitekey'?: string;
+  /** Don't send the one cookieless `widget.shown` beacon (`{endpoint}/beacon`) the operator's console counts. */
+  'no-beacon'?: boolean;
   /** Initial country code of the mobile number. Default `+61`. */
   'country-code'?: string;
   /** Pins the colour scheme; without it the widget follows `prefers-color-scheme`. */

@@ -26,7 +26,16 @@ export interface Values {
 /** A message key of the dictionary that describes a field problem. */
 export type ErrorKey = keyof Pick<
   Strings,
-  'errFamilyName' | 'errName' | 'errDob' | 'errDobDay' | 'errDobMonth' | 'errDobYear' | 'errCode' | 'errNumber' | 'errConsent'
+  | 'errFamilyName'
+  | 'errName'
+  | 'errNameChars'
+  | 'errDob'
+  | 'errDobDay'
+  | 'errDobMonth'
+  | 'errDobYear'
+  | 'errCode'
+  | 'errNumber'
+  | 'errConsent'
 >;
 export type FieldErrors = Partial<Record<FieldName, ErrorKey>>;
 

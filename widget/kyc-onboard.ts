@@ -75,6 +75,7 @@ export class KycOnboard extends LitElement {
     customerRef: { attribute: 'customer-ref' },
     returnUrl: { attribute: 'return-url' },
     turnstileSitekey: { attribute: 'turnstile-sitekey' },
+    noBeacon: { type: Boolean, attribute: 'no-beacon' },
     countryCode: { attribute: 'country-code' },
     strings: { attribute: false },
     pollIntervals: { attribute: false },
@@ -91,6 +92,11 @@ export class KycOnboard extends LitElement {
   declare returnUrl: string | undefined;
   /** Cloudflare Turnstile site key; when set (only then) Turnstile is loaded and its token sent. */
   declare turnstileSitekey: string | undefined;
+  /**
+   * Don't send the one `widget.shown` beacon (`navigator.sendBeacon` to `{endpoint}/beacon` when the form is first shown:
+   * no cookie, no body, nothing about the person or the browser; the operator's console counts page views per partner with it).
+   */
+  declare noBeacon: boolean;
   /** Initial country code of the mobile number. */
   declare countryCode: string;
   /** Overrides of any translated string (property only). */
@@ -119,6 +125,7 @@ export class KycOnboard extends LitElement {
     super();
     this.endpoint = '/api';
     this.sms = false;
+    this.noBeacon = false;
     this.countryCode = '+61';
     this.pollIntervals = [1000, 1000, 2000, 3000, 5000, 8000, 10000, 10000, 10000, 10000];
     this.retryDelay = 1000;
@@ -174,7 +181,14 @@ export class KycOnboard extends LitElement {
 
   protected override firstUpdated(): void {
     // After the first render (and after the host had a chance to add listeners).
-    void Promise.resolve().then(() => this._flow.start());
+    void Promise.resolve().then(() => {
+      this._flow.start();
+      // widget.shown: once per element per page view, only when the form shows (not a return from the hosted flow).
+      if (this._flow.state == 'idle' && !this.noBeacon)
+        try {
+          navigator.sendBeacon(this.endpoint.replace(/\/+$/, '') + '/beacon');
+        } catch {}
+    });
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {

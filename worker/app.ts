@@ -28,6 +28,8 @@ import { configuredPublicOrigin, publicOrigin } from './lib/public-origin';
 import { jwks } from './verifications/jwks';
 import { handoff } from './handoff/routes';
 import { PINNED_WIDGET_PATH, pinnedWidget } from './assets/pinned-widget';
+import { beacon } from './ops/beacon';
+import { ops } from './ops/routes';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -188,15 +190,18 @@ export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   app.route('/api', onboardingLink);
   app.route('/api', result);
   app.route('/api', ruok);
+  app.route('/api', beacon);
   app.route('/', jwks);
   app.route('/', handoff);
   app.route('/', pinnedWidget);
+  app.route('/', ops);
 
   // A known /api path asked with another method: 405 with Allow, not a 404.
   for (const [path, allow] of [
     ['/api/onboarding-link', 'POST'],
     ['/api/result', 'POST'],
     ['/api/ruok', 'GET, HEAD'],
+    ['/api/beacon', 'POST'],
   ] as const) {
     app.all(path, () => {
       throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed here.', [], { Allow: allow });

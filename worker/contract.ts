@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { dateOfBirthProblem, MAX_AGE_YEARS, type DateOfBirthProblem } from '../rules/date-of-birth';
-import { isVisiblyBlank } from '../rules/name';
+import { isVisiblyBlank, nameCharacterProblem, normaliseName, type NameCharacterProblem } from '../rules/name';
 
 const MAX_NAME = 100;
 
@@ -22,16 +22,29 @@ const UNSAFE_TEXT =
 const safeText = (s: string) => !UNSAFE_TEXT.test(s);
 const SAFE_TEXT_MESSAGE = 'contains characters that are not allowed';
 
+/** What the person reads for each problem of `rules/name.ts`. */
+const NAME_CHARACTER_MESSAGES: Record<NameCharacterProblem, string> = {
+  invisible: 'contains invisible characters',
+  'mark-without-base': 'has an accent or mark with no letter before it',
+  'private-use': 'contains private-use characters',
+  noncharacter: 'contains characters that are not text',
+};
+
+/** A name part: NFC, trimmed, whitespace collapsed (rules/name.ts), then checked. */
 const namePart = (max = MAX_NAME) =>
   z
     .string()
-    .transform((s) => s.trim().replace(/\s+/g, ' '))
+    .transform(normaliseName)
     .pipe(
       z
         .string()
         .max(max, `must be at most ${max} characters`)
         .refine(safeText, SAFE_TEXT_MESSAGE)
-        .refine((s) => s === '' || !isVisiblyBlank(s), 'must contain letters a reader can see'),
+        .refine((s) => s === '' || !isVisiblyBlank(s), 'must contain letters a reader can see')
+        .superRefine((s, ctx) => {
+          const problem = nameCharacterProblem(s);
+          if (problem) ctx.addIssue({ code: 'custom', message: NAME_CHARACTER_MESSAGES[problem] });
+        }),
     );
 
 /** An optional name part: blank after trimming counts as absent. */
@@ -102,8 +115,9 @@ export interface OnboardingLinkAnswer {
    */
   url?: string;
   /**
-   * With `sendSMS`: the 6-digit code to show on the starting device; the
-   * phone's return page asks for it before the outcome is credited.
+   * With `sendSMS` or `handoff`: the 6-digit code to show on the starting
+   * device (beside the QR code); the phone's return page asks for it before
+   * the outcome is credited.
    */
   claimCode?: string;
   /** When `url` stops working, as the vendor wrote it (ISO 8601 in the sandbox). */
@@ -125,6 +139,8 @@ export const ResultRequest = z.strictObject({
   session: z.string().max(4096, 'is too long').optional(),
   checkId: z.string().trim().min(1).max(200, 'is too long').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
   token: z.string().trim().min(1).max(2048, 'is too long').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
+  /** Back from the hosted flow on this device: how it ended (`kyc_return`), counted once for the operator. */
+  returned: z.enum(['success', 'error']).optional(),
 });
 export type ResultRequest = z.input<typeof ResultRequest>;
 

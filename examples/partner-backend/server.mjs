@@ -1,16 +1,26 @@
 #!/usr/bin/env node
 // An example partner backend: the partner's own site, which embeds
-// <kyc-onboard> and must TRUST the outcome. It never believes the browser:
+// <kyc-onboard> and must TRUST the outcome. It never believes the browser,
+// and never lets a page-set reference choose an account:
+//   - POST /kyc/link: the page posts the `verificationId` of its `kyc-link`
+//     event under this site's logged-in session; the server ties that
+//     verification to the session's account (once: a verification already
+//     tied to another account is refused).
 //   - POST /kyc/result-token: the page hands over `resultToken` from the
 //     `kyc-complete` event; the server verifies it against the worker's JWKS
-//     (issuer, audience = this site's origin, ES256, exp) and checks that
-//     `customer_ref` is the account of this browser's own session.
+//     (issuer, audience = this site's origin, ES256, exp, livemode) and
+//     checks that its `sub` (the verificationId) is this session's.
 //   - POST /kyc/webhooks: signed webhooks (Standard Webhooks), verified with
-//     the webhook secret; the outcome is recorded even if the person never
-//     comes back.
-// Run: KYC_WORKER=http://127.0.0.1:8787 WEBHOOK_SECRET=whsec_… node server.mjs
-// Sandbox keys (`kid` starting `sandbox-`) are refused unless
-// ACCEPT_SANDBOX_KEYS=1: a development key must never pass in production.
+//     the webhook secret, and matched by `data.verificationId` to the account
+//     this server tied it to, never by `data.customerRef` (a page sets that;
+//     any script claiming this site's origin can set it to someone else's
+//     account). One verification's event only ever changes that
+//     verification's record.
+// Run: KYC_WORKER=https://kyc.example.com WEBHOOK_SECRET=whsec_… node server.mjs
+// Test mode (`KYC_TEST_MODE=1` or `--test-mode`): accepts `livemode: false`
+// tokens and webhooks and sandbox keys (`kid` starting `sandbox-`); without
+// it both are refused, so a sandbox or test worker can never pass for the
+// real one.
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -20,28 +30,57 @@ const WORKER = (process.env.KYC_WORKER ?? 'http://127.0.0.1:8787').replace(/\/$/
 const PORT = Number(process.env.PORT ?? 8790);
 const HOST = process.env.HOST ?? '127.0.0.1';
 const ORIGIN = process.env.PUBLIC_ORIGIN ?? `http://${HOST}:${PORT}`;
-const ACCEPT_SANDBOX_KEYS = process.env.ACCEPT_SANDBOX_KEYS === '1';
+const TEST_MODE = process.env.KYC_TEST_MODE === '1' || process.argv.includes('--test-mode');
 const jwks = createRemoteJWKSet(new URL(`${WORKER}/.well-known/jwks.json`));
 const webhook = process.env.WEBHOOK_SECRET ? new Webhook(process.env.WEBHOOK_SECRET) : undefined;
+const VERIFICATION_ID = /^vrf_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** What this partner knows, per account of its own: verified outcomes only. */
-const accounts = new Map(); // account → { token?: {...}, webhook?: {...} }
 const sessions = new Map(); // this site's session cookie → account
+/** Per verification, what this server knows: the account its own server tied it to, and verified outcomes only. */
+const verifications = new Map(); // verificationId → { account?, token?, webhook? }
 
-/** The ten lines that matter: verify the token, then compare customer_ref with the account you expect. */
-export async function verifyResultToken(token, expectedAccount) {
+/** Ties a verification to an account, once. False when it is already another account's. */
+function tie(verificationId, account) {
+  const v = verifications.get(verificationId) ?? {};
+  if (v.account !== undefined && v.account !== account) return false;
+  verifications.set(verificationId, { ...v, account });
+  return true;
+}
+const update = (verificationId, kind, value) => verifications.set(verificationId, { ...verifications.get(verificationId), [kind]: value });
+
+/** An account's view: its own verifications only, newest outcome first. */
+function accountView(account) {
+  const mine = [...verifications].filter(([, v]) => v.account === account);
+  const latest = (kind) =>
+    mine
+      .map(([, v]) => v[kind])
+      .filter(Boolean)
+      .at(-1);
+  const view = { verificationIds: mine.map(([id]) => id) };
+  if (latest('token')) view.token = latest('token');
+  if (latest('webhook')) view.webhook = latest('webhook');
+  return view;
+}
+
+/**
+ * The lines that matter: verify the token, refuse test-mode tokens, then
+ * check that its verification is the one this account's session started.
+ */
+export async function verifyResultToken(token, account) {
   const { payload, protectedHeader } = await jwtVerify(token, jwks, {
     issuer: WORKER,
     audience: ORIGIN,
     algorithms: ['ES256'],
     typ: 'kyc-result+jwt',
   });
-  if (!ACCEPT_SANDBOX_KEYS && String(protectedHeader.kid).startsWith('sandbox-')) throw new Error('sandbox key');
-  if (payload.customer_ref !== expectedAccount) throw new Error('token is for another account');
+  if (!TEST_MODE && String(protectedHeader.kid).startsWith('sandbox-')) throw new Error('sandbox key');
+  if (!TEST_MODE && payload.livemode !== true) throw new Error('not livemode');
+  // A reference a page set proves nothing on its own; when present it must at least agree.
+  if (payload.customer_ref !== undefined && payload.customer_ref !== account) throw new Error('token is for another account');
+  if (!tie(String(payload.sub), account)) throw new Error('verification belongs to another account');
   return payload; // payload.check_status is the outcome; payload.sub the verificationId
 }
 
-const record = (account, kind, value) => accounts.set(account, { ...accounts.get(account), [kind]: value });
 const read = (req) =>
   new Promise((ok) => {
     let b = '';
@@ -50,6 +89,13 @@ const read = (req) =>
   });
 const cookie = (req) => /(?:^|;\s*)sid=([\w-]+)/.exec(req.headers.cookie ?? '')?.[1];
 const json = (res, status, body) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+const readJson = async (req) => {
+  try {
+    return JSON.parse(await read(req));
+  } catch {
+    return undefined;
+  }
+};
 
 const page = (account) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Partner: open an account</title>
@@ -60,9 +106,12 @@ const page = (account) => `<!doctype html>
 <kyc-onboard endpoint="${WORKER}/api" customer-ref="${account}"></kyc-onboard>
 <p id="server-says" role="status"></p>
 <script type="module">
+  const post = (path, body) => fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  // The server ties the verification to this session's account (webhooks are matched by it).
+  document.addEventListener('kyc-link', (e) => post('/kyc/link', { verificationId: e.detail.verificationId }));
   // The page only forwards the token; the decision is the server's.
   document.addEventListener('kyc-complete', async (e) => {
-    const res = await fetch('/kyc/result-token', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ resultToken: e.detail.resultToken }) });
+    const res = await post('/kyc/result-token', { resultToken: e.detail.resultToken });
     const answer = await res.json();
     document.getElementById('server-says').textContent = res.ok ? 'Server verified: ' + answer.checkStatus : 'Server refused: ' + answer.error;
   });
@@ -82,18 +131,23 @@ export const server = createServer(async (req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Set-Cookie': `sid=${sid}; Path=/; HttpOnly; SameSite=Lax` });
       return res.end(page(sessions.get(sid)));
     }
+    if (req.method === 'POST' && url.pathname === '/kyc/link') {
+      const account = sessions.get(cookie(req));
+      if (!account) return json(res, 401, { error: 'no session' });
+      const body = await readJson(req);
+      const vid = String(body?.verificationId ?? '');
+      if (!VERIFICATION_ID.test(vid)) return json(res, 400, { error: 'not a verificationId' });
+      if (!tie(vid, account)) return json(res, 409, { error: 'verification belongs to another account' });
+      return json(res, 200, { verificationId: vid });
+    }
     if (req.method === 'POST' && url.pathname === '/kyc/result-token') {
       const account = sessions.get(cookie(req));
       if (!account) return json(res, 401, { error: 'no session' });
-      let body;
-      try {
-        body = JSON.parse(await read(req));
-      } catch {
-        return json(res, 400, { error: 'not JSON' });
-      }
+      const body = await readJson(req);
+      if (!body) return json(res, 400, { error: 'not JSON' });
       try {
         const claims = await verifyResultToken(String(body.resultToken ?? ''), account);
-        record(account, 'token', { verificationId: claims.sub, checkStatus: claims.check_status });
+        update(claims.sub, 'token', { verificationId: claims.sub, checkStatus: claims.check_status });
         return json(res, 200, { checkStatus: claims.check_status, verificationId: claims.sub });
       } catch (err) {
         return json(res, 401, { error: `token refused (${err.code ?? err.message})` });
@@ -108,21 +162,26 @@ export const server = createServer(async (req, res) => {
       } catch {
         return json(res, 401, { error: 'signature refused' });
       }
-      // At least once: the same webhook-id may come again; recording is idempotent.
       const { type, data } = event;
-      if (data.customerRef)
-        record(data.customerRef, 'webhook', {
-          id: req.headers['webhook-id'],
-          type,
-          verificationId: data.verificationId,
-          checkStatus: data.checkStatus ?? null,
-          reason: data.reason ?? null,
-        });
+      if (!TEST_MODE && data?.livemode !== true) return json(res, 400, { error: 'test-mode event refused (livemode is not true)' });
+      if (!VERIFICATION_ID.test(String(data?.verificationId))) return json(res, 400, { error: 'no verificationId' });
+      // At least once: the same webhook-id may come again; recording is idempotent.
+      // Matched by verificationId: data.customerRef (set by a page) never picks the account.
+      update(data.verificationId, 'webhook', {
+        id: req.headers['webhook-id'],
+        type,
+        verificationId: data.verificationId,
+        checkStatus: data.checkStatus ?? null,
+        reason: data.reason ?? null,
+      });
       res.writeHead(204).end();
       return;
     }
     if (req.method === 'GET' && url.pathname.startsWith('/kyc/accounts/')) {
-      return json(res, 200, accounts.get(decodeURIComponent(url.pathname.slice('/kyc/accounts/'.length))) ?? {});
+      return json(res, 200, accountView(decodeURIComponent(url.pathname.slice('/kyc/accounts/'.length))));
+    }
+    if (req.method === 'GET' && url.pathname.startsWith('/kyc/verifications/')) {
+      return json(res, 200, verifications.get(decodeURIComponent(url.pathname.slice('/kyc/verifications/'.length))) ?? {});
     }
     json(res, 404, { error: 'not found' });
   } catch {
@@ -131,5 +190,5 @@ export const server = createServer(async (req, res) => {
 });
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  server.listen(PORT, HOST, () => console.log(`partner backend on ${ORIGIN} (worker ${WORKER})`));
+  server.listen(PORT, HOST, () => console.log(`partner backend on ${ORIGIN} (worker ${WORKER})${TEST_MODE ? ', test mode' : ''}`));
 }

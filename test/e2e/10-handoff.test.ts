@@ -1,8 +1,9 @@
 /**
  * Scenario 10, continuing on a phone. First at API level: a link asked with `handoff: true`, its QR
  * code decoded, the decoded URL opened in a second, phone-sized browser
- * context: the sandbox's hosted flow, "Complete verification", and the
- * worker's own "All done" page. The first device then has the final outcome
+ * context: a page naming the partner with "Continue" (opening the link uses
+ * nothing up), the sandbox's hosted flow, "Complete verification", the code
+ * the first device shows, and the worker's own "All done" page. The first device then has the final outcome
  * and a result token, with nobody touching it. Then through the widget: the
  * QR code it draws, read from a screenshot as a camera would.
  */
@@ -47,14 +48,22 @@ test(
         }),
       });
       assert.equal(res.status, 200);
-      const link = (await res.json()) as { url: string; session: string; qr: { size: number; modules: string } };
+      const link = (await res.json()) as { url: string; session: string; qr: { size: number; modules: string }; claimCode: string };
       const scanned = decodeQr(link.qr);
       assert.equal(scanned, link.url);
 
       const { page } = phone;
+      // A link preview's HEAD uses nothing up.
+      assert.equal((await fetch(scanned, { method: 'HEAD' })).status, 200);
       await page.goto(scanned);
+      await page.getByRole('heading', { name: 'Continue your identity check' }).waitFor();
+      assert.deepEqual(await axeViolations(page), [], 'the Continue page is axe-clean');
+      await page.getByRole('button', { name: 'Continue' }).click();
       await page.waitForURL(/\/sandbox\/flow\//);
       await page.getByRole('button', { name: 'Complete verification' }).click();
+      await page.getByRole('heading', { name: 'One last step' }).waitFor();
+      await page.getByLabel('Code').fill(link.claimCode);
+      await page.getByRole('button', { name: 'Confirm' }).click();
       await page.getByRole('heading', { name: 'All done' }).waitFor();
       await page.getByText('Go back to your computer').waitFor();
       assert.match(page.url(), new RegExp(`^${worker.url}/handoff/vrf_`));
@@ -90,10 +99,15 @@ test(
       assert.match(scanned, new RegExp(`^${worker.url}/handoff/vrf_`), 'the worker’s single-use link, not the vendor’s');
       assert.deepEqual(await axeViolations(page), [], 'the handoff view is axe-clean');
 
+      const code = (await widget(page).locator('[part~="code"]').innerText()).replace(/\s/g, '');
+      assert.match(code, /^\d{6}$/, 'the code beside the QR code');
       await phone.page.goto(scanned);
+      await phone.page.getByRole('button', { name: 'Continue' }).click();
       // The laptop notices the phone opened the link (its next poll).
       await widget(page).getByText(en.phoneOpened).waitFor({ timeout: 20_000 });
       await phone.page.getByRole('button', { name: 'Complete verification' }).click();
+      await phone.page.getByLabel('Code').fill(code);
+      await phone.page.getByRole('button', { name: 'Confirm' }).click();
       await phone.page.getByRole('heading', { name: 'All done' }).waitFor();
 
       await waitForState(page, 'complete', 30_000);
@@ -142,7 +156,10 @@ test(
       await phone.page.goto(first);
       await phone.page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
       await phone.page.goto(second);
+      await phone.page.getByRole('button', { name: 'Continue' }).click();
       await phone.page.getByRole('button', { name: 'Complete verification' }).click();
+      await phone.page.getByLabel('Code').fill((await widget(page).locator('[part~="code"]').innerText()).replace(/\s/g, ''));
+      await phone.page.getByRole('button', { name: 'Confirm' }).click();
       await phone.page.getByRole('heading', { name: 'All done' }).waitFor();
       await waitForState(page, 'complete', 30_000);
       const events = await recordedEvents(page);

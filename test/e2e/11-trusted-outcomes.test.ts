@@ -27,7 +27,7 @@ test(
       RESULT_POLL_MAX_SECONDS: '10',
     });
     const backend = spawn(process.execPath, ['examples/partner-backend/server.mjs'], {
-      env: { ...process.env, KYC_WORKER: worker.url, PORT: String(port), WEBHOOK_SECRET: secret, ACCEPT_SANDBOX_KEYS: '1' },
+      env: { ...process.env, KYC_WORKER: worker.url, PORT: String(port), WEBHOOK_SECRET: secret, KYC_TEST_MODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     await new Promise<void>((ok, fail) => {

@@ -14,6 +14,7 @@ import { Miniflare } from 'miniflare';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { applyMigrations } from '../../scripts/lib/d1-migrations.mjs';
 import { processes } from './processes';
 import { testSigningKeys } from './signing-keys';
 import { freePort, WRANGLER_ENV, type RunningWorker } from './wrangler';
@@ -78,6 +79,10 @@ export interface MiniflareWorker extends RunningWorker {
 
 export interface MiniflareOptions {
   vars?: Record<string, string>;
+  /** Answers the worker's outbound fetches (Miniflare's `outboundService`), e.g. a Cloudflare Access team's keys. */
+  outbound?: (request: Request) => Response | Promise<Response>;
+  /** Bindings of wrangler.toml to leave out (e.g. EVENTS_QUEUE, to measure the worker without events). */
+  without?: string[];
   /** Requests per 60 s per key of RL_IP (default: wrangler.toml's). */
   ipLimit?: number;
   smsLimit?: number;
@@ -110,9 +115,15 @@ async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
   const ratelimits = { ...(toml.ratelimits as Record<string, { simple: { limit: number; period: number } }>) };
   if (options.ipLimit !== undefined) ratelimits.RL_IP = { simple: { limit: options.ipLimit, period: 60 } };
   if (options.smsLimit !== undefined) ratelimits.RL_SMS = { simple: { limit: options.smsLimit, period: 60 } };
+  const without = new Set(options.without ?? []);
+  const producers = Object.fromEntries(
+    Object.entries((toml.queueProducers as Record<string, unknown>) ?? {}).filter(([name]) => !without.has(name)),
+  );
   const mf = new Miniflare({
     ...toml,
+    queueProducers: producers,
     ratelimits,
+    ...(options.outbound ? { outboundService: options.outbound } : {}),
     bindings: { ...((toml.bindings as Record<string, unknown>) ?? {}), ...vars },
     modules: [{ type: 'ESModule', path: scriptPath }],
     modulesRoot: resolve(scriptPath, '..'),
@@ -131,6 +142,8 @@ async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
     throw new Error(`${(err as Error)?.message}\n${logs.join('\n')}`);
   }
   const pid = newWorkerdChild();
+  // D1 starts empty in memory: the schema, as `npm start` applies it (migrations/).
+  await applyMigrations(await mf.getD1Database('DB'), ROOT);
   const kv = await mf.getKVNamespace('PARTNERS');
   const dispose = () => mf.dispose();
   return { url, port: Number(new URL(url).port), pid, output: () => logs.join('\n'), stop: dispose, mf, kv, logs, dispose };

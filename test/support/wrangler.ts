@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { applyWithWrangler } from '../../scripts/lib/d1-migrations.mjs';
 import { testSigningKeys } from './signing-keys';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -98,6 +99,9 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
     else lines.push(`${k}='${v}'`);
   }
   writeFileSync(join(state, 'vars.env'), lines.join('\n') + '\n');
+  // The D1 schema (migrations/), into this stack's own state, as `npm start` does.
+  const migrated = applyWithWrangler(root, WRANGLER_ENV, state);
+  if (migrated.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${migrated.output}`);
   args.push('--env-file', join(state, 'vars.env'));
   const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/wrangler'), args, {
     cwd: root,

@@ -198,7 +198,7 @@ describe('<kyc-onboard> return from the hosted flow', () => {
     // (A request the previous test's element had in flight when it was removed may land here: count this session's.)
     const mine = calls.result.filter((c) => c.body.session === 'back-sess');
     expect(mine.length).to.equal(3);
-    for (const c of mine) expect(c.body).to.deep.equal({ session: 'back-sess', checkId: 'chk-1', token: 'tok-1' });
+    for (const c of mine) expect(c.body).to.deep.equal({ session: 'back-sess', checkId: 'chk-1', token: 'tok-1', returned: 'success' });
     expect(el.state).to.equal('complete');
     await el.updateComplete;
     expect(text(el)).to.contain('you’re verified');
@@ -228,7 +228,7 @@ describe('<kyc-onboard> return from the hosted flow', () => {
     const el = await mount();
     const complete = oneEvent(el, 'kyc-complete');
     expect((await complete).detail.checkStatus).to.equal('UNPROCESSABLE');
-    expect(calls.result[0]!.body).to.deep.equal({ session: 's' });
+    expect(calls.result[0]!.body).to.deep.equal({ session: 's', returned: 'error' });
     expect(el.state).to.equal('complete');
   });
 
@@ -334,9 +334,9 @@ describe('<kyc-onboard> Continue on my phone', () => {
   const qr = { size, modules: btoa(String.fromCharCode(...bits)) };
   const handoffUrl = 'https://kyc.example/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=abcdefghijklmnopqrstuv';
 
-  it('offered without `sms`; handoff: a QR code with an accessible name, the link as text, Copy link; polls → complete', async () => {
+  it('offered without `sms`; handoff: a QR code with an accessible name, the link as text, Copy link, the code; polls → complete', async () => {
     const calls = mockApi({
-      link: () => HttpResponse.json(linkAnswer({ url: handoffUrl, qr, session: 'ho-sess' })),
+      link: () => HttpResponse.json(linkAnswer({ url: handoffUrl, qr, session: 'ho-sess', claimCode: '730514' })),
       result: finalAfter(2, (n) => (n === 1 ? { phoneOpened: true } : {})),
     });
     const el = await mount();
@@ -370,8 +370,15 @@ describe('<kyc-onboard> Continue on my phone', () => {
     );
     expect(el.shadowRoot!.querySelector(`label[for=handoff-link]`)!.textContent).to.contain('Or open this link on your phone');
     expect(text(el)).to.contain('Keep this page open');
+    // The code beside the QR code: a forwarded link credits nobody without it.
+    expect(text(el)).to.contain('At the end, your phone asks for this code. Never give it to anyone:');
+    expect(el.shadowRoot!.querySelector('[part~="code"]')!.textContent!.trim()).to.equal('730 514');
     await expect(el).to.be.accessible();
-    expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.include({ session: 'ho-sess', handoff: { url: handoffUrl, qr } });
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.include({
+      session: 'ho-sess',
+      handoff: { url: handoffUrl, qr },
+      code: '730514',
+    });
     // Copy link: to the clipboard where the browser allows it, else the link is selected for the person to copy.
     [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent.includes('Copy link'))!.click();
     const said = () => text(el).includes('Link copied.');
@@ -501,6 +508,28 @@ describe('<kyc-onboard> Continue on my phone', () => {
     expect(calls.link.length).to.equal(1, 'not renewed: ten minutes are left');
     const stored = Date.parse(JSON.parse(sessionStorage.getItem(KEY)!).urlExpiry);
     expect(Math.abs(stored - (Date.now() + 10 * 60_000))).to.be.lessThan(5_000, 'ten minutes from now on this clock');
+    el.remove();
+  });
+
+  it('a verification that ended without an outcome (the code was never entered) stops polling: a calm error, Start again', async () => {
+    const calls = mockApi({
+      link: () => HttpResponse.json(linkAnswer({ url: handoffUrl, qr, session: 'ho-sess', claimCode: '730514' })),
+      result: () =>
+        errorAnswer(409, 'VERIFICATION_CLOSED', [{ issue: 'ended: the code was not entered correctly', issueLocation: 'session' }]),
+    });
+    const el = await mount();
+    el.pollIntervals = [10];
+    await fillValid(el);
+    await check(el, 'phone');
+    const failed = oneEvent(el, 'kyc-error');
+    await submit(el);
+    expect((await failed).detail.errorCode).to.equal('VERIFICATION_CLOSED');
+    await waitState(el, 'error');
+    await el.updateComplete;
+    expect(text(el)).to.contain('This check has ended without a result. Please start again.');
+    const polls = calls.result.length;
+    await new Promise((r) => setTimeout(r, 100));
+    expect(calls.result.length).to.equal(polls, 'no more polling');
     el.remove();
   });
 

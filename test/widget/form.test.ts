@@ -140,6 +140,24 @@ describe('<kyc-onboard> form', () => {
     expect(calls.link[0]!.body.name).to.deep.equal({ familyName: 'Citizen' });
   });
 
+  it('a name with characters no name needs (zero-width space, a mark with no base) is refused before any request; names go NFC', async () => {
+    const calls = mockApi();
+    const el = await mount();
+    el.addEventListener('kyc-redirect', (e) => e.preventDefault());
+    await fillValid(el, { familyName: 'Ci\u200btizen', givenName: '\u0301Ana' });
+    await submit(el);
+    for (const f of ['familyName', 'givenName']) {
+      expect($(el, `#${f}`).getAttribute('aria-invalid')).to.equal('true', f);
+      expect($(el, `#${f}-error`).textContent).to.equal('Remove the invisible or special characters from this name.');
+    }
+    expect(calls.link.length).to.equal(0);
+    await type(el, 'familyName', 'Nguye\u0302\u0303n');
+    await type(el, 'givenName', 'Ana');
+    await submit(el);
+    await waitState(el, 'redirecting');
+    expect(calls.link[0]!.body.name).to.deep.equal({ givenName: 'Ana', familyName: 'Nguy\u1ec5n' });
+  });
+
   it('rejects a birth date more than 120 years ago and a too-short number', async () => {
     mockApi();
     const el = await mount();

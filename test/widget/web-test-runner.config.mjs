@@ -38,6 +38,11 @@ const cspRequests = [];
 /** Test-only server routes: msw's worker script at the root, and the strict-CSP page with its tiny API. */
 function testRoutes() {
   return async (ctx, next) => {
+    // The widget's widget.shown beacon (sendBeacon is not seen by msw's service worker): accepted, as the worker does.
+    if (/\/api\/beacon$/.test(ctx.path) && ctx.method === 'POST') {
+      ctx.status = 204;
+      return;
+    }
     if (ctx.path === '/mockServiceWorker.js') {
       ctx.type = 'application/javascript';
       ctx.body = readFileSync(new URL('../../node_modules/msw/lib/mockServiceWorker.js', import.meta.url), 'utf8');

@@ -123,6 +123,26 @@ describe('POST /api/onboarding-link', () => {
     assert.equal('flowId' in body, false);
   });
 
+  it('sends names NFC-normalised, and keeps the joiners and variants real names need', async () => {
+    const names = [
+      // e + combining circumflex + combining tilde: sent as the one precomposed letter.
+      [
+        { givenName: 'Nguye\u0302\u0303n', familyName: 'Lee' },
+        { givenName: 'Nguy\u1ec5n', familyName: 'Lee' },
+      ],
+      // Persian needs ZWNJ between letters; Devanagari ZWJ; a Japanese name an ideographic variant; mixed directions an RLM.
+      [{ givenName: 'می\u200cخواهم', familyName: 'क्\u200dष' }, undefined],
+      [{ familyName: '葛\u{e0100}城' }, undefined],
+      [{ givenName: 'Dana\u200f', familyName: 'Cohen' }, undefined],
+    ] as const;
+    for (const [name, sent] of names) {
+      vendorRequests.length = 0;
+      const res = await link({ ...person, name });
+      assert.equal(res.status, 200, `${JSON.stringify(name)}: ${res.text}`);
+      assert.deepEqual((vendorRequests[0]!.body as any).entity.name, sent ?? name);
+    }
+  });
+
   it('refuses a body that is not JSON, and never calls the vendor', async () => {
     const res = await link(undefined, { body: '{"name": {', headers: { 'Content-Type': 'application/json' } });
     assert.equal(res.status, 400);
@@ -146,6 +166,18 @@ describe('POST /api/onboarding-link', () => {
       'name.givenName',
     ],
     ['a given name over 100 characters', { ...person, name: { givenName: 'G'.repeat(101), familyName: 'Lee' } }, 'name.givenName'],
+    // Characters no name needs (issue 28): they make two names that read the same differ.
+    ['a zero-width space in a name', { ...person, name: { givenName: 'Ann\u200ba', familyName: 'Lee' } }, 'name.givenName'],
+    ['a soft hyphen in a name', { ...person, name: { familyName: 'Le\u00ade' } }, 'name.familyName'],
+    ['a word joiner in a name', { ...person, name: { familyName: 'Le\u2060e' } }, 'name.familyName'],
+    ['a BOM inside a name', { ...person, name: { familyName: 'Le\ufeffe' } }, 'name.familyName'],
+    ['a combining grapheme joiner', { ...person, name: { familyName: 'Le\u034fe' } }, 'name.familyName'],
+    ['a Mongolian vowel separator', { ...person, name: { middleName: 'Bat\u180eor', familyName: 'Lee' } }, 'name.middleName'],
+    ['a zero-width joiner in a Latin name', { ...person, name: { familyName: 'Le\u200de' } }, 'name.familyName'],
+    ['a combining mark with no base', { ...person, name: { familyName: '\u0301Lee' } }, 'name.familyName'],
+    ['a combining mark after a space', { ...person, name: { familyName: 'Lee \u0301' } }, 'name.familyName'],
+    ['a private-use character', { ...person, name: { familyName: 'Le\ue000e' } }, 'name.familyName'],
+    ['a noncharacter', { ...person, name: { familyName: 'Le\ufdd0e' } }, 'name.familyName'],
     ['a date that is not YYYY-MM-DD', { ...person, dateOfBirth: '23/04/1987' }, 'dateOfBirth'],
     ['a date that does not exist', { ...person, dateOfBirth: '1987-02-30' }, 'dateOfBirth'],
     ['a date in the future', { ...person, dateOfBirth: isoDayBefore(0, -1) }, 'dateOfBirth'],
@@ -161,6 +193,12 @@ describe('POST /api/onboarding-link', () => {
     ['letters in the number', { ...person, phone: { code: '+61', number: '04xx-CALL-ME' } }, 'phone.number'],
     ['a landline', { ...person, phone: { code: '+61', number: '02 9876 5432' } }, 'phone.number'],
     ['a premium-rate number', { ...person, phone: { code: '+44', number: '0909 879 0000' } }, 'phone.number'],
+    // Non-geographic codes: no country, and not a mobile of one (issue 28).
+    ['an international freephone number (+800)', { ...person, phone: { code: '+800', number: '1234 5678' } }, 'phone.code'],
+    ['a satellite number (+881)', { ...person, phone: { code: '+881', number: '612 345 678' } }, 'phone.code'],
+    ['an international network number (+882)', { ...person, phone: { code: '+882', number: '1234 567 890' } }, 'phone.number'],
+    ['an international premium-rate number (+979)', { ...person, phone: { code: '+979', number: '123 456 789' } }, 'phone.code'],
+    ['the same, written with its own +', { ...person, phone: { code: '+800', number: '+800 1234 5678' } }, 'phone.code'],
     ['consent false', { ...person, consent: false }, 'consent'],
     ['no consent', { ...person, consent: undefined }, 'consent'],
     ['a customerRef over 100 characters', { ...person, customerRef: 'r'.repeat(101) }, 'customerRef'],

@@ -68,6 +68,7 @@ describe('a new link for an expired one', () => {
     assert.notEqual(renewed.url, first.url);
     assert.equal(decodeQr(renewed.qr), renewed.url, 'the new QR code decodes to the new link');
     assert.equal(renewed.smsSent, false);
+    assert.equal(renewed.claimCode, first.claimCode, 'the same code: the first device keeps showing it');
     assert.ok(!res.text.includes(RENEWED), 'the vendor URL stays with the worker');
 
     const sent = linkCalls()[0]!.body as Record<string, unknown>;
@@ -90,7 +91,7 @@ describe('a new link for an expired one', () => {
     assert.equal(store.records.get(first.verificationId)!.expiredAt, undefined);
 
     // The new link forwards once, to the new hosted flow; the old one stays dead.
-    const open = await call(pathOf(renewed.url), {}, e);
+    const open = await call(pathOf(renewed.url), { method: 'POST' }, e);
     assert.equal(open.status, 303);
     assert.equal(open.headers.get('Location'), RENEWED);
     assert.equal((await call(pathOf(first.url), {}, e)).status, 410);

@@ -5,7 +5,10 @@
  * asks for the code, only in the browser that arrived with the return secret,
  * five tries at most. Until the code is entered nothing is credited: CHECKING,
  * no token, no `verification.completed`; at the end `verification.expired`
- * with `reason: not_claimed`. Node, msw as the vendor, a controlled clock.
+ * with `reason: not_claimed`. The same holds for a QR code or a copied link
+ * (issue 28: forwarding one was the relay the code was built to stop); the
+ * fifth wrong code ends the verification at once. Node, msw as the vendor, a
+ * controlled clock.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -120,7 +123,9 @@ describe('a texted link with a code', () => {
     vendorRequests.length = 0;
     const qr = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true } }, e)).json;
     assert.equal((await result(e, qr.session)).json.phoneReturned, undefined);
-    await arrive(e);
+    const qrPhone = await arrive(e);
+    assert.equal((await result(e, qr.session)).json.phoneReturned, undefined, 'a QR link waits for its code too');
+    await enter(e, qrPhone.path, qrPhone.cookie, qr.claimCode);
     const done = await result(e, qr.session);
     assert.equal(done.json.phoneReturned, true);
     assert.equal(done.json.resultToken, undefined);
@@ -133,13 +138,15 @@ describe('a texted link with a code', () => {
     for (let i = 0; i < 200 && !store.events.length; i++) {
       clock.t += 60_000;
       await store.runDueAlarms();
-      assert.equal((await result(e, link.session)).json.checkStatus, 'CHECKING');
+      if (!store.events.length) assert.equal((await result(e, link.session)).json.checkStatus, 'CHECKING');
     }
     assert.deepEqual(
       store.events.map((x) => [x.type, JSON.parse(x.body).data.reason]),
       [['verification.expired', 'not_claimed']],
     );
     const end = await result(e, link.session);
+    assert.equal(end.status, 409, 'final: the first device stops waiting');
+    assert.equal(end.json.errorCode, 'VERIFICATION_CLOSED');
     assert.equal(end.json.resultToken, undefined, 'no token, ever');
   });
 
@@ -165,19 +172,39 @@ describe('a texted link with a code', () => {
     assert.match(fifth.text, /This check has ended/);
     const late = await enter(e, phone.path, phone.cookie, link.claimCode);
     assert.equal(late.status, 410, 'the right code after five wrong ones does nothing');
+    // Ended at once (no alarm has run): expired as not claimed, and /api/result final with no token.
     assert.deepEqual(
       store.events.map((x) => [x.type, JSON.parse(x.body).data.reason]),
       [['verification.expired', 'not_claimed']],
     );
-    assert.equal((await result(e, link.session)).json.resultToken, undefined);
+    const ended = await result(e, link.session);
+    assert.equal(ended.status, 409);
+    assert.equal(ended.json.errorCode, 'VERIFICATION_CLOSED');
+    assert.equal(ended.json.resultToken, undefined);
   });
 
-  it('a QR or copied link needs no code', async () => {
-    const { e } = clockedEnv();
+  it('the relay over a copied link: the victim completes the genuine flow without the code, and nothing is credited', async () => {
+    const { e, store, clock } = clockedEnv();
+    // The starter types the victim's details, asks for a copied link, and forwards it.
     const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true } }, e)).json;
-    assert.equal(link.claimCode, undefined);
+    assert.match(link.claimCode, /^\d{6}$/);
+    const open = await call(new URL(link.url).pathname + new URL(link.url).search, { method: 'POST' }, e);
+    assert.equal(open.status, 303, 'the victim continues to the hosted flow');
+    // The victim finishes; the vendor says CHECKED_SUCCESS_CLEAR; the victim has no code to enter.
     const phone = await arrive(e);
-    assert.match(phone.res.text, /<h1>All done<\/h1>/);
-    assert.equal(phone.res.headers.get('Set-Cookie'), null);
+    assert.match(phone.res.text, /One last step/);
+    assert.doesNotMatch(phone.res.text, /All done/);
+    for (let i = 0; i < 200 && !store.events.length; i++) {
+      const r = await result(e, link.session);
+      assert.equal(r.json.checkStatus, 'CHECKING', "the starter's tab gets no outcome");
+      assert.equal(r.json.resultToken, undefined);
+      clock.t += 60_000;
+      await store.runDueAlarms();
+    }
+    assert.deepEqual(
+      store.events.map((x) => [x.type, JSON.parse(x.body).data.reason]),
+      [['verification.expired', 'not_claimed']],
+    );
+    assert.equal((await result(e, link.session)).json.errorCode, 'VERIFICATION_CLOSED');
   });
 });

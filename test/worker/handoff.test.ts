@@ -1,10 +1,12 @@
 /**
  * The cross-device handoff in node (msw as the vendor, a controlled store):
  * a link made with `handoff: true` answers the worker's single-use handoff
- * URL and its QR code (decoded here with jsQR), never the vendor's URL; the
- * handoff URL forwards once; the hosted flow ends on the worker's return
- * page, which asks the vendor at once and says "All done"; the first device
- * then has the final outcome and a result token.
+ * URL and its QR code (decoded here with jsQR), never the vendor's URL, and a
+ * 6-digit code; GET and HEAD of the handoff URL show a page naming the
+ * partner and use nothing up; its "Continue" POST forwards once; the hosted
+ * flow ends on the worker's return page, which asks the vendor at once and
+ * asks for the code; with it the phone reads "All done" and the first device
+ * has the final outcome and a result token.
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -33,6 +35,18 @@ beforeEach(() => vendor(...okVendor));
 
 const resultOf = (e: Env, session: string) => call('/api/result', { method: 'POST', json: { session }, headers: { Origin: PARTNER } }, e);
 
+const pathOf = (url: string) => new URL(url).pathname + new URL(url).search;
+
+/** The return page's code form answered: the cookie it set, and the code posted. */
+async function enterCode(e: Env, form: { headers: Headers }, returnPath: string, code: string) {
+  const cookie = (form.headers.get('Set-Cookie') ?? '').split(';')[0]!;
+  return call(
+    returnPath,
+    { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie }, body: `code=${code}` },
+    e,
+  );
+}
+
 function env(): Env {
   const e: Env = { ...baseEnv };
   useMemoryVerifications(e, new MemoryVerifications(e));
@@ -44,8 +58,14 @@ describe('handoff to another device', () => {
     const e = env();
     const res = await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true } }, e);
     assert.equal(res.status, 200, res.text);
-    const { url, qr, verificationId } = res.json as { url: string; qr: { size: number; modules: string }; verificationId: string };
+    const { url, qr, verificationId, claimCode } = res.json as {
+      url: string;
+      qr: { size: number; modules: string };
+      verificationId: string;
+      claimCode: string;
+    };
     assert.match(url, new RegExp(`^${WORKER}/handoff/${verificationId}\\?t=[A-Za-z0-9_-]{22}$`));
+    assert.match(claimCode, /^\d{6}$/, 'a QR or copied link comes with a code, as a texted one does');
     assert.ok(!res.text.includes(linkAnswer.url), 'the vendor URL stays with the worker');
     assert.equal(decodeQr(qr), url, 'the QR code decodes to the handoff URL');
     const sent = vendorRequests[0]!.body as { successRedirectURL: string; errorRedirectURL: string };
@@ -70,11 +90,24 @@ describe('handoff to another device', () => {
     assert.equal(unopened.status, 200, unopened.text);
     assert.equal(unopened.json.checkStatus, 'CHECKING');
     assert.equal(unopened.json.phoneOpened, undefined);
-    const open = await call(new URL(link.url).pathname + new URL(link.url).search, {}, e);
+    // A mail scanner's HEAD and a link preview's GET: a page naming the partner, nothing used up.
+    const head = await call(pathOf(link.url), { method: 'HEAD' }, e);
+    assert.equal(head.status, 200);
+    const preview = await call(pathOf(link.url), {}, e);
+    assert.equal(preview.status, 200);
+    assert.match(preview.text, /Continue your identity check/);
+    assert.match(preview.text, /Requested by partner\.example\./);
+    assert.match(preview.text, /<form method="post" action="[^"]+">\n<button type="submit">Continue<\/button>/);
+    assert.ok(!preview.text.includes(linkAnswer.url), 'the page does not hold the hosted flow');
+    assert.equal(preview.headers.get('Cache-Control'), 'no-store');
+    assert.equal((await resultOf(e, link.session)).json.phoneOpened, undefined, 'looking is not opening');
+    const action = /action="([^"]+)"/.exec(preview.text)![1]!.replace(/&#38;/g, '&');
+    const open = await call(action, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: '' }, e);
     assert.equal(open.status, 303);
     assert.equal(open.headers.get('Location'), linkAnswer.url);
-    const again = await call(new URL(link.url).pathname + new URL(link.url).search, {}, e);
+    const again = await call(action, { method: 'POST' }, e);
     assert.equal(again.status, 410);
+    assert.equal((await call(pathOf(link.url), {}, e)).status, 410, 'used up: GET says so too');
     // The first device can say "Opened on your phone" (nothing else about the phone).
     const opened = (await resultOf(e, link.session)).json;
     assert.equal(opened.checkStatus, 'CHECKING');
@@ -85,12 +118,17 @@ describe('handoff to another device', () => {
     vendorRequests.length = 0;
     const ret = await call(`${back.pathname}${back.search}&checkId=chk-42`, {}, e);
     assert.equal(ret.status, 200);
-    assert.match(ret.text, /<h1>All done<\/h1>/);
-    assert.match(ret.text, /Go back to your computer/);
+    assert.match(ret.text, /One last step/, 'the return page asks for the code shown on the first device');
     assert.match(ret.headers.get('Content-Security-Policy') ?? '', /default-src 'none'/);
     assert.deepEqual((vendorRequests[0]!.body as { checkId: string }).checkId, 'chk-42', 'asked at once, with the check id');
     const reuse = await call(`${back.pathname}${back.search}`, {}, e);
     assert.equal(reuse.status, 410, 'the return secret is single use');
+    const pending = await resultOf(e, link.session);
+    assert.equal(pending.json.checkStatus, 'CHECKING', 'not credited before the code');
+    assert.equal(pending.json.resultToken, undefined);
+    const done = await enterCode(e, ret, back.pathname, link.claimCode);
+    assert.match(done.text, /<h1>All done<\/h1>/);
+    assert.match(done.text, /Go back to your computer/);
 
     const first = await call('/api/result', { method: 'POST', json: { session: link.session }, headers: { Origin: PARTNER } }, e);
     assert.equal(first.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
@@ -104,7 +142,8 @@ describe('handoff to another device', () => {
     vendorRequests.length = 0;
     const ret = await call(`${err.pathname}${err.search}`, {}, e);
     assert.equal(ret.status, 200);
-    assert.match(ret.text, /We could not finish here/);
+    const calm = await enterCode(e, ret, err.pathname, link.claimCode);
+    assert.match(calm.text, /We could not finish here/);
     vendorRequests.length = 0;
     for (const path of [
       `/handoff/${link.verificationId}?t=${'A'.repeat(22)}`,
@@ -134,16 +173,17 @@ describe('the phone pages speak the widget’s language', () => {
     assert.match(link.url, /&l=fr$/);
     const back = new URL((vendorRequests[0]!.body as { successRedirectURL: string }).successRedirectURL);
     assert.equal(back.searchParams.get('l'), 'fr');
-    await call(new URL(link.url).pathname + new URL(link.url).search, {}, e);
-    const done = await call(`${back.pathname}${back.search}`, {}, e);
+    const preview = await call(pathOf(link.url), { headers: { 'Accept-Language': 'de' } }, e);
+    assert.match(preview.text, /Poursuivre votre vérification d’identité/);
+    assert.match(preview.text, /Demandée par partner\.example\./);
+    await call(pathOf(link.url), { method: 'POST' }, e);
+    const frForm = await call(`${back.pathname}${back.search}`, {}, e);
+    const done = await enterCode(e, frForm, `${back.pathname}?l=fr`, link.claimCode);
     assert.match(done.text, /<html lang="fr">/);
     assert.match(done.text, /<h1>C’est terminé<\/h1>/);
     assert.equal(done.headers.get('Content-Language'), 'fr');
     // A used link, opened again on a German phone with the French link: the widget's language wins.
-    assert.match(
-      (await call(new URL(link.url).pathname + new URL(link.url).search, { headers: { 'Accept-Language': 'de' } }, e)).text,
-      /Ce lien ne fonctionne plus/,
-    );
+    assert.match((await call(pathOf(link.url), { headers: { 'Accept-Language': 'de' } }, e)).text, /Ce lien ne fonctionne plus/);
     // No language in the URL: the phone's, right to left where it reads so.
     const ar = await call(`/handoff/${link.verificationId}?t=${'A'.repeat(22)}`, { headers: { 'Accept-Language': 'ja, ar;q=0.8' } }, e);
     assert.match(ar.text, /<html lang="ar" dir="rtl">/);

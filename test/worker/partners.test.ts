@@ -16,6 +16,7 @@ import { buildRecord, removeRecord, writeRecord, type PartnerInput, type Registr
 import { partnerKey } from '../../worker/partners/partner';
 import { clearPartnerCache, registryPartnerByOrigin } from '../../worker/partners/registry';
 import { publicJwk } from '../../worker/partners/sealing';
+import { webhookTarget } from '../../worker/verifications/webhook-target';
 import { resetRuokCache } from '../../worker/browser-api/ruok';
 import { baseEnv, call, okVendor, person, record, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
 
@@ -308,17 +309,69 @@ describe('input validation of the registry writer', () => {
       ['gamma', { ...beta, childId: '  ' }, /childId/],
       ['gamma', { ...beta, webhookUrl: 'http://hooks.example/x', webhookSecret: 'whsec_' + 'A'.repeat(32) }, /webhookUrl/],
       ['gamma', { ...beta, webhookUrl: 'https://10.0.0.5/x', webhookSecret: 'whsec_' + 'A'.repeat(32) }, /webhookUrl/],
+      // Hosts that cannot be a public server (issue 28), refused for a deployed sandbox demo too.
+      ...[
+        'https://localhost./x',
+        'https://intranet/x',
+        'https://hooks.internal/x',
+        'https://[::7f00:1]/x',
+        'https://[::ffff:7f00:1]/x',
+        'https://[::ffff:10.0.0.1]/x',
+        'https://[64:ff9b::a00:1]/x',
+        'https://[2002:7f00:1::]/x',
+        'https://[fec0::1]/x',
+        'https://[fd00::1]/x',
+        'https://[ff02::1]/x',
+        'https://198.18.0.1/x',
+        'https://198.19.255.1/x',
+        'https://192.0.0.8/x',
+        'https://224.0.0.1/x',
+        'https://239.1.2.3/x',
+        'https://240.0.0.1/x',
+        'https://255.255.255.255/x',
+        'https://2130706433/x', // 127.0.0.1 written as a number
+        'https://0x7f.1/x',
+      ].map((webhookUrl): [string, PartnerInput, RegExp] => [
+        'gamma',
+        { ...beta, webhookUrl, webhookSecret: 'whsec_' + 'A'.repeat(32) },
+        /webhookUrl/,
+      ]),
       ['gamma', { ...beta, webhookUrl: 'https://hooks.example/x' }, /webhookSecret/],
       ['environment', beta, /reserved/],
       ['Gamma', beta, /partnerId/],
     ];
     for (const [id, input, problem] of cases) {
-      await assert.rejects(buildRecord(id, input, pub, { sandbox: false }), problem, `${id} ${JSON.stringify(input.origins)}`);
+      await assert.rejects(
+        buildRecord(id, input, pub, { sandbox: false }),
+        problem,
+        `${id} ${JSON.stringify(input.origins)} ${input.webhookUrl}`,
+      );
+    }
+    // Public hosts and addresses stay fine.
+    for (const webhookUrl of [
+      'https://hooks.example/x',
+      'https://203.0.114.7/x',
+      'https://[2606:4700::1111]/x',
+      'https://hooks.example./x',
+    ]) {
+      await buildRecord('gamma', { ...beta, webhookUrl, webhookSecret: 'whsec_' + 'A'.repeat(32) }, pub, { sandbox: false });
     }
     await assert.rejects(
       writeRecord(reg.store, await buildRecord('gamma', { ...beta, origins: [BETA] }, pub, { sandbox: false })),
       /belongs to partner beta/,
     );
+  });
+});
+
+describe('webhook targets of a sandbox worker', () => {
+  it('allow loopback and private addresses on a laptop only: a deployed sandbox demo is held to the public rules', () => {
+    const sandboxEnv: Env = { DEMO: 'on' };
+    const secret = 'whsec_' + 'A'.repeat(32);
+    for (const url of ['https://10.0.0.5/hooks', 'https://[::7f00:1]/hooks', 'https://localhost./hooks', 'https://198.18.0.1/hooks']) {
+      assert.ok(webhookTarget(sandboxEnv, { webhookUrl: url, webhookSecret: secret }, 'http://127.0.0.1:8787'), `${url} on a laptop`);
+      assert.equal(webhookTarget(sandboxEnv, { webhookUrl: url, webhookSecret: secret }, 'https://demo.kyc.example'), undefined, url);
+    }
+    assert.ok(webhookTarget(sandboxEnv, { webhookUrl: 'https://hooks.example/x', webhookSecret: secret }, 'https://demo.kyc.example'));
   });
 });
 

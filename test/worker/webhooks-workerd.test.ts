@@ -143,9 +143,19 @@ describe('webhooks through the queue, in workerd', () => {
       }
       const body = JSON.parse(list[0]!.body);
       assert.equal(body.type, 'verification.completed');
-      assert.deepEqual(Object.keys(body.data).sort(), ['checkStatus', 'customerRef', 'entityId', 'partnerOrigin', 'verificationId']);
+      const { livemode: _livemode, ...data } = body.data; // issue 22's flag, checked where it is made
+      assert.deepEqual(Object.keys(data).sort(), [
+        'checkStatus',
+        'customerRef',
+        'customerRefSource',
+        'entityId',
+        'partnerOrigin',
+        'verificationId',
+      ]);
       assert.equal(body.data.verificationId, vid);
       assert.equal(body.data.customerRef, `acct-${name}`);
+      // A page set it (any script claiming the origin can): receivers match by verificationId.
+      assert.equal(body.data.customerRefSource, 'page');
       assert.equal(body.data.partnerOrigin, worker.url);
       assert.ok(!/Wen|Hook\d|0412|412345678/.test(list[0]!.body), `${name}: nothing personal`);
     }

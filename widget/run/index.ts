@@ -224,7 +224,8 @@ export function install(flow: Flow, d: Deps): Run {
     if (!answer.url || !answer.qr) throw failure('BAD_ANSWER', 200, false);
     const url = safeUrl(answer.url);
     flow.renewed = true;
-    holdLink(answer, url, { handoff: { url, qr: answer.qr } });
+    flow.claimCode = answer.claimCode ?? flow.claimCode; // the same code: the verification keeps it
+    holdLink(answer, url, { handoff: { url, qr: answer.qr }, ...(flow.claimCode ? { code: flow.claimCode } : {}) });
     host.requestUpdate();
     return answer.session;
   };
@@ -280,6 +281,7 @@ export function install(flow: Flow, d: Deps): Run {
         if (stored.handoff) {
           flow.link = { urlExpiry: stored.urlExpiry ?? '', url: stored.handoff.url };
           flow.qr = stored.handoff.qr;
+          flow.claimCode = stored.code ?? '';
           set('handoff');
           void poll(stored.session, true);
         } else if (stored.phone) {
@@ -336,7 +338,7 @@ export function install(flow: Flow, d: Deps): Run {
         const handedOff = !answer.smsSent && answer.qr && handoff ? answer.qr : undefined;
         holdLink(answer, url, {
           ...(answer.smsSent ? { phone: flow.phone, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
-          ...(handedOff ? { handoff: { url, qr: handedOff } } : {}),
+          ...(handedOff ? { handoff: { url, qr: handedOff }, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
         });
         // While the link is out (a text message; the hosted flow in this tab, a popup or another tab), this tab
         // keeps asking, so it reaches the outcome wherever the person finishes.

@@ -21,7 +21,7 @@ export function takeReturn(): Omit<ResultRequest, 'session'> | undefined {
   const url = new URL(location.href);
   const r = url.searchParams.get('kyc_return');
   if (r !== 'success' && r !== 'error') return undefined;
-  const params: Omit<ResultRequest, 'session'> = {};
+  const params: Omit<ResultRequest, 'session'> = { returned: r };
   const checkId = url.searchParams.get('checkId');
   const token = url.searchParams.get('token');
   if (checkId) params.checkId = checkId;

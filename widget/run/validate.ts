@@ -6,15 +6,15 @@
  */
 import type { OnboardingLinkRequest } from '../../worker/contract.js';
 import { dateOfBirthProblem, dayFromParts } from '../../rules/date-of-birth.js';
-import { isVisiblyBlank } from '../../rules/name.js';
+import { isVisiblyBlank, nameCharacterProblem, normaliseName } from '../../rules/name.js';
 import type { FieldErrors, Values } from '../fields.js';
 
 const MAX_NAME = 100;
 
 const DOB_PART_ERROR = { day: 'errDobDay', month: 'errDobMonth', year: 'errDobYear' } as const;
 
-/** Trim and collapse runs of whitespace; a name a reader cannot see (Hangul fillers, blank Braille…) is no name (rules/name.ts, as the worker). */
-export const tidyName = (s: string): string => (isVisiblyBlank(s) ? '' : s.trim().replace(/\s+/g, ' '));
+/** NFC, trim and collapse runs of whitespace; a name a reader cannot see (Hangul fillers, blank Braille…) is no name (rules/name.ts, as the worker). */
+export const tidyName = (s: string): string => (isVisiblyBlank(s) ? '' : normaliseName(s));
 
 /** `61`, ` +61 `, `0061` → `+61`. */
 export function tidyCode(s: string): string {
@@ -40,11 +40,14 @@ export function tidyNumber(number: string, code: string): string {
 export function validate(v: Values, today = new Date()): FieldErrors {
   const e: FieldErrors = {};
   for (const f of ['givenName', 'middleName'] as const) {
-    if (tidyName(v[f]).length > MAX_NAME) e[f] = 'errName';
+    const name = tidyName(v[f]);
+    if (name.length > MAX_NAME) e[f] = 'errName';
+    else if (nameCharacterProblem(name)) e[f] = 'errNameChars';
   }
   const family = tidyName(v.familyName);
   if (!family) e.familyName = 'errFamilyName';
   else if (family.length > MAX_NAME) e.familyName = 'errName';
+  else if (nameCharacterProblem(family)) e.familyName = 'errNameChars';
 
   // The part that is wrong, named: "Enter a real day of the month". Blank: all three are.
   const dob = dayFromParts(v.dobDay, v.dobMonth, v.dobYear);

@@ -20,10 +20,22 @@ import { randomToken } from '../lib/random';
 import { qrModules } from '../handoff/qr';
 import { handoffUrls, redirectUrl } from '../handoff/urls';
 import { renewLink } from './renew-link';
+import { track } from '../ops/track';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
 
-export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async (c) => {
+export const onboardingLink = new Hono<AppEnv>();
+
+// The operator's `link.refused`: a refusal of this route (4xx), by error code and the paths of the fields it named.
+onboardingLink.use('/onboarding-link', async (c, next) => {
+  await next();
+  const err = c.error;
+  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429) {
+    track(c, { type: 'link.refused', errorCode: err.errorCode, fields: err.issues.map((i) => i.issueLocation) });
+  }
+});
+
+onboardingLink.post('/onboarding-link', async (c) => {
   const env = c.env;
   const { data, text } = await readJson(c, (b) => ('session' in b ? RenewLinkRequest : OnboardingLinkRequest));
   if ('session' in data) return renewLink(c, data);
@@ -127,12 +139,13 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     const expiresAt = linkExpiry(link.urlExpiry, now);
     const openToken = returnSecret && body.handoff ? randomToken() : undefined;
     const handoffUrl = openToken ? pages.open(openToken) : undefined;
-    // A texted link reaches whatever number was typed: the outcome is credited
-    // only once the code shown here is entered on the phone's return page.
-    const code = body.sendSMS ? claimCode() : undefined;
+    // A texted link reaches whatever number was typed, and a QR code or a
+    // copied link whoever it is forwarded to: the outcome is credited only
+    // once the code shown here is entered on the phone's return page.
+    const code = returnSecret ? claimCode() : undefined;
     const handoff: Handoff | undefined =
-      returnSecret && openToken
-        ? { kind: 'link', openToken, hostedUrl: link.url, returnSecret }
+      returnSecret && code && openToken
+        ? { kind: 'link', openToken, hostedUrl: link.url, returnSecret, code, tries: 0 }
         : returnSecret && code
           ? { kind: 'sms', code, tries: 0, returnSecret }
           : undefined;
@@ -140,7 +153,8 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
       id: verificationId,
       partnerId: partner.id,
       partnerOrigin: origin,
-      ...(body.customerRef ? { customerRef: body.customerRef } : {}),
+      // Whoever calls this route chose it (an Origin header is no authentication): `page`.
+      ...(body.customerRef ? { customerRef: body.customerRef, customerRefSource: 'page' as const } : {}),
       entityId,
       workerOrigin: own,
       createdAt: now,
@@ -155,7 +169,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     const answer: OnboardingLinkAnswer = {
       // Handed off: the phone gets the worker's single-use URL, never the
       // vendor's; texted: this device gets no URL at all, only the code.
-      ...(code ? {} : { url: handoffUrl ?? link.url }),
+      ...(body.sendSMS ? {} : { url: handoffUrl ?? link.url }),
       ...(code ? { claimCode: code } : {}),
       urlExpiry: link.urlExpiry,
       status: link.status,
@@ -166,6 +180,7 @@ export const onboardingLink = new Hono<AppEnv>().post('/onboarding-link', async 
     };
     const json = JSON.stringify(answer);
     if (store && scoped) await store.finish(scoped, print, { status: 200, body: json });
+    track(c, { type: 'link.created', channel: body.sendSMS ? 'sms' : body.handoff ? 'handoff' : 'redirect' });
     return c.body(json, 200, { 'Content-Type': 'application/json' });
   } catch (err) {
     const apiError = err instanceof VendorError ? vendorFault(err, 'link') : err;

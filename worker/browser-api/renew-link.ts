@@ -91,6 +91,8 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
   const handoffUrl = openToken ? pages.open(openToken) : undefined;
   const answer: OnboardingLinkAnswer = {
     url: handoffUrl ?? link.url,
+    // The same code as before: the first device keeps showing it.
+    ...(h?.code ? { claimCode: h.code } : {}),
     urlExpiry: link.urlExpiry,
     status: link.status,
     smsSent: false,

@@ -44,6 +44,7 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
     v = await verifications(c.env).observe(session.vid, {
       ...(body.checkId ? { checkId: body.checkId } : {}),
       ...(body.token ? { token: body.token } : {}),
+      ...(body.returned ? { returned: body.returned } : {}),
     });
   } catch (err) {
     if (err instanceof VendorError) throw vendorFault(err, 'result');
@@ -51,6 +52,17 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   }
   // Gone (it ended longer ago than it is kept), or not this session's.
   if (!sessionOwns(session, v)) throw sessionInvalid();
+  // Ended without an outcome (the link ran out, or the code was entered wrongly
+  // too often): final, and no token ever. Polling stops.
+  if (v.expiredAt !== undefined && !isFinal(v)) {
+    throw new ApiError(409, 'VERIFICATION_CLOSED', 'This verification has ended without an outcome. Please start again.', [
+      {
+        issue:
+          v.expiredReason === 'not_claimed' ? 'ended: the code was not entered correctly' : 'ended: no outcome before its link expired',
+        issueLocation: 'session',
+      },
+    ]);
+  }
   const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id };
   if (v.handoff?.kind === 'link' && v.handoff.opened && !isFinal(v)) answer.phoneOpened = true;
   if (v.handoff?.returned && !awaitingClaim(v) && !isFinal(v)) answer.phoneReturned = true;

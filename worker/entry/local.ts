@@ -6,6 +6,7 @@
  */
 import type { Env } from '../lib/env';
 import { consumeWebhookBatch, type WebhookMessage } from '../verifications/webhook-delivery';
+import { consumeOpsBatch, EVENTS_QUEUE_NAME, scheduledCleanUp } from '../ops/consumer';
 import { app } from './local-app';
 
 export { DevSecrets } from '../demo/dev-secrets-durable';
@@ -15,5 +16,9 @@ export { SandboxStore } from '../../sandbox/store-durable';
 
 export default {
   fetch: app.fetch,
-  queue: (batch: MessageBatch<WebhookMessage>, env: Env) => consumeWebhookBatch(batch, env),
+  // Two queues arrive here: the operator's events (rollups in D1) and webhook deliveries (and their dead letters).
+  queue: (batch: MessageBatch<WebhookMessage>, env: Env) =>
+    batch.queue.startsWith(EVENTS_QUEUE_NAME) ? consumeOpsBatch(batch, env) : consumeWebhookBatch(batch, env),
+  // The Cron Trigger: the operator console's retention.
+  scheduled: (controller: ScheduledController, env: Env) => scheduledCleanUp(env, controller.scheduledTime),
 } satisfies ExportedHandler<Env, WebhookMessage>;

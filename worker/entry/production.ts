@@ -7,6 +7,7 @@
 import { createApp } from '../app';
 import type { Env } from '../lib/env';
 import { consumeWebhookBatch, type WebhookMessage } from '../verifications/webhook-delivery';
+import { consumeOpsBatch, EVENTS_QUEUE_NAME, scheduledCleanUp } from '../ops/consumer';
 
 export { IdempotencyStore } from '../lib/idempotency-durable';
 export { VerificationStore } from '../verifications/verification-durable';
@@ -15,5 +16,9 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  queue: (batch: MessageBatch<WebhookMessage>, env: Env) => consumeWebhookBatch(batch, env),
+  // Two queues arrive here: the operator's events (rollups in D1) and webhook deliveries (and their dead letters).
+  queue: (batch: MessageBatch<WebhookMessage>, env: Env) =>
+    batch.queue.startsWith(EVENTS_QUEUE_NAME) ? consumeOpsBatch(batch, env) : consumeWebhookBatch(batch, env),
+  // The Cron Trigger: the operator console's retention.
+  scheduled: (controller: ScheduledController, env: Env) => scheduledCleanUp(env, controller.scheduledTime),
 } satisfies ExportedHandler<Env, WebhookMessage>;

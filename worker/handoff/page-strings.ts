@@ -14,6 +14,11 @@ export interface PageStrings {
   returnGone: readonly [string, string];
   enterCode: readonly [string, string];
   claimEnded: readonly [string, string];
+  /** The handoff URL's page before the hosted flow (a GET never uses the link up). */
+  continueTitle: readonly [string, string];
+  /** `{partner}`: the partner's display name. */
+  requestedBy: string;
+  continue: string;
   codeLabel: string;
   confirm: string;
   sixDigits: string;
@@ -32,6 +37,12 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
     returnGone: ['This page was already used', 'If you finished the steps, go back to your computer: it continues there by itself.'],
     enterCode: ['One last step', 'Enter the code shown on the screen where you started. It keeps someone else from using your check.'],
     claimEnded: ['This check has ended', 'The code was entered wrongly too many times, or the time ran out. Start again where you began.'],
+    continueTitle: [
+      'Continue your identity check',
+      'You started an identity check on another screen. Continue here on this phone; at the end you will be asked for the code shown there.',
+    ],
+    requestedBy: 'Requested by {partner}.',
+    continue: 'Continue',
     codeLabel: 'Code',
     confirm: 'Confirm',
     sixDigits: 'Enter the 6 digits of the code.',
@@ -56,6 +67,12 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
       'Cette vérification est terminée',
       'Le code a été mal saisi trop de fois, ou le délai est dépassé. Recommencez là où vous avez commencé.',
     ],
+    continueTitle: [
+      'Poursuivre votre vérification d’identité',
+      'Vous avez commencé une vérification d’identité sur un autre écran. Poursuivez ici sur ce téléphone ; à la fin, le code affiché là-bas vous sera demandé.',
+    ],
+    requestedBy: 'Demandée par {partner}.',
+    continue: 'Continuer',
     codeLabel: 'Code',
     confirm: 'Confirmer',
     sixDigits: 'Saisissez les 6 chiffres du code.',
@@ -83,6 +100,12 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
       'Diese Prüfung ist beendet',
       'Der Code wurde zu oft falsch eingegeben, oder die Zeit ist abgelaufen. Beginnen Sie dort neu, wo Sie angefangen haben.',
     ],
+    continueTitle: [
+      'Identitätsprüfung fortsetzen',
+      'Sie haben eine Identitätsprüfung auf einem anderen Bildschirm begonnen. Fahren Sie hier auf diesem Telefon fort; am Ende werden Sie nach dem dort angezeigten Code gefragt.',
+    ],
+    requestedBy: 'Angefordert von {partner}.',
+    continue: 'Weiter',
     codeLabel: 'Code',
     confirm: 'Bestätigen',
     sixDigits: 'Geben Sie die 6 Ziffern des Codes ein.',
@@ -101,6 +124,12 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
       'Esta verificación ha terminado',
       'El código se introdujo mal demasiadas veces, o se acabó el tiempo. Vuelve a empezar donde empezaste.',
     ],
+    continueTitle: [
+      'Continúa tu verificación de identidad',
+      'Empezaste una verificación de identidad en otra pantalla. Continúa aquí en este teléfono; al final se te pedirá el código que aparece allí.',
+    ],
+    requestedBy: 'Solicitada por {partner}.',
+    continue: 'Continuar',
     codeLabel: 'Código',
     confirm: 'Confirmar',
     sixDigits: 'Introduce los 6 dígitos del código.',
@@ -113,6 +142,12 @@ export const PAGE_STRINGS: Record<PageLang, PageStrings> = {
     returnGone: ['استُخدمت هذه الصفحة من قبل', 'إذا أنهيت الخطوات، فعد إلى حاسوبك: ستتابع هناك تلقائيًا.'],
     enterCode: ['خطوة أخيرة', 'أدخل الرمز الظاهر على الشاشة التي بدأت منها. يمنع ذلك أي شخص آخر من استخدام تحققك.'],
     claimEnded: ['انتهى هذا التحقق', 'أُدخل الرمز بشكل خاطئ مرات كثيرة، أو انتهى الوقت. ابدأ من جديد حيث بدأت.'],
+    continueTitle: [
+      'تابع التحقق من هويتك',
+      'بدأت التحقق من هويتك على شاشة أخرى. تابع هنا على هذا الهاتف؛ وفي النهاية سيُطلب منك الرمز الظاهر هناك.',
+    ],
+    requestedBy: 'بطلب من {partner}.',
+    continue: 'متابعة',
     codeLabel: 'الرمز',
     confirm: 'تأكيد',
     sixDigits: 'أدخل أرقام الرمز الستة.',

@@ -35,6 +35,21 @@ ${
   return handoffPage(lang, title, message, form);
 }
 
+/**
+ * What a handoff URL shows on GET or HEAD: who asks for the check, and a
+ * "Continue" button whose POST forwards to the hosted flow (and uses the link
+ * up). A link preview or a mail scanner that opens the URL leaves it working.
+ */
+export function continuePage(lang: PageLang, action: string, partnerName: string | undefined): string {
+  const t = PAGE_STRINGS[lang];
+  const [title, message] = t.continueTitle;
+  const who = partnerName ? `<p class="who">${esc(t.requestedBy.replace('{partner}', partnerName))}</p>\n` : '';
+  const form = `${who}<form method="post" action="${esc(action)}">
+<button type="submit">${esc(t.continue)}</button>
+</form>`;
+  return handoffPage(lang, title, message, form);
+}
+
 export function handoffPage(lang: PageLang, title: string, message: string, extra = ''): string {
   return `<!doctype html>
 <html lang="${lang}"${lang === 'ar' ? ' dir="rtl"' : ''}>

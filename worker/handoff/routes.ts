@@ -1,8 +1,11 @@
 /**
  * The cross-device handoff's pages on the worker's own origin:
  *   GET /handoff/:verificationId?t=…         the URL behind the QR code or
- *       the copied link: single use, until the link expires; forwards the
- *       phone to the vendor's hosted flow.
+ *       the copied link: a page naming the partner with a "Continue" button
+ *       (GET and HEAD never use the link up: link previews and mail scanners
+ *       open links too);
+ *   POST /handoff/:verificationId?t=…        that button: single use, until
+ *       the link expires; forwards the phone to the vendor's hosted flow.
  *   GET /handoff/:verificationId/return?r=…  where a handed-off hosted flow
  *       ends (its success and error redirect): single use; the worker asks
  *       the vendor at once, and the phone reads "All done: go back to your
@@ -13,14 +16,15 @@ import type { AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { VERIFICATION_ID } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
-import { codePage, HANDOFF_CSS, handoffPage } from './pages';
+import { partnerById } from '../partners/resolve';
+import { codePage, continuePage, HANDOFF_CSS, handoffPage } from './pages';
 import { PAGE_STRINGS, pageLang, type PageLang, type PageStrings } from './page-strings';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie, setCookie } from 'hono/cookie';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
-function headers(c: Context<AppEnv>, formAction: "'none'" | "'self'" = "'none'") {
+function headers(c: Context<AppEnv>, formAction = "'none'") {
   c.header(
     'Content-Security-Policy',
     `default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action ${formAction}`,
@@ -69,7 +73,24 @@ export const handoff = new Hono<AppEnv>()
     const vid = c.req.param('verificationId');
     const token = c.req.query('t') ?? '';
     if (!VERIFICATION_ID.test(vid) || !TOKEN.test(token)) return page(c, 'linkGone', 404);
-    const hosted = await verifications(c.env).openHandoff(vid, token);
+    const store = verifications(c.env);
+    // Looked at, not used: only the "Continue" POST below forwards (and uses the link up).
+    const hosted = await store.openHandoff(vid, token, false);
+    if (!hosted) return page(c, 'linkGone', 410);
+    const v = await store.read(vid);
+    const partner = v ? await partnerById(c.env, v.workerOrigin, v.partnerId).catch(() => undefined) : undefined;
+    // The form posts here and is redirected to the vendor's hosted flow: browsers hold redirects to form-action too.
+    headers(c, `'self' ${new URL(hosted).origin}`);
+    const lang = langOf(c);
+    c.header('Content-Language', lang);
+    const action = `/handoff/${vid}?t=${encodeURIComponent(token)}&l=${lang}`;
+    return c.html(continuePage(lang, action, partner?.displayName));
+  })
+  .post('/handoff/:verificationId', bodyLimit({ maxSize: 1024, onError: (c) => page(c, 'linkGone', 404) }), async (c) => {
+    const vid = c.req.param('verificationId');
+    const token = c.req.query('t') ?? '';
+    if (!VERIFICATION_ID.test(vid) || !TOKEN.test(token)) return page(c, 'linkGone', 404);
+    const hosted = await verifications(c.env).openHandoff(vid, token, true);
     if (!hosted) return page(c, 'linkGone', 410);
     c.header('Referrer-Policy', 'no-referrer'); // the handoff token stays out of the vendor's logs
     c.header('Cache-Control', 'no-store');

@@ -4,7 +4,7 @@
  * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
  */
 import type { Partner } from '../partners/partner';
-import type { DurableObjectNamespace, Fetcher, KVNamespace, Queue, RateLimit } from '@cloudflare/workers-types';
+import type { D1Database, DurableObjectNamespace, Fetcher, KVNamespace, Queue, RateLimit } from '@cloudflare/workers-types';
 
 export interface Env {
   /** Vendor host root (`{base_url}`). Unset or `sandbox` = the built-in sandbox. */
@@ -77,6 +77,13 @@ export interface Env {
   /** Attempts in all. Default: the schedule's length + 1. */
   WEBHOOK_MAX_ATTEMPTS?: string;
 
+  /** Secret. `Authorization: Bearer <OPS_TOKEN>` opens /ops (the CLI, `npm run ops -- --remote`). */
+  OPS_TOKEN?: string;
+  /** Cloudflare Access team domain (`<team>.cloudflareaccess.com`): /ops verifies `Cf-Access-Jwt-Assertion` against its keys. */
+  OPS_ACCESS_TEAM_DOMAIN?: string;
+  /** The Access application's audience tag (AUD) the assertion must name. */
+  OPS_ACCESS_AUD?: string;
+
   /** Static assets: the widget bundle and the demo (dist/public). */
   ASSETS?: Fetcher;
   /** Durable Object (SQLite) that holds the sandbox's state. */
@@ -93,6 +100,10 @@ export interface Env {
   WEBHOOK_QUEUE?: Queue;
   /** Dead-letter queue: events whose last attempt failed (this worker consumes and records it). */
   WEBHOOK_DLQ?: Queue;
+  /** Queue of the operator's events (worker/ops/events.ts); this worker consumes it into D1 rollups. */
+  EVENTS_QUEUE?: Queue;
+  /** D1: the verification index and the operator console's rollups (migrations/). */
+  DB?: D1Database;
   /** Rate limit per IPv6 /48 on every /api route (next to RL_IP's /64). */
   RL_IP_48?: RateLimit;
   /** Rate limit per client IP on every /api route. */

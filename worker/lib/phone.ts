@@ -4,7 +4,11 @@
  * be a mobile number. The field is "Mobile number" in every case; an SMS
  * additionally needs a destination country on SMS_ALLOWED_COUNTRIES. Premium-
  * rate, shared-cost, toll-free and fixed-line numbers are therefore refused
- * before any vendor call (the SMS-pumping guard).
+ * before any vendor call (the SMS-pumping guard). The metadata of the
+ * non-geographic codes (+800 freephone, +881 satellite, +882/+883
+ * international networks, +979 premium rate, +870 Inmarsat) is looser: a
+ * number must also belong to a country and be of type mobile (or
+ * fixed-line-or-mobile, where a country's plan cannot tell them apart).
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
 import { DEFAULTS, list, type Env } from './env';
@@ -49,6 +53,13 @@ export function parsePhone(code: string, number: string): { phone?: ParsedPhone;
     return { issues: [{ issue: 'does not match the country code', issueLocation: 'phone.code' }] };
   }
   if (!parsed.isValid()) {
+    return { issues: [{ issue: 'is not a valid mobile number for this country code', issueLocation: 'phone.number' }] };
+  }
+  const type = parsed.getType();
+  if (!parsed.country) {
+    return { issues: [{ issue: 'is not a country calling code for mobile numbers', issueLocation: 'phone.code' }] };
+  }
+  if (type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') {
     return { issues: [{ issue: 'is not a valid mobile number for this country code', issueLocation: 'phone.number' }] };
   }
   return {

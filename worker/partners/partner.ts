@@ -100,11 +100,16 @@ const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
 
 /**
  * Why a webhook URL may not be used, or undefined when it may: `https`, or
- * `http` to a loopback host while the sandbox is the vendor; never a host
- * written as an IP address in a private, loopback or link-local range
- * (otherwise), never credentials in the URL.
+ * `http` to a loopback host while the sandbox is the vendor on a local
+ * worker (`localSandbox`); never credentials in the URL; never (otherwise,
+ * and so also for a deployed sandbox demo) a host that cannot be a public
+ * server: `localhost` (with or without its trailing dot), a single-label name,
+ * or an IP address in a private, loopback, link-local, shared, benchmarking,
+ * multicast or reserved range, IPv6 forms that embed an IPv4 address
+ * included (mapped, compatible, NAT64, 6to4, Teredo). A DNS name that
+ * resolves to such an address cannot be seen here (docs/security.md).
  */
-export function webhookUrlProblem(value: string, sandbox: boolean): string | undefined {
+export function webhookUrlProblem(value: string, localSandbox: boolean): string | undefined {
   let u: URL;
   try {
     u = new URL(value);
@@ -115,29 +120,72 @@ export function webhookUrlProblem(value: string, sandbox: boolean): string | und
   const host = u.hostname.toLowerCase();
   const loopback = LOOPBACK_HOST.test(host);
   if (u.protocol === 'http:')
-    return sandbox && loopback ? undefined : 'must be https (http only to a loopback host while the sandbox is the vendor)';
+    return localSandbox && loopback ? undefined : 'must be https (http only to a loopback host while the sandbox is the vendor locally)';
   if (u.protocol !== 'https:') return 'must be https';
-  if (!sandbox && privateAddress(host)) return 'must not point to a private, loopback or link-local address';
+  if (!localSandbox && notPublicHost(host))
+    return 'must be a public host (not a private, loopback, link-local or reserved address, nor a single-label name)';
   return undefined;
 }
 
-function privateAddress(host: string): boolean {
-  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (v4) {
-    const [a, b] = [Number(v4[1]), Number(v4[2])];
-    return (
-      a === 10 ||
-      a === 127 ||
-      a === 0 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
+/** IPv4 ranges no public webhook server lives in: [first octets as a number, prefix length]. */
+const V4_BLOCKED: [number, number][] = [
+  [0x00000000, 8], // "this network"
+  [0x0a000000, 8], // private
+  [0x64400000, 10], // shared (carrier-grade NAT)
+  [0x7f000000, 8], // loopback
+  [0xa9fe0000, 16], // link-local
+  [0xac100000, 12], // private
+  [0xc0000000, 24], // IETF protocol assignments
+  [0xc0000200, 24], // documentation
+  [0xc0a80000, 16], // private
+  [0xc6120000, 15], // benchmarking
+  [0xc6336400, 24], // documentation
+  [0xcb007100, 24], // documentation
+  [0xe0000000, 4], // multicast
+  [0xf0000000, 4], // reserved, broadcast
+];
+
+function blockedV4(n: number): boolean {
+  return V4_BLOCKED.some(([net, bits]) => n >>> (32 - bits) === net >>> (32 - bits));
+}
+
+/** The 8 groups of an IPv6 address as the URL parser writes it (compressed, hex, no IPv4 tail). */
+function v6Groups(h: string): number[] | undefined {
+  const [head = '', tail] = h.split('::');
+  const part = (s: string) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
+  const a = part(head);
+  const b = tail === undefined ? [] : part(tail);
+  const groups = tail === undefined ? a : [...a, ...Array(8 - a.length - b.length).fill(0), ...b];
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
+}
+
+function blockedV6(g: number[]): boolean {
+  const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
+  if (zeros(6)) return true; // ::, ::1, and IPv4-compatible ::a.b.c.d
+  if (zeros(5) && g[5] === 0xffff) return true; // IPv4-mapped ::ffff:a.b.c.d
+  if (g[0] === 0x64 && g[1] === 0xff9b) return true; // NAT64 64:ff9b::/96 and the local-use 64:ff9b:1::/48
+  if (g[0] === 0x2002) return true; // 6to4 2002::/16: embeds an IPv4 address; refused whole
+  if (g[0] === 0x2001 && g[1]! <= 0x01ff) return true; // Teredo 2001::/32 and IETF assignments 2001::/23
+  if (g[0] === 0x2001 && g[1] === 0x0db8) return true; // documentation
+  if (g[0] === 0x0100 && g[1] === 0 && g[2] === 0 && g[3] === 0) return true; // discard 100::/64
+  const first = g[0]!;
+  return (
+    (first & 0xfe00) === 0xfc00 || // unique local fc00::/7
+    (first & 0xffc0) === 0xfe80 || // link-local fe80::/10
+    (first & 0xffc0) === 0xfec0 || // site-local fec0::/10 (deprecated)
+    (first & 0xff00) === 0xff00 // multicast
+  );
+}
+
+function notPublicHost(host: string): boolean {
   if (host.startsWith('[')) {
-    const h = host.slice(1, -1);
-    return h === '::1' || h === '::' || /^f[cd]/.test(h) || /^fe[89ab]/.test(h) || h.startsWith('::ffff:');
+    const g = v6Groups(host.slice(1, -1));
+    return !g || blockedV6(g);
   }
-  return host === 'localhost' || host.endsWith('.localhost');
+  const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (v4) return blockedV4(((+v4[1]! << 24) | (+v4[2]! << 16) | (+v4[3]! << 8) | +v4[4]!) >>> 0);
+  const name = host.replace(/\.$/, ''); // `localhost.` is localhost
+  return (
+    !name.includes('.') || name === 'localhost' || name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.internal')
+  );
 }

@@ -31,6 +31,21 @@ export interface VendorConfig {
   searchPath: string;
   /** How requests leave: global `fetch`, or an in-process call into the sandbox. */
   fetch: (request: Request) => Promise<Response>;
+  /** Told about each call once it is over (the operator's `vendor.call` event). Must not throw. */
+  onCall?: (operation: VendorOperation, outcome: VendorOutcome, ms: number) => void;
+}
+
+/** The spec's four operations, as the operator's events name them. */
+export type VendorOperation = 'onboarding-url' | 'result' | 'search' | 'ruok';
+/** How a call ended: answered 2xx and readable, 4xx, any other failure to answer properly, no answer in time, no connection. */
+export type VendorOutcome = 'ok' | '4xx' | '5xx' | 'timeout' | 'network';
+
+/** A call's outcome from its fault (none = ok). A 2xx the spec cannot read, or a redirect, counts as the vendor's failure (5xx). */
+export function vendorOutcome(fault: VendorFault | undefined): VendorOutcome {
+  if (!fault) return 'ok';
+  if (fault.kind === 'timeout') return 'timeout';
+  if (fault.kind === 'unreachable') return 'network';
+  return fault.status >= 400 && fault.status < 500 ? '4xx' : '5xx';
 }
 
 export type VendorFault =
@@ -68,7 +83,30 @@ export function createVendorClient(config: VendorConfig) {
     return h;
   }
 
-  async function call<S extends z.ZodType>(method: 'GET' | 'POST', path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+  async function call<S extends z.ZodType>(
+    operation: VendorOperation,
+    method: 'GET' | 'POST',
+    path: string,
+    schema: S,
+    body?: unknown,
+  ): Promise<z.infer<S>> {
+    const started = Date.now();
+    let fault: VendorFault | undefined;
+    try {
+      return await exchange(method, path, schema, body);
+    } catch (err) {
+      fault = err instanceof VendorError ? err.fault : { kind: 'unreachable' };
+      throw err;
+    } finally {
+      try {
+        config.onCall?.(operation, vendorOutcome(fault), Date.now() - started);
+      } catch {
+        // Counting never fails a call.
+      }
+    }
+  }
+
+  async function exchange<S extends z.ZodType>(method: 'GET' | 'POST', path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -77,7 +115,7 @@ export function createVendorClient(config: VendorConfig) {
         reject(new VendorError({ kind: 'timeout' }));
       }, config.timeoutMs);
     });
-    const exchange = (async () => {
+    const exchanging = (async () => {
       let response: Response;
       try {
         response = await config.fetch(
@@ -114,19 +152,20 @@ export function createVendorClient(config: VendorConfig) {
       return parsed.data;
     })();
     try {
-      return await Promise.race([exchange, timeout]);
+      return await Promise.race([exchanging, timeout]);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       // A timed-out exchange may still settle later; nobody is listening.
-      exchange.catch(() => {});
+      exchanging.catch(() => {});
     }
   }
 
   return {
     /** 4.1 — POST {base}/idv/v2/idvalidate/onboarding-url */
-    onboardingUrl: (body: OnboardingUrlRequest) => call('POST', '/idv/v2/idvalidate/onboarding-url', OnboardingUrlResponse, body),
+    onboardingUrl: (body: OnboardingUrlRequest) =>
+      call('onboarding-url', 'POST', '/idv/v2/idvalidate/onboarding-url', OnboardingUrlResponse, body),
     /** 4.2 — POST {base}/idv/v2/idvalidate/result */
-    result: (body: ResultRequest) => call('POST', '/idv/v2/idvalidate/result', ResultResponse, body),
+    result: (body: ResultRequest) => call('result', 'POST', '/idv/v2/idvalidate/result', ResultResponse, body),
     /** 4.3 — POST {base}{KYC_SEARCH_PATH}?child&searchType&onlyEntityIds&resultLimit */
     search: (criteria: Entity, options: SearchOptions = {}) => {
       const q = new URLSearchParams();
@@ -135,10 +174,10 @@ export function createVendorClient(config: VendorConfig) {
       if (options.onlyEntityIds !== undefined) q.set('onlyEntityIds', String(options.onlyEntityIds));
       if (options.resultLimit !== undefined) q.set('resultLimit', String(options.resultLimit));
       const path = '/' + config.searchPath.replace(/^\/+/, '');
-      return call('POST', q.size ? `${path}?${q}` : path, SearchResponse, criteria);
+      return call('search', 'POST', q.size ? `${path}?${q}` : path, SearchResponse, criteria);
     },
     /** 4.4 — GET {base}/v2/kyc/ruok */
-    ruok: () => call('GET', '/v2/kyc/ruok', RuokResponse),
+    ruok: () => call('ruok', 'GET', '/v2/kyc/ruok', RuokResponse),
   };
 }
 

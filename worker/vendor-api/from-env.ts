@@ -10,6 +10,7 @@
 import type { Context, ExecutionContext } from 'hono';
 import { DEFAULTS, timeoutMs, usesSandbox, type AppEnv, type Env } from '../lib/env';
 import type { Partner } from '../partners/partner';
+import { emitOne, type WaitUntil } from '../ops/events';
 import { createVendorClient, type VendorClient } from './client';
 
 /** The sandbox's fetch, called in process. Registered by the local stack's entry; production has none. */
@@ -30,9 +31,17 @@ export interface VendorOptions {
   ctx?: ExecutionContext;
   /** Told each answer's status (for a request's log line). */
   onStatus?: (status: number) => void;
+  /** Whose call it is, for the operator's `vendor.call` event (none: the operator's own, e.g. /api/ruok without a partner). */
+  partnerId?: string;
+  /** Where the event's send may run after the answer (a request's or a Durable Object's context). */
+  waitUntil?: WaitUntil;
 }
 
-export function vendorClient(env: Env, as: VendorCredentials, { origin, ctx, onStatus }: VendorOptions): VendorClient {
+export function vendorClient(
+  env: Env,
+  as: VendorCredentials,
+  { origin, ctx, onStatus, partnerId, waitUntil }: VendorOptions,
+): VendorClient {
   const inSandbox = usesSandbox(env);
   return createVendorClient({
     baseUrl: inSandbox ? `${origin}/sandbox` : env.KYC_BASE_URL!.trim(),
@@ -47,6 +56,8 @@ export function vendorClient(env: Env, as: VendorCredentials, { origin, ctx, onS
       onStatus?.(response.status);
       return response;
     },
+    onCall: (operation, outcome, ms) =>
+      emitOne(env, waitUntil ?? (ctx as WaitUntil | undefined), partnerId, { type: 'vendor.call', operation, outcome, ms }),
   });
 }
 
@@ -57,7 +68,13 @@ export function vendorFor(c: Context<AppEnv>, as: VendorCredentials): VendorClie
   } catch {
     ctx = undefined; // app.request() in node tests has no execution context
   }
-  return vendorClient(c.env, as, { origin: new URL(c.req.url).origin, ctx, onStatus: (status) => c.set('vendorStatus', status) });
+  const partnerId = 'id' in as && typeof as.id === 'string' ? as.id : c.get('partner')?.id;
+  return vendorClient(c.env, as, {
+    origin: new URL(c.req.url).origin,
+    ctx,
+    onStatus: (status) => c.set('vendorStatus', status),
+    ...(partnerId ? { partnerId } : {}),
+  });
 }
 
 function sandboxFetch(request: Request, env: Env, ctx?: ExecutionContext): Response | Promise<Response> {

@@ -31,13 +31,15 @@ function isPrivateP256(k: PrivateJwk): k is JsonWebKey & { kid: string } {
   );
 }
 
-/** The configured keys' JWKs, or undefined when unset or unreadable (never partly). */
+/** The configured keys' JWKs, or undefined when unset, unreadable or with a repeated `kid` (never partly). */
 export function configuredKeyJwks(env: Env): (JsonWebKey & { kid: string })[] | undefined {
   const raw = env.RESULT_SIGNING_KEYS?.trim();
   if (!raw) return undefined;
   try {
     const list = JSON.parse(raw) as PrivateJwk[];
     if (!Array.isArray(list) || list.length === 0 || !list.every(isPrivateP256)) return undefined;
+    // Two keys under one kid: a verifier could pick either; refused as misconfigured.
+    if (new Set(list.map((k) => k.kid)).size !== list.length) return undefined;
     return list;
   } catch {
     return undefined;

@@ -10,6 +10,7 @@ import { pollSchedule } from './settings';
 import type { DemoDelivery, Renewal, Verification, WebhookState } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
 import { askVendor, enqueue, observeSafely, type Observation } from './verification-store';
+import { emitOne } from '../ops/events';
 
 export class VerificationStore extends DurableObject<Env> {
   private readonly logic = new VerificationLogic({
@@ -19,8 +20,9 @@ export class VerificationStore extends DurableObject<Env> {
     setAlarm: (at) => this.ctx.storage.setAlarm(at),
     now: () => Date.now(),
     schedule: pollSchedule(this.env),
-    askVendor: (v) => askVendor(this.env, v),
+    askVendor: (v) => askVendor(this.env, v, this.ctx),
     enqueue: (e) => enqueue(this.env, e),
+    emit: (partnerId, event) => emitOne(this.env, this.ctx, partnerId, event),
   });
 
   create(v: Verification): Promise<void> {
@@ -38,8 +40,8 @@ export class VerificationStore extends DurableObject<Env> {
   renew(r: Renewal): Promise<Verification | undefined> {
     return this.logic.renew(r);
   }
-  openHandoff(token: string): Promise<string | undefined> {
-    return this.logic.openHandoff(token);
+  openHandoff(token: string, consume: boolean): Promise<string | undefined> {
+    return this.logic.openHandoff(token, consume);
   }
   arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined> {
     return this.logic.arrive(secret, outcome, hint);

@@ -5,12 +5,14 @@
  */
 import { vendorMismatch } from '../vendor-api/errors';
 import { randomToken, safeEqual } from '../lib/random';
+import type { OpsEvent } from '../ops/events';
 import {
   awaitingClaim,
   CHECKING,
   CLAIM_TRIES,
   isOpen,
   MAX_RENEWALS,
+  hintPollDue,
   nextAlarmAt,
   pollDue,
   pollStarted,
@@ -42,12 +44,16 @@ export interface VerificationDeps {
   askVendor(v: Verification): Promise<VendorAnswer>;
   /** Hands a webhook event to the delivery queue (at least once). */
   enqueue(event: WebhookEvent): Promise<void>;
+  /** Counts an operator's event for the verification's partner (never throws, never waits). */
+  emit?(partnerId: string, event: OpsEvent): void;
 }
 
 /** What a browser may add when it comes back from the hosted flow. */
 export interface ReturnHint {
   checkId?: string;
   token?: string;
+  /** The hosted flow sent the person back to the partner's page (`kyc_return`), as the widget read it. */
+  returned?: 'success' | 'error';
 }
 
 /** A phone back on the return page: its key, and whether it must enter the first device's code. */
@@ -71,6 +77,21 @@ export class VerificationLogic {
 
   constructor(private readonly d: VerificationDeps) {}
 
+  private emit(v: Verification, event: OpsEvent): void {
+    try {
+      this.d.emit?.(v.partnerId, event);
+    } catch {
+      // Counting never fails a verification.
+    }
+  }
+
+  /** The first return from the hosted flow (this device's, or the phone's on the return page) is counted once. */
+  private returnedOnce(v: Verification, outcome: 'success' | 'error'): Verification {
+    if (v.flowReturnedAt !== undefined) return v;
+    this.emit(v, { type: 'flow.returned', outcome });
+    return { ...v, flowReturnedAt: this.d.now() };
+  }
+
   async create(v: Verification): Promise<void> {
     await this.d.save(v);
     await this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule));
@@ -78,9 +99,11 @@ export class VerificationLogic {
 
   /**
    * The record, after asking the vendor if that is due (a browser waits on
-   * it): at once when the browser brings back a check id or token it had not
-   * brought before (or `arrived`: a person is back on the return page),
-   * otherwise at most once per poll interval however many browsers ask.
+   * it): at once when a person is back on the return page (`arrived`), or
+   * when the browser brings back a check id or token it had not brought
+   * before, within HINT_POLLS for the verification (a hint is a return, not
+   * a key to the vendor); otherwise at most once per poll interval however
+   * many browsers ask.
    * A fault of a poll made for this call is thrown (the browser sees 502/504).
    */
   async observe(hint: ReturnHint = {}, arrived = false): Promise<Verification | undefined> {
@@ -90,9 +113,14 @@ export class VerificationLogic {
       isOpen(v) && ((hint.checkId !== undefined && hint.checkId !== v.checkId) || (hint.token !== undefined && hint.token !== v.token));
     if (brought) {
       v = { ...v, ...(hint.checkId ? { checkId: hint.checkId } : {}), ...(hint.token ? { token: hint.token } : {}) };
-      await this.d.save(v);
     }
-    const cause: PollCause = brought || arrived ? 'returned' : 'browser';
+    const firstReturn = hint.returned !== undefined && v.flowReturnedAt === undefined;
+    if (firstReturn) v = this.returnedOnce(v, hint.returned!);
+    if (brought || firstReturn) await this.d.save(v);
+    // A person back on the return page is a return (its secret is single use); a
+    // browser's new check id or token is one only within HINT_POLLS, then it is
+    // a browser asking like any other.
+    const cause: PollCause = arrived || firstReturn || (brought && hintPollDue(v)) ? 'returned' : 'browser';
     if (this.inflight) await this.inflight.catch(() => undefined);
     else if (pollDue(v, this.d.now(), this.d.schedule, cause)) await this.poll(cause);
     return this.d.load();
@@ -101,7 +129,7 @@ export class VerificationLogic {
   private poll(cause: PollCause): Promise<void> {
     const run = (async () => {
       const v = await this.d.load();
-      // A texted link whose outcome the vendor already gave only waits for its code.
+      // A handed-off link whose outcome the vendor already gave only waits for its code.
       if (!v || !isOpen(v) || (awaitingClaim(v) && v.handoff.pendingStatus)) return;
       const started = pollStarted(v, this.d.now(), cause);
       await this.d.save(started);
@@ -143,6 +171,7 @@ export class VerificationLogic {
     }
     const done: Verification = { ...v, status, finalAt: this.d.now(), webhook: { ...v.webhook, state: 'queued' } };
     await this.d.save(done);
+    this.emit(done, { type: 'verification.final', checkStatus: status, secondsSinceLink: (done.finalAt! - done.createdAt) / 1000 });
     await this.d.enqueue(webhookEvent(done));
     await this.d.setAlarm(done.finalAt! + RETENTION_MS);
   }
@@ -186,6 +215,7 @@ export class VerificationLogic {
     const now = this.d.now();
     const expired: Verification = { ...v, expiredAt: now, expiredReason: reason, webhook: { ...v.webhook, state: 'queued' } };
     await this.d.save(expired);
+    this.emit(expired, { type: 'verification.expired', reason });
     await this.d.enqueue(webhookEvent(expired));
     await this.d.setAlarm(now + RETENTION_MS);
   }
@@ -199,13 +229,14 @@ export class VerificationLogic {
   async claim(browserKey: string, code: string): Promise<ClaimOutcome> {
     const v = await this.d.load();
     const h = v?.handoff;
-    if (!v || h?.kind !== 'sms' || !h.browserKey || !safeEqual(browserKey, h.browserKey)) return { kind: 'gone' };
+    if (!v || h?.code === undefined || !h.browserKey || !safeEqual(browserKey, h.browserKey)) return { kind: 'gone' };
     if (h.claimed) return { kind: 'claimed', ...(h.returned ? { returned: h.returned } : {}) };
-    if (!isOpen(v) || h.tries >= CLAIM_TRIES) return { kind: 'ended' };
+    if (!isOpen(v) || (h.tries ?? 0) >= CLAIM_TRIES) return { kind: 'ended' };
     if (!safeEqual(code, h.code)) {
-      const tries = h.tries + 1;
+      const tries = (h.tries ?? 0) + 1;
       await this.d.save({ ...v, handoff: { ...h, tries } });
       if (tries < CLAIM_TRIES) return { kind: 'wrong', triesLeft: CLAIM_TRIES - tries };
+      // The last wrong code ends it at once: verification.expired (not_claimed), /api/result final.
       await this.expire('not_claimed');
       return { kind: 'ended' };
     }
@@ -229,7 +260,11 @@ export class VerificationLogic {
     if (r.link && h?.kind === 'link') {
       // The same return secret: a phone still in the old flow can come back.
       // A new one (the old was spent: a phone already came back) starts afresh.
-      handoff = r.link.returnSecret === h.returnSecret ? { ...h, ...r.link, opened: false } : { kind: 'link', ...r.link };
+      // The code shown on the first device, and the wrong tries, carry over either way.
+      handoff =
+        r.link.returnSecret === h.returnSecret
+          ? { ...h, ...r.link, opened: false }
+          : { kind: 'link', ...r.link, ...(h.code !== undefined ? { code: h.code, tries: h.tries ?? 0 } : {}) };
     }
     const next: Verification = {
       ...v,
@@ -242,12 +277,20 @@ export class VerificationLogic {
     return next;
   }
 
-  /** The handoff URL was opened: where to send the phone, once. */
-  async openHandoff(token: string): Promise<string | undefined> {
+  /**
+   * The handoff URL: where to send the phone, while it is valid and unused.
+   * Only `consume` (the "Continue" POST of the page a GET or HEAD shows) uses
+   * it up: link previews and mail scanners open links too.
+   */
+  async openHandoff(token: string, consume = true): Promise<string | undefined> {
     const v = await this.d.load();
     const h = v?.handoff;
-    if (!v || h?.kind !== 'link' || h.opened || !safeEqual(token, h.openToken) || this.d.now() >= v.linkExpiresAt) return undefined;
-    await this.d.save({ ...v, handoff: { ...h, opened: true } });
+    if (!v || !isOpen(v) || h?.kind !== 'link' || h.opened || !safeEqual(token, h.openToken) || this.d.now() >= v.linkExpiresAt)
+      return undefined;
+    if (consume) {
+      await this.d.save({ ...v, handoff: { ...h, opened: true } });
+      this.emit(v, { type: 'handoff.opened' });
+    }
     return h.hostedUrl;
   }
 
@@ -263,9 +306,9 @@ export class VerificationLogic {
     if (!v || !h || !safeEqual(secret, h.returnSecret)) return undefined;
     if (h.browserKey) return undefined; // single use: someone already arrived with it
     const browserKey = randomToken();
-    await this.d.save({ ...v, handoff: { ...h, browserKey, returned: outcome } });
+    await this.d.save(this.returnedOnce({ ...v, handoff: { ...h, browserKey, returned: outcome } }, outcome));
     await this.observe(hint, true).catch(() => undefined); // the alarm tries again if the vendor is down
-    return { browserKey, needsCode: h.kind === 'sms' && isOpen(v) };
+    return { browserKey, needsCode: h.code !== undefined && !h.claimed && isOpen(v) };
   }
 
   /** A delivery the demo receiver verified (kept: the last 10). */

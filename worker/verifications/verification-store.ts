@@ -13,14 +13,19 @@ import { pollSchedule } from './settings';
 import { CHECKING, type DemoDelivery, type Renewal, type Verification, type WebhookEvent } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint, type VerificationDeps } from './verification-logic';
 import type { WebhookState } from './verification';
+import { emitOne, type WaitUntil } from '../ops/events';
 
 /** Asks the vendor about a verification's check, as its partner: the entity always, and what the browser brought back. */
-export async function askVendor(env: Env, v: Verification) {
+export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil) {
   const partner = await partnerById(env, v.workerOrigin, v.partnerId);
   // A partner removed meanwhile: nobody may ask on its behalf any more.
   if (!partner) throw new VendorError({ kind: 'status', status: 403 });
   try {
-    const answer = await vendorClient(env, partner, { origin: v.workerOrigin }).result({
+    const answer = await vendorClient(env, partner, {
+      origin: v.workerOrigin,
+      partnerId: v.partnerId,
+      ...(waitUntil ? { waitUntil } : {}),
+    }).result({
       entity: { entityId: v.entityId },
       ...(v.checkId ? { checkId: v.checkId } : {}),
       ...(v.token ? { token: v.token } : {}),
@@ -76,8 +81,8 @@ export interface Verifications {
   read(id: string): Promise<Verification | undefined>;
   /** A new link for the same verification; undefined when it has ended or had its renewals. */
   renew(id: string, r: Renewal): Promise<Verification | undefined>;
-  /** Handoff: the hosted flow's URL for a valid, unused handoff token (then used). */
-  openHandoff(id: string, token: string): Promise<string | undefined>;
+  /** Handoff: the hosted flow's URL for a valid, unused handoff token (then used, unless `consume` is false). */
+  openHandoff(id: string, token: string, consume?: boolean): Promise<string | undefined>;
   /** Handoff: the phone's return with the return secret (single use). */
   arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
   /** Handoff by text message: the first device's code, entered by the browser that arrived (its key). */
@@ -111,6 +116,7 @@ export class MemoryVerifications implements Verifications {
           this.events.push(e);
           await enqueue(this.env, e);
         },
+        emit: (partnerId, event) => emitOne(this.env, undefined, partnerId, event),
       };
       l = new VerificationLogic(deps);
       this.logics.set(id, l);
@@ -135,8 +141,8 @@ export class MemoryVerifications implements Verifications {
   renew(id: string, r: Renewal) {
     return this.logic(id).renew(r);
   }
-  openHandoff(id: string, token: string) {
-    return this.logic(id).openHandoff(token);
+  openHandoff(id: string, token: string, consume = true) {
+    return this.logic(id).openHandoff(token, consume);
   }
   arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint) {
     return this.logic(id).arrive(secret, outcome, hint);
@@ -183,7 +189,7 @@ export function verifications(env: Env): Verifications {
     recordDemoDelivery(d: DemoDelivery): Promise<void>;
     read(): Promise<Verification | undefined>;
     renew(r: Renewal): Promise<Verification | undefined>;
-    openHandoff(token: string): Promise<string | undefined>;
+    openHandoff(token: string, consume: boolean): Promise<string | undefined>;
     arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
     claim(browserKey: string, code: string): Promise<ClaimOutcome>;
   };
@@ -195,7 +201,7 @@ export function verifications(env: Env): Verifications {
     recordDemoDelivery: (id, d) => stub(id).recordDemoDelivery(d),
     read: (id) => stub(id).read(),
     renew: (id, r) => stub(id).renew(r),
-    openHandoff: (id, token) => stub(id).openHandoff(token),
+    openHandoff: (id, token, consume = true) => stub(id).openHandoff(token, consume),
     arrive: (id, secret, outcome, hint) => stub(id).arrive(secret, outcome, hint),
     claim: (id, browserKey, code) => stub(id).claim(browserKey, code),
   };

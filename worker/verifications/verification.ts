@@ -9,6 +9,9 @@ import { ulid } from 'ulid';
 
 export const CHECKING = 'CHECKING';
 
+/** Who set a verification's `customerRef`. */
+export type CustomerRefSource = 'server' | 'page';
+
 export type WebhookState = 'none' | 'queued' | 'delivered' | 'gone' | 'dead';
 
 export interface Verification {
@@ -19,6 +22,13 @@ export interface Verification {
   /** The partner page origin that created it: the token's `aud`, the webhook's `partnerOrigin`. */
   partnerOrigin: string;
   customerRef?: string;
+  /**
+   * Who set `customerRef`: `server` (the partner's server, `/v1`) or `page`
+   * (a page's `customer-ref`, which any script claiming the partner's origin
+   * can choose). Absent means `page`. Webhook receivers match events by
+   * `verificationId`, never by a page-set reference.
+   */
+  customerRefSource?: CustomerRefSource;
   /** The vendor's entity id (opaque). */
   entityId: string;
   /** The worker's own origin when it was made: `iss`, and where the sandbox lives. */
@@ -37,6 +47,10 @@ export interface Verification {
   expiredReason?: 'not_finished' | 'not_claimed';
   lastPolledAt?: number;
   polls: number;
+  /** Polls made at once for a return (a person back, or a browser bringing a new check id or token): their own budget, HINT_POLLS. */
+  hintPolls?: number;
+  /** When a person first came back from the hosted flow (this device or the phone): counted once for the operator. */
+  flowReturnedAt?: number;
   /** Polls in a row the alarm made with no one waiting (each doubles the alarm's next wait). */
   idlePolls?: number;
   /** Polls in a row the vendor failed (each doubles the next wait, whoever asks). */
@@ -53,14 +67,27 @@ export interface Verification {
 /** Continued on another device; the browser that arrives back with `returnSecret` gets `browserKey` (its cookie). */
 export type Handoff = LinkHandoff | SmsHandoff;
 
+/**
+ * Every handed-off link (a texted one, a QR code, a copied link) can reach
+ * someone other than the starter: it is credited only once the 6-digit code
+ * shown on the first device is entered on the return page, by the browser
+ * that arrived there (relay resistance).
+ */
 interface HandoffReturn {
   /** The single-use secret of the return URL. */
   returnSecret: string;
   browserKey?: string;
   returned?: 'success' | 'error';
+  /** The code shown on the first device. (Absent only on QR links made before every handoff had one.) */
+  code?: string;
+  /** Wrong codes entered so far; at CLAIM_TRIES the verification ends as not claimed. */
+  tries?: number;
+  claimed?: boolean;
+  /** A final status the vendor gave before the code was entered: credited on the claim. */
+  pendingStatus?: string;
 }
 
-/** A QR code or a copied link, which the starter holds: no code is needed to credit it. */
+/** A QR code or a copied link: the worker's single-use handoff URL, forwarded to the hosted flow on "Continue". */
 export interface LinkHandoff extends HandoffReturn {
   kind: 'link';
   /** The single-use token of the handoff URL, and the vendor's hosted flow it forwards to. */
@@ -69,19 +96,11 @@ export interface LinkHandoff extends HandoffReturn {
   opened?: boolean;
 }
 
-/**
- * A link the vendor texted to whatever number the starter typed: credited
- * only once the 6-digit code shown on the first device is entered on the
- * return page, by the browser that arrived there (relay resistance).
- */
+/** A link the vendor texted to whatever number the starter typed. */
 export interface SmsHandoff extends HandoffReturn {
   kind: 'sms';
   code: string;
-  /** Wrong codes entered so far; at CLAIM_TRIES the handoff ends. */
   tries: number;
-  claimed?: boolean;
-  /** A final status the vendor gave before the code was entered: credited on the claim. */
-  pendingStatus?: string;
 }
 
 /** New links one verification may get after its first (each a vendor call). */
@@ -95,12 +114,12 @@ export interface Renewal {
   link?: { openToken: string; hostedUrl: string; returnSecret: string };
 }
 
-/** Wrong codes allowed before a texted handoff ends. */
+/** Wrong codes allowed before a handoff ends (the verification ends with the last). */
 export const CLAIM_TRIES = 5;
 
-/** Whether the verification waits for its code: a texted link not yet claimed. */
-export const awaitingClaim = (v: Verification): v is Verification & { handoff: SmsHandoff } =>
-  v.handoff?.kind === 'sms' && !v.handoff.claimed;
+/** Whether the verification waits for its code: a handed-off link not yet claimed. */
+export const awaitingClaim = (v: Verification): v is Verification & { handoff: Handoff & { code: string } } =>
+  v.handoff?.code !== undefined && !v.handoff.claimed;
 
 /** Six digits, uniformly random. */
 export function claimCode(): string {
@@ -130,6 +149,15 @@ export function linkExpiry(urlExpiry: string | undefined, createdAt: number): nu
 
 export const isFinal = (v: Pick<Verification, 'status'>) => v.status !== CHECKING;
 export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined;
+
+/**
+ * Polls one verification may make at once because a browser brought back a
+ * check id or token it had not brought before (a return from the hosted
+ * flow). Past these, a hint waits for the poll interval like any other
+ * browser's call: 20 made-up check ids cost at most this many extra vendor
+ * calls, and never spend the polls the alarm needs to find a real outcome.
+ */
+export const HINT_POLLS = 2;
 
 /**
  * How often the vendor may be asked about one verification ("Polling
@@ -163,11 +191,15 @@ export function pollDue(v: Verification, now: number, s: PollSchedule, cause: Po
   return cause === 'returned' || v.lastPolledAt === undefined || now - v.lastPolledAt >= pollWait(v, s, cause);
 }
 
-/** The record as a poll for `cause` starts (counted before the call: a slow or failing vendor still costs a poll). */
+/**
+ * The record as a poll for `cause` starts (counted before the call: a slow or
+ * failing vendor still costs a poll). A return's poll is counted in its own
+ * budget (`hintPolls`), so returns never spend the polls the alarm needs.
+ */
 export const pollStarted = (v: Verification, now: number, cause: PollCause): Verification => ({
   ...v,
   lastPolledAt: now,
-  polls: v.polls + 1,
+  ...(cause === 'returned' ? { hintPolls: (v.hintPolls ?? 0) + 1 } : { polls: v.polls + 1 }),
   idlePolls: cause === 'alarm' ? (v.idlePolls ?? 0) + 1 : 0,
 });
 
@@ -182,6 +214,9 @@ export function nextAlarmAt(v: Verification, now: number, s: PollSchedule): numb
   // Never in the past (an alarm that set itself to now would spin).
   return Math.min(v.deadline, Math.max(due, now + 1000));
 }
+
+/** Whether a browser's new check id or token may make the vendor be asked at once. */
+export const hintPollDue = (v: Verification): boolean => isOpen(v) && (v.hintPolls ?? 0) < HINT_POLLS;
 
 /** The webhook event for a verification that just ended, byte for byte what every attempt sends. */
 export interface WebhookEvent {
@@ -203,7 +238,7 @@ export function webhookEvent(v: Verification): WebhookEvent {
     verificationId: v.id,
     entityId: v.entityId,
     ...(isFinal(v) ? { checkStatus: v.status } : {}),
-    ...(v.customerRef ? { customerRef: v.customerRef } : {}),
+    ...(v.customerRef ? { customerRef: v.customerRef, customerRefSource: v.customerRefSource ?? 'page' } : {}),
     partnerOrigin: v.partnerOrigin,
     ...(isFinal(v) ? {} : { reason: v.expiredReason ?? 'not_finished' }),
   };

@@ -18,6 +18,7 @@ import { partnerById } from '../partners/resolve';
 import { webhookSignature } from './webhook-signature';
 import { demoReceiver, demoTarget } from '../demo/demo-receiver';
 import { demoEnabled } from '../lib/env';
+import { emit, message, type WebhookResult } from '../ops/events';
 
 /** What travels on the queue: the event, which attempt comes next, and not before when. */
 export interface WebhookMessage extends WebhookEvent {
@@ -31,7 +32,7 @@ export const MAX_QUEUE_DELAY_SECONDS = 12 * 60 * 60;
 export type AttemptResult =
   | { kind: 'delivered'; status: number }
   | { kind: 'gone'; status: number }
-  | { kind: 'failed'; status?: number; retryAfterSeconds?: number };
+  | { kind: 'failed'; status?: number; retryAfterSeconds?: number; failure?: 'timeout' | 'network' };
 
 function retryAfter(value: string | null, now: number): number | undefined {
   if (!value) return undefined;
@@ -67,8 +68,12 @@ export async function deliverOnce(
     if (res.status === 410) return { kind: 'gone', status: 410 };
     const after = retryAfter(res.headers.get('Retry-After'), now);
     return { kind: 'failed', status: res.status, ...(after !== undefined ? { retryAfterSeconds: after } : {}) };
-  } catch {
-    return { kind: 'failed' }; // refused, reset, timed out
+  } catch (err) {
+    // refused, reset (network), or no answer within the timeout
+    return {
+      kind: 'failed',
+      failure: (err as Error)?.name === 'TimeoutError' || (err as Error)?.name === 'AbortError' ? 'timeout' : 'network',
+    };
   }
 }
 
@@ -92,7 +97,7 @@ export async function handleWebhookMessage(env: Env, body: WebhookEvent | Webhoo
   const m: WebhookMessage = { attempt: 1, ...body };
   if (m.notBefore && m.notBefore > now) return requeue(env, m, Math.ceil((m.notBefore - now) / 1000), now);
   const partner = await partnerById(env, m.workerOrigin, m.partnerId);
-  let target = webhookTarget(env, partner);
+  let target = webhookTarget(env, partner, m.workerOrigin);
   let send: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
   // A demo partner with no endpoint of its own: the receiver inside the worker, called in-process.
   if (!target && partner?.source === 'demo' && demoEnabled(env)) {
@@ -104,17 +109,36 @@ export async function handleWebhookMessage(env: Env, body: WebhookEvent | Webhoo
     log('info', 'webhook_skipped_unconfigured', m);
     return store.webhookOutcome(m.verificationId, 'none', m.attempt - 1);
   }
+  const started = Date.now();
   const result = await deliverOnce(target, m, webhookTimeoutMs(env), now, send);
+  const ms = Date.now() - started;
+  // The operator's webhook.attempt: status or failure kind, time, attempt number, what came of it.
+  const counted = (outcome: WebhookResult) =>
+    emit(env, undefined, [
+      message(m.partnerId, {
+        type: 'webhook.attempt',
+        verificationId: m.verificationId,
+        webhookType: m.type,
+        attempt: m.attempt,
+        ...(result.status !== undefined ? { status: result.status } : {}),
+        ...(result.kind === 'failed' && result.failure ? { failure: result.failure } : {}),
+        ms,
+        result: outcome,
+      }),
+    ]);
   if (result.kind === 'delivered' || result.kind === 'gone') {
     if (result.kind === 'gone') log('info', 'webhook_gone', m, { status: 410 });
+    await counted(result.kind);
     return store.webhookOutcome(m.verificationId, result.kind, m.attempt, result.status);
   }
   const status = result.status;
   log('error', 'webhook_failed', m, { status: status ?? null });
   if (m.attempt >= webhookMaxAttempts(env)) {
+    await counted('dead');
     await env.WEBHOOK_DLQ?.send({ ...m, notBefore: undefined } satisfies WebhookMessage, { contentType: 'json' });
     return;
   }
+  await counted('retry');
   const schedule = webhookRetrySchedule(env);
   const wait = result.retryAfterSeconds ?? schedule[Math.min(m.attempt - 1, schedule.length - 1)]!;
   await store.webhookOutcome(m.verificationId, 'queued', m.attempt, status);

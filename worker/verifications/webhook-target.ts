@@ -5,6 +5,7 @@
  * or a secret that is not `whsec_` + base64 means no delivery, logged.
  */
 import { usesSandbox, type Env } from '../lib/env';
+import { isLoopbackHost } from '../lib/public-origin';
 import { webhookUrlProblem, type Partner } from '../partners/partner';
 
 export interface WebhookTarget {
@@ -24,10 +25,28 @@ export function decodeWebhookSecret(secret: string): Uint8Array | undefined {
   }
 }
 
-/** The target for a partner's events, or undefined when none is configured (or it is unusable). */
-export function webhookTarget(env: Env, partner: Pick<Partner, 'webhookUrl' | 'webhookSecret'> | undefined): WebhookTarget | undefined {
+/**
+ * The target for a partner's events, or undefined when none is configured (or
+ * it is unusable). Loopback and private addresses are allowed only while the
+ * sandbox is the vendor of a worker on a loopback host (a laptop), never for
+ * a deployed sandbox demo.
+ */
+export function webhookTarget(
+  env: Env,
+  partner: Pick<Partner, 'webhookUrl' | 'webhookSecret'> | undefined,
+  workerOrigin: string,
+): WebhookTarget | undefined {
   const url = partner?.webhookUrl?.trim();
   const key = partner?.webhookSecret ? decodeWebhookSecret(partner.webhookSecret) : undefined;
-  if (!url || !key || webhookUrlProblem(url, usesSandbox(env))) return undefined;
+  if (!url || !key || webhookUrlProblem(url, localSandbox(env, workerOrigin))) return undefined;
   return { url, key };
+}
+
+/** The sandbox is the vendor of a worker on a loopback host. */
+export function localSandbox(env: Env, workerOrigin: string): boolean {
+  try {
+    return usesSandbox(env) && isLoopbackHost(new URL(workerOrigin).hostname);
+  } catch {
+    return false;
+  }
 }

@@ -11,6 +11,7 @@ export function errorText(t: Strings, f: Failure): string {
     RESULT_PENDING: t.errPending,
     NO_SESSION: t.noSession,
     VERIFICATION_ENDED: t.errSession,
+    VERIFICATION_CLOSED: t.errClosed,
     ORIGIN_NOT_ALLOWED: t.errSetup,
     SMS_NOT_ALLOWED: t.errSms,
   };

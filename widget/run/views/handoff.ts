@@ -28,8 +28,9 @@ async function copy(flow: Flow, input: HTMLInputElement | null): Promise<void> {
 
 /**
  * `handoff`, "Continue on my phone": the worker's single-use link as a QR code
- * and as text with "Copy link". This tab keeps polling and reaches the outcome
- * by itself.
+ * and as text with "Copy link", and beside them the code the phone's last
+ * page asks for (so a forwarded link credits nobody). This tab keeps polling
+ * and reaches the outcome by itself.
  */
 export const handoff =
   ({ html, nothing }: Deps): View =>
@@ -50,6 +51,11 @@ export const handoff =
           <rect width=${box} height=${box} fill="#fff"></rect>
           <path d=${qrPath(qr)} fill="#000"></path>
         </svg>`
+        : nothing
+    }
+    ${
+      flow.claimCode
+        ? html`<p>${t.handoffCode} <strong class="code" part="code"><bdi dir="ltr">${flow.claimCode.replace(/^(\d{3})/, '$1 ')}</bdi></strong></p>`
         : nothing
     }
     <label for="handoff-link">${t.handoffLink}</label>

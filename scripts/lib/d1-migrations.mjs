@@ -1,0 +1,48 @@
+// The D1 migrations (migrations/NNNN_*.sql) as statements, for stacks that
+// apply them without `wrangler d1 migrations apply`: the Miniflare test starter
+// and the bench's in-memory worker. `npm start` and `wrangler dev` stacks use
+// wrangler's own command (applyWithWrangler), which records what it applied.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** [{ name, statements }] in file order. Statements end with `;` at the end of a line; `--` lines are comments. */
+export function migrations(root) {
+  const dir = join(root, 'migrations');
+  let files = [];
+  try {
+    files = readdirSync(dir)
+      .filter((f) => /^\d{4}_.+\.sql$/.test(f))
+      .sort();
+  } catch {
+    return [];
+  }
+  return files.map((name) => {
+    const sql = readFileSync(join(dir, name), 'utf8')
+      .split('\n')
+      .filter((l) => !/^\s*--/.test(l))
+      .join('\n');
+    const statements = sql
+      .split(/;\s*(?:\n|$)/)
+      .map((s) => s.trim())
+      .filter(Boolean);
+    return { name, statements };
+  });
+}
+
+/** Applies every migration to a D1 binding (Miniflare's `getD1Database`), in order. */
+export async function applyMigrations(db, root) {
+  for (const m of migrations(root)) {
+    await db.batch(m.statements.map((s) => db.prepare(s)));
+  }
+}
+
+/** `wrangler d1 migrations apply DB --local` (into `persistTo` when given). Returns wrangler's exit status and output. */
+export function applyWithWrangler(root, env, persistTo) {
+  const r = spawnSync(
+    join(root, 'node_modules/.bin/wrangler'),
+    ['d1', 'migrations', 'apply', 'DB', '--local', ...(persistTo ? ['--persist-to', persistTo] : [])],
+    { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' },
+  );
+  return { status: r.status ?? 1, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}

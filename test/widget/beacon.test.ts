@@ -1,0 +1,58 @@
+// The widget.shown beacon (the operator console's first funnel step): one cookieless navigator.sendBeacon to
+// {endpoint}/beacon per element per page view, with no body; none with `no-beacon`, none on a return from the
+// hosted flow (that page view is the same person coming back, not a new one).
+import { expect, fixtureCleanup, html } from '@open-wc/testing';
+import { mount, until } from './helpers.js';
+
+const startUrl = location.href;
+let sent: { url: string; body: unknown }[] = [];
+const original = navigator.sendBeacon;
+
+beforeEach(() => {
+  sent = [];
+  Object.defineProperty(navigator, 'sendBeacon', {
+    configurable: true,
+    value: (url: string, body?: unknown) => {
+      sent.push({ url, body });
+      return true;
+    },
+  });
+});
+afterEach(() => {
+  fixtureCleanup();
+  history.replaceState(null, '', startUrl);
+  Object.defineProperty(navigator, 'sendBeacon', { configurable: true, value: original });
+});
+
+describe('widget.shown beacon', () => {
+  it('sends one beacon per element, to the endpoint, with no body', async () => {
+    const el = await mount(html`<kyc-onboard endpoint="https://kyc.example.com/api/"></kyc-onboard>`);
+    await until(() => sent.length > 0, 'a beacon');
+    el.requestUpdate();
+    await el.updateComplete;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sent).to.deep.equal([{ url: 'https://kyc.example.com/api/beacon', body: undefined }]);
+    // Moved in the page (disconnected and connected again): still the same page view.
+    const parent = el.parentElement!;
+    parent.removeChild(el);
+    parent.appendChild(el);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sent.length).to.equal(1);
+    await mount(html`<kyc-onboard></kyc-onboard>`);
+    await until(() => sent.length === 2, 'a second beacon');
+    expect(sent[1]!.url).to.equal('/api/beacon');
+  });
+
+  it('sends none with no-beacon', async () => {
+    await mount(html`<kyc-onboard no-beacon></kyc-onboard>`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sent).to.deep.equal([]);
+  });
+
+  it('sends none on a return from the hosted flow', async () => {
+    history.replaceState(null, '', `${location.pathname}?kyc_return=success`);
+    await mount(html`<kyc-onboard></kyc-onboard>`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sent).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,164 @@
+/**
+ * The operator's events in node, on a controlled clock: which requests and
+ * verification steps emit which event, with which fields, exactly once;
+ * nothing personal (no name, date of birth, phone number or customerRef) in
+ * any of them; a queue that fails or hangs never fails or delays an answer.
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { http, HttpResponse, delay } from 'msw';
+import type { Env } from '../../worker/lib/env';
+import type { OpsMessage } from '../../worker/ops/events';
+import { isOpsMessage } from '../../worker/ops/consumer';
+import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { ENVIRONMENT_PARTNER_ID } from '../../worker/partners/partner';
+import { baseEnv, call, linkAnswer, okVendor, person, secrets, startHarness, stopHarness, VENDOR, vendor } from './harness';
+
+const RESULT = `${VENDOR}/idv/v2/idvalidate/result`;
+const CUSTOMER_REF = 'acct-opsevents-7781';
+
+/** A queue double that keeps what it was sent. */
+function fakeQueue() {
+  const sent: OpsMessage[] = [];
+  return {
+    sent,
+    queue: {
+      send: async (body: OpsMessage) => void sent.push(body),
+      sendBatch: async (batch: { body: OpsMessage }[]) => void sent.push(...batch.map((b) => b.body)),
+    } as unknown as NonNullable<Env['EVENTS_QUEUE']>,
+  };
+}
+
+function stack(queue: Env['EVENTS_QUEUE']) {
+  const env: Env = { ...baseEnv, RESULT_POLL_SECONDS: '30', VERIFICATION_GRACE_SECONDS: '60', EVENTS_QUEUE: queue };
+  let now = Date.now();
+  const store = new MemoryVerifications(env, { now: () => now });
+  useMemoryVerifications(env, store);
+  return { env, store, advance: (ms: number) => void (now += ms) };
+}
+
+/** Lets the sends that run after the answer settle. */
+const settle = () => new Promise((r) => setTimeout(r, 20));
+const strip = ({ id: _i, at: _a, ...rest }: OpsMessage) => rest;
+
+let status = 'CHECKED_SUCCESS_CLEAR';
+before(startHarness);
+after(stopHarness);
+beforeEach(() => {
+  status = 'CHECKED_SUCCESS_CLEAR';
+  vendor(
+    okVendor[0]!,
+    okVendor[2]!,
+    http.post(RESULT, () => HttpResponse.json({ checkStatus: status, entity: { entityId: linkAnswer.entity.entityId } })),
+  );
+});
+
+describe('operator events', () => {
+  it('a page view, a refusal, a link, a return and a final status: each counted once, for the partner, nothing personal', async () => {
+    const q = fakeQueue();
+    const s = stack(q.queue);
+    const P = ENVIRONMENT_PARTNER_ID;
+
+    assert.equal((await call('/api/beacon', { method: 'POST', body: '' }, s.env)).status, 204);
+    const refused = await call(
+      '/api/onboarding-link',
+      { method: 'POST', json: { ...person, name: { givenName: 'Thi Minh', familyName: '' }, dateOfBirth: '1990-02-30' } },
+      s.env,
+    );
+    assert.equal(refused.status, 400);
+    const link = await call('/api/onboarding-link', { method: 'POST', json: { ...person, customerRef: CUSTOMER_REF } }, s.env);
+    assert.equal(link.status, 200, link.text);
+    await settle();
+    const vendorCall = q.sent.find((e) => e.type === 'vendor.call');
+    assert.ok(vendorCall && vendorCall.type === 'vendor.call' && vendorCall.ms >= 0);
+    assert.deepEqual(q.sent.map(strip), [
+      { type: 'widget.shown', partnerId: P },
+      { type: 'link.refused', errorCode: 'VALIDATION_FAILED', fields: ['name.familyName', 'dateOfBirth'], partnerId: P },
+      { type: 'vendor.call', operation: 'onboarding-url', outcome: 'ok', ms: vendorCall.ms, partnerId: P },
+      { type: 'link.created', channel: 'redirect', partnerId: P },
+    ]);
+
+    q.sent.length = 0;
+    s.advance(42_000);
+    const back = await call(
+      '/api/result',
+      { method: 'POST', json: { session: link.json.session, checkId: 'chk-1', returned: 'success' } },
+      s.env,
+    );
+    assert.equal(back.status, 200, back.text);
+    assert.equal(back.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
+    // The same return read again (a reload) is not a second return.
+    await call('/api/result', { method: 'POST', json: { session: link.json.session, returned: 'success' } }, s.env);
+    await settle();
+    assert.deepEqual(
+      q.sent.map(strip).map((e) => ('ms' in e ? { ...e, ms: 0 } : e)),
+      [
+        { type: 'flow.returned', outcome: 'success', partnerId: P },
+        { type: 'vendor.call', operation: 'result', outcome: 'ok', ms: 0, partnerId: P },
+        { type: 'verification.final', checkStatus: 'CHECKED_SUCCESS_CLEAR', secondsSinceLink: 42, partnerId: P },
+      ],
+    );
+    for (const e of q.sent) assert.ok(isOpsMessage(e), `the consumer accepts ${e.type}`);
+    const all = JSON.stringify(q.sent);
+    for (const s of [...secrets, CUSTOMER_REF, linkAnswer.entity.entityId]) assert.ok(!all.includes(s), `no ${s} in the events`);
+  });
+
+  it('an expiry on the controlled clock, vendor faults by outcome, and a texted link’s channel', async () => {
+    const q = fakeQueue();
+    const s = stack(q.queue);
+    status = 'CHECKING';
+    const link = await call('/api/onboarding-link', { method: 'POST', json: { ...person, sendSMS: true } }, s.env);
+    assert.equal(link.status, 200, link.text);
+    await settle();
+    assert.ok(q.sent.some((e) => e.type === 'link.created' && e.channel === 'sms'));
+    q.sent.length = 0;
+
+    vendor(http.post(RESULT, () => new HttpResponse('down', { status: 503 })));
+    s.advance(10 * 60_000); // past the next alarm, however the schedule backs off after a failure
+    await s.store.runDueAlarms();
+    vendor(http.post(RESULT, () => HttpResponse.json({ errorCode: 'X', errorMsg: 'no' }, { status: 422 })));
+    s.advance(10 * 60_000); // past the next alarm, however the schedule backs off after a failure
+    await s.store.runDueAlarms();
+    vendor(
+      http.post(RESULT, async () => {
+        await delay(1000); // KYC_TIMEOUT_MS is 300
+        return HttpResponse.json({ checkStatus: 'CHECKING' });
+      }),
+    );
+    s.advance(10 * 60_000); // past the next alarm, however the schedule backs off after a failure
+    await s.store.runDueAlarms();
+    vendor(http.post(RESULT, () => HttpResponse.error()));
+    s.advance(10 * 60_000); // past the next alarm, however the schedule backs off after a failure
+    await s.store.runDueAlarms();
+    // Past the link's expiry and the grace period: expired, not finished.
+    s.advance(2 * 60 * 60 * 1000);
+    await s.store.runDueAlarms();
+    await settle();
+    assert.deepEqual(
+      q.sent.filter((e) => e.type === 'vendor.call').map((e) => (e.type === 'vendor.call' ? e.outcome : '')),
+      ['5xx', '4xx', 'timeout', 'network'],
+    );
+    assert.deepEqual(q.sent.filter((e) => e.type.startsWith('verification.')).map(strip), [
+      { type: 'verification.expired', reason: 'not_finished', partnerId: ENVIRONMENT_PARTNER_ID },
+    ]);
+  });
+
+  it('a queue that throws, rejects or never answers changes no answer', async () => {
+    const queues: Env['EVENTS_QUEUE'][] = [
+      {
+        send: () => {
+          throw new Error('boom');
+        },
+      } as unknown as Env['EVENTS_QUEUE'],
+      { send: () => Promise.reject(new Error('full')) } as unknown as Env['EVENTS_QUEUE'],
+      { send: () => new Promise(() => {}) } as unknown as Env['EVENTS_QUEUE'],
+    ];
+    for (const queue of queues) {
+      const s = stack(queue);
+      const beacon = await call('/api/beacon', { method: 'POST', body: '' }, s.env);
+      assert.equal(beacon.status, 204);
+      const link = await call('/api/onboarding-link', { method: 'POST', json: person }, s.env);
+      assert.equal(link.status, 200, link.text);
+    }
+  });
+});

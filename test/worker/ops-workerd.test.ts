@@ -1,0 +1,236 @@
+/**
+ * The operator console in workerd, with a real local Queue and D1: the
+ * widget's beacon is counted per partner through the events queue into the
+ * hourly rollups; a message delivered twice counts once; the scheduled
+ * clean-up keeps 13 months of rollups and 30 days of attempts; /ops answers
+ * as each access configuration says (open on the local sandbox, 404 when a
+ * deployment configured nothing, 401 without the token or a valid Cloudflare
+ * Access assertion).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
+
+type Funnel = {
+  from: string;
+  to: string;
+  partners: { partnerId: string; shown: number; linkCreated: number; final: number; byCheckStatus: Record<string, number> }[];
+};
+
+async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, w?: MiniflareWorker, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await get();
+    if (ok(v)) return v;
+    if (Date.now() > end) assert.fail(`timed out waiting for ${what}: ${JSON.stringify(v)}\n${w?.output().slice(-2000) ?? ''}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe('ops in workerd (local sandbox: open on loopback)', () => {
+  let w: MiniflareWorker;
+  before(async () => {
+    w = await startMiniflareWorker();
+  });
+  after(() => w?.dispose());
+
+  const funnel = async (q = '') => (await (await fetch(`${w.url}/ops/api/funnel${q}`)).json()) as Funnel;
+  const beaconFrom = (origin: string) =>
+    fetch(`${w.url}/api/beacon`, { method: 'POST', headers: { Origin: origin, 'Content-Type': 'text/plain' }, body: '1' });
+
+  it('counts each beacon once for the page’s partner; refuses pages of no partner', async () => {
+    const localhost = w.url.replace('127.0.0.1', 'localhost');
+    for (let i = 0; i < 3; i++) assert.equal((await beaconFrom(w.url)).status, 204);
+    assert.equal((await beaconFrom(localhost)).status, 204);
+    const refused = await beaconFrom('https://elsewhere.example');
+    assert.equal(refused.status, 403);
+    assert.equal(refused.headers.get('Set-Cookie'), null);
+    const f = await until(
+      'the beacons in the rollups',
+      () => funnel(),
+      (f) => f.partners.reduce((s, p) => s + p.shown, 0) >= 4,
+      w,
+    );
+    assert.deepEqual(
+      f.partners.map((p) => [p.partnerId, p.shown]),
+      [
+        ['demo-a', 3],
+        ['demo-b', 1],
+      ],
+    );
+    const only = await funnel('?partner=demo-b');
+    assert.deepEqual(
+      only.partners.map((p) => p.partnerId),
+      ['demo-b'],
+    );
+  });
+
+  it('a queue message delivered twice counts once', async () => {
+    const worker = await w.mf.getWorker();
+    const at = Date.now();
+    const body = {
+      id: `evt_${crypto.randomUUID().replace(/-/g, '')}`,
+      at,
+      partnerId: 'dup-partner',
+      type: 'verification.final',
+      checkStatus: 'CHECKED_FAILED',
+      secondsSinceLink: 42,
+    };
+    const msg = { id: 'm1', timestamp: new Date(), body, attempts: 1 };
+    await worker.queue('kyc-ops-events', [msg, { ...msg, id: 'm2' }]);
+    await worker.queue('kyc-ops-events', [{ ...msg, id: 'm3', attempts: 2 }]);
+    const other = { ...body, id: `evt_${crypto.randomUUID().replace(/-/g, '')}`, checkStatus: 'NO_MATCH', secondsSinceLink: 100 };
+    await worker.queue('kyc-ops-events', [{ ...msg, id: 'm4', body: other }]);
+    const f = await funnel('?partner=dup-partner');
+    assert.equal(f.partners.length, 1);
+    const p = f.partners[0]! as Funnel['partners'][number] & { medianSecondsToFinal: number };
+    assert.equal(p.final, 2);
+    assert.deepEqual(p.byCheckStatus, { CHECKED_FAILED: 1, NO_MATCH: 1 });
+    assert.equal(p.medianSecondsToFinal, 42);
+  });
+
+  it('the clean-up keeps 13 months of rollups and 30 days of webhook attempts', async () => {
+    const worker = await w.mf.getWorker();
+    const db = await w.mf.getD1Database('DB');
+    const now = Date.now();
+    const day = 86_400_000;
+    const events = [
+      { at: now - 14 * 31 * day, type: 'widget.shown' }, // past 13 months: goes
+      { at: now - 12 * 30 * day, type: 'widget.shown' }, // inside: stays
+      {
+        at: now - 31 * day,
+        type: 'webhook.attempt',
+        verificationId: 'vrf_OLD',
+        webhookType: 'verification.completed',
+        attempt: 1,
+        status: 500,
+        ms: 12,
+        result: 'retry',
+      },
+      {
+        at: now - 2 * day,
+        type: 'webhook.attempt',
+        verificationId: 'vrf_NEW',
+        webhookType: 'verification.completed',
+        attempt: 1,
+        status: 500,
+        ms: 12,
+        result: 'dead',
+      },
+    ].map((e, i) => ({
+      id: `c${i}`,
+      timestamp: new Date(),
+      attempts: 1,
+      body: { ...e, id: `evt_cleanup_${i}_${now}`, partnerId: 'keep-partner' },
+    }));
+    await worker.queue('kyc-ops-events', events);
+    const count = async (sql: string) => ((await db.prepare(sql).first<{ n: number }>()) ?? { n: -1 }).n;
+    assert.equal(await count(`SELECT SUM(n) AS n FROM ops_counts WHERE partner_id = 'keep-partner' AND name = 'widget.shown'`), 2);
+    assert.equal(await count(`SELECT COUNT(*) AS n FROM ops_webhook_attempts WHERE partner_id = 'keep-partner'`), 2);
+    await worker.scheduled({ scheduledTime: new Date(now), cron: '17 3 * * *' });
+    assert.equal(await count(`SELECT SUM(n) AS n FROM ops_counts WHERE partner_id = 'keep-partner' AND name = 'widget.shown'`), 1);
+    assert.equal(await count(`SELECT COUNT(*) AS n FROM ops_webhook_attempts WHERE partner_id = 'keep-partner'`), 1);
+    assert.equal(await count(`SELECT COUNT(*) AS n FROM ops_webhook_deliveries WHERE verification_id = 'vrf_OLD'`), 0);
+    assert.equal(await count(`SELECT COUNT(*) AS n FROM ops_webhook_deliveries WHERE verification_id = 'vrf_NEW'`), 1);
+  });
+
+  it('the page and the JSON are never cached, under a strict CSP; bad parameters are 400s naming the field', async () => {
+    const page = await fetch(`${w.url}/ops?range=24h`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('Content-Type') ?? '', /text\/html/);
+    assert.equal(page.headers.get('Cache-Control'), 'no-store');
+    const csp = page.headers.get('Content-Security-Policy') ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.doesNotMatch(csp, /script-src|unsafe-inline/);
+    assert.doesNotMatch(await page.text(), /<script/i);
+    const bad = await fetch(`${w.url}/ops/api/funnel?from=yesterday`);
+    assert.equal(bad.status, 400);
+    assert.equal(((await bad.json()) as { issues: { issueLocation: string }[] }).issues[0]!.issueLocation, 'from');
+    const state = await fetch(`${w.url}/ops/api/webhooks?state=maybe`);
+    assert.equal(state.status, 400);
+    assert.equal((await fetch(`${w.url}/ops/api/webhooks?state=all`)).headers.get('Cache-Control'), 'no-store');
+  });
+});
+
+describe('ops access in a deployment', () => {
+  it('neither OPS_TOKEN nor Access configured: /ops is 404 (a real vendor, or a non-loopback public origin)', async () => {
+    const w = await startMiniflareWorker({ vars: { KYC_BASE_URL: 'https://vendor.invalid' } });
+    try {
+      for (const path of ['/ops', '/ops/api/funnel', '/ops/api/webhooks?state=dead'])
+        assert.equal((await fetch(w.url + path)).status, 404, path);
+    } finally {
+      await w.dispose();
+    }
+    const demo = await startMiniflareWorker({ vars: { PUBLIC_ORIGIN: 'https://kyc.example.com', DEMO: 'on' } });
+    try {
+      assert.equal((await fetch(`${demo.url}/ops`)).status, 404);
+    } finally {
+      await demo.dispose();
+    }
+  });
+
+  it('OPS_TOKEN: missing or wrong is 401 with WWW-Authenticate, the right one opens it (also on the local sandbox)', async () => {
+    const token = 'ops_' + crypto.randomUUID();
+    const w = await startMiniflareWorker({ vars: { OPS_TOKEN: token } });
+    try {
+      const none = await fetch(`${w.url}/ops/api/funnel`);
+      assert.equal(none.status, 401);
+      assert.match(none.headers.get('WWW-Authenticate') ?? '', /^Bearer/);
+      assert.equal((await fetch(`${w.url}/ops`, { headers: { Authorization: `Bearer ${token}x` } })).status, 401);
+      assert.equal((await fetch(`${w.url}/ops`, { headers: { Authorization: `Bearer ${token.slice(0, -1)}` } })).status, 401);
+      assert.equal((await fetch(`${w.url}/ops/api/funnel`, { headers: { Authorization: `Bearer ${token}` } })).status, 200);
+    } finally {
+      await w.dispose();
+    }
+  });
+
+  it('Cloudflare Access: only an assertion signed by the team’s key, for this audience, unexpired, opens it', async () => {
+    const team = 'kyc-team.cloudflareaccess.com';
+    const aud = 'a'.repeat(64);
+    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    const other = await generateKeyPair('RS256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    let certFetches = 0;
+    const w = await startMiniflareWorker({
+      vars: {
+        KYC_BASE_URL: 'https://vendor.invalid',
+        PUBLIC_ORIGIN: 'https://kyc.example.com',
+        OPS_ACCESS_TEAM_DOMAIN: team,
+        OPS_ACCESS_AUD: aud,
+      },
+      outbound: (req) => {
+        const u = new URL(req.url);
+        if (u.host === team && u.pathname === '/cdn-cgi/access/certs') {
+          certFetches++;
+          return Response.json({ keys: [jwk], public_cert: { kid: 'k1', cert: '' }, public_certs: [] });
+        }
+        return new Response('no', { status: 502 });
+      },
+    });
+    const sign = (key: CryptoKey | Parameters<SignJWT['sign']>[0], claims: { aud?: string; iss?: string; exp?: number }) =>
+      new SignJWT({ email: 'ops@example.com' })
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+        .setIssuer(claims.iss ?? `https://${team}`)
+        .setAudience(claims.aud ?? aud)
+        .setIssuedAt()
+        .setExpirationTime(claims.exp ?? Math.floor(Date.now() / 1000) + 300)
+        .sign(key);
+    const get = (assertion?: string) =>
+      fetch(`${w.url}/ops/api/webhooks?state=all`, { headers: assertion ? { 'Cf-Access-Jwt-Assertion': assertion } : {} });
+    try {
+      assert.equal((await get()).status, 401, 'no assertion');
+      assert.equal((await get('not.a.jwt')).status, 401, 'garbage');
+      assert.equal((await get(await sign(other.privateKey, {}))).status, 401, 'another key');
+      assert.equal((await get(await sign(privateKey, { aud: 'b'.repeat(64) }))).status, 401, 'another audience');
+      assert.equal((await get(await sign(privateKey, { iss: 'https://other.cloudflareaccess.com' }))).status, 401, 'another team');
+      assert.equal((await get(await sign(privateKey, { exp: Math.floor(Date.now() / 1000) - 120 }))).status, 401, 'expired');
+      const ok = await get(await sign(privateKey, {}));
+      assert.equal(ok.status, 200, await ok.clone().text());
+      assert.deepEqual(await ok.json(), { data: [] });
+      assert.ok(certFetches >= 1, 'the team’s keys were fetched');
+    } finally {
+      await w.dispose();
+    }
+  });
+});

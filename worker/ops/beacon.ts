@@ -1,0 +1,15 @@
+/**
+ * POST /api/beacon: the widget's `widget.shown` (one `navigator.sendBeacon`
+ * per element per page view; attribute `no-beacon` turns it off). The partner
+ * is the page's Origin (the /api middleware resolved it, and refused other
+ * origins); the body is ignored, no cookie is read or set, nothing about the
+ * browser is kept. 204, whatever the queue does.
+ */
+import { Hono } from 'hono';
+import type { AppEnv } from '../lib/env';
+import { track } from './track';
+
+export const beacon = new Hono<AppEnv>().post('/beacon', async (c) => {
+  track(c, { type: 'widget.shown' });
+  return c.body(null, 204);
+});

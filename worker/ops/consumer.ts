@@ -1,0 +1,91 @@
+/**
+ * The events queue's consumer (same worker): each batch is counted into the
+ * hourly rollups in D1 in one transaction, exactly once per event id (a
+ * redelivered message adds nothing); a batch that cannot be written is
+ * retried whole. Messages that are not events of ours are dropped with a log
+ * line. The scheduled clean-up (Cron Trigger) forgets what is past its
+ * retention.
+ */
+import type { MessageBatch } from '@cloudflare/workers-types';
+import type { Env } from '../lib/env';
+import type { OpsMessage } from './events';
+import { cleanUp, record } from './store';
+
+const TYPES = new Set([
+  'widget.shown',
+  'link.created',
+  'link.refused',
+  'handoff.opened',
+  'flow.returned',
+  'verification.final',
+  'verification.expired',
+  'verification.canceled',
+  'vendor.call',
+  'webhook.attempt',
+]);
+
+/** Whether a queue body is one of our events (the producer is ours, but a queue is a boundary). */
+export function isOpsMessage(b: unknown): b is OpsMessage {
+  if (!b || typeof b !== 'object') return false;
+  const m = b as Record<string, unknown>;
+  if (typeof m.id !== 'string' || typeof m.at !== 'number' || typeof m.partnerId !== 'string' || !TYPES.has(String(m.type))) return false;
+  switch (m.type) {
+    case 'link.refused':
+      return typeof m.errorCode === 'string' && Array.isArray(m.fields) && m.fields.every((f) => typeof f === 'string');
+    case 'verification.final':
+      return typeof m.checkStatus === 'string' && typeof m.secondsSinceLink === 'number';
+    case 'vendor.call':
+      return typeof m.operation === 'string' && typeof m.outcome === 'string' && typeof m.ms === 'number';
+    case 'webhook.attempt':
+      return (
+        typeof m.verificationId === 'string' && typeof m.attempt === 'number' && typeof m.ms === 'number' && typeof m.result === 'string'
+      );
+    case 'link.created':
+      return typeof m.channel === 'string';
+    case 'flow.returned':
+      return typeof m.outcome === 'string';
+    case 'verification.expired':
+      return typeof m.reason === 'string';
+    default:
+      return true;
+  }
+}
+
+export const EVENTS_QUEUE_NAME = 'kyc-ops-events';
+
+export async function consumeOpsBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  if (batch.queue.endsWith('-dlq')) {
+    // Events the consumer could not write after every retry: lost to the counts, said in the log.
+    console.error(JSON.stringify({ level: 'error', event: 'ops_events_lost', count: batch.messages.length }));
+    batch.ackAll();
+    return;
+  }
+  const events: OpsMessage[] = [];
+  let dropped = 0;
+  for (const m of batch.messages) {
+    if (isOpsMessage(m.body)) events.push(m.body);
+    else dropped++;
+  }
+  if (dropped) console.error(JSON.stringify({ level: 'error', event: 'ops_event_malformed', count: dropped }));
+  if (!env.DB) {
+    console.error(JSON.stringify({ level: 'error', event: 'ops_no_database', count: events.length }));
+    batch.retryAll({ delaySeconds: 60 });
+    return;
+  }
+  try {
+    await record(env.DB, events);
+    batch.ackAll();
+  } catch (err) {
+    console.error(
+      JSON.stringify({ level: 'error', event: 'ops_rollup_failed', count: events.length, error: (err as Error)?.name ?? 'Error' }),
+    );
+    batch.retryAll({ delaySeconds: 10 });
+  }
+}
+
+/** The Cron Trigger: retention. `scheduledTime` is now (tests pass a later one). */
+export async function scheduledCleanUp(env: Env, scheduledTime: number): Promise<void> {
+  if (!env.DB) return;
+  const removed = await cleanUp(env.DB, scheduledTime);
+  console.log(JSON.stringify({ level: 'info', event: 'ops_clean_up', ...removed }));
+}

@@ -1,0 +1,269 @@
+/**
+ * The /ops page: plain HTML rendered on the worker, no script at all (so the
+ * CSP allows none), one stylesheet, native controls (a GET form for partner
+ * and range, a POST form per failed delivery for "Redeliver"), an SVG chart
+ * with the same numbers in a table beside it.
+ */
+import type { Delivery } from './store';
+import type { Summary } from './report';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const int = (n: number) => n.toLocaleString('en-US');
+const pct = (n: number, of: number) => (of > 0 ? `${((100 * n) / of).toFixed(1)}%` : '–');
+const ms = (n: number | null) => (n === null ? '–' : `${int(n)} ms`);
+
+export function duration(seconds: number | null): string {
+  if (seconds === null) return '–';
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
+export const RANGES = { '24h': 1, '7d': 7, '30d': 30 } as const;
+export type RangeName = keyof typeof RANGES;
+
+export const OPS_CSS = `:root{color-scheme:light}
+body{margin:0;font:1rem/1.5 system-ui,sans-serif;color:#17202a;background:#f3f5f7}
+header,main{max-width:64rem;margin:0 auto;padding:1rem 1.5rem}
+header{padding-top:1.5rem}h1{font-size:1.6rem;margin:0 0 .25rem}h2{font-size:1.2rem;margin:0 0 .75rem}
+.note{color:#4b5563;margin:0}
+section{background:#fff;border-radius:12px;padding:1rem 1.25rem;margin:0 0 1rem;box-shadow:0 1px 2px rgb(16 24 40/8%)}
+form.filters{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-end;margin:0}
+fieldset{border:0;margin:0;padding:0;display:flex;gap:.75rem;align-items:center}legend{font-weight:600;float:left;margin-right:.75rem}
+label{font-weight:600}.radio label{font-weight:400}
+select,button,input[type=radio]{font:inherit}
+select{padding:.5rem;border:2px solid #4b5563;border-radius:8px;background:#fff;color:inherit;min-height:44px;margin-left:.5rem}
+input[type=radio]{width:1.25rem;height:1.25rem;vertical-align:middle}
+button{font-weight:600;padding:.5rem 1rem;min-height:44px;min-width:44px;border:0;border-radius:8px;background:#1d4ed8;color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:#1d4ed8;border:2px solid #1d4ed8}
+:focus-visible{outline:3px solid #b42318;outline-offset:2px}
+table{border-collapse:collapse;width:100%;margin:.5rem 0}caption{text-align:left;font-weight:600;padding:.25rem 0}
+th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #d0d5dd}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+.stats{display:flex;flex-wrap:wrap;gap:1.5rem;margin:.5rem 0}.stats div{min-width:9rem}.stats strong{display:block;font-size:1.4rem}
+.status{background:#ecfdf3;color:#05603a;border:1px solid #05603a;border-radius:8px;padding:.5rem .75rem}
+.status.bad{background:#fef3f2;color:#b42318;border-color:#b42318}
+.legend{display:flex;gap:1rem;flex-wrap:wrap;list-style:none;padding:0;margin:.25rem 0}.legend span{display:inline-block;width:.9rem;height:.9rem;margin-right:.35rem;vertical-align:-2px;border:1px solid #17202a}
+.k0{background:#1d4ed8}.k1{background:#0f766e}.k2{background:#b45309}.k3{background:#6d28d9}
+svg{max-width:100%;height:auto}
+.visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+a{color:#1d4ed8}`;
+
+const SERIES = [
+  ['shown', 'Shown'],
+  ['linkCreated', 'Link created'],
+  ['returned', 'Returned'],
+  ['final', 'Final'],
+] as const;
+const COLORS = ['#1d4ed8', '#0f766e', '#b45309', '#6d28d9'];
+
+/** Grouped bars per day (the four funnel steps), drawn with attributes only (no inline styles: the CSP allows none). */
+function chart(days: Summary['days']): string {
+  const W = 960;
+  const H = 220;
+  const pad = { l: 44, r: 8, t: 10, b: 28 };
+  const max = Math.max(1, ...days.flatMap((d) => SERIES.map(([k]) => d[k])));
+  const slot = (W - pad.l - pad.r) / Math.max(1, days.length);
+  const bar = Math.max(1, (slot * 0.8) / SERIES.length);
+  const y = (v: number) => pad.t + (H - pad.t - pad.b) * (1 - v / max);
+  const bars = days
+    .map((d, i) =>
+      SERIES.map(([k], j) => {
+        const x = pad.l + i * slot + slot * 0.1 + j * bar;
+        const top = y(d[k]);
+        return `<rect x="${x.toFixed(1)}" y="${top.toFixed(1)}" width="${bar.toFixed(1)}" height="${(H - pad.b - top).toFixed(1)}" fill="${COLORS[j]}"/>`;
+      }).join(''),
+    )
+    .join('');
+  const every = Math.ceil(days.length / 10);
+  const labels = days
+    .map((d, i) =>
+      i % every === 0
+        ? `<text x="${(pad.l + i * slot + slot / 2).toFixed(1)}" y="${H - 8}" text-anchor="middle" font-size="12" fill="#17202a">${d.day.slice(5)}</text>`
+        : '',
+    )
+    .join('');
+  const axis = `<line x1="${pad.l}" y1="${H - pad.b}" x2="${W - pad.r}" y2="${H - pad.b}" stroke="#4b5563"/>
+<text x="${pad.l - 6}" y="${pad.t + 10}" text-anchor="end" font-size="12" fill="#17202a">${int(max)}</text>
+<text x="${pad.l - 6}" y="${H - pad.b}" text-anchor="end" font-size="12" fill="#17202a">0</text>`;
+  return `<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="chart-title" focusable="false">
+<title id="chart-title">Funnel per day: shown, link created, returned and final (the table below has the numbers)</title>
+${axis}${bars}${labels}</svg>
+<ul class="legend">${SERIES.map(([, name], j) => `<li><span class="k${j}" aria-hidden="true"></span>${name}</li>`).join('')}</ul>`;
+}
+
+export interface PageInput {
+  partners: string[];
+  partner?: string;
+  range: RangeName;
+  summary: Summary;
+  failed: Delivery[];
+  /** After a redelivery, what happened (shown as a status message). */
+  notice?: { ok: boolean; text: string };
+}
+
+export function opsPage(p: PageInput): string {
+  const s = p.summary;
+  const f = s.funnel;
+  const query = (extra = '') => `?${p.partner ? `partner=${encodeURIComponent(p.partner)}&` : ''}range=${p.range}${extra}`;
+  const steps: [string, number][] = [
+    ['Widget shown', f.shown],
+    ['Link created', f.linkCreated],
+    ['Returned from the hosted flow', f.returned],
+    ['Final status', f.final],
+  ];
+  const funnelRows = steps
+    .map(
+      ([name, n], i) =>
+        `<tr><th scope="row">${name}</th><td class="n">${int(n)}</td><td class="n">${i ? pct(n, steps[i - 1]![1]) : '–'}</td><td class="n">${pct(n, f.shown)}</td></tr>`,
+    )
+    .join('\n');
+  const statuses = Object.entries(f.byCheckStatus).sort((a, b) => b[1] - a[1]);
+  const statusRows = statuses.length
+    ? statuses
+        .map(([k, n]) => `<tr><th scope="row">${esc(k)}</th><td class="n">${int(n)}</td><td class="n">${pct(n, f.final)}</td></tr>`)
+        .join('\n')
+    : '<tr><td colspan="3">No final statuses in this range.</td></tr>';
+  const vendorRows = s.vendor.length
+    ? s.vendor
+        .map(
+          (v) =>
+            `<tr><th scope="row">${esc(v.operation)}</th><td class="n">${int(v.calls)}</td>${(
+              ['ok', '4xx', '5xx', 'timeout', 'network'] as const
+            )
+              .map((o) => `<td class="n">${int(v.byOutcome[o])}</td>`)
+              .join('')}<td class="n">${ms(v.p50Ms)}</td><td class="n">${ms(v.p95Ms)}</td></tr>`,
+        )
+        .join('\n')
+    : '<tr><td colspan="9">No vendor calls in this range.</td></tr>';
+  const dayRows = s.days
+    .map(
+      (d) =>
+        `<tr><th scope="row">${d.day}</th><td class="n">${int(d.shown)}</td><td class="n">${int(d.linkCreated)}</td><td class="n">${int(d.returned)}</td><td class="n">${int(d.final)}</td></tr>`,
+    )
+    .join('\n');
+  const failedRows = p.failed.length
+    ? p.failed
+        .map(
+          (
+            d,
+          ) => `<tr><td><code>${esc(d.verificationId)}</code></td><td>${esc(d.partnerId)}</td><td>${esc(d.type)}</td><td>${esc(d.state)}</td><td class="n">${int(d.attempts)}</td><td>${d.lastResponseStatus ?? esc(d.lastFailure ?? '–')}</td><td>${esc(d.lastAttemptAt.replace('T', ' ').slice(0, 16))} UTC</td>
+<td><form method="post" action="/ops/redeliver${query()}"><input type="hidden" name="verificationId" value="${esc(d.verificationId)}"><button type="submit" class="secondary">Redeliver<span class="visually-hidden"> ${esc(d.type)} for ${esc(d.verificationId)}</span></button></form></td></tr>`,
+        )
+        .join('\n')
+    : '<tr><td colspan="8">No failed deliveries.</td></tr>';
+  const partnerOptions = [
+    `<option value=""${p.partner ? '' : ' selected'}>All partners</option>`,
+    ...p.partners.map((id) => `<option value="${esc(id)}"${id === p.partner ? ' selected' : ''}>${esc(id)}</option>`),
+  ].join('');
+  const rangeRadios = (Object.keys(RANGES) as RangeName[])
+    .map(
+      (r) =>
+        `<span class="radio"><input type="radio" id="range-${r}" name="range" value="${r}"${r === p.range ? ' checked' : ''}><label for="range-${r}">${r === '24h' ? 'Last 24 hours' : r === '7d' ? 'Last 7 days' : 'Last 30 days'}</label></span>`,
+    )
+    .join(' ');
+  const w = s.webhooks;
+  const title = `Operator console – ${p.partner ? esc(p.partner) : 'all partners'}, ${p.range}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<meta name="referrer" content="no-referrer">
+<title>${title}</title>
+<link rel="stylesheet" href="/ops/ops.css">
+</head>
+<body>
+<header>
+<h1>Operator console</h1>
+<p class="note">Counts per partner. No personal data: no names, dates of birth, phone numbers or customer references are kept here. Times are UTC.</p>
+</header>
+<main>
+${p.notice ? `<p class="status${p.notice.ok ? '' : ' bad'}" role="status">${esc(p.notice.text)}</p>` : ''}
+<section aria-labelledby="filters-h">
+<h2 id="filters-h">Partner and range</h2>
+<form class="filters" method="get" action="/ops">
+<div><label for="partner">Partner</label><select id="partner" name="partner">${partnerOptions}</select></div>
+<fieldset><legend>Range</legend>${rangeRadios}</fieldset>
+<button type="submit">Show</button>
+</form>
+</section>
+<section aria-labelledby="funnel-h">
+<h2 id="funnel-h">Funnel</h2>
+<table>
+<caption>People who got through, step by step</caption>
+<thead><tr><th scope="col">Step</th><th scope="col" class="n">Count</th><th scope="col" class="n">Of the step before</th><th scope="col" class="n">Of shown</th></tr></thead>
+<tbody>
+${funnelRows}
+</tbody>
+</table>
+<div class="stats">
+<div>Links refused<strong>${int(f.linkRefused)}</strong></div>
+<div>Expired<strong>${int(f.expired)}</strong></div>
+<div>Canceled<strong>${int(f.canceled)}</strong></div>
+<div>Median time to final<strong>${duration(f.medianSecondsToFinal)}</strong></div>
+<div>p90 time to final<strong>${duration(s.p90SecondsToFinal)}</strong></div>
+</div>
+${
+  s.refusedFields.length
+    ? `<p>Refused fields: ${s.refusedFields
+        .slice(0, 8)
+        .map(([k, n]) => `<code>${esc(k)}</code> ${int(n)}`)
+        .join(', ')}</p>`
+    : ''
+}
+</section>
+<section aria-labelledby="status-h">
+<h2 id="status-h">Final status mix</h2>
+<table>
+<thead><tr><th scope="col">Check status</th><th scope="col" class="n">Count</th><th scope="col" class="n">Share</th></tr></thead>
+<tbody>
+${statusRows}
+</tbody>
+</table>
+</section>
+<section aria-labelledby="days-h">
+<h2 id="days-h">Per day</h2>
+${chart(s.days)}
+<details>
+<summary>The chart as a table</summary>
+<table>
+<thead><tr><th scope="col">Day</th><th scope="col" class="n">Shown</th><th scope="col" class="n">Link created</th><th scope="col" class="n">Returned</th><th scope="col" class="n">Final</th></tr></thead>
+<tbody>
+${dayRows}
+</tbody>
+</table>
+</details>
+</section>
+<section aria-labelledby="vendor-h">
+<h2 id="vendor-h">Vendor calls</h2>
+<table>
+<thead><tr><th scope="col">Operation</th><th scope="col" class="n">Calls</th><th scope="col" class="n">OK</th><th scope="col" class="n">4xx</th><th scope="col" class="n">5xx</th><th scope="col" class="n">Timeout</th><th scope="col" class="n">Network</th><th scope="col" class="n">p50</th><th scope="col" class="n">p95</th></tr></thead>
+<tbody>
+${vendorRows}
+</tbody>
+</table>
+</section>
+<section aria-labelledby="hooks-h">
+<h2 id="hooks-h">Webhooks</h2>
+<div class="stats">
+<div>Attempts<strong>${int(w.attempts)}</strong></div>
+<div>Delivered<strong>${int(w.delivered)} (${pct(w.delivered, w.attempts)})</strong></div>
+<div>Failed, retried<strong>${int(w.retried)}</strong></div>
+<div>Failed, given up<strong>${int(w.dead)}</strong></div>
+<div>Latency p50 / p95<strong>${ms(w.p50Ms)} / ${ms(w.p95Ms)}</strong></div>
+</div>
+<table>
+<caption>Failed deliveries (the last attempt failed), newest first</caption>
+<thead><tr><th scope="col">Verification</th><th scope="col">Partner</th><th scope="col">Event</th><th scope="col">State</th><th scope="col" class="n">Attempts</th><th scope="col">Last answer</th><th scope="col">Last attempt</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
+<tbody>
+${failedRows}
+</tbody>
+</table>
+<p><a href="/ops/api/webhooks?state=all">All deliveries as JSON</a> · <a href="/ops/api/funnel${p.partner ? `?partner=${encodeURIComponent(p.partner)}` : ''}">Funnel as JSON</a></p>
+</section>
+</main>
+</body>
+</html>
+`;
+}

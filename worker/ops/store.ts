@@ -1,0 +1,267 @@
+/**
+ * The operator console's tables in D1 (migrations/0002_ops.sql): the queue
+ * consumer's writes (hourly rollups, webhook attempts, exactly once per event
+ * id), the scheduled clean-up, and the reads behind /ops.
+ */
+import type { D1Database, D1PreparedStatement } from '@cloudflare/workers-types';
+import type { OpsMessage } from './events';
+
+export const HOUR_MS = 60 * 60 * 1000;
+export const DAY_MS = 24 * HOUR_MS;
+/** Webhook attempts and deliveries are kept this long. */
+export const ATTEMPTS_KEPT_MS = 30 * DAY_MS;
+/** Event ids are remembered this long: longer than a queue keeps a message (at most 14 days). */
+export const SEEN_KEPT_MS = 15 * DAY_MS;
+/** Rollups are kept 13 months. */
+export const ROLLUP_MONTHS = 13;
+
+/** The start of the hour (UTC) of `at`, in epoch seconds. */
+export const hourOf = (at: number) => Math.floor(at / HOUR_MS) * 3600;
+
+/** A value's bucket: itself below 100, else rounded down to two significant digits (at most 10% low). */
+export function bucket(value: number): number {
+  const v = Math.max(0, Math.round(value));
+  if (v < 100) return v;
+  const p = 10 ** (Math.floor(Math.log10(v)) - 1);
+  return Math.floor(v / p) * p;
+}
+
+/** The rollup rows one event adds to: counts (name, dim) and values (metric, dim, value). */
+export function rollupsOf(m: OpsMessage): { counts: [string, string][]; values: [string, string, number][] } {
+  switch (m.type) {
+    case 'widget.shown':
+    case 'handoff.opened':
+    case 'verification.canceled':
+      return { counts: [[m.type, '']], values: [] };
+    case 'link.created':
+      return { counts: [[m.type, m.channel]], values: [] };
+    case 'link.refused':
+      return { counts: [[m.type, m.errorCode], ...m.fields.map((f): [string, string] => ['link.refused.field', f])], values: [] };
+    case 'flow.returned':
+      return { counts: [[m.type, m.outcome]], values: [] };
+    case 'verification.final':
+      return { counts: [[m.type, m.checkStatus]], values: [['final.seconds', '', m.secondsSinceLink]] };
+    case 'verification.expired':
+      return { counts: [[m.type, m.reason]], values: [] };
+    case 'vendor.call': {
+      const dim = `${m.operation} ${m.outcome}`;
+      return { counts: [[m.type, dim]], values: [['vendor.ms', dim, m.ms]] };
+    }
+    case 'webhook.attempt':
+      return { counts: [[m.type, m.result]], values: [['webhook.ms', m.result, m.ms]] };
+  }
+}
+
+const NOT_SEEN = 'NOT EXISTS (SELECT 1 FROM ops_seen WHERE event_id = ?)';
+
+/**
+ * The statements that count one event, each guarded by "not counted yet",
+ * then the mark that it is counted. Run in one D1 batch (a transaction), a
+ * message delivered twice, in one batch or two, adds nothing the second time.
+ */
+export function statementsFor(db: D1Database, m: OpsMessage): D1PreparedStatement[] {
+  const hour = hourOf(m.at);
+  const out: D1PreparedStatement[] = [];
+  const { counts, values } = rollupsOf(m);
+  for (const [name, dim] of counts) {
+    out.push(
+      db
+        .prepare(
+          `INSERT INTO ops_counts (partner_id, hour, name, dim, n) SELECT ?, ?, ?, ?, 1 WHERE ${NOT_SEEN}
+           ON CONFLICT (partner_id, hour, name, dim) DO UPDATE SET n = n + 1`,
+        )
+        .bind(m.partnerId, hour, name, dim, m.id),
+    );
+  }
+  for (const [metric, dim, value] of values) {
+    out.push(
+      db
+        .prepare(
+          `INSERT INTO ops_values (partner_id, hour, metric, dim, bucket, n) SELECT ?, ?, ?, ?, ?, 1 WHERE ${NOT_SEEN}
+           ON CONFLICT (partner_id, hour, metric, dim, bucket) DO UPDATE SET n = n + 1`,
+        )
+        .bind(m.partnerId, hour, metric, dim, bucket(value), m.id),
+    );
+  }
+  if (m.type === 'webhook.attempt') {
+    const state = m.result === 'retry' ? 'failed' : m.result;
+    out.push(
+      db
+        .prepare(
+          `INSERT INTO ops_webhook_attempts (event_id, partner_id, verification_id, type, attempt, status, failure, ms, result, at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
+        )
+        .bind(m.id, m.partnerId, m.verificationId, m.webhookType, m.attempt, m.status ?? null, m.failure ?? null, m.ms, m.result, m.at),
+      // The delivery's state is its latest attempt's (attempts of one delivery may be counted out of order).
+      db
+        .prepare(
+          `INSERT INTO ops_webhook_deliveries (verification_id, type, partner_id, state, attempts, last_status, last_failure, last_attempt_at)
+           SELECT ?, ?, ?, ?, 1, ?, ?, ? WHERE ${NOT_SEEN}
+           ON CONFLICT (verification_id, type) DO UPDATE SET
+             attempts = attempts + 1,
+             state = CASE WHEN excluded.last_attempt_at >= last_attempt_at THEN excluded.state ELSE state END,
+             last_status = CASE WHEN excluded.last_attempt_at >= last_attempt_at THEN excluded.last_status ELSE last_status END,
+             last_failure = CASE WHEN excluded.last_attempt_at >= last_attempt_at THEN excluded.last_failure ELSE last_failure END,
+             last_attempt_at = MAX(last_attempt_at, excluded.last_attempt_at)`,
+        )
+        .bind(m.verificationId, m.webhookType, m.partnerId, state, m.status ?? null, m.failure ?? null, m.at, m.id),
+    );
+  }
+  out.push(db.prepare('INSERT INTO ops_seen (event_id, at) VALUES (?, ?) ON CONFLICT (event_id) DO NOTHING').bind(m.id, m.at));
+  return out;
+}
+
+/** Counts a batch of events in one transaction. */
+export async function record(db: D1Database, messages: OpsMessage[]): Promise<void> {
+  if (!messages.length) return;
+  await db.batch(messages.flatMap((m) => statementsFor(db, m)));
+}
+
+/** The epoch ms `months` calendar months before `now` (UTC). */
+export function monthsBefore(now: number, months: number): number {
+  const d = new Date(now);
+  d.setUTCMonth(d.getUTCMonth() - months);
+  return d.getTime();
+}
+
+/** The scheduled clean-up: rollups older than 13 months, attempts older than 30 days, old event ids. */
+export async function cleanUp(db: D1Database, now: number): Promise<{ rollups: number; attempts: number; seen: number }> {
+  const rollupHour = hourOf(monthsBefore(now, ROLLUP_MONTHS));
+  const attemptsBefore = now - ATTEMPTS_KEPT_MS;
+  const [counts, values, attempts, deliveries, seen] = await db.batch([
+    db.prepare('DELETE FROM ops_counts WHERE hour < ?').bind(rollupHour),
+    db.prepare('DELETE FROM ops_values WHERE hour < ?').bind(rollupHour),
+    db.prepare('DELETE FROM ops_webhook_attempts WHERE at < ?').bind(attemptsBefore),
+    db.prepare('DELETE FROM ops_webhook_deliveries WHERE last_attempt_at < ?').bind(attemptsBefore),
+    db.prepare('DELETE FROM ops_seen WHERE at < ?').bind(now - SEEN_KEPT_MS),
+  ]);
+  const changes = (r: { meta: { changes?: number } } | undefined) => r?.meta.changes ?? 0;
+  return {
+    rollups: changes(counts) + changes(values),
+    attempts: changes(attempts) + changes(deliveries),
+    seen: changes(seen),
+  };
+}
+
+// ---- reads ----
+
+export interface Range {
+  from: number;
+  to: number;
+  partner?: string;
+}
+
+const rangeWhere = (r: Range) => ({
+  sql: `hour >= ? AND hour < ?${r.partner ? ' AND partner_id = ?' : ''}`,
+  args: [hourOf(r.from), Math.ceil(r.to / HOUR_MS) * 3600, ...(r.partner ? [r.partner] : [])] as (string | number)[],
+});
+
+export interface CountRow {
+  partner_id: string;
+  name: string;
+  dim: string;
+  n: number;
+}
+export interface ValueRow {
+  partner_id: string;
+  metric: string;
+  dim: string;
+  bucket: number;
+  n: number;
+}
+export interface DayRow {
+  partner_id: string;
+  day: number;
+  name: string;
+  n: number;
+}
+
+export async function readCounts(db: D1Database, r: Range): Promise<CountRow[]> {
+  const w = rangeWhere(r);
+  const { results } = await db
+    .prepare(`SELECT partner_id, name, dim, SUM(n) AS n FROM ops_counts WHERE ${w.sql} GROUP BY partner_id, name, dim`)
+    .bind(...w.args)
+    .all<CountRow>();
+  return results;
+}
+
+export async function readValues(db: D1Database, r: Range): Promise<ValueRow[]> {
+  const w = rangeWhere(r);
+  const { results } = await db
+    .prepare(`SELECT partner_id, metric, dim, bucket, SUM(n) AS n FROM ops_values WHERE ${w.sql} GROUP BY partner_id, metric, dim, bucket`)
+    .bind(...w.args)
+    .all<ValueRow>();
+  return results;
+}
+
+/** Funnel counts per UTC day (for the chart). */
+export async function readDays(db: D1Database, r: Range): Promise<DayRow[]> {
+  const w = rangeWhere(r);
+  const { results } = await db
+    .prepare(
+      `SELECT partner_id, (hour / 86400) * 86400 AS day, name, SUM(n) AS n FROM ops_counts
+       WHERE ${w.sql} AND name IN ('widget.shown', 'link.created', 'flow.returned', 'verification.final')
+       GROUP BY partner_id, day, name ORDER BY day`,
+    )
+    .bind(...w.args)
+    .all<DayRow>();
+  return results;
+}
+
+export type DeliveryState = 'delivered' | 'gone' | 'failed' | 'dead';
+export type DeliveryFilter = 'dead' | 'failed' | 'all';
+
+export interface Delivery {
+  verificationId: string;
+  partnerId: string;
+  type: string;
+  state: DeliveryState;
+  attempts: number;
+  lastResponseStatus: number | null;
+  lastAttemptAt: string;
+  lastFailure?: string;
+}
+
+/**
+ * Webhook deliveries, newest first: `dead` (no attempt left), `failed` (the
+ * last attempt failed: dead, or waiting for its next attempt), `all`.
+ */
+export async function readDeliveries(db: D1Database, state: DeliveryFilter, partner?: string, limit = 100): Promise<Delivery[]> {
+  const states = state === 'dead' ? ['dead'] : state === 'failed' ? ['dead', 'failed'] : ['delivered', 'gone', 'failed', 'dead'];
+  const { results } = await db
+    .prepare(
+      `SELECT verification_id, partner_id, type, state, attempts, last_status, last_failure, last_attempt_at FROM ops_webhook_deliveries
+       WHERE state IN (${states.map(() => '?').join(', ')})${partner ? ' AND partner_id = ?' : ''}
+       ORDER BY last_attempt_at DESC LIMIT ?`,
+    )
+    .bind(...states, ...(partner ? [partner] : []), limit)
+    .all<{
+      verification_id: string;
+      partner_id: string;
+      type: string;
+      state: DeliveryState;
+      attempts: number;
+      last_status: number | null;
+      last_failure: string | null;
+      last_attempt_at: number;
+    }>();
+  return results.map((r) => ({
+    verificationId: r.verification_id,
+    partnerId: r.partner_id,
+    type: r.type,
+    state: r.state,
+    attempts: r.attempts,
+    lastResponseStatus: r.last_status,
+    lastAttemptAt: new Date(r.last_attempt_at).toISOString(),
+    ...(r.last_failure ? { lastFailure: r.last_failure } : {}),
+  }));
+}
+
+/** Partners with any count, for the console's partner list. */
+export async function readPartners(db: D1Database, since: number): Promise<string[]> {
+  const { results } = await db
+    .prepare('SELECT DISTINCT partner_id FROM ops_counts WHERE hour >= ? ORDER BY partner_id')
+    .bind(hourOf(since))
+    .all<{ partner_id: string }>();
+  return results.map((r) => r.partner_id);
+}
