@@ -140,11 +140,11 @@ function apply(): void {
   el.toggleAttribute('sms', settings.sms);
   el.setAttribute('customer-ref', ref);
 
-  ($(`theme-${settings.theme}`) as HTMLInputElement).checked = true;
-  ($('brand-colour') as HTMLInputElement).value = settings.brand;
+  $<HTMLInputElement>(`theme-${settings.theme}`).checked = true;
+  $<HTMLInputElement>('brand-colour').value = settings.brand;
   $('brand-row').hidden = settings.theme !== 'brand';
-  ($('lang') as HTMLSelectElement).value = settings.lang;
-  ($('sms-option') as HTMLInputElement).checked = settings.sms;
+  $<HTMLSelectElement>('lang').value = settings.lang;
+  $<HTMLInputElement>('sms-option').checked = settings.sms;
 }
 
 function save(): void {
@@ -508,7 +508,7 @@ function showPartner(): void {
     url.hostname = other.host;
     url.search = '';
     url.hash = '';
-    ($('partner-other') as HTMLAnchorElement).href = url.href;
+    $<HTMLAnchorElement>('partner-other').href = url.href;
     $('partner-other-name').textContent = other.displayName;
     $('partner-other-host').textContent = other.host;
     $('partner-switch').hidden = false;

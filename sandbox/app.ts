@@ -62,7 +62,11 @@ interface Caller {
   channel: string | null;
 }
 
+// `app.request(path)` without an env (the sandbox's node tests) leaves c.env undefined.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
 const env = (c: C): SandboxEnv => c.env ?? {};
+// Run as its own worker, nothing upstream set a request id.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
 const requestId = (c: C): string => c.get('requestId') ?? ulid();
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -360,7 +364,7 @@ sandbox.post('/idv/v2/idvalidate/result', async (c) => {
     throw invalid([{ issue: 'is required', issueLocation: 'entity.entityId' }]);
   }
 
-  let check: CheckRecord | null = null;
+  let check: CheckRecord | null;
   if (body.checkId) {
     check = await store.getCheck(body.checkId);
     if (

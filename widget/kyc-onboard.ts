@@ -187,7 +187,9 @@ export class KycOnboard extends LitElement {
       if (this._flow.state == 'idle' && !this.noBeacon)
         try {
           navigator.sendBeacon(this.endpoint.replace(/\/+$/, '') + '/beacon');
-        } catch {}
+        } catch {
+          // A browser that refuses the beacon (a privacy setting) just goes uncounted.
+        }
     });
   }
 

@@ -9,13 +9,14 @@
  */
 import { Hono, type ErrorHandler, type NotFoundHandler } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import { routePath } from 'hono/route';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import { ulid } from 'ulid';
 import { usesSandbox, type AppEnv } from './lib/env';
-import { ApiError, errorResponse } from './lib/errors';
+import { ApiError, errorName, errorResponse } from './lib/errors';
 import { clientIp, enforce, ipKey } from './lib/limits';
 import { RegistryError, SealingError } from './partners/registry';
 import { resolvePartner } from './partners/resolve';
@@ -48,7 +49,7 @@ const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       level: c.res.status >= 500 ? 'error' : 'info',
       requestId,
       method: c.req.method,
-      route: c.req.routePath,
+      route: routePath(c),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       vendorStatus: c.get('vendorStatus'),
@@ -125,7 +126,7 @@ const configGuard = createMiddleware<AppEnv>(async (c, next) => {
   if (!publicOrigin(env, c.req.url)) throw misconfigured();
   if (env.RESULT_SIGNING_KEYS?.trim() && !configuredKeyJwks(env)) throw misconfigured();
   if (!usesSandbox(env)) {
-    let baseOk = false;
+    let baseOk: boolean;
     try {
       baseOk = /^https?:$/.test(new URL(env.KYC_BASE_URL!.trim()).protocol);
     } catch {
@@ -163,7 +164,7 @@ const onError: ErrorHandler<AppEnv> = (err, c) => {
     return errorResponse(c, new ApiError(err.status, 'VALIDATION_FAILED', 'The request could not be read.'));
   }
   // The error's name only: its message could quote input.
-  console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: err?.name ?? 'Error' }));
+  console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: errorName(err) }));
   return errorResponse(c, new ApiError(500, 'INTERNAL_ERROR', 'Something went wrong on our side. Please try again.'));
 };
 /** What a deployment adds to the product's routes (entry/local-app.ts: the sandbox and the demo). */

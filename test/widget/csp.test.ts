@@ -62,7 +62,7 @@ describe('<kyc-onboard> under a strict CSP', () => {
 
     // "Continue on my phone": the QR code is drawn (an SVG path from data) under the same CSP.
     win.sessionStorage.clear();
-    const phone = win.document.createElement('kyc-onboard') as KycOnboard;
+    const phone = win.document.createElement<'kyc-onboard'>('kyc-onboard');
     phone.pollIntervals = [60_000];
     for (const a of el.getAttributeNames()) if (a !== 'state') phone.setAttribute(a, el.getAttribute(a)!);
     win.document.body.append(phone);

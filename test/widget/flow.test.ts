@@ -372,7 +372,7 @@ describe('<kyc-onboard> Continue on my phone', () => {
     expect(text(el)).to.contain('Keep this page open');
     // The code beside the QR code: a forwarded link credits nobody without it.
     expect(text(el)).to.contain('At the end, your phone asks for this code. Never give it to anyone:');
-    expect(el.shadowRoot!.querySelector('[part~="code"]')!.textContent!.trim()).to.equal('730 514');
+    expect(el.shadowRoot!.querySelector('[part~="code"]')!.textContent.trim()).to.equal('730 514');
     await expect(el).to.be.accessible();
     expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.include({
       session: 'ho-sess',

@@ -40,7 +40,14 @@ const GRACE_MS = 10 * 60_000;
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const id = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(id), resolve()), { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(id);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /** Only http(s) links may be followed or rendered. */
@@ -162,6 +169,7 @@ export function install(flow: Flow, d: Deps): Run {
         // the person's "Send again" texts again.
         if (flow.state === 'handoff' && Date.now() >= expiry) {
           const renewed = await renew(session, signal);
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- it may have changed during the await
           if (signal.aborted) return;
           if (renewed) {
             session = renewed;
@@ -183,6 +191,7 @@ export function install(flow: Flow, d: Deps): Run {
         return;
       }
       await sleep(wait, signal);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- it may have changed during the await
       if (signal.aborted) return;
     }
   };
@@ -236,7 +245,13 @@ export function install(flow: Flow, d: Deps): Run {
     flow.qr = answer.qr;
     flow.copied = flow.phoneOpened = flow.linkExpired = false;
     d.writeStored({ session: answer.session, urlExpiry: answer.localExpiry, ...keep });
-    d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: !!answer.smsSent, verificationId: answer.verificationId });
+    d.emit(host, 'kyc-link', {
+      url,
+      urlExpiry: answer.urlExpiry,
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- parsed JSON: a renewal's answer may leave it out
+      smsSent: !!answer.smsSent,
+      verificationId: answer.verificationId,
+    });
   };
 
   const check = async (): Promise<void> => {

@@ -38,6 +38,10 @@ export type ErrorCode =
   | 'SIGNATURE_INVALID'
   | 'INTERNAL_ERROR';
 
+/** The name of whatever was thrown (an Error, a DOMException such as TimeoutError), for log lines: never its message. */
+export const errorName = (err: unknown): string =>
+  typeof err === 'object' && err !== null && 'name' in err && typeof err.name === 'string' ? err.name : 'Error';
+
 export class ApiError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
@@ -52,6 +56,8 @@ export class ApiError extends Error {
 }
 
 export function errorBody(c: Context<AppEnv>, err: ApiError): ErrorObject {
+  // An error thrown before the request-id middleware ran has none.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   return { errorCode: err.errorCode, errorMsg: err.errorMsg, issues: err.issues, requestId: c.get('requestId') ?? '' };
 }
 

@@ -19,7 +19,7 @@ export interface SigningKey {
 
 type PrivateJwk = JsonWebKey & { kid?: unknown };
 
-function isPrivateP256(k: PrivateJwk): k is JsonWebKey & { kid: string } {
+function isPrivateP256(k: PrivateJwk | null): k is JsonWebKey & { kid: string } {
   return (
     k?.kty === 'EC' &&
     k.crv === 'P-256' &&
