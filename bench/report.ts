@@ -2,6 +2,7 @@
 import type { E2eResult } from './e2e';
 import type { OverheadResult } from './overhead';
 import type { OutcomesResult } from './outcomes';
+import { opsRows, type OpsBenchResult } from './ops';
 import type { WidgetSizeResult, WorkerSizeResult } from './size';
 import type { StartResult } from './start';
 import { kb, ms, pct, round } from './lib/stats';
@@ -23,6 +24,7 @@ export interface BenchResults {
     workerSize?: Outcome<WorkerSizeResult>;
     endToEnd?: Outcome<E2eResult>;
     outcomes?: Outcome<OutcomesResult>;
+    ops?: Outcome<OpsBenchResult>;
   };
   budgets: { widgetGzip?: boolean; workerGzip?: boolean };
 }
@@ -286,6 +288,7 @@ export function rows(r: BenchResults): Row[] {
       `all ${oc.webhooks.verifications} verification.completed received in ${oc.webhooks.seconds} s (queue batch timeout 1 s)`,
     ]);
   } else if (oc) err('7', 'trusted outcomes', oc.error);
+  out.push(...opsRows(r.items.ops));
   return out;
 }
 

@@ -11,7 +11,7 @@
  *
  *   npm run bench                   everything (about 6 minutes)
  *   npm run bench -- --quick        fewer, shorter runs (a smoke test, about a minute)
- *   npm run bench -- --only=size,start,overhead,e2e,outcomes
+ *   npm run bench -- --only=size,start,overhead,e2e,outcomes,ops
  *   npm run bench -- --build        npm run build first (otherwise only when dist/ is missing)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -25,6 +25,7 @@ import { endToEnd } from './e2e';
 import { cleanupAll, installSignalHandlers, onCleanup } from './lib/cleanup';
 import { workerOverhead } from './overhead';
 import { outcomes } from './outcomes';
+import { opsCost } from './ops';
 import { markdownTable, rows, textTable, type BenchResults, type Outcome } from './report';
 import { widgetSize, workerSize } from './size';
 import { widgetStart } from './start';
@@ -163,6 +164,12 @@ async function main(): Promise<number> {
   if (want('outcomes')) {
     it.outcomes = await step(`7 trusted outcomes: token cost and webhook delivery`, () =>
       outcomes({ connections: P.connections, durationS: P.durationS, repeats: P.repeats, webhookCount: quick ? 30 : 100, log }),
+    );
+  }
+
+  if (want('ops')) {
+    it.ops = await step('8 operator events: link route on vs off, consumer into D1', () =>
+      opsCost({ connections: P.connections, durationS: P.durationS, repeats: P.repeats, events: quick ? 2000 : 10000, log }),
     );
   }
 

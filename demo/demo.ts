@@ -11,6 +11,7 @@
  */
 import type {} from '../widget/index.js';
 import { DEMO_PARTNERS, demoPartnerForHost } from '../worker/demo/partners';
+import { LANGUAGES, RTL_LANGUAGES } from '../rules/language';
 
 type Theme = 'light' | 'dark' | 'brand';
 interface Settings {
@@ -36,10 +37,34 @@ interface OutboxMessage {
 }
 
 const EVENTS = ['kyc-submit', 'kyc-link', 'kyc-redirect', 'kyc-complete', 'kyc-error'] as const;
-const LANGS = ['en', 'es', 'fr', 'de', 'ar'];
+/** Every language the widget speaks (rules/language.ts): the first 24 are the EU's official languages. */
+const LANGS: readonly string[] = LANGUAGES;
+
+/** The language menu: each language in its own words (and in English), the EU's official ones first. */
+function languageOptions(select: HTMLSelectElement): void {
+  const english = new Intl.DisplayNames(['en'], { type: 'language' });
+  const group = (label: string, codes: readonly string[]) => {
+    const g = document.createElement('optgroup');
+    g.label = label;
+    for (const code of codes) {
+      const own = new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code;
+      const name = english.of(code) ?? code;
+      const o = new Option(
+        `${own}${own === name ? '' : ` (${name})`}${(RTL_LANGUAGES as readonly string[]).includes(code) ? ', right to left' : ''}`,
+        code,
+      );
+      o.lang = code;
+      g.append(o);
+    }
+    select.append(g);
+  };
+  select.replaceChildren();
+  group('EU official languages', LANGS.slice(0, 24));
+  group('More languages', LANGS.slice(24));
+}
 const SETTINGS_KEY = 'kyc-demo:settings';
 const LOG_KEY = 'kyc-demo:log';
-const REF_KEY = 'kyc-demo:customer-ref';
+const REF_KEY = 'kyc-demo:outbox-key';
 const WIDGET_SESSION_KEY = 'kyc-onboard:session';
 const MAX_LOG = 60;
 /** The outbox is polled often while a text may be on its way, rarely otherwise (keeps `npm start`'s log readable). */
@@ -82,22 +107,32 @@ function write(store: StoreName, key: string, value: unknown): void {
   }
 }
 
-/** One random reference per visitor: the widget's `customer-ref`, and the key of this visitor's SMS outbox. */
-function customerRef(): string {
+/**
+ * This visitor's outbox key: random, kept in this browser only (where storage
+ * is blocked, in this page only: never a shared fallback). The sandbox shows
+ * texted links only to the holder of the key; the widget's `customer-ref` is
+ * the key's SHA-256 (sandbox/outbox.ts), so knowing the reference reads nothing.
+ */
+function outboxKey(): string {
+  const fresh = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
   try {
-    let ref = localStorage.getItem(REF_KEY);
-    if (!ref) {
-      const bytes = crypto.getRandomValues(new Uint8Array(6));
-      ref = 'demo-' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-      localStorage.setItem(REF_KEY, ref);
+    let key = localStorage.getItem(REF_KEY);
+    if (!key || !/^[A-Za-z0-9_-]{16,128}$/.test(key)) {
+      key = fresh();
+      localStorage.setItem(REF_KEY, key);
     }
-    return ref;
+    return key;
   } catch {
-    return 'demo-anonymous';
+    return fresh();
   }
 }
 
-const ref = customerRef();
+const outbox = outboxKey();
+/** The widget's `customer-ref`: set once the key's hash is known (as sandbox/outbox.ts derives it). */
+let ref = '';
+const refReady = crypto.subtle.digest('SHA-256', new TextEncoder().encode(`kyc-sandbox-outbox ${outbox}`)).then((d) => {
+  ref = 'demo-' + Array.from(new Uint8Array(d).slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('');
+});
 let settings: Settings = read('localStorage', SETTINGS_KEY, DEFAULTS);
 if (!LANGS.includes(settings.lang)) settings.lang = 'en';
 if (!/^#[0-9a-f]{6}$/i.test(settings.brand)) settings.brand = DEFAULTS.brand;
@@ -138,7 +173,7 @@ function apply(): void {
   }
   el.setAttribute('lang', settings.lang);
   el.toggleAttribute('sms', settings.sms);
-  el.setAttribute('customer-ref', ref);
+  if (ref) el.setAttribute('customer-ref', ref);
 
   $<HTMLInputElement>(`theme-${settings.theme}`).checked = true;
   $<HTMLInputElement>('brand-colour').value = settings.brand;
@@ -398,7 +433,7 @@ async function pollOutbox(): Promise<void> {
   clearTimeout(outboxTimer);
   if (outboxOff) return;
   try {
-    const res = await fetch(`/sandbox/outbox?customerRef=${encodeURIComponent(ref)}`, { headers: { accept: 'application/json' } });
+    const res = await fetch(`/sandbox/outbox?key=${encodeURIComponent(outbox)}`, { headers: { accept: 'application/json' } });
     if (res.status === 404) {
       $('outbox-empty').textContent = 'The sandbox is off on this server (a real vendor is configured): text messages go to real phones.';
       outboxOff = true; // no sandbox, nothing to poll
@@ -466,6 +501,8 @@ function init(): void {
     settings = { ...settings, brand: (e.target as HTMLInputElement).value };
     save();
   });
+  languageOptions($('lang') as HTMLSelectElement);
+  ($('lang') as HTMLSelectElement).value = settings.lang;
   $('lang').addEventListener('change', (e) => {
     settings = { ...settings, lang: (e.target as HTMLSelectElement).value };
     save();
@@ -485,7 +522,7 @@ function init(): void {
   void pollHooks(3);
 }
 
-init();
+void refReady.then(init);
 
 // ---- which demo partner this page is -----------------------------------------------
 // The worker resolves the partner from the page's origin: 127.0.0.1 and localhost

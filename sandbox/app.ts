@@ -35,6 +35,7 @@ import { applyEntity, publicEntity } from './entity';
 import { errorBody, invalid, notFound, SandboxError, zodIssues, type Issue } from './errors';
 import { donePage, expiredPage, FLOW_CSS, flowPage, unknownLinkPage } from './flow-page';
 import { statusFor } from './outcome';
+import { OUTBOX_KEY, outboxRef } from './outbox';
 import { isCandidate, normaliseName, score, searchableDocument } from './search';
 import { clock, storeFor, type CheckRecord, type EntityRecord, type FlowOutcome, type Owner } from './store';
 
@@ -512,10 +513,12 @@ sandbox.get('/v2/kyc/entity/:entityId/full', async (c) => {
 
 // ------------------------------------------------------------------ outbox (the demo's)
 
+// Only the browser that made the link reads it: by its key, never by a reference (outbox.ts).
 sandbox.get('/outbox', async (c) => {
-  const customerRef = c.req.query('customerRef')?.trim();
-  if (!customerRef) throw invalid([{ issue: 'is required', issueLocation: 'query.customerRef' }]);
-  const messages = await storeFor(env(c)).listMessages(customerRef);
+  const key = c.req.query('key') ?? '';
+  if (!OUTBOX_KEY.test(key))
+    throw invalid([{ issue: 'must be the outbox key this browser made the link with', issueLocation: 'query.key' }]);
+  const messages = await storeFor(env(c)).listMessages(await outboxRef(key));
   return c.json({
     messages: messages.map((m) => ({
       to: m.to,

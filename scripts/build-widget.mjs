@@ -2,7 +2,8 @@
 // Builds <kyc-onboard>:
 //   dist/widget/kyc-onboard.js  self-contained ES module for <script type="module" src>, lit inlined, minified: the entry
 //   dist/widget/kyc-onboard-<name>-<hash>.js  chunks the entry imports on demand, from the same directory: the
-//                               dictionaries other than English (fr, de, es, ar), and the Turnstile glue
+//                               dictionaries other than English (47, one file each), the run and the Turnstile glue
+//   dist/public/i18n/pages/<lang>.json  the phone pages' dictionaries (static assets the worker reads)
 //   dist/public/widget.js       the entry, served by the worker's static assets (dist/public is not wiped),
 //   dist/public/kyc-onboard-*.js  with its chunks beside it
 //   dist/npm/widget/*.js        npm build: one module per source file, lit external
@@ -11,10 +12,12 @@
 // `buildBundle()` is also used by the widget test runner (the size and CSP tests load the real bundle).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { checkAll, widgetDictionaries } from './lib/dictionaries.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...p) => join(root, ...p);
@@ -70,27 +73,55 @@ const noLitGlobals = {
 };
 
 /**
- * Translations other than English ship as one string each (a chunk loaded on
- * first use), split at load time onto English's keys (saves the repeated key
- * names). The typed source objects
- * stay the truth: the build fails unless every key is in English's order.
+ * Dictionaries other than English: each is written beside the entry as
+ * `kyc-onboard-<code>-<hash>.js`, an ES module whose default export is the
+ * dictionary object (keys in English's order). `<hash>` is one hash of the
+ * whole set, so the entry names exact files with one constant: the entry
+ * replaces widget/dictionary.ts with a computed import of that name, and its
+ * size does not grow with the number of languages. The dictionaries are
+ * checked first (scripts/lib/dictionaries.mjs): a missing key, a changed
+ * placeholder or an English leftover fails the build.
  */
-const packTranslations = {
-  name: 'pack-translations',
-  setup(b) {
-    const entries = (file) => [...readFileSync(file, 'utf8').matchAll(/\n {2}(\w+): '((?:[^'\\]|\\.)*)',/g)].map((m) => [m[1], m[2]]);
-    b.onLoad({ filter: /[\\/]widget[\\/]i18n[\\/](es|fr|de|ar)\.ts$/ }, (args) => {
-      const keys = entries(at('widget/i18n/en.ts')).map(([k]) => k);
-      const own = entries(args.path);
-      const same = own.length === keys.length && own.every(([k], i) => k === keys[i]);
-      if (!same) return { errors: [{ text: `${args.path}: keys must match widget/i18n/en.ts, in the same order` }] };
-      const values = own.map(([, v]) => v.replace(/\\'/g, "'"));
-      if (values.some((v) => v.includes('|'))) return { errors: [{ text: `${args.path}: a string contains "|"` }] };
-      // Unpacked onto English's keys by widget/locale.ts; no import, so the chunk shares nothing with the entry.
-      return { contents: `export default ${JSON.stringify(values.join('|'))};`, loader: 'js' };
-    });
-  },
+async function dictionaryFiles() {
+  const problems = await checkAll();
+  if (problems.length) throw new Error(`[build-widget] the dictionaries are not complete:\n  ${problems.join('\n  ')}`);
+  const dicts = await widgetDictionaries();
+  const keys = Object.keys(dicts.find((d) => d.code === 'en').strings);
+  const files = dicts
+    .filter((d) => d.code !== 'en')
+    .map((d) => ({ code: d.code, text: `export default ${JSON.stringify(Object.fromEntries(keys.map((k) => [k, d.strings[k]])))};\n` }));
+  const digest = createHash('sha256');
+  for (const f of files) digest.update(`${f.code}\0${f.text}\0`);
+  const hash = base32(digest.digest()).slice(0, 8);
+  return { hash, files: files.map((f) => ({ name: `kyc-onboard-${f.code}-${hash}.js`, text: f.text })) };
+}
+
+const base32 = (buf) => {
+  const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = 0;
+  let value = 0;
+  let out = '';
+  for (const byte of buf) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += abc[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  return out;
 };
+
+/** widget/dictionary.ts in the bundle: the URL of a dictionary file beside the entry (through a function, so esbuild leaves it alone). */
+const dictionaryUrls = (hash) => ({
+  name: 'dictionary-urls',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]widget[\\/]dictionary\.ts$/ }, () => ({
+      contents: `const load = (url) => import(url);\nexport const loadDictionary = (code) => load("./kyc-onboard-" + code + "-${hash}.js");\n`,
+      loader: 'js',
+    }));
+  },
+});
 
 /** The chunks next to an entry: `kyc-onboard-<name>-<hash>.js`. */
 export const isChunk = (name) => /^kyc-onboard-.+\.js$/.test(name);
@@ -99,6 +130,9 @@ const chunksIn = (dir) => (existsSync(dir) ? readdirSync(dir).filter(isChunk) : 
 /** The self-contained script-tag bundle: the entry, and the chunks it loads on demand. */
 export async function buildBundle() {
   for (const f of chunksIn(at('dist/widget'))) rmSync(at('dist/widget', f));
+  const dictionaries = await dictionaryFiles();
+  mkdirSync(at('dist/widget'), { recursive: true });
+  for (const f of dictionaries.files) writeFileSync(at('dist/widget', f.name), f.text);
   await build({
     entryPoints: { 'kyc-onboard': at('widget/index.ts') },
     outdir: at('dist/widget'),
@@ -117,7 +151,7 @@ export async function buildBundle() {
     charset: 'utf8',
     // Private members (`_name`) get short names; lit's own code has no such properties.
     mangleProps: /^_[a-z]/,
-    plugins: [packTranslations, minifyTemplates, noLitGlobals],
+    plugins: [dictionaryUrls(dictionaries.hash), minifyTemplates, noLitGlobals],
     logLevel: 'warning',
   });
   return at('dist/widget/kyc-onboard.js');
@@ -183,11 +217,19 @@ export function buildManifest() {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const file = await buildBundle();
+  const file = await buildBundle().catch((err) => {
+    console.error(err.message);
+    process.exit(1);
+  });
   mkdirSync(at('dist/public'), { recursive: true });
   copyFileSync(file, at('dist/public/widget.js'));
   for (const f of chunksIn(at('dist/public'))) rmSync(at('dist/public', f));
   for (const f of chunksIn(at('dist/widget'))) copyFileSync(at('dist/widget', f), at('dist/public', f));
+  // The phone pages' dictionaries, read by the worker through its ASSETS binding (worker/handoff/page-strings.ts).
+  rmSync(at('dist/public/i18n/pages'), { recursive: true, force: true });
+  mkdirSync(at('dist/public/i18n/pages'), { recursive: true });
+  for (const f of readdirSync(at('worker/handoff/page-strings')).filter((f) => f.endsWith('.json') && f !== 'same-as-english.json'))
+    copyFileSync(at('worker/handoff/page-strings', f), at('dist/public/i18n/pages', f));
   await buildNpm();
   buildManifest();
   console.log('[build-widget] dist/widget/kyc-onboard.js (+ chunks), dist/public/widget.js (+ chunks), dist/npm/, custom-elements.json');

@@ -7,6 +7,9 @@
 //   update <id> [options]            only what is given changes
 //   rotate-key <id>                  a new vendor api_key (from PARTNER_API_KEY or --api-key-file)
 //   remove <id>
+//   rotate-server-key <id>           a new /v1 server key, printed once; the previous key keeps working
+//   rotate-server-key <id> --drop-old    the previous server key stops working (after your servers switched)
+//   dev-keys [--url <worker>]        the demo partners' development server keys, from a local worker (npm start)
 //   keygen                           a new sealing key pair (see docs/partners.md, "Rotating the sealing key")
 //
 // Options: --flow-id, --sms-sender-name, --sms-template-id, --webhook-url,
@@ -19,7 +22,9 @@
 // Where: by default the local state of `npm start` (wrangler's local KV in
 // .wrangler/state, or STATE_DIR / --persist-to); --remote = the PARTNERS
 // namespace on Cloudflare, through wrangler (--namespace-id <id> if the
-// binding in wrangler.toml has none). Nothing printed contains a secret.
+// binding in wrangler.toml has none). Nothing printed contains a secret, except
+// a new /v1 server key (`add`, `rotate-server-key`), printed once: the worker
+// keeps only its SHA-256, so it cannot be shown again.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,6 +45,7 @@ import {
 import { SEALING_PUBLIC_KEY } from '../worker/partners/partner';
 import { cacheSeconds, KV_PROPAGATION_SECONDS } from '../worker/partners/registry';
 import { DEV_SEALING_KEY, publicJwk, sealedKid } from '../worker/partners/sealing';
+import { newServerKey, serverKeyHash } from '../worker/server-api/keys';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WRANGLER_ENV = {
@@ -59,7 +65,7 @@ interface Args {
   flags: Map<string, string[]>;
 }
 
-const BOOLEAN_FLAGS = new Set(['remote', 'local', 'json', 'keep-previous', 'help', 'via-wrangler']);
+const BOOLEAN_FLAGS = new Set(['remote', 'local', 'json', 'keep-previous', 'help', 'via-wrangler', 'drop-old']);
 const SECRET_FLAGS = ['api-key', 'turnstile-secret', 'webhook-secret'];
 
 function parseArgs(argv: string[]): Args {
@@ -304,6 +310,8 @@ const KNOWN_FLAGS = new Set([
   'api-key-file',
   'turnstile-secret-file',
   'webhook-secret-file',
+  'drop-old',
+  'url',
 ]);
 
 function needId(a: Args): string {
@@ -322,9 +330,37 @@ async function run(a: Args, store: RegistryStore): Promise<void> {
     case 'add': {
       const id = needId(a);
       if (await readRecord(store, id)) throw new UsageError(`partner ${id} exists already: use update`);
-      const record = await buildRecord(id, inputFrom(a), await publicKeyFor(a, store), { sandbox });
+      const serverKey = newServerKey();
+      const input = { ...inputFrom(a), serverKeyHashes: [await serverKeyHash(serverKey)] };
+      const record = await buildRecord(id, input, await publicKeyFor(a, store), { sandbox });
       await writeRecord(store, record);
       console.log(`added partner ${id} (${record.origins.join(', ')}), child ${record.childId}; in effect within ${bound()}`);
+      printServerKey(id, serverKey);
+      return;
+    }
+    case 'rotate-server-key': {
+      const id = needId(a);
+      const previous = await readRecord(store, id);
+      if (!previous) throw new UsageError(`there is no partner ${id}`);
+      const held = previous.serverKeyHashes ?? [];
+      if (a.flags.has('drop-old')) {
+        if (held.length < 2) throw new UsageError(`partner ${id} has no previous server key to drop`);
+        const record = await buildRecord(id, { serverKeyHashes: held.slice(0, 1) }, await publicKeyFor(a, store), { sandbox, previous });
+        await writeRecord(store, record, previous);
+        console.log(`partner ${id}: the previous server key is refused within ${bound()}; the newest one stays.`);
+        return;
+      }
+      const serverKey = newServerKey();
+      // The new key first; the newest previous one keeps working until --drop-old (two at most).
+      const hashes = [await serverKeyHash(serverKey), ...held.slice(0, 1)];
+      const record = await buildRecord(id, { serverKeyHashes: hashes }, await publicKeyFor(a, store), { sandbox, previous });
+      await writeRecord(store, record, previous);
+      printServerKey(id, serverKey);
+      console.log(
+        held.length
+          ? `The previous key keeps working: switch your servers to the new one, then \`npm run partners -- rotate-server-key ${id} --drop-old\`.`
+          : 'It is the partner’s only server key.',
+      );
       return;
     }
     case 'update':
@@ -428,6 +464,29 @@ Then store ${out} in your secret manager and delete it here.`);
   }
 }
 
+/** A new server key, once: the worker keeps only its hash. */
+function printServerKey(id: string, key: string): void {
+  console.log(`\nServer key of ${id} for /v1 (shown once: store it in the partner's secret manager now):\n\n  ${key}\n`);
+}
+
+/** `dev-keys`: the demo partners' development keys, from a local worker (they are made inside it, on first use). */
+async function devKeys(a: Args): Promise<void> {
+  const base = (one(a, 'url') ?? `http://127.0.0.1:${process.env.PORT || 8787}`).replace(/\/$/, '');
+  const host = new URL(base).hostname;
+  if (!/^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/.test(host)) throw new UsageError('dev-keys asks a local worker only (a loopback --url)');
+  let res: Response;
+  try {
+    res = await fetch(`${base}/sandbox/demo/server-keys`);
+  } catch {
+    throw new UsageError(`no worker answers at ${base}: start it with \`npm start\` (the sandbox and the demo on)`);
+  }
+  if (!res.ok) throw new UsageError(`the worker at ${base} has no development keys (is the sandbox the vendor, and DEMO on?)`);
+  const { partners } = (await res.json()) as { partners: { partnerId: string; displayName: string; origin: string; serverKey: string }[] };
+  if (a.flags.has('json')) return void console.log(JSON.stringify(partners, null, 2));
+  for (const p of partners) console.log(`${p.partnerId}  ${p.displayName}  (pages on ${p.origin})\n  ${p.serverKey}`);
+  console.log(`\nTry: curl -H "Authorization: Bearer ${partners[0]?.serverKey ?? 'kyc_sk_…'}" ${base}/v1/verifications`);
+}
+
 /** Sets one variable in .dev.vars, keeping every other line. */
 function writeDevVar(name: string, value: string): void {
   const file = devVarsFile();
@@ -465,6 +524,15 @@ async function main(): Promise<number> {
     return 0;
   }
   let close = async () => {};
+  if (a.command === 'dev-keys') {
+    try {
+      await devKeys(a);
+      return 0;
+    } catch (err) {
+      console.error(`partners: ${(err as Error).message}`);
+      return err instanceof UsageError ? 2 : 1;
+    }
+  }
   try {
     let store: RegistryStore;
     if (a.flags.has('remote') || a.flags.has('via-wrangler')) store = wranglerStore(a);

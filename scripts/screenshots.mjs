@@ -33,6 +33,13 @@ const freePort = () =>
     });
   });
 
+// The Japanese screenshot needs a CJK font (Debian: fonts-noto-cjk), or it shows empty boxes.
+const cjk = spawnSync('fc-list', [':lang=ja', 'family'], { encoding: 'utf8' });
+if (cjk.status === 0 && !cjk.stdout.trim()) {
+  console.error('[screenshots] no Japanese font: `apt-get install -y fonts-noto-cjk`, then run again.');
+  process.exit(1);
+}
+
 // ---- the stack ----
 const port = await freePort();
 const state = mkdtempSync(join(tmpdir(), 'kyc-shots-'));
@@ -174,6 +181,36 @@ try {
     await state$(page, 'complete');
     await page.locator('.widget-card').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await shoot(page, 'demo-phone-arabic-failed');
+    await close();
+  }
+
+  // 5. Phone, Japanese (CJK; the date of birth year first), then "Continue on my phone" in Hebrew and the phone's
+  //    own page it opens, in Hebrew (right to left).
+  {
+    const { page, close } = await browser({ width: 390, height: 844 }, 2);
+    await page.goto(base + '/');
+    await state$(page, 'idle');
+    await page.getByLabel('Language').selectOption('ja');
+    await w(page).getByLabel('姓', { exact: true }).fill('山田');
+    await w(page).getByLabel('名', { exact: true }).fill('花子');
+    const dob = w(page).getByRole('group', { name: '生年月日' });
+    await dob.getByLabel('年', { exact: true }).fill(String(new Date().getUTCFullYear() - 41));
+    await dob.getByLabel('月', { exact: true }).fill('3');
+    await dob.getByLabel('日', { exact: true }).fill('21');
+    await page.locator('.widget-card').evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await shoot(page, 'demo-phone-japanese');
+
+    await page.getByLabel('Language').selectOption('he');
+    await w(page).getByLabel('שם משפחה', { exact: true }).waitFor();
+    await w(page).getByLabel('מספר טלפון נייד').fill('412 345 678');
+    await w(page).getByRole('checkbox').check();
+    await w(page).getByRole('radio', { name: 'המשך בטלפון שלי' }).check();
+    await w(page).locator('button[type="submit"]').click();
+    await state$(page, 'handoff');
+    const link = await w(page).locator('#handoff-link').inputValue();
+    await page.goto(link);
+    await page.getByRole('button', { name: 'המשך' }).waitFor();
+    await shoot(page, 'handoff-phone-hebrew', { clip: { x: 0, y: 0, width: 390, height: 600 } });
     await close();
   }
 } catch (e) {

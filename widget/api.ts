@@ -7,6 +7,7 @@ import type {
   OnboardingLinkAnswer,
   OnboardingLinkRequest,
   RenewLinkRequest,
+  ResumeLinkRequest,
   ResultAnswer,
   ResultRequest,
 } from '../worker/contract.js';
@@ -92,7 +93,7 @@ export type LinkAnswer = OnboardingLinkAnswer & { localExpiry: string };
 /** A link from the person's details, or a new one from a session. Aborted with `signal` (a newer run, the element gone); the caller then ignores the outcome. */
 export const createLink = async (
   endpoint: string,
-  body: OnboardingLinkRequest | RenewLinkRequest,
+  body: OnboardingLinkRequest | RenewLinkRequest | ResumeLinkRequest,
   key: string,
   signal?: AbortSignal,
 ): Promise<LinkAnswer> => {

@@ -12,8 +12,10 @@ export interface KycOnboardAttributes {
   sms?: boolean;
   /** Language: `en`, `es`, `fr`, `de`, `ar` (region subtags are fine). */
   lang?: string;
-  /** Your reference for this person, sent as `customerRef` (≤ 100 characters). */
+  /** Your reference for this person, sent as `customerRef` (≤ 100 characters). Ignored with `client-secret`. */
   'customer-ref'?: string;
+  /** The client secret of a verification your server started (`POST /v1/verifications`); the same secret again resumes it. */
+  'client-secret'?: string;
   /** Where the hosted flow sends the person back (must be on the worker's ALLOWED_ORIGINS). */
   'return-url'?: string;
   /** Cloudflare Turnstile site key: only then is Turnstile loaded. */

@@ -23,6 +23,14 @@ export interface Values {
   consent: boolean;
 }
 
+/** The `prefill` property: values to show in the form, in the request's shapes (the person may correct each). */
+export interface Prefill {
+  name?: { givenName?: string; middleName?: string; familyName?: string };
+  /** `YYYY-MM-DD`. */
+  dateOfBirth?: string;
+  phone?: { code?: string; number?: string };
+}
+
 /** A message key of the dictionary that describes a field problem. */
 export type ErrorKey = keyof Pick<
   Strings,

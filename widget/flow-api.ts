@@ -16,6 +16,8 @@ export interface FlowHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   sms: boolean;
   customerRef: string | undefined;
+  clientSecret: string | undefined;
+  prefill: import('./fields.js').Prefill | undefined;
   returnUrl: string | undefined;
   turnstileSitekey: string | undefined;
   pollIntervals: number[];
@@ -86,6 +88,7 @@ export interface FlowApi {
   sendAgain: () => void;
   continueHere: () => void;
   retry: () => void;
+  submit: () => Promise<void>;
 }
 
 /** What every view renders from. */
@@ -94,6 +97,8 @@ export interface ViewContext {
   t: Strings;
   /** The language tag dates and times are written in (`fr-CA`). */
   tag: string;
+  /** The language of the strings shown (`t`): their plurals follow its rules. */
+  lang: string;
   /** The element's `sms` attribute: offer "Text me a link". */
   sms: boolean;
   /** Turnstile is on (`turnstile-sitekey`). */

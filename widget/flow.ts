@@ -123,6 +123,11 @@ export class Flow implements ReactiveController, FlowApi {
         (r) => r.start(),
         () => this.offline('result'),
       );
+    } else {
+      if (this.host.clientSecret || this.host.prefill) void this.load().then((r) => r.start());
+      // widget.shown, for the operator's funnel: once per element per page view, when the form shows (not on a return).
+      // (An endpoint written with a trailing slash makes this …/api//beacon, which the worker takes too: bytes saved here.)
+      if (!this.host.hasAttribute('no-beacon')) navigator.sendBeacon(this.host.endpoint + '/beacon');
     }
   }
 
@@ -236,23 +241,15 @@ export class Flow implements ReactiveController, FlowApi {
     }
   };
 
-  /** "Use this device instead" of a texted link, and "Start again" (set by the run, which holds the link and the session). */
+  /**
+   * "Use this device instead" of a texted link, "Start again", "Send again",
+   * and (after `SMS_NOT_ALLOWED`) "Continue on this device": set by the run,
+   * which holds the link and the session (only its views offer them).
+   */
   useThisDevice = (): void => undefined;
   startAgain = (): void => undefined;
-
-  sendAgain = (): void => {
-    this.resending = this.state === 'sms-sent';
-    this.sendSMS = true;
-    this.handoff = false;
-    void this.submit();
-  };
-
-  /** After `SMS_NOT_ALLOWED`: the same details, on this device. */
-  continueHere = (): void => {
-    this.sendSMS = false;
-    this.handoff = false;
-    void this.submit();
-  };
+  sendAgain = (): void => undefined;
+  continueHere = (): void => undefined;
 
   /** `checking`: fetch the result with the stored session. */
   check = (): Promise<void> =>

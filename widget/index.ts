@@ -6,7 +6,7 @@
  */
 import { defineKycOnboard } from './define.js';
 
-export { KycOnboard, type KycState } from './kyc-onboard.js';
+export { KycOnboard, type KycState, type Prefill } from './kyc-onboard.js';
 export { defineKycOnboard, TAG } from './define.js';
 export * from './events.js';
 export type { Strings } from './i18n/en.js';

@@ -4,11 +4,13 @@ import { Flow } from './flow.js';
 import type { Strings } from './i18n/en.js';
 import { Locale } from './locale.js';
 import type { KycState } from './state.js';
+import type { Prefill } from './fields.js';
 import { styles } from './styles.js';
 import type { Bot } from './turnstile.js';
 import { view } from './views/index.js';
 
 export type { KycState } from './state.js';
+export type { Prefill } from './fields.js';
 
 /**
  * An identity-verification onboarding form. It collects name, date of birth,
@@ -25,6 +27,8 @@ export type { KycState } from './state.js';
  * @fires {KycRedirectEvent} kyc-redirect - Cancelable. The browser is about to go to `detail.url`; `preventDefault()` keeps the page where it is.
  * @fires {KycCompleteEvent} kyc-complete - A final check status is known. `detail: { checkStatus, verificationId, resultToken }`. The browser's word only: verify `resultToken` on your server (or use the webhook) before acting.
  * @fires {KycErrorEvent} kyc-error - A fault. `detail: { errorCode, requestId, retryable, status }`.
+ *
+ * @attr {boolean} no-beacon - Don't send the one `widget.shown` beacon (`navigator.sendBeacon` to `{endpoint}/beacon` when the form is first shown: no cookie, no body, nothing about the person or the browser; the operator's console counts page views per partner with it).
  *
  * @slot consent - The consent text; it names the consent checkbox. Default: a short English/translated sentence.
  * @slot turnstile - Filled by the widget itself with the Cloudflare Turnstile challenge when `turnstile-sitekey` is set.
@@ -73,9 +77,10 @@ export class KycOnboard extends LitElement {
     sms: { type: Boolean },
     lang: {},
     customerRef: { attribute: 'customer-ref' },
+    clientSecret: { attribute: 'client-secret' },
+    prefill: { attribute: false },
     returnUrl: { attribute: 'return-url' },
     turnstileSitekey: { attribute: 'turnstile-sitekey' },
-    noBeacon: { type: Boolean, attribute: 'no-beacon' },
     countryCode: { attribute: 'country-code' },
     strings: { attribute: false },
     pollIntervals: { attribute: false },
@@ -86,20 +91,45 @@ export class KycOnboard extends LitElement {
   declare endpoint: string;
   /** Offer "Text me a link" next to "Continue on this device". */
   declare sms: boolean;
-  /** Opaque reference of the partner, sent as `customerRef` (≤ 100 characters). */
+  /**
+   * The language, a BCP 47 tag (`fr`, `pt-BR`, `zh-TW`). Unset: the page's `<html lang>` (followed when the page
+   * changes it), then the browser's. 48 languages (docs/embedding.md#languages; `pt-PT` → `pt`, `zh-CN` → `zh-Hans`,
+   * `zh-TW`/`zh-HK` → `zh-Hant`, `no`/`nn` → `nb`, `tl` → `fil`); any other is English. Sets the text, the direction
+   * (right to left for `ar`, `he`, `fa`, `ur`), the order of the date-of-birth fields, and the language of the phone's
+   * pages. Each language's words are a file loaded on first use; override any of them with `strings`.
+   */
+  declare lang: string;
+  /** Opaque reference of the partner, sent as `customerRef` (≤ 100 characters). Ignored (with a console warning) when `client-secret` is set. */
   declare customerRef: string | undefined;
+  /**
+   * The client secret of a verification your server started
+   * (`POST /v1/verifications`): the link is made for it, with your server's
+   * `customerRef`. The same secret again resumes it: a final verification
+   * shows `complete` at once, an open one continues its hosted flow, a
+   * canceled or expired one is the `VERIFICATION_CLOSED` error. Keep it out
+   * of URLs and logs.
+   */
+  declare clientSecret: string | undefined;
+  /**
+   * Values to fill the form with, in the request's shapes (property only:
+   * personal data stays out of the markup): `{ name?: { givenName?,
+   * middleName?, familyName? }, dateOfBirth?: 'YYYY-MM-DD', phone?: { code?,
+   * number? } }`. The person sees and may correct every value; a field the
+   * person already typed in is left alone. Set it before the element first
+   * renders (frameworks that set properties on creation do); the worker
+   * never stores it.
+   */
+  declare prefill: Prefill | undefined;
   /** Where the hosted flow sends the person back. Default: this page, with its own query string (without the widget's return parameters and the fragment). */
   declare returnUrl: string | undefined;
   /** Cloudflare Turnstile site key; when set (only then) Turnstile is loaded and its token sent. */
   declare turnstileSitekey: string | undefined;
-  /**
-   * Don't send the one `widget.shown` beacon (`navigator.sendBeacon` to `{endpoint}/beacon` when the form is first shown:
-   * no cookie, no body, nothing about the person or the browser; the operator's console counts page views per partner with it).
-   */
-  declare noBeacon: boolean;
   /** Initial country code of the mobile number. */
   declare countryCode: string;
-  /** Overrides of any translated string (property only). */
+  /**
+   * Overrides of any string, in any language (property only): `{ submit: 'Open my account' }`. Merged over the
+   * language's dictionary; the keys are those of the exported `Strings` type (docs/embedding.md#languages).
+   */
   declare strings: Partial<Strings> | undefined;
   /**
    * Waits (ms) between result polls. While `checking`, the widget polls once,
@@ -125,7 +155,6 @@ export class KycOnboard extends LitElement {
     super();
     this.endpoint = '/api';
     this.sms = false;
-    this.noBeacon = false;
     this.countryCode = '+61';
     this.pollIntervals = [1000, 1000, 2000, 3000, 5000, 8000, 10000, 10000, 10000, 10000];
     this.retryDelay = 1000;
@@ -151,10 +180,9 @@ export class KycOnboard extends LitElement {
     return this._locale.t;
   }
 
-  /** @internal The language asked for (`fr`, even before its dictionary arrives; `en` for a tag the worker would refuse). */
+  /** @internal The dictionary asked for (`fr`, `pt-BR`, `zh-Hant`; `en` for what is no language tag): the phone's pages speak it. */
   get _lang(): string {
-    const p = this._locale.primary;
-    return /^[a-z]{2,3}$/.test(p) ? p : 'en';
+    return this._locale.code;
   }
 
   /** @internal Focus an element of the shadow root once rendered. */
@@ -181,16 +209,7 @@ export class KycOnboard extends LitElement {
 
   protected override firstUpdated(): void {
     // After the first render (and after the host had a chance to add listeners).
-    void Promise.resolve().then(() => {
-      this._flow.start();
-      // widget.shown: once per element per page view, only when the form shows (not a return from the hosted flow).
-      if (this._flow.state == 'idle' && !this.noBeacon)
-        try {
-          navigator.sendBeacon(this.endpoint.replace(/\/+$/, '') + '/beacon');
-        } catch {
-          // A browser that refuses the beacon (a privacy setting) just goes uncounted.
-        }
-    });
+    void Promise.resolve().then(() => this._flow.start());
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -223,7 +242,7 @@ export class KycOnboard extends LitElement {
   override render(): TemplateResult {
     const l = this._locale;
     return html`<div part="base" dir=${l.$dir} lang=${l.lang}>
-      ${view({ flow: this._flow, t: l.t, tag: l.tag, sms: this.sms, turnstile: !!this.turnstileSitekey })}
+      ${view({ flow: this._flow, t: l.t, tag: l.tag, lang: l.lang, sms: this.sms, turnstile: !!this.turnstileSitekey })}
     </div>`;
   }
 }

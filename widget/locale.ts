@@ -1,40 +1,25 @@
 /**
  * Localisation as a Lit reactive controller: which language the widget speaks
  * (`lang` attribute, then `<html lang>`, then the browser), its writing
- * direction (`$dir`), and its dictionary. English is built in; the other
- * dictionaries are separate chunks loaded on first use, so an English page
- * never waits for the network and other pages show English for the moment
- * the chunk takes, then switch. `<html lang>` is observed: a page that changes
+ * direction (`$dir`), and its dictionary (rules/language.ts matches the tag:
+ * `pt-BR`, `zh-TW` → `zh-Hant`, `nn` → `nb`…). English is built in; the other
+ * dictionaries are separate files loaded on first use (widget/dictionary.ts),
+ * so an English page never waits for the network and other pages show
+ * English for the moment the file takes, then switch. A language without a
+ * dictionary, or one that cannot be fetched, stays English (and is not asked
+ * for again on every render). `<html lang>` is observed: a page that changes
  * its language after the first render gets the widget in the new language.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { matchLanguage } from '../rules/language.js';
+import { loadDictionary } from './dictionary.js';
 import en, { type Strings } from './i18n/en.js';
 
-/**
- * A dictionary module: the typed object (npm build, tests), or, in the
- * self-contained bundle, the values packed into one `|`-separated string in
- * English's key order (scripts/build-widget.mjs), which saves the key names.
- */
-type DictModule = { default: Strings | string };
-
-const LOADERS: Record<string, () => Promise<DictModule>> = {
-  ar: () => import('./i18n/ar.js'),
-  de: () => import('./i18n/de.js'),
-  es: () => import('./i18n/es.js'),
-  fr: () => import('./i18n/fr.js'),
-};
-
-/** Loaded dictionaries, shared by every widget on the page. */
+/** Loaded dictionaries, shared by every widget on the page (English for a language that has none). */
 const loaded: Record<string, Strings | Promise<void>> = { en };
 
-const unpack = (d: Strings | string): Strings => {
-  if (typeof d !== 'string') return d;
-  const v = d.split('|');
-  return Object.fromEntries(Object.keys(en).map((k, i) => [k, v[i]])) as Strings;
-};
-
 /** Languages written right to left. */
-const RTL = /^(ar|he|fa|ur)\b/i;
+const RTL = /^(ar|he|fa|ur)\b/;
 
 export interface LocaleHost extends ReactiveControllerHost, HTMLElement {
   /** Partner overrides of any string. */
@@ -63,15 +48,15 @@ export class Locale implements ReactiveController {
     return this._host.lang || document.documentElement.lang || navigator.language || 'en';
   }
 
-  /** The primary language asked for, lower case (`fr`), whether or not its dictionary has arrived. */
-  get primary(): string {
-    return this.tag.toLowerCase().split('-')[0]!;
+  /** The dictionary asked for (`fr`, `pt-BR`, `zh-Hant`, `ka`), whether or not it has arrived, or exists. */
+  get code(): string {
+    return matchLanguage(this.tag);
   }
 
   /** The language of the dictionary in use right now (`en` until another one has arrived). */
   get lang(): string {
-    const d = loaded[this.primary];
-    return d && !(d instanceof Promise) ? this.primary : 'en';
+    const d = loaded[this.code];
+    return d && !(d instanceof Promise) && d != en ? this.code : 'en';
   }
 
   /** `rtl` or `ltr`, for the language being shown. */
@@ -81,21 +66,18 @@ export class Locale implements ReactiveController {
 
   /** The strings to show now; starts loading the wanted dictionary if it is not here yet. */
   get t(): Strings {
-    const code = this.primary;
-    const load = LOADERS[code];
-    if (!loaded[code] && load) {
-      loaded[code] = load().then(
-        (m) => {
-          loaded[code] = unpack(m.default);
-        },
-        () => {
-          // Offline, or the chunk is blocked: English it is, and the next render may try again.
-          delete loaded[code];
-        },
-      );
-    }
+    const code = this.code;
+    loaded[code] ??= loadDictionary(code).then(
+      (m) => {
+        loaded[code] = m.default;
+      },
+      () => {
+        // No such dictionary, offline, or blocked: English, without asking again on every render.
+        loaded[code] = en;
+      },
+    );
     const d = loaded[code];
     if (d instanceof Promise) void d.then(() => this._host.requestUpdate());
-    return { ...(d && !(d instanceof Promise) ? d : en), ...this._host.strings };
+    return { ...(d instanceof Promise ? en : d), ...this._host.strings };
   }
 }

@@ -17,7 +17,7 @@ import type { KycCompleteEvent, KycErrorEvent, KycLinkEvent, KycRedirectEvent, K
 import { KycOnboard as KycOnboardElement } from './kyc-onboard.js';
 import './index.js';
 
-/** `<KycOnboard endpoint="…" customerRef="…" onKycComplete={(e) => e.detail.resultToken} />` */
+/** `<KycOnboard endpoint="…" clientSecret={secret} prefill={{ name: { familyName } }} onKycComplete={(e) => e.detail.resultToken} />` */
 export const KycOnboard = createComponent({
   tagName: TAG,
   elementClass: KycOnboardElement,
@@ -33,6 +33,7 @@ export const KycOnboard = createComponent({
 });
 
 export type { KycCompleteEvent, KycErrorEvent, KycLinkEvent, KycRedirectEvent, KycSubmitEvent } from './events.js';
+export type { Prefill } from './fields.js';
 export type { KycCompleteDetail, KycErrorDetail, KycLinkDetail, KycRedirectDetail, KycSubmitDetail } from './events.js';
 
 /** The attributes of the raw tag, as JSX writes them. */

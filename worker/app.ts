@@ -1,7 +1,7 @@
 /**
  * The worker's Hono app, assembled: middleware in one order (request id → log
- * → secure headers → partner → CORS → origin guard → body limit →
- * configuration guard → rate limit), the routes every deployment has, and one
+ * → secure headers → no-store → rate limit → partner → CORS → origin guard →
+ * body limit → configuration guard), the routes every deployment has, and one
  * error envelope. `createApp` takes what differs per deployment: the local
  * stack (entry/local-app.ts) plugs in the sandbox and the demo's pieces,
  * production (entry/production.ts) nothing. No module here imports the
@@ -17,7 +17,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { ulid } from 'ulid';
 import { usesSandbox, type AppEnv } from './lib/env';
 import { ApiError, errorName, errorResponse } from './lib/errors';
-import { clientIp, enforce, ipKey } from './lib/limits';
+import { enforceClient } from './lib/limits';
 import { RegistryError, SealingError } from './partners/registry';
 import { resolvePartner } from './partners/resolve';
 import { onboardingLink } from './browser-api/onboarding-link';
@@ -25,10 +25,11 @@ import { result } from './browser-api/result';
 import { ruok } from './browser-api/ruok';
 import { configuredSessionSecret } from './browser-api/session';
 import { configuredKeyJwks } from './verifications/signing-keys';
-import { configuredPublicOrigin, publicOrigin } from './lib/public-origin';
+import { configuredPublicOrigin, isLoopbackHost, publicOrigin } from './lib/public-origin';
 import { jwks } from './verifications/jwks';
 import { handoff } from './handoff/routes';
 import { PINNED_WIDGET_PATH, pinnedWidget } from './assets/pinned-widget';
+import { serverApi } from './server-api/app';
 import { beacon } from './ops/beacon';
 import { ops } from './ops/routes';
 
@@ -126,9 +127,11 @@ const configGuard = createMiddleware<AppEnv>(async (c, next) => {
   if (!publicOrigin(env, c.req.url)) throw misconfigured();
   if (env.RESULT_SIGNING_KEYS?.trim() && !configuredKeyJwks(env)) throw misconfigured();
   if (!usesSandbox(env)) {
+    // https, or `api_key` would travel in clear: plain http only to a loopback host (a vendor double on this machine).
     let baseOk: boolean;
     try {
-      baseOk = /^https?:$/.test(new URL(env.KYC_BASE_URL!.trim()).protocol);
+      const base = new URL(env.KYC_BASE_URL!.trim());
+      baseOk = base.protocol === 'https:' || (base.protocol === 'http:' && isLoopbackHost(base.hostname));
     } catch {
       baseOk = false;
     }
@@ -146,14 +149,34 @@ const configGuard = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-// Counted per partner: one partner's traffic (or abuse) never spends another's budget.
+// One budget per client, whichever partner's origin it claims (a client that
+// claims several partners' origins gets no more), counted before anything
+// else runs: refusals (403 for an unknown origin) and preflights count too,
+// and an unknown origin's registry lookup is paid for out of it. /handoff/*
+// spends the same budget (handoff/routes.ts). The 429 is readable by the page
+// that asked (its body says nothing but "too many"), so the widget can say so.
 const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const ip = clientIp(c.req.raw.headers);
-  const pid = c.get('partner')?.id ?? '-';
-  await enforce(c.env.RL_IP, `${pid} ${ipKey(ip)}`, 'requests');
-  // IPv6: a second, looser limit per /48, so the /64s of one allocation do not each get a budget.
-  if (ip.includes(':')) await enforce(c.env.RL_IP_48, `${pid} ${ipKey(ip, 48)}`, 'requests');
+  try {
+    await enforceClient(c.env, c.req.raw.headers);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const res = errorResponse(c, err);
+    const origin = c.req.header('Origin');
+    if (origin) {
+      res.headers.set('Access-Control-Allow-Origin', origin);
+      res.headers.set('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+      res.headers.append('Vary', 'Origin');
+    }
+    return res;
+  }
   await next();
+});
+
+// Every /api answer, errors included: the link answer carries a session and a
+// code, the result answer a token; no cache or proxy may keep them.
+const noStore = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  c.res.headers.set('Cache-Control', 'no-store');
 });
 
 const notFound: NotFoundHandler<AppEnv> = (c) => errorResponse(c, new ApiError(404, 'NOT_FOUND', 'There is nothing here.'));
@@ -181,12 +204,17 @@ export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   // middleware (a 403 from the origin guard, a 413, a 429) becomes its answer
   // inside the chain, and these headers are set on it on the way out.
   app.use('*', securityHeaders);
+  app.use('/api/*', noStore);
+  app.use('/api/*', rateLimit);
   app.use('/api/*', partnerOfRequest);
   app.use('/api/*', corsForPartners);
   app.use('/api/*', originGuard);
   app.use('/api/*', apiBodyLimit);
   app.use('/api/*', configGuard);
-  app.use('/api/*', rateLimit);
+
+  // The partner's server API: its own key-based auth and limits (server-api/app.ts), no CORS, no-store.
+  app.use('/v1/*', apiBodyLimit);
+  app.use('/v1/*', configGuard);
 
   app.route('/api', onboardingLink);
   app.route('/api', result);
@@ -195,6 +223,7 @@ export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   app.route('/', jwks);
   app.route('/', handoff);
   app.route('/', pinnedWidget);
+  app.route('/', serverApi);
   app.route('/', ops);
 
   // A known /api path asked with another method: 405 with Allow, not a 404.

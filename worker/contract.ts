@@ -96,8 +96,24 @@ export const OnboardingLinkRequest = z.strictObject({
     .optional(),
   returnUrl: z.string().max(2048, 'is too long').optional(),
   turnstileToken: z.string().max(2048, 'is too long').optional(),
+  /**
+   * A verification the partner's server started (`POST /v1/verifications`):
+   * the link is made for it, with the server's `customerRef` (so a
+   * `customerRef` here is refused).
+   */
+  clientSecret: z.string().min(1, 'is required').max(200, 'is too long').optional(),
 });
 export type OnboardingLinkRequest = z.input<typeof OnboardingLinkRequest>;
+
+/**
+ * Resume a verification the partner's server started, whose link exists:
+ * the client secret alone. The same link again while it is valid (no second
+ * vendor link), a new one for the same entity once it has expired.
+ */
+export const ResumeLinkRequest = OnboardingLinkRequest.pick({ lang: true, returnUrl: true, turnstileToken: true }).extend({
+  clientSecret: z.string().min(1, 'is required').max(200, 'is too long'),
+});
+export type ResumeLinkRequest = z.input<typeof ResumeLinkRequest>;
 
 /**
  * A new link for a verification whose link expired: the previous answer's
@@ -139,6 +155,8 @@ export interface OnboardingLinkAnswer {
 export const ResultRequest = z.strictObject({
   /** Missing is answered 401 by the route, like an expired or tampered one. */
   session: z.string().max(4096, 'is too long').optional(),
+  /** Instead of `session`: the client secret of a verification the partner's server started. */
+  clientSecret: z.string().min(1, 'is required').max(200, 'is too long').optional(),
   checkId: z.string().trim().min(1).max(200, 'is too long').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
   token: z.string().trim().min(1).max(2048, 'is too long').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
   /** Back from the hosted flow on this device: how it ended (`kyc_return`), counted once for the operator. */
@@ -150,6 +168,12 @@ export interface ResultAnswer {
   /** `CHECKING` while the check runs; any other value is final. */
   checkStatus: string;
   verificationId: string;
+  /**
+   * Asked with a `clientSecret`: `created` (no link yet: show the form),
+   * `open` (a link is out: resume it), or `final`. A canceled or expired
+   * verification is a 409 `VERIFICATION_CLOSED` instead.
+   */
+  status?: 'created' | 'open' | 'final';
   /**
    * Once the status is final: a signed result token (ES256 JWS) for the
    * partner's server to verify against `/.well-known/jwks.json`. A browser's

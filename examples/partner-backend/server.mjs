@@ -1,7 +1,21 @@
 #!/usr/bin/env node
+// @ts-check
 // An example partner backend: the partner's own site, which embeds
 // <kyc-onboard> and must TRUST the outcome. It never believes the browser,
-// and never lets a page-set reference choose an account:
+// and never lets a page-set reference choose an account.
+//
+// Server first (with KYC_SERVER_KEY, the partner's `kyc_sk_…` server key):
+//   - POST /kyc/start: the page asks this server for a client secret; the
+//     server starts a verification for the session's account
+//     (`POST /v1/verifications`, customerRef = the account; the same one
+//     again while it is created or open, so a reload resumes it) and answers
+//     the secret and a prefill from the account's profile.
+//   - POST /kyc/complete: on `kyc-complete`, the server reads the
+//     verification it started (`GET /v1/verifications/{id}?include=person`)
+//     and compares the verified name and date of birth with the account's.
+//   The API is called through openapi-fetch, typed from the worker's OpenAPI
+//   document (kyc-api.d.ts, `npm run openapi`).
+// Without a server key (the page sets `customer-ref`; `/?flow=page` shows it too):
 //   - POST /kyc/link: the page posts the `verificationId` of its `kyc-link`
 //     event under this site's logged-in session; the server ties that
 //     verification to the session's account (once: a verification already
@@ -24,6 +38,7 @@
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
+import createClient from 'openapi-fetch';
 import { Webhook } from 'standardwebhooks';
 
 const WORKER = (process.env.KYC_WORKER ?? 'http://127.0.0.1:8787').replace(/\/$/, '');
@@ -34,6 +49,85 @@ const TEST_MODE = process.env.KYC_TEST_MODE === '1' || process.argv.includes('--
 const jwks = createRemoteJWKSet(new URL(`${WORKER}/.well-known/jwks.json`));
 const webhook = process.env.WEBHOOK_SECRET ? new Webhook(process.env.WEBHOOK_SECRET) : undefined;
 const VERIFICATION_ID = /^vrf_[0-9A-HJKMNP-TV-Z]{26}$/;
+const SERVER_KEY = process.env.KYC_SERVER_KEY?.trim() || undefined;
+
+/**
+ * The worker's partner server API, typed from its OpenAPI document.
+ * @type {import('openapi-fetch').Client<import('./kyc-api').paths>}
+ */
+export const kyc = createClient({ baseUrl: WORKER, headers: SERVER_KEY ? { Authorization: `Bearer ${SERVER_KEY}` } : {} });
+
+/**
+ * What this site knows about each account (its own records): the profile the
+ * person gave when signing up, and the verification its server started.
+ * @type {Map<string, { profile: { givenName: string, familyName: string, dateOfBirth: string }, started?: { verificationId: string, clientSecret: string } }>}
+ */
+const accounts = new Map();
+const DEFAULT_PROFILE = { givenName: 'Ada', familyName: 'Lovelace', dateOfBirth: '1990-12-10' };
+
+/** Names compared as a person would: case, accents' composition and spacing do not matter. */
+const same = (a, b) =>
+  String(a ?? '')
+    .normalize('NFC')
+    .trim()
+    .replace(/\s+/g, ' ')
+    .toLowerCase() ===
+  String(b ?? '')
+    .normalize('NFC')
+    .trim()
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
+
+/**
+ * Starts (or resumes) the account's verification: the same one while it is
+ * created or open, a new one otherwise. Returns the client secret for the page.
+ * @param {string} account
+ */
+export async function startVerification(account) {
+  const known = accounts.get(account);
+  if (known?.started) {
+    const { data } = await kyc.GET('/v1/verifications/{verificationId}', {
+      params: { path: { verificationId: known.started.verificationId } },
+    });
+    if (data && (data.status === 'created' || data.status === 'open')) return known.started;
+  }
+  const { data, error } = await kyc.POST('/v1/verifications', {
+    params: { header: { 'Idempotency-Key': `start-${account}-${randomUUID()}` } },
+    body: { customerRef: account, expiresInSeconds: 3600 },
+  });
+  if (!data) throw new Error(`the worker refused: ${error?.errorCode ?? 'no answer'}`);
+  if (!TEST_MODE && data.livemode !== true) throw new Error('not livemode');
+  const started = { verificationId: data.verificationId, clientSecret: data.clientSecret };
+  accounts.set(account, { profile: known?.profile ?? DEFAULT_PROFILE, started });
+  tie(data.verificationId, account);
+  return started;
+}
+
+/**
+ * The outcome, from the worker (never from the browser): the verification this
+ * server started for the account, with the verified person, compared with
+ * the account's profile.
+ * @param {string} account
+ */
+export async function readOutcome(account) {
+  const known = accounts.get(account);
+  if (!known?.started) return { status: 409, body: { error: 'no verification started for this account' } };
+  const { data, error, response } = await kyc.GET('/v1/verifications/{verificationId}', {
+    params: { path: { verificationId: known.started.verificationId }, query: { include: 'person' } },
+  });
+  if (!data) return { status: response.status === 409 ? 409 : 502, body: { error: error?.errorCode ?? 'no answer' } };
+  if (!TEST_MODE && data.livemode !== true) return { status: 400, body: { error: 'not livemode' } };
+  if (data.customerRef !== account) return { status: 409, body: { error: 'verification of another account' } };
+  const person = data.person;
+  const match = {
+    name: same(person?.name?.givenName, known.profile.givenName) && same(person?.name?.familyName, known.profile.familyName),
+    dateOfBirth: person?.dateOfBirth?.dateOfBirth === known.profile.dateOfBirth,
+  };
+  update(data.verificationId, 'token', { verificationId: data.verificationId, checkStatus: data.checkStatus });
+  // What a bank keeps: the verified name and date of birth next to the account (never logged here).
+  update(data.verificationId, 'person', { name: person?.name, dateOfBirth: person?.dateOfBirth?.dateOfBirth, match });
+  return { status: 200, body: { verificationId: data.verificationId, checkStatus: data.checkStatus, match } };
+}
 
 const sessions = new Map(); // this site's session cookie → account
 /** Per verification, what this server knows: the account its own server tied it to, and verified outcomes only. */
@@ -97,6 +191,37 @@ const readJson = async (req) => {
   }
 };
 
+/** @param {string} account */
+const serverFirstPage = (account) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Partner: open an account</title>
+<script type="module" src="${WORKER}/widget.js"></script></head>
+<body>
+<h1>Open your account</h1>
+<p>Account <strong id="account">${account}</strong></p>
+<div id="kyc"></div>
+<p id="server-says" role="status"></p>
+<script type="module">
+  const post = (path, body = {}) => fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  // This site's server starts the verification and hands the page its client secret (never in a URL or the markup).
+  const start = await post('/kyc/start');
+  const { clientSecret, prefill } = await start.json();
+  const el = document.createElement('kyc-onboard');
+  el.setAttribute('endpoint', '${WORKER}/api');
+  el.clientSecret = clientSecret;
+  el.prefill = prefill; // what the account says; the person sees and may correct it
+  // The page only says "done"; the server reads the outcome and the verified person from the worker.
+  el.addEventListener('kyc-complete', async () => {
+    const res = await post('/kyc/complete');
+    const answer = await res.json();
+    document.getElementById('server-says').textContent = res.ok
+      ? 'Server verified: ' + answer.checkStatus + (answer.match.name && answer.match.dateOfBirth ? ', matches the account' : ', does NOT match the account')
+      : 'Server refused: ' + answer.error;
+  });
+  document.getElementById('kyc').append(el);
+</script>
+</body></html>`;
+
+/** @param {string} account */
 const page = (account) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Partner: open an account</title>
 <script type="module" src="${WORKER}/widget.js"></script></head>
@@ -128,8 +253,32 @@ export const server = createServer(async (req, res) => {
         sid = randomUUID();
         sessions.set(sid, `acct-${randomUUID().slice(0, 8)}`);
       }
+      const account = sessions.get(sid);
+      if (!accounts.has(account)) accounts.set(account, { profile: DEFAULT_PROFILE });
+      const serverFirst = SERVER_KEY && url.searchParams.get('flow') !== 'page';
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Set-Cookie': `sid=${sid}; Path=/; HttpOnly; SameSite=Lax` });
-      return res.end(page(sessions.get(sid)));
+      return res.end(serverFirst ? serverFirstPage(account) : page(account));
+    }
+    if (req.method === 'POST' && url.pathname === '/kyc/start') {
+      const account = sessions.get(cookie(req));
+      if (!account) return json(res, 401, { error: 'no session' });
+      if (!SERVER_KEY) return json(res, 501, { error: 'no KYC_SERVER_KEY' });
+      try {
+        const { clientSecret } = await startVerification(account);
+        const p = accounts.get(account).profile;
+        return json(res, 200, {
+          clientSecret,
+          prefill: { name: { givenName: p.givenName, familyName: p.familyName }, dateOfBirth: p.dateOfBirth },
+        });
+      } catch (err) {
+        return json(res, 502, { error: err.message });
+      }
+    }
+    if (req.method === 'POST' && url.pathname === '/kyc/complete') {
+      const account = sessions.get(cookie(req));
+      if (!account) return json(res, 401, { error: 'no session' });
+      const { status, body } = await readOutcome(account);
+      return json(res, status, body);
     }
     if (req.method === 'POST' && url.pathname === '/kyc/link') {
       const account = sessions.get(cookie(req));
@@ -158,7 +307,7 @@ export const server = createServer(async (req, res) => {
       let event;
       try {
         if (!webhook) throw new Error('no WEBHOOK_SECRET');
-        event = webhook.verify(raw, req.headers); // signature, timestamp tolerance
+        event = /** @type {any} */ (webhook.verify(raw, /** @type {Record<string, string>} */ (req.headers))); // signature, timestamp tolerance
       } catch {
         return json(res, 401, { error: 'signature refused' });
       }

@@ -53,8 +53,9 @@ const NAMES = [
   'O\u2019Brien-Smythe',
   'José\u0301 María', // combining acute
   'Ævar Þór',
-  'Renée 👩‍👩‍👧 Emoji', // ZWJ family
-  'Ali\u200Dx', // zero-width joiner
+  'Renée 👩 Emoji', // an emoji (a joined emoji sequence's ZWJ is refused in names: issue 28)
+  'ک\u200cخواهم', // zero-width non-joiner where Persian needs it
+  'क्\u200dष', // zero-width joiner where Devanagari needs it
   'Sipho\u200E Ndlovu', // left-to-right mark (allowed)
   'Ŋgë Ʒaba',
   'Σωκράτης Παπαδόπουλος',

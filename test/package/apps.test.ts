@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -212,6 +212,13 @@ describe('the packed widget in fresh apps', { concurrency: false }, () => {
       const build = await attempt(app, bin(app, 'vite'), ['build']);
       assert.equal(build.code, 0, `vite build:\n${build.out}`);
       assert.ok(existsSync(join(app, 'dist/index.html')));
+      // The package's one computed dictionary import: the app's bundler makes each language a chunk of its own.
+      const assets = readdirSync(join(app, 'dist/assets'));
+      for (const l of ['de', 'ja', 'zh-Hant', 'pt-BR'])
+        assert.ok(
+          assets.some((f) => f.startsWith(`${l}-`) && f.endsWith('.js')),
+          `${l}: ${assets.join(' ')}`,
+        );
       await ssrImport(app, ['kyc-onboard', 'kyc-onboard/react', 'kyc-onboard/element']);
 
       // The built app on its own origin, the worker from `npm start` with that origin on ALLOWED_ORIGINS.

@@ -1,6 +1,7 @@
 /** Contract: the onboarding link (spec 4.1), the data-model rules of section 2, the outbox. */
 import assert from 'node:assert/strict';
-import { beforeEach, describe, it } from 'node:test';
+import { before, beforeEach, describe, it } from 'node:test';
+import { outboxRef } from '../../sandbox/outbox';
 import { advanceSandboxClock, freshSandbox } from '../support/vendor-sandbox';
 import { assertErrorObject, childA, childB, client, other, parent, person, raw, rejects, BASE, ORIGIN } from './helpers';
 
@@ -373,7 +374,13 @@ describe('channel header', () => {
 });
 
 describe('SMS outbox', () => {
-  it('records the message instead of texting, and lists it only for its customerRef, masked', async () => {
+  const keys = { 1: 'key-of-visitor-one-0001', 2: 'key-of-visitor-two-0002', 3: 'key-of-visitor-three-03', v: 'key-of-visitor-vvvv-0004' };
+  const refs = { 1: '', 2: '', 3: '', v: '' };
+  before(async () => {
+    for (const k of Object.keys(keys) as (keyof typeof keys)[]) refs[k] = await outboxRef(keys[k]);
+  });
+
+  it('records the message instead of texting, and lists it only to the holder of its key, masked', async () => {
     const c = client(parent);
     const link = await c.onboardingUrl({
       ...person(),
@@ -383,18 +390,18 @@ describe('SMS outbox', () => {
       recipientName: 'Ann L',
       senderName: 'Acme Bank',
       messageTemplateId: 'tpl-1',
-      customerRef: 'visitor-1',
+      customerRef: refs[1],
     });
     await c.onboardingUrl({
       ...person('Other', 'Olga'),
       sendSMS: true,
       phoneCode: '+64',
       phoneNumber: '021 555 999',
-      customerRef: 'visitor-2',
+      customerRef: refs[2],
     });
-    await c.onboardingUrl({ ...person('Quiet'), customerRef: 'visitor-1' }); // no sendSMS: nothing recorded
+    await c.onboardingUrl({ ...person('Quiet'), customerRef: refs[1] }); // no sendSMS: nothing recorded
 
-    const r = await raw('GET', '/outbox?customerRef=visitor-1');
+    const r = await raw('GET', `/outbox?key=${keys[1]}`);
     assert.equal(r.status, 200);
     assert.equal(r.body.messages.length, 1);
     const m = r.body.messages[0];
@@ -409,29 +416,37 @@ describe('SMS outbox', () => {
     assert.ok(!JSON.stringify(r.body).includes('Olga'), "another visitor's message is not listed");
 
     // Without recipientName the text names nobody (the entity's name stays out of it).
-    const other = (await raw('GET', '/outbox?customerRef=visitor-2')).body.messages[0];
+    const other = (await raw('GET', `/outbox?key=${keys[2]}`)).body.messages[0];
     assert.equal(other.recipientName, null);
     assert.ok(other.text.startsWith('Hi, '), other.text);
     assert.ok(!other.text.includes('Olga') && !other.text.includes('Other'), other.text);
 
-    const none = await raw('GET', '/outbox?customerRef=visitor-3');
+    const none = await raw('GET', `/outbox?key=${keys[3]}`);
     assert.deepEqual(none.body, { messages: [] });
   });
 
-  it('needs a customerRef', async () => {
-    for (const path of ['/outbox', '/outbox?customerRef=', '/outbox?customerRef=%20']) {
+  it('answers only to the key: knowing the reference (or a key that hashes to another) reads nothing', async () => {
+    for (const path of [
+      '/outbox',
+      `/outbox?customerRef=${refs[1]}`,
+      '/outbox?key=',
+      '/outbox?key=short',
+      `/outbox?key=${encodeURIComponent(refs[1] + '!')}`,
+    ]) {
       const r = await raw('GET', path);
-      assert.equal(r.status, 400);
-      assertErrorObject(r.body, 'INVALID_REQUEST', 'query.customerRef');
+      assert.equal(r.status, 400, path);
+      assertErrorObject(r.body, 'INVALID_REQUEST', 'query.key');
     }
+    // The reference used as if it were a key hashes to another reference: nothing.
+    assert.deepEqual((await raw('GET', `/outbox?key=${refs[1]}`)).body, { messages: [] });
   });
 
   it('forgets messages after 15 minutes', async () => {
-    await client(parent).onboardingUrl({ ...person(), sendSMS: true, phoneNumber: '+61412345678', customerRef: 'v' });
-    assert.equal((await raw('GET', '/outbox?customerRef=v')).body.messages.length, 1);
+    await client(parent).onboardingUrl({ ...person(), sendSMS: true, phoneNumber: '+61412345678', customerRef: refs.v });
+    assert.equal((await raw('GET', `/outbox?key=${keys.v}`)).body.messages.length, 1);
     advanceSandboxClock(14 * 60_000);
-    assert.equal((await raw('GET', '/outbox?customerRef=v')).body.messages.length, 1);
+    assert.equal((await raw('GET', `/outbox?key=${keys.v}`)).body.messages.length, 1);
     advanceSandboxClock(2 * 60_000);
-    assert.equal((await raw('GET', '/outbox?customerRef=v')).body.messages.length, 0);
+    assert.equal((await raw('GET', `/outbox?key=${keys.v}`)).body.messages.length, 0);
   });
 });

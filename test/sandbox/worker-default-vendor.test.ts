@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { startWorker, type RunningWorker } from '../support/wrangler';
 import { adultDateOfBirth, realNow } from '../support/dates';
+import { outboxRef } from '../../sandbox/outbox';
 
 let worker: RunningWorker;
 before(async () => {
@@ -73,15 +74,18 @@ describe('the worker with the sandbox as its default vendor (workerd)', () => {
     assert.equal(payload.sub, link.verificationId);
   });
 
-  it('texts nobody: an SMS link lands in the outbox for its customerRef only, masked', async () => {
-    const ref = `visitor-${Date.now()}`;
+  it('texts nobody: an SMS link lands in the outbox for the holder of its key only, masked', async () => {
+    const key = `visitor-key-${Date.now()}`;
+    const ref = await outboxRef(key);
     const res = await post('/api/onboarding-link', { ...person, sendSMS: true, customerRef: ref });
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { smsSent: boolean }).smsSent, true);
-    const outbox = (await (await fetch(`${worker.url}/sandbox/outbox?customerRef=${ref}`)).json()) as { messages: { to: string }[] };
+    const outbox = (await (await fetch(`${worker.url}/sandbox/outbox?key=${key}`)).json()) as { messages: { to: string }[] };
     assert.equal(outbox.messages.length, 1);
     assert.match(outbox.messages[0]!.to, /^\+61 \*+678$/);
-    const others = (await (await fetch(`${worker.url}/sandbox/outbox?customerRef=${ref}-x`)).json()) as { messages: unknown[] };
+    const others = (await (await fetch(`${worker.url}/sandbox/outbox?key=${key}-x`)).json()) as { messages: unknown[] };
     assert.deepEqual(others.messages, []);
+    // Knowing the reference (it is in the webhook, the vendor's data, the demo's screen) reads nothing.
+    assert.equal((await fetch(`${worker.url}/sandbox/outbox?customerRef=${ref}`)).status, 400);
   });
 });

@@ -28,7 +28,7 @@ afterEach(() => {
 
 describe('widget.shown beacon', () => {
   it('sends one beacon per element, to the endpoint, with no body', async () => {
-    const el = await mount(html`<kyc-onboard endpoint="https://kyc.example.com/api/"></kyc-onboard>`);
+    const el = await mount(html`<kyc-onboard endpoint="https://kyc.example.com/api"></kyc-onboard>`);
     await until(() => sent.length > 0, 'a beacon');
     el.requestUpdate();
     await el.updateComplete;

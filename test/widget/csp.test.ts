@@ -77,6 +77,23 @@ describe('<kyc-onboard> under a strict CSP', () => {
     expect(qr.querySelector('path')!.getAttribute('d')!.length).to.be.greaterThan(100);
     expect(qr.getBoundingClientRect().width).to.be.greaterThan(100);
     expect(win.__violations).to.deep.equal([]);
+
+    // Another language: the bundle imports its dictionary file (`kyc-onboard-<code>-<hash>.js`, beside it) under the same CSP.
+    win.sessionStorage.clear();
+    const he = win.document.createElement('kyc-onboard') as KycOnboard;
+    he.setAttribute('endpoint', '/__csp/api');
+    win.document.body.append(he);
+    win.document.documentElement.lang = 'he';
+    const label = () => he.shadowRoot!.querySelector('label[for=familyName]')?.textContent;
+    await waitUntil(() => label() === 'שם משפחה', `Hebrew label (is ${label()})`, { timeout: 4000 });
+    expect(he.shadowRoot!.querySelector<HTMLElement>('[part=base]')!.dir).to.equal('rtl');
+    const dictionaries = win.performance
+      .getEntriesByType('resource')
+      .map((r) => new URL(r.name).pathname)
+      .filter((p) => /\/kyc-onboard-he-/.test(p));
+    expect(dictionaries).to.have.length(1);
+    expect(dictionaries[0]).to.match(/^\/dist\/widget\/kyc-onboard-he-[A-Z2-7]{8}\.js$/);
+    expect(win.__violations).to.deep.equal([]);
     frame.remove();
   });
 });

@@ -126,7 +126,7 @@ describe('<kyc-onboard> SMS', () => {
     await waitState(el, 'sms-sent');
     await el.updateComplete;
     const alert = el.shadowRoot!.querySelector('[role=alert]');
-    expect(alert?.textContent).to.contain('Try in 42 s');
+    expect(alert?.textContent).to.contain('Try again in 42 seconds;');
     expect(el.shadowRoot!.querySelector('[part~="code"]')?.textContent?.trim()).to.equal('482 913', 'the code of the text already out');
     await expect(el).to.be.accessible();
     // The text already out still counts: polling goes on with the first session.

@@ -2,7 +2,7 @@
 //   npm run test:widget
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildBundle } from '../../scripts/build-widget.mjs';
 import { BUDGET_GZIP, measure, measureChunks } from '../../scripts/widget-size.mjs';
@@ -47,6 +47,16 @@ function testRoutes() {
       ctx.type = 'application/javascript';
       ctx.body = readFileSync(new URL('../../node_modules/msw/lib/mockServiceWorker.js', import.meta.url), 'utf8');
       return;
+    }
+    // The source's computed dictionary import (widget/dictionary.ts) asks for `./i18n/<code>.js`: serve the .ts.
+    const dictionary = /^\/widget\/i18n\/([\w-]+)\.js$/.exec(ctx.path);
+    if (dictionary) {
+      if (!existsSync(new URL(`../../widget/i18n/${dictionary[1]}.ts`, import.meta.url))) {
+        ctx.status = 404;
+        return;
+      }
+      ctx.path = ctx.path.replace(/\.js$/, '.ts');
+      return next();
     }
     if (ctx.path === '/__csp/page.html') {
       ctx.set('Content-Security-Policy', STRICT_CSP);

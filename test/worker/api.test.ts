@@ -223,6 +223,18 @@ describe('POST /api/onboarding-link', () => {
     });
   }
 
+  it('with a real vendor, a texted link needs Turnstile unless the operator turned that off: 400 SMS_NOT_ALLOWED on sendSMS, no vendor call', async () => {
+    const required: Env = { ...baseEnv, SMS_REQUIRES_TURNSTILE: undefined };
+    const res = await link({ ...person, sendSMS: true }, {}, required);
+    assert.equal(res.status, 400, res.text);
+    assertErrorObject(res.json, 'SMS_NOT_ALLOWED');
+    assert.deepEqual(res.json.issues, [{ issue: 'needs the bot check (Turnstile) on this site', issueLocation: 'sendSMS' }]);
+    assert.equal(vendorRequests.length, 0);
+    // This device (or a QR code) needs none; a texted link does once Turnstile is on, or with the risk taken on purpose.
+    assert.equal((await link(person, {}, required)).status, 200);
+    assert.equal((await link({ ...person, sendSMS: true }, {}, { ...required, SMS_REQUIRES_TURNSTILE: 'off' })).status, 200);
+  });
+
   it('a valid mobile of a country not on SMS_ALLOWED_COUNTRIES, with sendSMS: 400 SMS_NOT_ALLOWED on phone.number; the same number on this device is fine', async () => {
     const france = { ...person, phone: { code: '+33', number: '06 12 34 56 78' } };
     const res = await link({ ...france, sendSMS: true });
@@ -630,6 +642,50 @@ describe('everything else', () => {
       assert.ok(res.headers.get('Strict-Transport-Security'), what);
       assert.ok(res.headers.get('X-Request-Id'), what);
     }
+  });
+
+  it('says Cache-Control: no-store on every /api answer, errors and preflights included', async () => {
+    const limited: Env = { ...baseEnv, RL_IP: { limit: async () => ({ success: false }) } as unknown as Env['RL_IP'] };
+    const broken: Env = { ...baseEnv, KYC_BASE_URL: 'not a url' };
+    const linked = await link(person);
+    const cases: [string, Promise<Awaited<ReturnType<typeof call>>>, number][] = [
+      ['the link answer (a session, a code)', Promise.resolve(linked), 200],
+      ['the result answer (a token)', call('/api/result', { method: 'POST', json: { session: linked.json.session, checkId: 'c-1' } }), 200],
+      ['ruok', call('/api/ruok'), 200],
+      [
+        'a preflight',
+        call('/api/result', { method: 'OPTIONS', headers: { Origin: PARTNER, 'Access-Control-Request-Method': 'POST' } }),
+        204,
+      ],
+      ['400', call('/api/onboarding-link', { method: 'POST', json: { ...person, consent: false } }), 400],
+      ['401', call('/api/result', { method: 'POST', json: { session: 'nope' } }), 401],
+      ['403', call('/api/onboarding-link', { method: 'POST', json: person, headers: { Origin: 'https://evil.example' } }), 403],
+      ['404', call('/api/nope'), 404],
+      ['405', call('/api/onboarding-link', { method: 'PUT', json: person }), 405],
+      [
+        '413',
+        call('/api/onboarding-link', { method: 'POST', body: 'x'.repeat(70_000), headers: { 'Content-Type': 'application/json' } }),
+        413,
+      ],
+      ['429', call('/api/onboarding-link', { method: 'POST', json: person }, limited), 429],
+      ['500', call('/api/onboarding-link', { method: 'POST', json: person }, broken), 500],
+    ];
+    for (const [what, pending, status] of cases) {
+      const res = await pending;
+      assert.equal(res.status, status, `${what}: ${res.text}`);
+      assert.equal(res.headers.get('Cache-Control'), 'no-store', what);
+    }
+  });
+
+  it('refuses a KYC_BASE_URL that would send api_key in clear (http off loopback) with 500 MISCONFIGURED, before any call', async () => {
+    const res = await link(person, {}, { ...baseEnv, KYC_BASE_URL: 'http://vendor.test' });
+    assert.equal(res.status, 500, res.text);
+    assertErrorObject(res.json, 'MISCONFIGURED');
+    assert.equal(vendorRequests.length, 0);
+    // A vendor double on this machine may speak http.
+    const local = await call('/api/ruok', {}, { ...baseEnv, KYC_BASE_URL: 'http://127.0.0.1:9' });
+    assert.notEqual(local.json.errorCode, 'MISCONFIGURED', local.text);
+    assert.equal((await call('/api/ruok', {}, { ...baseEnv, KYC_BASE_URL: 'http://vendor.test' })).json.errorCode, 'MISCONFIGURED');
   });
 
   it('logs one structured line per request, with no personal data', async () => {

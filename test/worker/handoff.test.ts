@@ -19,6 +19,7 @@ import {
   call,
   linkAnswer,
   okVendor,
+  pageAssets,
   PARTNER,
   person,
   startHarness,
@@ -48,7 +49,8 @@ async function enterCode(e: Env, form: { headers: Headers }, returnPath: string,
 }
 
 function env(): Env {
-  const e: Env = { ...baseEnv };
+  // The page dictionaries other than English come from the static assets (here: their sources).
+  const e: Env = { ...baseEnv, ASSETS: pageAssets as unknown as Env['ASSETS'] };
   useMemoryVerifications(e, new MemoryVerifications(e));
   return e;
 }
@@ -184,11 +186,11 @@ describe('the phone pages speak the widget’s language', () => {
     assert.equal(done.headers.get('Content-Language'), 'fr');
     // A used link, opened again on a German phone with the French link: the widget's language wins.
     assert.match((await call(pathOf(link.url), { headers: { 'Accept-Language': 'de' } }, e)).text, /Ce lien ne fonctionne plus/);
-    // No language in the URL: the phone's, right to left where it reads so.
-    const ar = await call(`/handoff/${link.verificationId}?t=${'A'.repeat(22)}`, { headers: { 'Accept-Language': 'ja, ar;q=0.8' } }, e);
+    // No language in the URL: the phone's first one with a dictionary (Georgian has none), right to left where it reads so.
+    const ar = await call(`/handoff/${link.verificationId}?t=${'A'.repeat(22)}`, { headers: { 'Accept-Language': 'ka, ar;q=0.8' } }, e);
     assert.match(ar.text, /<html lang="ar" dir="rtl">/);
     assert.match(
-      (await call(`/handoff/${link.verificationId}?t=${'A'.repeat(22)}`, { headers: { 'Accept-Language': 'ja' } }, e)).text,
+      (await call(`/handoff/${link.verificationId}?t=${'A'.repeat(22)}`, { headers: { 'Accept-Language': 'ka' } }, e)).text,
       /<html lang="en">/,
     );
     // A texted link's code form, in Spanish, keeps the language through a wrong code.
@@ -211,6 +213,63 @@ describe('the phone pages speak the widget’s language', () => {
       e,
     );
     assert.match(wrong.text, /Ese código no es correcto\. Quedan 4 intentos\./);
+  });
+
+  it('in a sample of the 48 languages, from l and from Accept-Language (by its weights), right to left where they read so', async () => {
+    const e = env();
+    const gone = (query: string, acceptLanguage?: string) =>
+      call(
+        `/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=${'A'.repeat(22)}${query}`,
+        acceptLanguage ? { headers: { 'Accept-Language': acceptLanguage } } : {},
+        e,
+      );
+    const cases: [string, string | undefined, string, RegExp, boolean][] = [
+      // [l, Accept-Language, page language, its words, right to left]
+      ['&l=he', 'en', 'he', /<h1>הקישור הזה כבר לא פעיל<\/h1>/, true],
+      ['&l=ja', undefined, 'ja', /<h1>このリンクは使用できません<\/h1>/, false],
+      ['&l=zh-Hant', undefined, 'zh-Hant', /<h1>這個連結已失效<\/h1>/, false],
+      ['&l=pt-BR', undefined, 'pt-BR', /<h1>Este link não funciona mais<\/h1>/, false],
+      ['&l=pl', 'de', 'pl', /<h1>Ten link już nie działa<\/h1>/, false],
+      ['', 'fa-IR,fa;q=0.9,en;q=0.5', 'fa', /<h1>این پیوند دیگر کار نمی‌کند<\/h1>/, true],
+      ['', 'en;q=0.2, uk;q=0.9', 'uk', /<h1>Це посилання більше не працює<\/h1>/, false],
+      ['', 'zh-TW', 'zh-Hant', /<h1>這個連結已失效<\/h1>/, false],
+      ['', 'nn-NO', 'nb', /<h1>Lenken virker ikke lenger<\/h1>/, false],
+      ['', 'tl', 'fil', /<h1>Hindi na gumagana ang link na ito<\/h1>/, false],
+      ['', 'ka, sw;q=0.5', 'sw', /<h1>Kiungo hiki hakifanyi kazi tena<\/h1>/, false],
+      ['&l=xx', 'ka', 'en', /<h1>This link no longer works<\/h1>/, false],
+    ];
+    for (const [query, accept, lang, words, rtl] of cases) {
+      const res = await gone(query, accept);
+      const what = `l=${query} Accept-Language=${accept}`;
+      assert.equal(res.status, 410, what);
+      assert.match(res.text, new RegExp(`<html lang="${lang}"${rtl ? ' dir="rtl"' : ''}>`), what);
+      assert.match(res.text, words, what);
+      assert.equal(res.headers.get('Content-Language'), lang, what);
+    }
+    // Each language is read from the assets once, then kept in memory.
+    const reads = pageAssets.reads.filter((r) => r === '/i18n/pages/zh-Hant.json');
+    assert.equal(reads.length, 1);
+  });
+
+  it('a wrong code counts its tries in the language’s plural forms (Intl.PluralRules)', async () => {
+    const { pageStrings } = await import('../../worker/handoff/page-strings');
+    const assets = pageAssets as unknown as Env['ASSETS'];
+    const pl = await pageStrings(assets, 'pl');
+    assert.equal(pl.wrongCode(1), 'Ten kod jest nieprawidłowy. Została 1 próba.');
+    assert.equal(pl.wrongCode(3), 'Ten kod jest nieprawidłowy. Zostały 3 próby.');
+    assert.equal(pl.wrongCode(5), 'Ten kod jest nieprawidłowy. Zostało 5 prób.');
+    const en = await pageStrings(assets, 'en');
+    assert.equal(en.wrongCode(1), 'That code is not right. 1 try left.');
+    assert.equal(en.wrongCode(4), 'That code is not right. 4 tries left.');
+  });
+
+  it('without the assets (or when a file cannot be read) the page is English, and says so in its lang', async () => {
+    const e: Env = { ...baseEnv };
+    useMemoryVerifications(e, new MemoryVerifications(e));
+    const res = await call(`/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=${'A'.repeat(22)}&l=is`, {}, e);
+    assert.match(res.text, /<html lang="en">/);
+    assert.match(res.text, /<h1>This link no longer works<\/h1>/);
+    assert.equal(res.headers.get('Content-Language'), 'en');
   });
 
   it('refuses a lang that is not a language tag, naming the field', async () => {

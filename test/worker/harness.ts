@@ -4,6 +4,7 @@
  * answer body and every log line, so tests can assert on them and the leak
  * scan can read them all.
  */
+import { readFile } from 'node:fs/promises';
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
 import { app } from '../../worker/entry/local-app';
@@ -38,6 +39,11 @@ export const baseEnv: Env = {
   KYC_TIMEOUT_MS: '300',
   ALLOWED_ORIGINS: `${PARTNER}, https://other-partner.example`,
   SESSION_SECRET: SECRET,
+  // Texted links need Turnstile with a real vendor; these suites test the rest of the SMS path
+  // (api.test.ts tests the requirement itself, with this turned back on).
+  SMS_REQUIRES_TURNSTILE: 'off',
+  // Node requests all come from one client ("unknown"): the open-verification budgets are tested in workerd (limits-workerd.test.ts).
+  LIMIT_OPEN_PER_IP: '1000000',
 };
 
 export interface Seen {
@@ -159,3 +165,24 @@ export function clockedEnv() {
   useMemoryVerifications(e, store);
   return { e, store, clock };
 }
+
+/**
+ * The `ASSETS` binding as far as the phone's pages use it: the page dictionaries
+ * (`/i18n/pages/<lang>.json`), read from their sources, which the build copies
+ * into the static assets unchanged. Anything else is a 404. Counts its reads.
+ */
+export const pageAssets = {
+  reads: [] as string[],
+  async fetch(input: string): Promise<Response> {
+    const path = new URL(input).pathname;
+    pageAssets.reads.push(path);
+    const m = /^\/i18n\/pages\/([\w-]+)\.json$/.exec(path);
+    if (!m) return new Response('not found', { status: 404 });
+    try {
+      const text = await readFile(new URL(`../../worker/handoff/page-strings/${m[1]}.json`, import.meta.url), 'utf8');
+      return new Response(text, { headers: { 'Content-Type': 'application/json' } });
+    } catch {
+      return new Response('not found', { status: 404 });
+    }
+  },
+};

@@ -41,7 +41,10 @@ describe('ops in workerd (local sandbox: open on loopback)', () => {
 
   it('counts each beacon once for the page’s partner; refuses pages of no partner', async () => {
     const localhost = w.url.replace('127.0.0.1', 'localhost');
-    for (let i = 0; i < 3; i++) assert.equal((await beaconFrom(w.url)).status, 204);
+    for (let i = 0; i < 2; i++) assert.equal((await beaconFrom(w.url)).status, 204);
+    // An endpoint written with a trailing slash (`.../api/`): the widget's beacon goes to /api//beacon.
+    const slash = await fetch(`${w.url}/api//beacon`, { method: 'POST', headers: { Origin: w.url }, body: '' });
+    assert.equal(slash.status, 204);
     assert.equal((await beaconFrom(localhost)).status, 204);
     const refused = await beaconFrom('https://elsewhere.example');
     assert.equal(refused.status, 403);
@@ -151,6 +154,23 @@ describe('ops in workerd (local sandbox: open on loopback)', () => {
     assert.equal(state.status, 400);
     assert.equal((await fetch(`${w.url}/ops/api/webhooks?state=all`)).headers.get('Cache-Control'), 'no-store');
   });
+
+  it('a POST from another site (CSRF) is refused; redelivering what does not exist is a 404', async () => {
+    const vid = 'vrf_01ARZ3NDEKTSV4RRFFQ69G5FAV';
+    const cross = await fetch(`${w.url}/ops/api/webhooks/${vid}/redeliver`, {
+      method: 'POST',
+      headers: { 'Sec-Fetch-Site': 'cross-site' },
+    });
+    assert.equal(cross.status, 403);
+    const foreign = await fetch(`${w.url}/ops/redeliver`, {
+      method: 'POST',
+      headers: { Origin: 'https://evil.example', 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: `verificationId=${vid}`,
+    });
+    assert.equal(foreign.status, 403);
+    assert.equal((await fetch(`${w.url}/ops/api/webhooks/${vid}/redeliver`, { method: 'POST' })).status, 404);
+    assert.equal((await fetch(`${w.url}/ops/api/webhooks/not-an-id/redeliver`, { method: 'POST' })).status, 400);
+  });
 });
 
 describe('ops access in a deployment', () => {
@@ -222,6 +242,15 @@ describe('ops access in a deployment', () => {
       assert.equal((await get()).status, 401, 'no assertion');
       assert.equal((await get('not.a.jwt')).status, 401, 'garbage');
       assert.equal((await get(await sign(other.privateKey, {}))).status, 401, 'another key');
+      const good = await sign(privateKey, {});
+      const [, payload] = good.split('.');
+      const none = `${Buffer.from(JSON.stringify({ alg: 'none', kid: 'k1' })).toString('base64url')}.${payload}.`;
+      assert.equal((await get(none)).status, 401, 'alg none');
+      const [h, , sig] = good.split('.');
+      const forged = Buffer.from(
+        JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), email: 'x@evil.example' }),
+      ).toString('base64url');
+      assert.equal((await get(`${h}.${forged}.${sig}`)).status, 401, 'claims changed after signing');
       assert.equal((await get(await sign(privateKey, { aud: 'b'.repeat(64) }))).status, 401, 'another audience');
       assert.equal((await get(await sign(privateKey, { iss: 'https://other.cloudflareaccess.com' }))).status, 401, 'another team');
       assert.equal((await get(await sign(privateKey, { exp: Math.floor(Date.now() / 1000) - 120 }))).status, 401, 'expired');

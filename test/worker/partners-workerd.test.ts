@@ -61,6 +61,7 @@ describe('registry partners in workerd, with a fake vendor', () => {
     const key = { ...(await exportJWK(privateKey)), kid: 'wd-seal-1' };
     worker = await startMiniflareWorker({
       vars: {
+        OPS_TOKEN: 'ops-token-for-ruok-0123456789',
         KYC_BASE_URL: vendor.url,
         KYC_API_KEY: 'operator-key-wd',
         KYC_CUSTOMER_ID: 'op-customer',
@@ -114,7 +115,9 @@ describe('registry partners in workerd, with a fake vendor', () => {
       const result = await post(worker.url, '/api/result', origin, { session }, { 'CF-Connecting-IP': ip });
       assert.equal(result.status, 200);
     }
-    const ruok = await fetch(`${worker.url}/api/ruok?partner=beta`);
+    // A named partner's check answers the operator only; to anyone else every id is the same 404.
+    assert.equal((await fetch(`${worker.url}/api/ruok?partner=beta`)).status, 404);
+    const ruok = await fetch(`${worker.url}/api/ruok?partner=beta`, { headers: { Authorization: 'Bearer ops-token-for-ruok-0123456789' } });
     assert.equal(ruok.status, 200);
     const seen = vendor.requests.map(
       (r) => `${r.path} ${r.headers['x-service-customerchildid']} ${r.headers['api_key']} ${r.headers['x-service-customerid']}`,
@@ -149,7 +152,7 @@ describe('registry partners in workerd, with a fake vendor', () => {
     );
   });
 
-  it('counts rate limits per partner: alpha spent, beta from the same address goes on', async () => {
+  it('counts rate limits per client, whichever partner it claims: alpha spent, beta from the same address is refused too (issue 28)', async () => {
     // The binding counts in fixed 60 s windows; a run that straddles two windows is repeated.
     for (let attempt = 0; ; attempt++) {
       const ip = `203.0.113.${10 + attempt}`;
@@ -160,12 +163,12 @@ describe('registry partners in workerd, with a fake vendor', () => {
       const beta = await fetch(`${worker.url}/api/ruok`, { headers: { Origin: BETA, 'CF-Connecting-IP': ip } });
       if (Math.floor(Date.now() / 60_000) !== window && attempt < 3) continue;
       assert.deepEqual(statuses, [...Array(IP_LIMIT).fill(200), 429]);
-      assert.equal(beta.status, 200);
+      assert.equal(beta.status, 429, 'claiming another partner’s origin buys no more');
       break;
     }
   });
 
-  it('counts text messages to one number per partner: alpha’s budget spent, beta still texts it', async () => {
+  it('counts text messages to one number across partners: alpha’s texts spent the number’s budget, beta cannot text it either (issue 28)', async () => {
     for (let attempt = 0; ; attempt++) {
       const phone = { code: '+61', number: `0412 000 0${10 + attempt}` };
       const window = Math.floor(Date.now() / 60_000);
@@ -192,7 +195,7 @@ describe('registry partners in workerd, with a fake vendor', () => {
       );
       if (Math.floor(Date.now() / 60_000) !== window && attempt < 3) continue;
       assert.deepEqual(statuses, [200, 200, 200, 429], 'RL_SMS allows 3 a minute to one number');
-      assert.equal(beta.status, 200);
+      assert.equal(beta.status, 429, 'another partner buys the number no more texts');
       break;
     }
   });

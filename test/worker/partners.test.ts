@@ -172,6 +172,21 @@ describe('the in-isolate cache', () => {
   });
 });
 
+describe('the in-isolate cache under a flood of unknown origins', () => {
+  it('keeps the partners it found: misses never evict them', async () => {
+    clearPartnerCache();
+    let reads = 0;
+    const counting = { get: async (k: string) => (reads++, reg.data.get(k) ?? null) } as unknown as KVNamespace;
+    const e = { ...env, PARTNERS: counting, PARTNERS_CACHE_SECONDS: '30' };
+    const t0 = 2_000_000;
+    assert.equal((await registryPartnerByOrigin(e, BETA, t0))?.id, 'beta');
+    for (let i = 0; i < 2500; i++) await registryPartnerByOrigin(e, `https://flood-${i}.example`, t0 + 1);
+    const before = reads;
+    assert.equal((await registryPartnerByOrigin(e, BETA, t0 + 2))?.id, 'beta');
+    assert.equal(reads, before, 'beta is still cached: no KV read');
+  });
+});
+
 describe('isolation', () => {
   it('a session of partner A is refused from partner B’s origin, and from A’s origin once it moves to B', async () => {
     const a = await link(ALPHA, { ...person, turnstileToken: 'good-3' });
@@ -285,15 +300,27 @@ describe('sealing', () => {
 });
 
 describe('/api/ruok', () => {
-  it('checks the operator’s credentials, or a named partner’s', async () => {
+  it('checks the operator’s credentials, or a named partner’s (for the operator only)', async () => {
+    const ops = { ...env, OPS_TOKEN: 'ops-token-0123456789abcdef' };
+    const asOperator = { headers: { Authorization: 'Bearer ops-token-0123456789abcdef' } };
     assert.equal((await call('/api/ruok', {}, env)).status, 200);
     assert.equal(vendorRequests.at(-1)!.headers['api_key'], baseEnv.KYC_API_KEY);
-    assert.equal((await call('/api/ruok?partner=beta', {}, env)).status, 200);
+    // To anyone but the operator, a known and an unknown id answer alike (no enumeration), and the vendor is not asked.
+    const known = await call('/api/ruok?partner=beta', {}, ops);
+    const unknownToAnyone = await call('/api/ruok?partner=gamma', {}, ops);
+    assert.deepEqual([known.status, known.json.errorCode, known.json.errorMsg], [404, 'NOT_FOUND', 'There is no such partner.']);
+    assert.deepEqual(
+      [unknownToAnyone.status, unknownToAnyone.json.errorCode, unknownToAnyone.json.errorMsg],
+      [known.status, known.json.errorCode, known.json.errorMsg],
+    );
+    assert.equal((await call('/api/ruok?partner=beta', { headers: { Authorization: 'Bearer wrong' } }, ops)).status, 404);
+    assert.equal(vendorRequests.length, 1);
+    assert.equal((await call('/api/ruok?partner=beta', asOperator, ops)).status, 200);
     assert.equal(vendorRequests.at(-1)!.headers['api_key'], KEY_B);
     assert.equal(vendorRequests.at(-1)!.headers['x-service-customerchildid'], 'child-beta');
-    const unknown = await call('/api/ruok?partner=gamma', {}, env);
+    const unknown = await call('/api/ruok?partner=gamma', asOperator, ops);
     assert.equal(unknown.status, 404);
-    const bad = await call('/api/ruok?partner=Not_An_Id', {}, env);
+    const bad = await call('/api/ruok?partner=Not_An_Id', asOperator, ops);
     assert.equal(bad.status, 400);
     assert.equal(bad.json.issues[0].issueLocation, 'partner');
     assert.equal(vendorRequests.length, 2);

@@ -73,7 +73,8 @@ describe('the sandbox in a deployment', () => {
     // Reading (a visitor's outbox, the pages) is not counted.
     for (let i = 0; i < 5; i++)
       assert.equal(
-        (await app.request(`${local}/sandbox/outbox?customerRef=r`, { headers: { 'CF-Connecting-IP': '198.51.100.9' } }, env)).status,
+        (await app.request(`${local}/sandbox/outbox?key=${'k'.repeat(22)}`, { headers: { 'CF-Connecting-IP': '198.51.100.9' } }, env))
+          .status,
         200,
       );
     const big = await app.request(

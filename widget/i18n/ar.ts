@@ -1,4 +1,7 @@
-import type { Strings } from './en.js';
+import type { Review, Strings } from './en.js';
+
+/** AI-drafted, not yet reviewed by a native speaker. */
+export const review: Review = 'ai-drafted';
 
 const ar: Strings = {
   givenName: 'الاسم الأول',
@@ -47,7 +50,8 @@ const ar: Strings = {
   smsExpires: 'صالح حتى {time}.',
   smsExpired: 'انتهت صلاحية الرابط.',
   sendAgain: 'إرسال مرة أخرى',
-  sendAgainWait: 'لم يُرسل مرة أخرى: رسائل كثيرة. حاول بعد {seconds} ث؛ تبقى هذه الصفحة بانتظار هاتفك.',
+  sendAgainWait:
+    'لم يُرسل مرة أخرى: رسائل كثيرة. حاول بعد {seconds, plural, zero {# ثانية} one {ثانية واحدة} two {ثانيتين} few {# ثوانٍ} many {# ثانية} other {# ثانية}}؛ تبقى هذه الصفحة بانتظار هاتفك.',
   useThisDevice: 'استخدام هذا الجهاز بدلًا من ذلك',
   checking: 'جارٍ التحقق من النتيجة…',
   completeSuccess: 'شكرًا، تم التحقق منك.',

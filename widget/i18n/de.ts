@@ -1,4 +1,7 @@
-import type { Strings } from './en.js';
+import type { Review, Strings } from './en.js';
+
+/** AI-drafted, not yet reviewed by a native speaker. */
+export const review: Review = 'ai-drafted';
 
 const de: Strings = {
   givenName: 'Vorname',
@@ -47,7 +50,8 @@ const de: Strings = {
   smsExpires: 'Gültig bis {time}.',
   smsExpired: 'Der Link ist abgelaufen.',
   sendAgain: 'Erneut senden',
-  sendAgainWait: 'Nicht erneut gesendet: zu viele SMS. Versuchen Sie es in {seconds} s; diese Seite wartet weiter auf Ihr Handy.',
+  sendAgainWait:
+    'Nicht erneut gesendet: zu viele SMS. Versuchen Sie es in {seconds, plural, one {# Sekunde} other {# Sekunden}} erneut; diese Seite wartet weiter auf Ihr Handy.',
   useThisDevice: 'Stattdessen dieses Gerät verwenden',
   checking: 'Ihr Ergebnis wird abgerufen…',
   completeSuccess: 'Danke, Sie sind bestätigt.',

@@ -50,7 +50,8 @@ const en = {
   smsExpires: 'It works until {time}.',
   smsExpired: 'The link has expired.',
   sendAgain: 'Send again',
-  sendAgainWait: 'Not sent again: too many texts. Try in {seconds} s; this page keeps waiting for your phone.',
+  sendAgainWait:
+    'Not sent again: too many texts. Try again in {seconds, plural, one {# second} other {# seconds}}; this page keeps waiting for your phone.',
   useThisDevice: 'Use this device instead',
   checking: 'Checking your result…',
   completeSuccess: 'Thanks, you’re verified.',
@@ -70,3 +71,11 @@ const en = {
 
 export type Strings = typeof en;
 export default en;
+
+/**
+ * Who vouches for a dictionary's words: `source` (English), `ai-drafted` (translated
+ * by an AI model, not yet reviewed by a native speaker) or `native-reviewed`.
+ * docs/embedding.md lists every language with it.
+ */
+export type Review = 'source' | 'ai-drafted' | 'native-reviewed';
+export const review: Review = 'source';

@@ -1,4 +1,7 @@
-import type { Strings } from './en.js';
+import type { Review, Strings } from './en.js';
+
+/** AI-drafted, not yet reviewed by a native speaker. */
+export const review: Review = 'ai-drafted';
 
 const es: Strings = {
   givenName: 'Nombre',
@@ -47,7 +50,8 @@ const es: Strings = {
   smsExpires: 'Funciona hasta las {time}.',
   smsExpired: 'El enlace ha caducado.',
   sendAgain: 'Enviar de nuevo',
-  sendAgainWait: 'No se reenvió: demasiados mensajes. Prueba en {seconds} s; esta página sigue esperando a tu teléfono.',
+  sendAgainWait:
+    'No se reenvió: demasiados mensajes. Prueba en {seconds, plural, one {# segundo} many {# segundos} other {# segundos}}; esta página sigue esperando a tu teléfono.',
   useThisDevice: 'Usar este dispositivo',
   checking: 'Comprobando tu resultado…',
   completeSuccess: 'Gracias, estás verificado.',

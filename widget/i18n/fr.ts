@@ -1,4 +1,7 @@
-import type { Strings } from './en.js';
+import type { Review, Strings } from './en.js';
+
+/** AI-drafted, not yet reviewed by a native speaker. */
+export const review: Review = 'ai-drafted';
 
 const fr: Strings = {
   givenName: 'Prénom',
@@ -47,7 +50,8 @@ const fr: Strings = {
   smsExpires: 'Valable jusqu’à {time}.',
   smsExpired: 'Le lien a expiré.',
   sendAgain: 'Renvoyer',
-  sendAgainWait: 'Pas renvoyé : trop de SMS. Réessayez dans {seconds} s ; cette page attend toujours votre téléphone.',
+  sendAgainWait:
+    'Pas renvoyé : trop de SMS. Réessayez dans {seconds, plural, one {# seconde} many {# secondes} other {# secondes}} ; cette page attend toujours votre téléphone.',
   useThisDevice: 'Utiliser cet appareil',
   checking: 'Vérification de votre résultat…',
   completeSuccess: 'Merci, vous êtes vérifié.',

@@ -8,7 +8,7 @@
  *
  * Runtime imports here are only modules the entry does not use (see `Deps`).
  */
-import type { OnboardingLinkRequest, RenewLinkRequest, ResultAnswer, ResultRequest } from '../../worker/contract.js';
+import type { OnboardingLinkRequest, RenewLinkRequest, ResultAnswer, ResultRequest, ResumeLinkRequest } from '../../worker/contract.js';
 import { createLink, failure, getResult, isFailure, newKey, type LinkAnswer } from '../api.js';
 import type { Deps, FlowApi as Flow } from '../flow-api.js';
 import type { Stored } from '../return-session.js';
@@ -32,6 +32,8 @@ export interface Run {
   resume(): void;
   /** Stop asking (the element left the page, or the person starts again). */
   stop(): void;
+  /** Put the `prefill` values into the fields the person has not typed in. */
+  fill(): void;
 }
 
 /** How long after `urlExpiry` a link out in the world (texted, another tab) is still polled: the person may be finishing. */
@@ -254,6 +256,78 @@ export function install(flow: Flow, d: Deps): Run {
     });
   };
 
+  /** With `client-secret`: a verification the partner's server started. The page's `customer-ref` does not apply. */
+  let warned = false;
+  const secret = (): string | undefined => {
+    if (host.clientSecret && host.customerRef && !warned) {
+      warned = true;
+      console.warn(
+        "<kyc-onboard>: customer-ref is ignored when client-secret is set: the verification's customerRef is the one your server gave it.",
+      );
+    }
+    return host.clientSecret || undefined;
+  };
+
+  /**
+   * Ask for a link (with one automatic retry after a network fault or a
+   * 502/503/504), then go to the hosted flow, or wait for the phone.
+   * `handoff` says a QR code was asked for; a resume (`phone` unknown) goes the way its first link went.
+   */
+  const link = async (body: OnboardingLinkRequest | ResumeLinkRequest, handoff: boolean, signal: AbortSignal): Promise<void> => {
+    const key = newKey(); // one per submission; reused by the automatic retry below
+    let answer: LinkAnswer;
+    try {
+      answer = await createLink(host.endpoint, body, key, signal);
+    } catch (e) {
+      if (!isFailure(e) || !(e.status === 0 || e.status >= 502)) throw e;
+      await sleep(host.retryDelay, signal);
+      if (signal.aborted) return;
+      answer = await createLink(host.endpoint, body, key, signal);
+    }
+    if (signal.aborted) return;
+    // A texted link comes with a code and no URL: this tab never holds the hosted flow's address.
+    const url = answer.url ? safeUrl(answer.url) : '';
+    flow.phone = 'phone' in body ? maskPhone(body.phone.code, body.phone.number) : '';
+    flow.claimCode = answer.claimCode ?? '';
+    flow.renewed = false;
+    // What a reload or Back needs to go on: the texted number and code, or the phone's link and QR code.
+    const handedOff = !answer.smsSent && answer.qr && handoff ? answer.qr : undefined;
+    holdLink(answer, url, {
+      ...(answer.smsSent ? { phone: flow.phone, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
+      ...(handedOff ? { handoff: { url, qr: handedOff }, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
+    });
+    // While the link is out (a text message; the hosted flow in this tab, a popup or another tab), this tab
+    // keeps asking, so it reaches the outcome wherever the person finishes.
+    void poll(answer.session, true);
+    if (answer.smsSent) {
+      set('sms-sent');
+      void host._focus('#focus');
+    } else if (handedOff) {
+      // The URL is the worker's single-use handoff link, for the phone: this tab waits.
+      set('handoff');
+      void host._focus('#focus');
+    } else redirect(url);
+  };
+
+  /**
+   * Opened with a client secret (no return, no session in this tab): where is
+   * that verification? Final: `complete` at once, with its token. Open: the
+   * same hosted flow again. Created: the form. Canceled or expired: the
+   * worker's 409 `VERIFICATION_CLOSED`.
+   */
+  const resume = async (clientSecret: string): Promise<void> => {
+    const signal = newRound();
+    try {
+      const answer = await getResult(host.endpoint, { clientSecret }, signal);
+      if (signal.aborted) return;
+      if (answer.checkStatus !== 'CHECKING') return complete(answer);
+      if (answer.status !== 'open') return;
+      await link({ clientSecret, lang: host._lang, returnUrl: host.returnUrl || pageUrl() }, true, signal);
+    } catch (e) {
+      if (!signal.aborted) fail(e, 'result');
+    }
+  };
+
   const check = async (): Promise<void> => {
     const stored = d.readStored();
     if (!stored) {
@@ -268,6 +342,18 @@ export function install(flow: Flow, d: Deps): Run {
   flow.useThisDevice = () => {
     if (flow.link?.url) redirect(flow.link.url);
   };
+  flow.sendAgain = () => {
+    flow.resending = flow.state === 'sms-sent';
+    flow.sendSMS = true;
+    flow.handoff = false;
+    void flow.submit();
+  };
+  /** After `SMS_NOT_ALLOWED`: the same details, on this device. */
+  flow.continueHere = () => {
+    flow.sendSMS = false;
+    flow.handoff = false;
+    void flow.submit();
+  };
   flow.startAgain = () => {
     d.writeStored();
     stop();
@@ -281,7 +367,32 @@ export function install(flow: Flow, d: Deps): Run {
     check,
     stop,
 
+    fill() {
+      const p = host.prefill;
+      if (!p || !flow.showsForm()) return;
+      const v = flow.values;
+      const put = (k: 'givenName' | 'middleName' | 'familyName' | 'dobDay' | 'dobMonth' | 'dobYear' | 'phoneNumber', x?: string) => {
+        if (typeof x === 'string' && x && !v[k]) v[k] = x;
+      };
+      put('givenName', p.name?.givenName);
+      put('middleName', p.name?.middleName);
+      put('familyName', p.name?.familyName);
+      const dob = /^(\d{4})-(\d{2})-(\d{2})$/.exec(p.dateOfBirth ?? '');
+      if (dob) {
+        put('dobDay', String(Number(dob[3])));
+        put('dobMonth', String(Number(dob[2])));
+        put('dobYear', dob[1]);
+      }
+      // The country code has a default: the prefill's wins while no number is typed.
+      if (typeof p.phone?.code === 'string' && p.phone.code && !v.phoneNumber) v.phoneCode = p.phone.code;
+      put('phoneNumber', p.phone?.number);
+      host.requestUpdate();
+    },
+
     start() {
+      this.fill();
+      const clientSecret = secret();
+      if (flow.state === 'idle' && clientSecret) return void resume(clientSecret);
       if (flow.state !== 'checking') return; // the person moved on while the run was loading
       const back = takeReturn();
       const stored = d.readStored();
@@ -329,43 +440,13 @@ export function install(flow: Flow, d: Deps): Run {
       else if (handoff) body.handoff = true;
       // The phone's pages (a handoff, a texted link) speak the widget's language.
       if (sendSMS || handoff) body.lang = host._lang;
-      if (host.customerRef) body.customerRef = host.customerRef;
+      const clientSecret = secret();
+      if (clientSecret) body.clientSecret = clientSecret;
+      else if (host.customerRef) body.customerRef = host.customerRef;
       const bot = host._bot?.token;
       if (bot) body.turnstileToken = bot;
-      const key = newKey(); // one per submission; reused by the automatic retry below
       try {
-        let answer: LinkAnswer;
-        try {
-          answer = await createLink(host.endpoint, body, key, signal);
-        } catch (e) {
-          if (!isFailure(e) || !(e.status === 0 || e.status >= 502)) throw e;
-          await sleep(host.retryDelay, signal);
-          if (signal.aborted) return;
-          answer = await createLink(host.endpoint, body, key, signal);
-        }
-        if (signal.aborted) return;
-        // A texted link comes with a code and no URL: this tab never holds the hosted flow's address.
-        const url = answer.url ? safeUrl(answer.url) : '';
-        flow.phone = maskPhone(body.phone.code, body.phone.number);
-        flow.claimCode = answer.claimCode ?? '';
-        flow.renewed = false;
-        // What a reload or Back needs to go on: the texted number and code, or the phone's link and QR code.
-        const handedOff = !answer.smsSent && answer.qr && handoff ? answer.qr : undefined;
-        holdLink(answer, url, {
-          ...(answer.smsSent ? { phone: flow.phone, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
-          ...(handedOff ? { handoff: { url, qr: handedOff }, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
-        });
-        // While the link is out (a text message; the hosted flow in this tab, a popup or another tab), this tab
-        // keeps asking, so it reaches the outcome wherever the person finishes.
-        void poll(answer.session, true);
-        if (answer.smsSent) {
-          set('sms-sent');
-          void host._focus('#focus');
-        } else if (handedOff) {
-          // The URL is the worker's single-use handoff link, for the phone: this tab waits.
-          set('handoff');
-          void host._focus('#focus');
-        } else redirect(url);
+        await link(body, handoff, signal);
       } catch (e) {
         if (signal.aborted) return;
         const stored = again && isFailure(e) ? d.readStored() : undefined;

@@ -13,12 +13,38 @@ const MAX_NAME = 100;
 
 const DOB_PART_ERROR = { day: 'errDobDay', month: 'errDobMonth', year: 'errDobYear' } as const;
 
+/**
+ * Digits as the person's keyboard gives them, in ASCII: Arabic-Indic (٠١٢),
+ * Persian (۰۱۲), Devanagari, Bengali, Thai, full-width (０１２) and every other
+ * decimal digit Unicode knows. Each script's digits are a run of ten code
+ * points starting at its zero, so a digit's value is its distance from the
+ * start of its run.
+ */
+export function asciiDigits(s: string): string {
+  return s.replace(/\p{Nd}/gu, (d) => {
+    const c = d.codePointAt(0)!;
+    let zero = c;
+    while (/\p{Nd}/u.test(String.fromCodePoint(zero - 1))) zero--;
+    return String((c - zero) % 10);
+  });
+}
+
+/** What the person typed, with the digits of the date and the phone number in ASCII. */
+const withAsciiDigits = (v: Values): Values => ({
+  ...v,
+  dobDay: asciiDigits(v.dobDay),
+  dobMonth: asciiDigits(v.dobMonth),
+  dobYear: asciiDigits(v.dobYear),
+  phoneCode: asciiDigits(v.phoneCode),
+  phoneNumber: asciiDigits(v.phoneNumber),
+});
+
 /** NFC, trim and collapse runs of whitespace; a name a reader cannot see (Hangul fillers, blank Braille…) is no name (rules/name.ts, as the worker). */
 export const tidyName = (s: string): string => (isVisiblyBlank(s) ? '' : normaliseName(s));
 
 /** `61`, ` +61 `, `0061` → `+61`. */
 export function tidyCode(s: string): string {
-  const digits = s.replace(/\D/g, '').replace(/^00/, '');
+  const digits = asciiDigits(s).replace(/\D/g, '').replace(/^00/, '');
   return digits ? `+${digits}` : '';
 }
 
@@ -37,7 +63,8 @@ export function tidyNumber(number: string, code: string): string {
 }
 
 /** The rules DESIGN.md's browser-facing API states, checked before any request. */
-export function validate(v: Values, today = new Date()): FieldErrors {
+export function validate(typed: Values, today = new Date()): FieldErrors {
+  const v = withAsciiDigits(typed);
   const e: FieldErrors = {};
   for (const f of ['givenName', 'middleName'] as const) {
     const name = tidyName(v[f]);
@@ -65,7 +92,8 @@ export function validate(v: Values, today = new Date()): FieldErrors {
 }
 
 /** The request body's person part, tidied. */
-export function toRequest(v: Values): Pick<OnboardingLinkRequest, 'name' | 'dateOfBirth' | 'phone' | 'consent'> {
+export function toRequest(typed: Values): Pick<OnboardingLinkRequest, 'name' | 'dateOfBirth' | 'phone' | 'consent'> {
+  const v = withAsciiDigits(typed);
   const code = tidyCode(v.phoneCode);
   const name: OnboardingLinkRequest['name'] = { familyName: tidyName(v.familyName) };
   const given = tidyName(v.givenName);

@@ -1,24 +1,9 @@
 import { html, nothing, type TemplateResult } from 'lit';
+import { dateOrder } from '../../rules/language.js';
 import { dobPartsOf, type FieldErrors } from '../fields.js';
 import { errorLine, type ViewContext } from './view.js';
 
-type Part = 'day' | 'month' | 'year';
-
-const DMY: Part[] = ['day', 'month', 'year'];
-const MDY: Part[] = ['month', 'day', 'year'];
-const YMD: Part[] = ['year', 'month', 'day'];
-
-/**
- * Day, month and year in the order `tag` writes dates (CLDR's short date
- * patterns, as `Intl.DateTimeFormat` gives them). A table, not Intl: building
- * the first date formatter costs the widget's start several milliseconds.
- * Day first everywhere but the languages and regions below; a bare `en` is day
- * first, as most English-speaking countries write dates.
- */
-export function dateOrder(tag: string): Part[] {
-  const t = tag.toLowerCase();
-  return /^(en-(us|ph|as|gu|mp|pr|um|vi)|fil)\b/.test(t) ? MDY : /^(zh|ja|ko|hu|lt|mn|sv|eu|fa|af|fr-ca|en-ca|en-za)\b/.test(t) ? YMD : DMY;
-}
+export { dateOrder };
 
 /**
  * "Date of birth" as a group of three numeric fields, "Day", "Month", "Year"

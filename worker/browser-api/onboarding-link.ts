@@ -1,11 +1,12 @@
 /** POST /api/onboarding-link — DESIGN.md "Browser-facing API" (with a `session`: a new link, `renew-link.ts`). */
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import { OnboardingLinkRequest, RenewLinkRequest, type OnboardingLinkAnswer } from '../contract';
-import type { AppEnv } from '../lib/env';
+import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
+import { usesSandbox, type AppEnv } from '../lib/env';
+import { countText, holdOpen, releaseHolds } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
 import { fingerprint, idempotencyStore } from '../lib/idempotency';
-import { clientIp, enforce } from '../lib/limits';
+import { clientIp, enforce, ipKey } from '../lib/limits';
 import { isReturnOrigin, normaliseOrigin, ownOrigin } from '../lib/origins';
 import { parsePhone, smsAllowedCountries } from '../lib/phone';
 import { createSession, sessionSecret } from './session';
@@ -15,12 +16,22 @@ import { vendorFault } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
 import { readJson } from '../lib/validation';
 import { verificationGraceSeconds } from '../verifications/settings';
-import { CHECKING, claimCode, linkExpiry, newVerificationId, type Handoff, type Verification } from '../verifications/verification';
+import {
+  CHECKING,
+  claimCode,
+  lifecycle,
+  linkExpiry,
+  newVerificationId,
+  type Handoff,
+  type Verification,
+} from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
 import { randomToken } from '../lib/random';
 import { qrModules } from '../handoff/qr';
 import { handoffUrls, redirectUrl } from '../handoff/urls';
 import { renewLink } from './renew-link';
+import { resumeLink } from './resume-link';
+import { clientSecretVerification } from './client-secret';
 import { track } from '../ops/track';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
@@ -41,11 +52,37 @@ onboardingLink.use(
 
 onboardingLink.post('/onboarding-link', async (c) => {
   const env = c.env;
-  const { data, text } = await readJson(c, (b) => ('session' in b ? RenewLinkRequest : OnboardingLinkRequest));
+  const { data, text } = await readJson(c, (b) =>
+    'session' in b ? RenewLinkRequest : 'clientSecret' in b && !('name' in b) ? ResumeLinkRequest : OnboardingLinkRequest,
+  );
   if ('session' in data) return renewLink(c, data);
+  if (!('name' in data)) return resumeLink(c, data);
   const body = data;
   const origin = normaliseOrigin(c.req.header('Origin') ?? '')!; // the origin guard let only partner origins through
   const partner = c.get('partner')!;
+
+  // A verification the partner's server started: its reference is the server's, never the page's.
+  let started: Verification | undefined;
+  if (body.clientSecret !== undefined) {
+    if (body.customerRef !== undefined) {
+      throw validationError([
+        { issue: 'cannot be combined with clientSecret: the server set the reference', issueLocation: 'customerRef' },
+      ]);
+    }
+    started = await clientSecretVerification(c, body.clientSecret);
+    const status = lifecycle(started);
+    // A link exists already: the same one again (no second vendor link), or a new one once it expired.
+    if (status === 'open') return resumeLink(c, { clientSecret: body.clientSecret, lang: body.lang, returnUrl: body.returnUrl });
+    if (status === 'final') {
+      throw new ApiError(409, 'VERIFICATION_ENDED', 'This verification has ended already.', [
+        { issue: 'belongs to a verification that has ended', issueLocation: 'clientSecret' },
+      ]);
+    }
+    if (body.sendSMS && !started.server?.sms) {
+      throw validationError([{ issue: 'is not offered for this verification (the server did not allow sms)', issueLocation: 'sendSMS' }]);
+    }
+  }
+  const customerRef = started ? started.customerRef : body.customerRef;
 
   const { phone, issues } = parsePhone(body.phone.code, body.phone.number);
   if (!phone) throw validationError(issues);
@@ -59,10 +96,19 @@ onboardingLink.post('/onboarding-link', async (c) => {
     }
   }
 
+  // Every text costs money and reaches a stranger's phone: with a real vendor a
+  // texted link needs the bot check, unless the operator turned that off on
+  // purpose (SMS_REQUIRES_TURNSTILE=off; docs/security.md says what it costs).
+  if (body.sendSMS && !usesSandbox(env) && !partner.turnstileSecret && env.SMS_REQUIRES_TURNSTILE?.trim().toLowerCase() !== 'off') {
+    throw new ApiError(400, 'SMS_NOT_ALLOWED', 'Text messages need the bot check (Turnstile) on this site.', [
+      { issue: 'needs the bot check (Turnstile) on this site', issueLocation: 'sendSMS' },
+    ]);
+  }
+
   if (body.handoff && body.sendSMS) {
     throw validationError([{ issue: 'cannot be combined with sendSMS: choose one way to the phone', issueLocation: 'handoff' }]);
   }
-  const returnUrl = body.returnUrl ?? origin;
+  const returnUrl = started?.server?.returnUrl ?? body.returnUrl ?? origin;
   const returnOrigin = normaliseOrigin(returnUrl);
   if (!isReturnOrigin(env, c.req.url, partner, returnOrigin)) {
     throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
@@ -93,6 +139,9 @@ onboardingLink.post('/onboarding-link', async (c) => {
     }
   }
 
+  let holds: string[] | undefined;
+  let holdId = '';
+  let created = false;
   try {
     // After the idempotency claim: a replay, or a retry of a request that
     // passed the check before a definite failure, needs no second bot check
@@ -101,11 +150,18 @@ onboardingLink.post('/onboarding-link', async (c) => {
       await verifyTurnstile(env, partner.turnstileSecret, body.turnstileToken, clientIp(c.req.raw.headers), new URL(origin).hostname);
       botChecked = Boolean(partner.turnstileSecret);
     }
-    if (body.sendSMS) await enforce(env.RL_SMS, `${partner.id} ${phone.e164}`, 'text messages to this number');
+    const verificationId = started?.id ?? newVerificationId();
+    // Per number, whichever partner asks: a minute's texts, and a day's.
+    if (body.sendSMS) {
+      await enforce(env.RL_SMS, `sms ${phone.e164}`, 'text messages to this number');
+      await countText(env, phone.e164, verificationId);
+    }
+    // Open verifications per client and per partner; given back when it ends (or its link is never made).
+    holdId = verificationId;
+    holds = await holdOpen(env, verificationId, ipKey(clientIp(c.req.raw.headers)), partner.id);
     const secret = (await sessionSecret(env))!; // the misconfiguration guard ran first
     const name = body.name;
     const own = ownOrigin(env, c.req.url);
-    const verificationId = newVerificationId();
     // A handed-off flow (QR, copied link, or a texted link) ends on the
     // worker's own page, with a single-use secret.
     const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
@@ -114,7 +170,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
     const link = await vendorFor(c, partner).onboardingUrl({
       applicationRef: c.get('requestId'),
       consent: true,
-      ...(body.customerRef ? { customerRef: body.customerRef } : {}),
+      ...(customerRef ? { customerRef } : {}),
       entity: {
         entityType: 'INDIVIDUAL',
         name: {
@@ -153,23 +209,44 @@ onboardingLink.post('/onboarding-link', async (c) => {
         : returnSecret && code
           ? { kind: 'sms', code, tries: 0, returnSecret }
           : undefined;
-    const verification: Verification = {
-      id: verificationId,
-      partnerId: partner.id,
-      partnerOrigin: origin,
-      // Whoever calls this route chose it (an Origin header is no authentication): `page`.
-      ...(body.customerRef ? { customerRef: body.customerRef, customerRefSource: 'page' as const } : {}),
-      entityId,
-      workerOrigin: own,
-      createdAt: now,
-      linkExpiresAt: expiresAt,
-      deadline: expiresAt + verificationGraceSeconds(env) * 1000,
-      status: CHECKING,
-      polls: 0,
-      webhook: { state: 'none', attempts: 0 },
-      ...(handoff ? { handoff } : {}),
-    };
-    await verifications(env).create(verification);
+    const kept = { url: link.url, urlExpiry: link.urlExpiry, status: link.status };
+    let verification: Verification;
+    if (started) {
+      const linked = await verifications(env).startLink(started.id, {
+        entityId,
+        partnerOrigin: origin,
+        linkExpiresAt: expiresAt,
+        deadline: expiresAt + verificationGraceSeconds(env) * 1000,
+        ...(holds ? { holds } : {}),
+        ...(handoff ? { handoff } : {}),
+        link: kept,
+      });
+      // Another request made its link meanwhile (or it was canceled): that one stands.
+      if (!linked)
+        throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This verification got its link from another request. Please try again.');
+      verification = linked;
+    } else {
+      verification = {
+        id: verificationId,
+        partnerId: partner.id,
+        partnerOrigin: origin,
+        // Whoever calls this route chose it (an Origin header is no authentication): `page`.
+        ...(customerRef ? { customerRef, customerRefSource: 'page' as const } : {}),
+        entityId,
+        workerOrigin: own,
+        createdAt: now,
+        linkCreatedAt: now,
+        linkExpiresAt: expiresAt,
+        deadline: expiresAt + verificationGraceSeconds(env) * 1000,
+        status: CHECKING,
+        polls: 0,
+        ...(holds ? { holds } : {}),
+        webhook: { state: 'none', attempts: 0 },
+        ...(handoff ? { handoff } : {}),
+      };
+      await verifications(env).create(verification);
+    }
+    created = true;
     const answer: OnboardingLinkAnswer = {
       // Handed off: the phone gets the worker's single-use URL, never the
       // vendor's; texted: this device gets no URL at all, only the code.
@@ -187,6 +264,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
     track(c, { type: 'link.created', channel: body.sendSMS ? 'sms' : body.handoff ? 'handoff' : 'redirect' });
     return c.body(json, 200, { 'Content-Type': 'application/json' });
   } catch (err) {
+    if (holds && !created) await releaseHolds(env, holdId, holds);
     const apiError = err instanceof VendorError ? vendorFault(err, 'link') : err;
     if (store && scoped) {
       // When the vendor may have acted (a timeout or an unreadable answer), a

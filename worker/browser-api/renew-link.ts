@@ -53,7 +53,7 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
     returnSecret = h.browserKey ? randomToken() : h.returnSecret;
     returnTo = pages.back(returnSecret);
   } else {
-    returnTo = body.returnUrl ?? v.partnerOrigin;
+    returnTo = v.server?.returnUrl ?? body.returnUrl ?? v.partnerOrigin;
     if (!isReturnOrigin(env, c.req.url, partner, normaliseOrigin(returnTo))) {
       throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
     }
@@ -86,6 +86,8 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
     linkExpiresAt,
     deadline: linkExpiresAt + verificationGraceSeconds(env) * 1000,
     ...(openToken && returnSecret ? { link: { openToken, hostedUrl: link.url, returnSecret } } : {}),
+    // A server-started verification keeps its link, so a resume answers the new one.
+    ...(v.link && !h ? { sameDevice: { url: link.url, urlExpiry: link.urlExpiry, status: link.status } } : {}),
   };
   if (!(await store.renew(v.id, renewal))) throw ended('belongs to a verification that has ended');
   const handoffUrl = openToken ? pages.open(openToken) : undefined;

@@ -5,39 +5,51 @@
  * when a person comes back from the hosted flow with a check id or token.
  * Once the status is final the answer carries a signed result token.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { ResultRequest, type ResultAnswer } from '../contract';
-import type { AppEnv, Env } from '../lib/env';
-import { ApiError } from '../lib/errors';
-import { RESULT_TOKEN_TTL_SECONDS, signResultToken } from '../verifications/result-token';
-import { signingKeys } from '../verifications/signing-keys';
+import type { AppEnv } from '../lib/env';
+import { issueResultToken } from '../verifications/issue-token';
 import { awaitingClaim, isFinal, type Verification } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
 import { requireSession, sessionInvalid, sessionOwns } from './session';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault } from '../vendor-api/errors';
 import { readJson } from '../lib/validation';
+import { ApiError, validationError } from '../lib/errors';
+import { lifecycle } from '../verifications/verification';
+import { clientSecretVerification, verificationClosed } from './client-secret';
 
-/** The token: the same outcome claims every time it is asked for; `iat`/`exp` are of this issue. */
-async function resultToken(env: Env, v: Verification, now = Date.now()): Promise<string> {
-  const keys = await signingKeys(env);
-  if (!keys?.length) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
-  const iat = Math.floor(now / 1000);
-  return signResultToken(keys[0]!, {
-    iss: v.workerOrigin,
-    aud: v.partnerOrigin,
-    sub: v.id,
-    entity_id: v.entityId,
-    check_status: v.status,
-    ...(v.customerRef ? { customer_ref: v.customerRef } : {}),
-    iat,
-    exp: iat + RESULT_TOKEN_TTL_SECONDS,
-    jti: `${v.id}.result`,
-  });
+/**
+ * `{clientSecret}` in place of a session (a verification the partner's server
+ * started): `created` (the form), `open` (the vendor asked as for a session,
+ * at most once per poll interval), or `final` with its token; canceled or
+ * expired is the 409 `VERIFICATION_CLOSED`.
+ */
+async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
+  let v = await clientSecretVerification(c, secret);
+  if (lifecycle(v) === 'open') {
+    try {
+      v = (await verifications(c.env).observe(v.id)) ?? v;
+    } catch (err) {
+      if (err instanceof VendorError) throw vendorFault(err, 'result');
+      throw err;
+    }
+  }
+  const status = lifecycle(v);
+  if (status === 'canceled' || status === 'expired') throw verificationClosed();
+  const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id, status };
+  if (status === 'final') answer.resultToken = await issueResultToken(c.env, v);
+  return c.json(answer);
 }
 
 export const result = new Hono<AppEnv>().post('/result', async (c) => {
   const { data: body } = await readJson(c, ResultRequest);
+  if (body.clientSecret !== undefined) {
+    if (body.session !== undefined) {
+      throw validationError([{ issue: 'cannot be combined with session: send one of them', issueLocation: 'clientSecret' }]);
+    }
+    return resultForClientSecret(c, body.clientSecret);
+  }
   const session = await requireSession(c, body.session);
   let v: Verification | undefined;
   try {
@@ -52,6 +64,8 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   }
   // Gone (it ended longer ago than it is kept), or not this session's.
   if (!sessionOwns(session, v)) throw sessionInvalid();
+  // Canceled by the partner's server: the page stops asking.
+  if (v.canceledAt !== undefined) throw verificationClosed();
   // Ended without an outcome (the link ran out, or the code was entered wrongly
   // too often): final, and no token ever. Polling stops.
   if (v.expiredAt !== undefined && !isFinal(v)) {
@@ -66,6 +80,6 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id };
   if (v.handoff?.kind === 'link' && v.handoff.opened && !isFinal(v)) answer.phoneOpened = true;
   if (v.handoff?.returned && !awaitingClaim(v) && !isFinal(v)) answer.phoneReturned = true;
-  if (isFinal(v)) answer.resultToken = await resultToken(c.env, v);
+  if (isFinal(v)) answer.resultToken = await issueResultToken(c.env, v);
   return c.json(answer);
 });

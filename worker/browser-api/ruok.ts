@@ -2,6 +2,10 @@
  * GET /api/ruok — OK only when the vendor confirms our credentials: the
  * operator's own (KYC_*), or with `?partner=<partnerId>` that partner's
  * (its child ID and key), so an operator can check each partner's setup.
+ * That form answers the operator only (the /ops access: `Authorization:
+ * Bearer <OPS_TOKEN>`, Cloudflare Access, or a local sandbox): to anyone else
+ * every id, known or not, is the same 404, so it does not tell which partner
+ * ids exist.
  */
 import { Hono } from 'hono';
 import type { RuokAnswer } from '../contract';
@@ -12,6 +16,7 @@ import { RegistryError, SealingError } from '../partners/registry';
 import { operatorCredentials, partnerById } from '../partners/resolve';
 import { vendorFault } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
+import { checkAccess } from '../ops/access';
 
 /** Monitors poll this; one vendor call per isolate per window is plenty. */
 export const RUOK_CACHE_MS = 10_000;
@@ -23,6 +28,8 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
   if (named !== undefined) {
     if (!PARTNER_ID.test(named))
       throw validationError([{ issue: 'must be a partner id (lower-case letters, digits, dashes)', issueLocation: 'partner' }]);
+    const noSuchPartner = () => new ApiError(404, 'NOT_FOUND', 'There is no such partner.');
+    if ((await checkAccess(c.env, c.req.url, c.req.raw.headers)).kind !== 'allowed') throw noSuchPartner();
     let partner;
     try {
       partner = await partnerById(c.env, c.req.url, named);
@@ -32,7 +39,7 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
       }
       throw err;
     }
-    if (!partner) throw new ApiError(404, 'NOT_FOUND', 'There is no such partner.');
+    if (!partner) throw noSuchPartner();
     who = partner;
   }
   const key = `${c.env.KYC_BASE_URL ?? ''}|${who.customerId}|${who.childId ?? ''}|${who.apiKey}`;

@@ -70,8 +70,10 @@ export async function readSession(secret: string, token: string): Promise<Sessio
 }
 
 /** Whether a verification is the session's: its entity and its partner (gone, or another's, is not). */
-export const sessionOwns = <V extends { entityId: string; partnerId: string }>(s: Session, v: V | undefined): v is V =>
-  v !== undefined && v.entityId === s.sub && v.partnerId === s.pid;
+export const sessionOwns = <V extends { entityId?: string; partnerId: string }>(
+  s: Session,
+  v: V | undefined,
+): v is V & { entityId: string } => v !== undefined && v.entityId !== undefined && v.entityId === s.sub && v.partnerId === s.pid;
 
 export const sessionInvalid = () =>
   new ApiError(401, 'SESSION_INVALID', 'This verification session has expired or is not valid. Please start again.', [

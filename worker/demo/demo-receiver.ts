@@ -4,7 +4,10 @@
  * its own origin). It checks each delivery exactly as a partner's server
  * should (Standard Webhooks signature and timestamp) and records only what
  * verifies, so the sales demo can show "signature verified" next to each
- * event and a forged event refused. Mounted under /sandbox, so it exists only
+ * event and a forged event refused. Signatures are compared in constant time;
+ * a delivery whose webhook-id it already recorded (a retry, or a replay of a
+ * captured delivery within the timestamp tolerance) is acknowledged and not
+ * recorded again. Mounted under /sandbox, so it exists only
  * while the sandbox is the vendor, and answers only while DEMO is on.
  */
 import { Hono } from 'hono';
@@ -15,6 +18,7 @@ import { VERIFICATION_ID } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
 import { decodeWebhookSecret, type WebhookTarget } from '../verifications/webhook-target';
 import { webhookSignature } from '../verifications/webhook-signature';
+import { safeEqual } from '../lib/random';
 
 /** How far a delivery's timestamp may be from now (the spec's usual tolerance). */
 const TOLERANCE_SECONDS = 5 * 60;
@@ -41,7 +45,10 @@ export const demoReceiver = new Hono<AppEnv>()
     if (!id || !Number.isInteger(ts) || Math.abs(Date.now() / 1000 - ts) > TOLERANCE_SECONDS) throw refuse();
     const { key } = await demoTarget(c.env, '');
     const expected = await webhookSignature(key, id, ts, body);
-    if (!given.includes(expected)) throw refuse();
+    // Constant time: every given signature compared in full, whatever matched.
+    let ok = false;
+    for (const g of given) ok = safeEqual(g, expected) || ok;
+    if (!ok) throw refuse();
     const event = JSON.parse(body) as { type: string; data: { verificationId: string; checkStatus?: string; reason?: string } };
     await verifications(c.env).recordDemoDelivery(event.data.verificationId, {
       webhookId: id,

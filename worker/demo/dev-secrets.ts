@@ -6,6 +6,8 @@
  * vendor, missing secrets are a 500 MISCONFIGURED instead.
  */
 import type { Env } from '../lib/env';
+import { DEMO_PARTNERS } from './partners';
+import { newServerKey } from '../server-api/keys';
 
 export interface DevSecretValues {
   /** Private P-256 JWK with `kid`. */
@@ -13,7 +15,11 @@ export interface DevSecretValues {
   sessionSecret: string;
   /** `whsec_…`: signs the webhooks the demo partners receive inside the worker. */
   demoWebhookSecret: string;
+  /** The demo partners' `/v1` server keys (partnerId → `kyc_sk_…`). */
+  demoServerKeys: Record<string, string>;
 }
+
+export const newDemoServerKeys = (): Record<string, string> => Object.fromEntries(DEMO_PARTNERS.map((d) => [d.id, newServerKey()]));
 
 export const newWebhookSecret = () => `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 
@@ -26,6 +32,7 @@ export async function generateDevSecrets(): Promise<DevSecretValues> {
     signingKey: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y, d: jwk.d, kid: `sandbox-${hex.slice(0, 12)}` },
     sessionSecret: hex,
     demoWebhookSecret: newWebhookSecret(),
+    demoServerKeys: newDemoServerKeys(),
   };
 }
 

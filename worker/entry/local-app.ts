@@ -13,6 +13,7 @@ import { sandbox } from '../../sandbox/app';
 import { createApp, MAX_BODY_BYTES } from '../app';
 import { demoReceiver } from '../demo/demo-receiver';
 import { home } from '../demo/home';
+import { demoServer } from '../demo/server-keys';
 import { usesSandbox, type AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { clientIp, enforce, ipKey } from '../lib/limits';
@@ -73,5 +74,6 @@ export const app = createApp({
     app.route('/', home);
     mountSandbox(app);
     app.route('/', demoReceiver);
+    app.route('/', demoServer);
   },
 });

@@ -11,6 +11,7 @@ import { app } from './local-app';
 
 export { DevSecrets } from '../demo/dev-secrets-durable';
 export { IdempotencyStore } from '../lib/idempotency-durable';
+export { LimitsStore } from '../lib/allowances-durable';
 export { VerificationStore } from '../verifications/verification-durable';
 export { SandboxStore } from '../../sandbox/store-durable';
 

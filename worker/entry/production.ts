@@ -10,6 +10,7 @@ import { consumeWebhookBatch, type WebhookMessage } from '../verifications/webho
 import { consumeOpsBatch, EVENTS_QUEUE_NAME, scheduledCleanUp } from '../ops/consumer';
 
 export { IdempotencyStore } from '../lib/idempotency-durable';
+export { LimitsStore } from '../lib/allowances-durable';
 export { VerificationStore } from '../verifications/verification-durable';
 
 const app = createApp();

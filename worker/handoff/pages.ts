@@ -4,7 +4,8 @@
  * handed-off hosted flow ends on. Calm, plain, never an error: the person's
  * part is done, or they go back to where they started.
  */
-import { PAGE_STRINGS, type PageLang } from './page-strings';
+import { fill } from '../../rules/message';
+import { isRtl, type PageLang, type PageStrings } from './page-strings';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
@@ -19,8 +20,7 @@ button{display:block;margin-top:1rem;font:inherit;font-weight:600;padding:.75rem
 @media (prefers-color-scheme:dark){body{color:#e6e9ee;background:#0d1117}main{background:#161b22}.who{color:#a9b1bc}}`;
 
 /** The return page of a texted link: asks for the code shown where the person started. */
-export function codePage(lang: PageLang, action: string, problem?: string): string {
-  const t = PAGE_STRINGS[lang];
+export function codePage(lang: PageLang, t: PageStrings, action: string, problem?: string): string {
   const [title, message] = t.enterCode;
   const form = `<form method="post" action="${esc(action)}">
 <label for="code">${esc(t.codeLabel)}</label>
@@ -40,10 +40,9 @@ ${
  * "Continue" button whose POST forwards to the hosted flow (and uses the link
  * up). A link preview or a mail scanner that opens the URL leaves it working.
  */
-export function continuePage(lang: PageLang, action: string, partnerName: string | undefined): string {
-  const t = PAGE_STRINGS[lang];
+export function continuePage(lang: PageLang, t: PageStrings, action: string, partnerName: string | undefined): string {
   const [title, message] = t.continueTitle;
-  const who = partnerName ? `<p class="who">${esc(t.requestedBy.replace('{partner}', partnerName))}</p>\n` : '';
+  const who = partnerName ? `<p class="who">${esc(fill(t.requestedBy, { partner: partnerName }, lang))}</p>\n` : '';
   const form = `${who}<form method="post" action="${esc(action)}">
 <button type="submit">${esc(t.continue)}</button>
 </form>`;
@@ -52,7 +51,7 @@ export function continuePage(lang: PageLang, action: string, partnerName: string
 
 export function handoffPage(lang: PageLang, title: string, message: string, extra = ''): string {
   return `<!doctype html>
-<html lang="${lang}"${lang === 'ar' ? ' dir="rtl"' : ''}>
+<html lang="${lang}"${isRtl(lang) ? ' dir="rtl"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -18,8 +18,10 @@ import { VERIFICATION_ID } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
 import { partnerById } from '../partners/resolve';
 import { codePage, continuePage, HANDOFF_CSS, handoffPage } from './pages';
-import { PAGE_STRINGS, pageLang, type PageLang, type PageStrings } from './page-strings';
+import { pageLang, pageStrings, type PageLang, type PageStrings } from './page-strings';
 import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import { enforceClient } from '../lib/limits';
 import { getCookie, setCookie } from 'hono/cookie';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -38,20 +40,22 @@ const langOf = (c: Context<AppEnv>): PageLang => pageLang(c.req.query('l'), c.re
 
 type PageName = { [K in keyof PageStrings]: PageStrings[K] extends readonly [string, string] ? K : never }[keyof PageStrings];
 
-function page(c: Context<AppEnv>, name: PageName, status: 200 | 404 | 410 = 200) {
+async function page(c: Context<AppEnv>, name: PageName, status: 200 | 404 | 410 | 429 = 200) {
   headers(c);
-  const lang = langOf(c);
-  const [title, message] = PAGE_STRINGS[lang][name];
-  c.header('Content-Language', lang);
-  return c.html(handoffPage(lang, title, message), status);
+  const t = await pageStrings(c.env.ASSETS, langOf(c));
+  const [title, message] = t[name];
+  c.header('Content-Language', t.lang);
+  return c.html(handoffPage(t.lang, title, message), status);
 }
 
 /** The code form of a texted link's return page (a wrong code is a 400 for what it is). */
-function codeForm(c: Context<AppEnv>, vid: string, problem?: (t: PageStrings) => string) {
+async function codeForm(c: Context<AppEnv>, vid: string, problem?: (t: PageStrings) => string) {
   headers(c, "'self'");
   const lang = langOf(c);
-  c.header('Content-Language', lang);
-  return c.html(codePage(lang, `/handoff/${vid}/return?l=${lang}`, problem?.(PAGE_STRINGS[lang])), problem ? 400 : 200);
+  const t = await pageStrings(c.env.ASSETS, lang);
+  c.header('Content-Language', t.lang);
+  // The form keeps the language asked for: the next page may find its strings.
+  return c.html(codePage(t.lang, t, `/handoff/${vid}/return?l=${lang}`, problem?.(t)), problem ? 400 : 200);
 }
 const sixDigits = (t: PageStrings) => t.sixDigits;
 
@@ -64,11 +68,26 @@ const sixDigits = (t: PageStrings) => t.sixDigits;
 const cookieName = (vid: string) => `kyc_claim_${vid.slice(4)}`;
 const CODE = /^\d{6}$/;
 
+const clientBudget = createMiddleware<AppEnv>(async (c, next) => {
+  try {
+    await enforceClient(c.env, c.req.raw.headers);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    c.header('Retry-After', err.headers['Retry-After'] ?? '60');
+    return page(c, 'tooMany', 429);
+  }
+  await next();
+});
+
 export const handoff = new Hono<AppEnv>()
   .get('/handoff/page.css', (c) => {
     c.header('Cache-Control', 'public, max-age=3600');
     return c.body(HANDOFF_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' });
   })
+  // The pages spend the client's one budget, as /api does (lib/limits.ts): a
+  // calm page, not an ErrorObject, when it is spent.
+  .use('/handoff/:verificationId/*', clientBudget)
+  .use('/handoff/:verificationId', clientBudget)
   .get('/handoff/:verificationId', async (c) => {
     const vid = c.req.param('verificationId');
     const token = c.req.query('t') ?? '';
@@ -82,9 +101,10 @@ export const handoff = new Hono<AppEnv>()
     // The form posts here and is redirected to the vendor's hosted flow: browsers hold redirects to form-action too.
     headers(c, `'self' ${new URL(hosted).origin}`);
     const lang = langOf(c);
-    c.header('Content-Language', lang);
+    const t = await pageStrings(c.env.ASSETS, lang);
+    c.header('Content-Language', t.lang);
     const action = `/handoff/${vid}?t=${encodeURIComponent(token)}&l=${lang}`;
-    return c.html(continuePage(lang, action, partner?.displayName));
+    return c.html(continuePage(t.lang, t, action, partner?.displayName));
   })
   // bodyLimit types its onError with Hono's default Context; it runs inside this app.
   // eslint-disable-next-line @typescript-eslint/no-unsafe-argument

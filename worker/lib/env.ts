@@ -53,6 +53,8 @@ export interface Env {
    * registry holds a partner and a real vendor is configured.
    */
   PARTNER_SEALING_KEY?: string;
+  /** Secret. The environment partner's server keys for `/v1` (`kyc_sk_…`, comma list, one or two). Unset = no `/v1` for it. */
+  PARTNER_SERVER_KEYS?: string;
   /** Seconds a partner read from the registry is kept in the isolate. Default 30. */
   PARTNERS_CACHE_SECONDS?: string;
 
@@ -108,8 +110,20 @@ export interface Env {
   RL_IP_48?: RateLimit;
   /** Rate limit per client IP on every /api route. */
   RL_IP?: RateLimit;
-  /** Rate limit per destination phone number for SMS. */
+  /** Rate limit per destination phone number for SMS (across partners). */
   RL_SMS?: RateLimit;
+  /** Durable Object per budget that outlives a window: texts per number per day, open verifications per IP and per partner. */
+  LIMITS?: DurableObjectNamespace;
+  /** Texts one number may get in 24 hours, across partners. Default 10. */
+  LIMIT_SMS_PER_NUMBER_PER_DAY?: string;
+  /** Verifications one client IP (IPv6: /64) may hold open at once, across partners. Default 20. */
+  LIMIT_OPEN_PER_IP?: string;
+  /** Verifications one partner may hold open at once. Default 5000. */
+  LIMIT_OPEN_PER_PARTNER?: string;
+  /** `off`: a texted link needs no Turnstile with a real vendor (a documented risk). Default: required. */
+  SMS_REQUIRES_TURNSTILE?: string;
+  /** Rate limit per server key on `/v1`. */
+  RL_SERVER_KEY?: RateLimit;
 }
 
 /** Hono's generic for apps and handlers of this worker. */

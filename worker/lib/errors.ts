@@ -36,6 +36,12 @@ export type ErrorCode =
   | 'VENDOR_TIMEOUT'
   | 'VENDOR_MISMATCH'
   | 'SIGNATURE_INVALID'
+  | 'UNAUTHENTICATED'
+  | 'NOT_FINAL'
+  | 'REDACTED'
+  | 'NO_EVENT'
+  | 'VERIFICATION_CLOSED'
+  | 'CLIENT_SECRET_INVALID'
   | 'INTERNAL_ERROR';
 
 /** The name of whatever was thrown (an Error, a DOMException such as TimeoutError), for log lines: never its message. */

@@ -1,8 +1,10 @@
 /**
  * Rate limits with the Workers rate-limiting binding, which counts in fixed
- * windows aligned to the clock: per client IP on every /api route (RL_IP), and
- * per destination phone number for SMS (RL_SMS). Without a binding (node
- * tests, or a deployment that removed it) nothing is limited.
+ * windows aligned to the clock: per client IP on every /api and /handoff
+ * request, whichever partner it claims (RL_IP), and per destination phone
+ * number for SMS, whichever partner asks (RL_SMS). Budgets longer than a
+ * window are in allowances.ts. Without a binding (node tests, or a deployment
+ * that removed it) nothing is limited.
  */
 import type { RateLimit } from '@cloudflare/workers-types';
 import { ApiError } from './errors';
@@ -38,6 +40,17 @@ export function ipKey(ip: string, prefix: 64 | 48 = 64): string {
       .map((g) => g.replace(/^0+(?=.)/, '') || '0')
       .join(':') + `::/${prefix}`
   );
+}
+
+/**
+ * The client's own budget, independent of the partner: RL_IP per address
+ * (IPv6 per /64) and, for IPv6, RL_IP_48 per /48, so the /64s of one
+ * allocation do not each get a budget.
+ */
+export async function enforceClient(env: { RL_IP?: RateLimit; RL_IP_48?: RateLimit }, headers: Headers): Promise<void> {
+  const ip = clientIp(headers);
+  await enforce(env.RL_IP, `ip ${ipKey(ip)}`, 'requests');
+  if (ip.includes(':')) await enforce(env.RL_IP_48, `ip48 ${ipKey(ip, 48)}`, 'requests');
 }
 
 export async function enforce(binding: RateLimit | undefined, key: string, what: string): Promise<void> {

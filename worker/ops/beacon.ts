@@ -5,11 +5,14 @@
  * origins); the body is ignored, no cookie is read or set, nothing about the
  * browser is kept. 204, whatever the queue does.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../lib/env';
 import { track } from './track';
 
-export const beacon = new Hono<AppEnv>().post('/beacon', async (c) => {
+const shown = (c: Context<AppEnv>) => {
   track(c, { type: 'widget.shown' });
   return c.body(null, 204);
-});
+};
+
+// The widget appends `/beacon` to its endpoint as written: `endpoint=".../api/"` makes it `/api//beacon`.
+export const beacon = new Hono<AppEnv>().post('/beacon', shown).post('//beacon', shown);

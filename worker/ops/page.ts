@@ -24,13 +24,13 @@ export type RangeName = keyof typeof RANGES;
 
 export const OPS_CSS = `:root{color-scheme:light}
 body{margin:0;font:1rem/1.5 system-ui,sans-serif;color:#17202a;background:#f3f5f7}
-header,main{max-width:64rem;margin:0 auto;padding:1rem 1.5rem}
+header,main{max-width:72rem;margin:0 auto;padding:1rem 1.5rem}
 header{padding-top:1.5rem}h1{font-size:1.6rem;margin:0 0 .25rem}h2{font-size:1.2rem;margin:0 0 .75rem}
 .note{color:#4b5563;margin:0}
 section{background:#fff;border-radius:12px;padding:1rem 1.25rem;margin:0 0 1rem;box-shadow:0 1px 2px rgb(16 24 40/8%)}
 form.filters{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-end;margin:0}
 fieldset{border:0;margin:0;padding:0;display:flex;gap:.75rem;align-items:center}legend{font-weight:600;float:left;margin-right:.75rem}
-label{font-weight:600}.radio label{font-weight:400}
+label{font-weight:600}.radio label{font-weight:400;margin-left:.3rem}
 select,button,input[type=radio]{font:inherit}
 select{padding:.5rem;border:2px solid #4b5563;border-radius:8px;background:#fff;color:inherit;min-height:44px;margin-left:.5rem}
 input[type=radio]{width:1.25rem;height:1.25rem;vertical-align:middle}
@@ -45,6 +45,7 @@ th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #d0d5dd}td.n,t
 .legend{display:flex;gap:1rem;flex-wrap:wrap;list-style:none;padding:0;margin:.25rem 0}.legend span{display:inline-block;width:.9rem;height:.9rem;margin-right:.35rem;vertical-align:-2px;border:1px solid #17202a}
 .k0{background:#1d4ed8}.k1{background:#0f766e}.k2{background:#b45309}.k3{background:#6d28d9}
 svg{max-width:100%;height:auto}
+.scroll{overflow-x:auto}
 .visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 a{color:#1d4ed8}`;
 
@@ -146,7 +147,7 @@ export function opsPage(p: PageInput): string {
         .map(
           (
             d,
-          ) => `<tr><td><code>${esc(d.verificationId)}</code></td><td>${esc(d.partnerId)}</td><td>${esc(d.type)}</td><td>${esc(d.state)}</td><td class="n">${int(d.attempts)}</td><td>${d.lastResponseStatus ?? esc(d.lastFailure ?? '–')}</td><td>${esc(d.lastAttemptAt.replace('T', ' ').slice(0, 16))} UTC</td>
+          ) => `<tr><td><code>${esc(d.verificationId)}</code></td><td>${esc(d.partnerId)}</td><td>${esc(d.type)}</td><td>${esc(d.state)}</td><td class="n">${int(d.attempts)}</td><td>${d.lastResponseStatus ?? esc(d.lastFailure ?? '–')}</td><td>${esc(d.lastAttemptAt.slice(0, 10))}<br>${esc(d.lastAttemptAt.slice(11, 16))} UTC</td>
 <td><form method="post" action="/ops/redeliver${query()}"><input type="hidden" name="verificationId" value="${esc(d.verificationId)}"><button type="submit" class="secondary">Redeliver<span class="visually-hidden"> ${esc(d.type)} for ${esc(d.verificationId)}</span></button></form></td></tr>`,
         )
         .join('\n')
@@ -253,6 +254,7 @@ ${vendorRows}
 <div>Failed, given up<strong>${int(w.dead)}</strong></div>
 <div>Latency p50 / p95<strong>${ms(w.p50Ms)} / ${ms(w.p95Ms)}</strong></div>
 </div>
+<div class="scroll">
 <table>
 <caption>Failed deliveries (the last attempt failed), newest first</caption>
 <thead><tr><th scope="col">Verification</th><th scope="col">Partner</th><th scope="col">Event</th><th scope="col">State</th><th scope="col" class="n">Attempts</th><th scope="col">Last answer</th><th scope="col">Last attempt</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
@@ -260,6 +262,7 @@ ${vendorRows}
 ${failedRows}
 </tbody>
 </table>
+</div>
 <p><a href="/ops/api/webhooks?state=all">All deliveries as JSON</a> · <a href="/ops/api/funnel${p.partner ? `?partner=${encodeURIComponent(p.partner)}` : ''}">Funnel as JSON</a></p>
 </section>
 </main>

@@ -85,14 +85,14 @@ const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
 ops.use('/ops/*', guard); // '/ops/*' matches /ops itself too
 
 // A POST from a page must come from the console itself: with Access, the browser sends its
-// session cookie along with any site's form (CSRF). The CLI sends no Origin.
+// session cookie along with any site's form (CSRF). Browsers say where a request comes from in
+// Sec-Fetch-Site; without it (old browsers), the Origin must be this one. The CLI sends neither.
 ops.use('/ops/*', async (c, next) => {
   if (c.req.method === 'POST') {
+    const site = c.req.header('Sec-Fetch-Site');
     const origin = c.req.header('Origin');
-    const fetchSite = c.req.header('Sec-Fetch-Site');
-    if ((origin && origin !== new URL(c.req.url).origin) || (fetchSite && fetchSite !== 'same-origin' && fetchSite !== 'none')) {
-      throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'Only the console itself may do this.');
-    }
+    const ok = site ? site === 'same-origin' || site === 'none' : !origin || origin === new URL(c.req.url).origin;
+    if (!ok) throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'Only the console itself may do this.');
   }
   await next();
 });

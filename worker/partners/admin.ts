@@ -15,6 +15,7 @@ import {
   RESERVED_PARTNER_IDS,
   SEALED_FIELDS,
   SEALING_PUBLIC_KEY,
+  serverKeyIndexKey,
   webhookUrlProblem,
   type SealedField,
 } from './partner';
@@ -40,6 +41,8 @@ export interface PartnerInput {
   turnstileSecret?: string | null;
   webhookUrl?: string | null;
   webhookSecret?: string | null;
+  /** SHA-256 (hex) of its `/v1` server keys, newest first (at most two); never the keys. */
+  serverKeyHashes?: string[];
 }
 
 export class InputError extends Error {
@@ -94,6 +97,8 @@ export async function buildRecord(
   if (input.webhookSecret && !WEBHOOK_SECRET.test(input.webhookSecret))
     problems.push('webhookSecret: must be whsec_ followed by base64 (at least 24 bytes)');
   if (input.apiKey !== undefined && !input.apiKey.trim()) problems.push('apiKey: must not be empty');
+  if (input.serverKeyHashes && (input.serverKeyHashes.length > 2 || input.serverKeyHashes.some((h) => !/^[0-9a-f]{64}$/.test(h))))
+    problems.push('serverKeyHashes: at most two SHA-256 hashes in hex');
   if (input.childId !== undefined && !input.childId.trim()) problems.push('childId: must not be empty');
   if (!prev) {
     if (!input.displayName) problems.push('displayName: is required');
@@ -125,6 +130,7 @@ export async function buildRecord(
     ...opt('turnstileSecret', await sealIf('turnstileSecret', input.turnstileSecret)),
     ...opt('webhookUrl', webhookUrl),
     ...opt('webhookSecret', await sealIf('webhookSecret', input.webhookSecret)),
+    ...opt('serverKeyHashes', input.serverKeyHashes ?? prev?.serverKeyHashes),
     updatedAt: (options.now ?? new Date()).toISOString(),
   };
   const checked = PartnerRecord.safeParse(record);
@@ -154,7 +160,10 @@ export async function writeRecord(store: RegistryStore, record: PartnerRecord, p
   if (taken.length) throw new InputError(taken);
   await store.put(partnerKey(record.partnerId), JSON.stringify(record));
   for (const o of record.origins) await store.put(originKey(o), record.partnerId);
+  for (const h of record.serverKeyHashes ?? []) await store.put(serverKeyIndexKey(h), record.partnerId);
   for (const o of previous?.origins ?? []) if (!record.origins.includes(o)) await store.delete(originKey(o));
+  // A dropped server key stops at once (the worker checks the record too).
+  for (const h of previous?.serverKeyHashes ?? []) if (!record.serverKeyHashes?.includes(h)) await store.delete(serverKeyIndexKey(h));
 }
 
 /** Removes a partner: its origins first (so it stops resolving), then its record. */
@@ -164,6 +173,7 @@ export async function removeRecord(store: RegistryStore, id: string): Promise<bo
   for (const o of record.origins) {
     if ((await store.get(originKey(o))) === id) await store.delete(originKey(o));
   }
+  for (const h of record.serverKeyHashes ?? []) await store.delete(serverKeyIndexKey(h));
   await store.delete(partnerKey(id));
   return true;
 }
@@ -173,7 +183,8 @@ export function describe(record: PartnerRecord): Record<string, unknown> {
   const shown: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) {
     if (k === 'v') continue;
-    shown[k] = (SEALED_FIELDS as readonly string[]).includes(k) ? `set (sealed to ${sealedKid(String(v)) ?? 'an unknown key'})` : v;
+    if (k === 'serverKeyHashes') shown.serverKeys = `${(v as string[]).length} (SHA-256 only)`;
+    else shown[k] = (SEALED_FIELDS as readonly string[]).includes(k) ? `set (sealed to ${sealedKid(String(v)) ?? 'an unknown key'})` : v;
   }
   return shown;
 }

@@ -30,6 +30,8 @@ export interface Partner {
   /** Where its webhooks go, and the `whsec_` secret that signs them. */
   webhookUrl?: string;
   webhookSecret?: string;
+  /** SHA-256 (hex) of its `/v1` server keys: at most two (a rotation's overlap). Registry partners only. */
+  serverKeyHashes?: readonly string[];
 }
 
 /** Ids the worker gives its own partners; the registry may not take them. */
@@ -46,6 +48,8 @@ export type SealedField = (typeof SEALED_FIELDS)[number];
 /** KV keys of the registry. */
 export const partnerKey = (id: string) => `partner:${id}`;
 export const originKey = (origin: string) => `origin:${origin}`;
+/** Index of `/v1` server keys: the key's SHA-256 → partnerId (the record's `serverKeyHashes` is the truth). */
+export const serverKeyIndexKey = (hash: string) => `serverkey:${hash}`;
 /** The public half of the sealing key, so `npm run partners` can seal without the private key. */
 export const SEALING_PUBLIC_KEY = 'meta:sealing-public-key';
 
@@ -92,6 +96,11 @@ export const PartnerRecord = z.strictObject({
   turnstileSecret: sealed.optional(),
   webhookUrl: z.string().max(2048).optional(),
   webhookSecret: sealed.optional(),
+  /** SHA-256 (hex) of its `/v1` server keys, newest first; never a key itself. */
+  serverKeyHashes: z
+    .array(z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex'))
+    .max(2, 'holds at most two keys')
+    .optional(),
   /** When the record was last written (ISO 8601); for `npm run partners -- list`. */
   updatedAt: z.string().max(40),
 });

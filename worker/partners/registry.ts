@@ -5,7 +5,9 @@
  * sealed). A change (add, update, rotate-key, remove) reaches every isolate
  * within PARTNERS_CACHE_SECONDS plus KV's own propagation (up to about 60 s).
  * Misses are cached too, so a flood of unknown origins costs one KV read per
- * origin per window; the cache is bounded.
+ * origin per window (out of the client's request budget, which is counted
+ * first); they are kept apart from the partners found, so such a flood never
+ * evicts a cached partner. Both caches are bounded.
  */
 import { DEFAULTS, usesSandbox, type Env } from '../lib/env';
 import { originKey, partnerKey, PartnerRecord, SEALED_FIELDS, type Partner, type SealedField } from './partner';
@@ -40,10 +42,13 @@ interface Entry {
   value: Partner | null;
 }
 const cache = new Map<string, Entry>();
+/** Lookups that found nothing: their own bounded map, so they cannot push partners out of `cache`. */
+const misses = new Map<string, Entry>();
 
 /** Tests and a new sealing key start from nothing. */
 export function clearPartnerCache(): void {
   cache.clear();
+  misses.clear();
 }
 
 function configKey(env: Env): string {
@@ -52,12 +57,14 @@ function configKey(env: Env): string {
 
 async function cached(env: Env, key: string, load: () => Promise<Partner | null>, now: number): Promise<Partner | null> {
   const config = configKey(env);
-  const hit = cache.get(key);
+  const hit = cache.get(key) ?? misses.get(key);
   if (hit && hit.config === config && now - hit.at < cacheSeconds(env) * 1000) return hit.value;
   const value = await load(); // errors are not cached: the next request tries again
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+  const into = value ? cache : misses;
   cache.delete(key);
-  cache.set(key, { at: now, config, value });
+  misses.delete(key);
+  if (into.size >= MAX_ENTRIES) into.delete(into.keys().next().value!);
+  into.set(key, { at: now, config, value });
   return value;
 }
 
@@ -125,6 +132,7 @@ export async function openRecord(env: Env, record: PartnerRecord): Promise<Partn
     turnstileSecret: opened.turnstileSecret ?? (env.TURNSTILE_SECRET_KEY?.trim() || undefined),
     webhookUrl: record.webhookUrl,
     webhookSecret: opened.webhookSecret,
+    ...(record.serverKeyHashes ? { serverKeyHashes: record.serverKeyHashes } : {}),
   };
 }
 

@@ -13,7 +13,8 @@ export interface ResultClaims {
   iss: string;
   aud: string;
   sub: string;
-  entity_id: string;
+  /** Absent after a redaction. */
+  entity_id?: string;
   check_status: string;
   customer_ref?: string;
   iat: number;

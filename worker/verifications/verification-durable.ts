@@ -5,9 +5,11 @@
  * or the link's expiry plus the grace period has passed.
  */
 import { DurableObject } from 'cloudflare:workers';
-import type { Env } from '../lib/env';
+import { releaseHolds } from '../lib/allowances';
+import { usesSandbox, type Env } from '../lib/env';
+import { deleteIndex, indexRow, rowKey, writeIndex } from './verification-index';
 import { pollSchedule } from './settings';
-import type { DemoDelivery, Renewal, Verification, WebhookState } from './verification';
+import type { DemoDelivery, LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
 import { askVendor, enqueue, observeSafely, type Observation } from './verification-store';
 import { emitOne } from '../ops/events';
@@ -15,15 +17,46 @@ import { emitOne } from '../ops/events';
 export class VerificationStore extends DurableObject<Env> {
   private readonly logic = new VerificationLogic({
     load: () => this.ctx.storage.get<Verification>('v'),
-    save: (v) => this.ctx.storage.put('v', v),
-    remove: () => this.ctx.storage.deleteAll(),
+    save: async (v) => {
+      await this.ctx.storage.put('v', v);
+      await this.index(v);
+    },
+    remove: async () => {
+      const v = await this.ctx.storage.get<Verification>('v');
+      await this.ctx.storage.deleteAll();
+      if (v && this.env.DB) await deleteIndex(this.env.DB, v.id).catch(() => this.indexFailed(v.id));
+    },
     setAlarm: (at) => this.ctx.storage.setAlarm(at),
     now: () => Date.now(),
     schedule: pollSchedule(this.env),
     askVendor: (v) => askVendor(this.env, v, this.ctx),
     enqueue: (e) => enqueue(this.env, e),
+    release: (v) => releaseHolds(this.env, v.id, v.holds),
     emit: (partnerId, event) => emitOne(this.env, this.ctx, partnerId, event),
   });
+
+  /** What this object last wrote to the index (a poll that changes nothing writes nothing). */
+  private indexed: string | undefined;
+
+  /** The verification's row in D1, on every state change. A failure is logged; the next change writes it again. */
+  private async index(v: Verification): Promise<void> {
+    const db = this.env.DB;
+    if (!db) return;
+    const row = indexRow(v, !usesSandbox(this.env));
+    const key = rowKey(row);
+    if (key === this.indexed) return;
+    try {
+      await writeIndex(db, row);
+      this.indexed = key;
+    } catch {
+      this.indexFailed(v.id);
+    }
+  }
+
+  private indexFailed(verificationId: string): void {
+    this.indexed = undefined;
+    console.error(JSON.stringify({ level: 'error', event: 'index_write_failed', verificationId }));
+  }
 
   create(v: Verification): Promise<void> {
     return this.logic.create(v);
@@ -48,6 +81,18 @@ export class VerificationStore extends DurableObject<Env> {
   }
   claim(browserKey: string, code: string): Promise<ClaimOutcome> {
     return this.logic.claim(browserKey, code);
+  }
+  startLink(s: LinkStart): Promise<Verification | undefined> {
+    return this.logic.startLink(s);
+  }
+  cancel(): Promise<Verification | undefined> {
+    return this.logic.cancel();
+  }
+  redact(): Promise<Verification | undefined> {
+    return this.logic.redact();
+  }
+  redeliver(): Promise<WebhookEvent | undefined> {
+    return this.logic.redeliver();
   }
   read(): Promise<Verification | undefined> {
     return this.ctx.storage.get<Verification>('v');

@@ -12,6 +12,7 @@ import {
   CHECKING,
   CLAIM_TRIES,
   isOpen,
+  lifecycle,
   MAX_RENEWALS,
   hintPollDue,
   nextAlarmAt,
@@ -21,6 +22,7 @@ import {
   type PollCause,
   type PollSchedule,
   type DemoDelivery,
+  type LinkStart,
   type Renewal,
   type Verification,
   type WebhookEvent,
@@ -45,6 +47,8 @@ export interface VerificationDeps {
   askVendor(v: Verification): Promise<VendorAnswer>;
   /** Hands a webhook event to the delivery queue (at least once). */
   enqueue(event: WebhookEvent): Promise<void>;
+  /** Gives back the open-verification budgets it held (it ended). */
+  release?(v: Verification): Promise<void>;
   /** Counts an operator's event for the verification's partner (never throws, never waits). */
   emit?(partnerId: string, event: OpsEvent): void;
 }
@@ -70,7 +74,7 @@ export type ClaimOutcome =
 /** How long an ended verification is kept (its token can be asked again, webhooks retry for days). */
 export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
-const endedAt = (v: Verification) => v.finalAt ?? v.expiredAt;
+const endedAt = (v: Verification) => v.canceledAt ?? v.finalAt ?? v.expiredAt;
 
 export class VerificationLogic {
   /** The poll under way, so concurrent callers share it (one vendor call). */
@@ -96,6 +100,73 @@ export class VerificationLogic {
   async create(v: Verification): Promise<void> {
     await this.d.save(v);
     await this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule));
+  }
+
+  /**
+   * The first link of a verification the partner's server started: its page
+   * used the client secret. Undefined when it is no longer `created` (a link
+   * was made meanwhile, or it was canceled or expired).
+   */
+  async startLink(s: LinkStart): Promise<Verification | undefined> {
+    const v = await this.d.load();
+    if (!v || lifecycle(v) !== 'created') return undefined;
+    const now = this.d.now();
+    const next: Verification = {
+      ...v,
+      entityId: s.entityId,
+      partnerOrigin: s.partnerOrigin,
+      linkCreatedAt: now,
+      linkExpiresAt: s.linkExpiresAt,
+      deadline: Math.max(v.deadline, s.deadline),
+      ...(s.handoff ? { handoff: s.handoff } : {}),
+      ...(s.link ? { link: s.link } : {}),
+      ...(s.holds ? { holds: s.holds } : {}),
+    };
+    await this.d.save(next);
+    await this.d.setAlarm(nextAlarmAt(next, now, this.d.schedule));
+    return next;
+  }
+
+  /** Canceled by the partner's server (created or open): polling stops, `verification.canceled` goes out. */
+  async cancel(): Promise<Verification | undefined> {
+    const v = await this.d.load();
+    if (!v || !isOpen(v)) return v;
+    return this.end({ ...v, canceledAt: this.d.now() });
+  }
+
+  /**
+   * Forgets `customerRef` and `entityId` (and the vendor's check and link
+   * identifiers) for good; the id, status and times stay. An open one is
+   * canceled first, its event already without them; events still queued
+   * are sent without them too (the consumer reads `redactedAt`).
+   */
+  async redact(): Promise<Verification | undefined> {
+    const v = await this.d.load();
+    if (!v) return undefined;
+    const now = this.d.now();
+    const { customerRef: _r, entityId: _e, checkId: _c, token: _t, link: _l, handoff: _h, demoDeliveries: _d, ...rest } = v;
+    const redacted: Verification = { ...rest, redactedAt: v.redactedAt ?? now };
+    if (isOpen(v)) return this.end({ ...redacted, canceledAt: now });
+    await this.d.save(redacted);
+    return redacted;
+  }
+
+  private async end(v: Verification): Promise<Verification> {
+    const ended: Verification = { ...v, webhook: { ...v.webhook, state: 'queued' } };
+    await this.d.save(ended);
+    await this.d.enqueue(webhookEvent(ended));
+    await this.d.setAlarm(this.d.now() + RETENTION_MS);
+    return ended;
+  }
+
+  /** The last event again (same `webhook-id`, a fresh attempt); undefined while it has not ended. */
+  async redeliver(): Promise<WebhookEvent | undefined> {
+    const v = await this.d.load();
+    if (!v || isOpen(v)) return undefined;
+    const event = webhookEvent(v);
+    await this.d.save({ ...v, webhook: { ...v.webhook, state: 'queued' } });
+    await this.d.enqueue(event);
+    return event;
   }
 
   /**
@@ -174,6 +245,7 @@ export class VerificationLogic {
     await this.d.save(done);
     this.emit(done, { type: 'verification.final', checkStatus: status, secondsSinceLink: (done.finalAt! - done.createdAt) / 1000 });
     await this.d.enqueue(webhookEvent(done));
+    await this.d.release?.(done).catch(() => undefined); // the hold lapses by itself otherwise
     await this.d.setAlarm(done.finalAt! + RETENTION_MS);
   }
 
@@ -216,6 +288,7 @@ export class VerificationLogic {
     await this.d.save(expired);
     this.emit(expired, { type: 'verification.expired', reason });
     await this.d.enqueue(webhookEvent(expired));
+    await this.d.release?.(expired).catch(() => undefined); // the hold lapses by itself otherwise
     await this.d.setAlarm(now + RETENTION_MS);
   }
 
@@ -271,6 +344,7 @@ export class VerificationLogic {
       deadline: Math.max(v.deadline, r.deadline),
       renewals: (v.renewals ?? 0) + 1,
       ...(handoff ? { handoff } : {}),
+      ...(r.sameDevice ? { link: r.sameDevice } : {}),
     };
     await this.d.save(next);
     return next;
@@ -310,10 +384,10 @@ export class VerificationLogic {
     return { browserKey, needsCode: h.code !== undefined && !h.claimed && isOpen(v) };
   }
 
-  /** A delivery the demo receiver verified (kept: the last 10). */
+  /** A delivery the demo receiver verified (kept: the last 10); one already recorded (same webhook-id: a retry or a replay) is ignored. */
   async recordDemoDelivery(d: DemoDelivery): Promise<void> {
     const v = await this.d.load();
-    if (!v) return;
+    if (!v || v.demoDeliveries?.some((x) => x.webhookId === d.webhookId)) return;
     await this.d.save({ ...v, demoDeliveries: [...(v.demoDeliveries ?? []), d].slice(-10) });
   }
 

@@ -4,13 +4,14 @@
  * memory with the same logic and a controllable clock.
  */
 import type { Env } from '../lib/env';
+import { releaseHolds } from '../lib/allowances';
 import { ApiError } from '../lib/errors';
 import { VendorError, type VendorFault } from '../vendor-api/client';
 import { vendorMismatch } from '../vendor-api/errors';
 import { vendorClient } from '../vendor-api/from-env';
 import { partnerById } from '../partners/resolve';
 import { pollSchedule } from './settings';
-import { CHECKING, type DemoDelivery, type Renewal, type Verification, type WebhookEvent } from './verification';
+import { CHECKING, type DemoDelivery, type LinkStart, type Renewal, type Verification, type WebhookEvent } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint, type VerificationDeps } from './verification-logic';
 import type { WebhookState } from './verification';
 import { emitOne, type WaitUntil } from '../ops/events';
@@ -26,7 +27,7 @@ export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil
       partnerId: v.partnerId,
       ...(waitUntil ? { waitUntil } : {}),
     }).result({
-      entity: { entityId: v.entityId },
+      entity: { entityId: v.entityId! }, // polled only once a link exists
       ...(v.checkId ? { checkId: v.checkId } : {}),
       ...(v.token ? { token: v.token } : {}),
       ...(env.KYC_PROVIDER ? { provider: env.KYC_PROVIDER } : {}),
@@ -87,6 +88,14 @@ export interface Verifications {
   arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
   /** Handoff by text message: the first device's code, entered by the browser that arrived (its key). */
   claim(id: string, browserKey: string, code: string): Promise<ClaimOutcome>;
+  /** A server-started verification's first link; undefined when it is no longer `created`. */
+  startLink(id: string, s: LinkStart): Promise<Verification | undefined>;
+  /** `/v1` cancel: the record after (unchanged when it had ended already). */
+  cancel(id: string): Promise<Verification | undefined>;
+  /** `/v1` redact: the record after. */
+  redact(id: string): Promise<Verification | undefined>;
+  /** `/v1` redeliver: the event queued again; undefined while it has not ended. */
+  redeliver(id: string): Promise<WebhookEvent | undefined>;
 }
 
 /** The in-memory stand-in (node tests): one logic per id, a controllable clock, alarms run by hand. */
@@ -112,6 +121,7 @@ export class MemoryVerifications implements Verifications {
         now: () => this.clock.now(),
         schedule: pollSchedule(this.env),
         askVendor: (v) => askVendor(this.env, v),
+        release: (v) => releaseHolds(this.env, v.id, v.holds),
         enqueue: async (e) => {
           this.events.push(e);
           await enqueue(this.env, e);
@@ -149,6 +159,18 @@ export class MemoryVerifications implements Verifications {
   }
   claim(id: string, browserKey: string, code: string) {
     return this.logic(id).claim(browserKey, code);
+  }
+  startLink(id: string, s: LinkStart) {
+    return this.logic(id).startLink(s);
+  }
+  cancel(id: string) {
+    return this.logic(id).cancel();
+  }
+  redact(id: string) {
+    return this.logic(id).redact();
+  }
+  redeliver(id: string) {
+    return this.logic(id).redeliver();
   }
   /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
   forgetAllBut(...keep: string[]): void {
@@ -192,6 +214,10 @@ export function verifications(env: Env): Verifications {
     openHandoff(token: string, consume: boolean): Promise<string | undefined>;
     arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
     claim(browserKey: string, code: string): Promise<ClaimOutcome>;
+    startLink(s: LinkStart): Promise<Verification | undefined>;
+    cancel(): Promise<Verification | undefined>;
+    redact(): Promise<Verification | undefined>;
+    redeliver(): Promise<WebhookEvent | undefined>;
   };
   const stub = (id: string) => ns.get(ns.idFromName(id)) as unknown as Stub;
   return {
@@ -204,5 +230,9 @@ export function verifications(env: Env): Verifications {
     openHandoff: (id, token, consume = true) => stub(id).openHandoff(token, consume),
     arrive: (id, secret, outcome, hint) => stub(id).arrive(secret, outcome, hint),
     claim: (id, browserKey, code) => stub(id).claim(browserKey, code),
+    startLink: (id, s) => stub(id).startLink(s),
+    cancel: (id) => stub(id).cancel(),
+    redact: (id) => stub(id).redact(),
+    redeliver: (id) => stub(id).redeliver(),
   };
 }

@@ -19,7 +19,11 @@ export interface Verification {
   id: string;
   /** The partner it was made for: its credentials ask the vendor, its webhook endpoint hears the outcome. */
   partnerId: string;
-  /** The partner page origin that created it: the token's `aud`, the webhook's `partnerOrigin`. */
+  /**
+   * The partner page origin that made its link: the token's `aud`, the
+   * webhook's `partnerOrigin`. Empty while a verification the partner's
+   * server started has no link yet.
+   */
   partnerOrigin: string;
   customerRef?: string;
   /**
@@ -29,15 +33,29 @@ export interface Verification {
    * `verificationId`, never by a page-set reference.
    */
   customerRefSource?: CustomerRefSource;
-  /** The vendor's entity id (opaque). */
-  entityId: string;
+  /** The vendor's entity id (opaque). Absent while a server-started verification has no link, and after a redaction. */
+  entityId?: string;
   /** The worker's own origin when it was made: `iss`, and where the sandbox lives. */
   workerOrigin: string;
   createdAt: number;
-  /** When the hosted-flow link stops working. */
+  /** When the hosted-flow link stops working (0: no link yet). */
   linkExpiresAt: number;
-  /** Polling stops here: link expiry plus the grace period. */
+  /**
+   * Polling stops here: link expiry plus the grace period; for a verification
+   * the partner's server started, never before its own expiry (a link can be
+   * made or renewed until then).
+   */
   deadline: number;
+  /** Started by the partner's server (`POST /v1/verifications`): what it asked for. */
+  server?: { returnUrl?: string; sms?: true };
+  /** When the first link was made. */
+  linkCreatedAt?: number;
+  /** The vendor's answer for a link made on this device, so a resume answers the same link again. */
+  link?: { url: string; urlExpiry: string; status: string };
+  /** Canceled by the partner's server: polling stops, the client secret stops working. */
+  canceledAt?: number;
+  /** `customerRef` and `entityId` forgotten (`POST /v1/…/redact`). */
+  redactedAt?: number;
   checkId?: string;
   token?: string;
   /** `CHECKING` or a final check status. */
@@ -60,6 +78,8 @@ export interface Verification {
   renewals?: number;
   /** Continued on another device (`worker/handoff/`): how, and its single-use secrets. */
   handoff?: Handoff;
+  /** The open-verification budgets it holds (`lib/allowances.ts`), given back when it ends. */
+  holds?: string[];
   /** Demo partners only: what their receiver inside the worker accepted (the demo shows it). */
   demoDeliveries?: DemoDelivery[];
 }
@@ -106,12 +126,26 @@ export interface SmsHandoff extends HandoffReturn {
 /** New links one verification may get after its first (each a vendor call). */
 export const MAX_RENEWALS = 5;
 
+/** What the first link of a verification the partner's server started sets (its page used the client secret). */
+export interface LinkStart {
+  entityId: string;
+  partnerOrigin: string;
+  linkExpiresAt: number;
+  deadline: number;
+  handoff?: Handoff;
+  link?: { url: string; urlExpiry: string; status: string };
+  /** The open-verification allowances this link holds (given back when it ends). */
+  holds?: string[];
+}
+
 /** What a new link changes: its expiry (and the polling deadline with it), and a handoff's link. */
 export interface Renewal {
   linkExpiresAt: number;
   deadline: number;
   /** A QR or copied link's new single-use token and hosted flow; the return secret it was made with. */
   link?: { openToken: string; hostedUrl: string; returnSecret: string };
+  /** A link on this device: the vendor's answer, kept so a resume answers it again. */
+  sameDevice?: { url: string; urlExpiry: string; status: string };
 }
 
 /** Wrong codes allowed before a handoff ends (the verification ends with the last). */
@@ -148,7 +182,17 @@ export function linkExpiry(urlExpiry: string | undefined, createdAt: number): nu
 }
 
 export const isFinal = (v: Pick<Verification, 'status'>) => v.status !== CHECKING;
-export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined;
+export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined && v.canceledAt === undefined;
+/** Whether a vendor link (and entity) exists: a server-started verification has none until its page uses the secret. */
+export const hasLink = (v: Verification): v is Verification & { entityId: string } => v.entityId !== undefined;
+
+/** The status `/v1` shows (DESIGN.md "The partner's server API"). */
+export function lifecycle(v: Verification): 'created' | 'open' | 'final' | 'expired' | 'canceled' {
+  if (v.canceledAt !== undefined) return 'canceled';
+  if (isFinal(v)) return 'final';
+  if (v.expiredAt !== undefined) return 'expired';
+  return v.linkCreatedAt === undefined && v.entityId === undefined ? 'created' : 'open';
+}
 
 /**
  * Polls one verification may make at once because a browser brought back a
@@ -187,7 +231,8 @@ export function pollWait(v: Verification, s: PollSchedule, cause: PollCause): nu
 
 /** Whether the vendor may be asked now for `cause`: a person who just returned at once, otherwise after the wait. */
 export function pollDue(v: Verification, now: number, s: PollSchedule, cause: PollCause): boolean {
-  if (!isOpen(v) || v.polls >= maxPolls(v, s)) return false;
+  // A server-started verification without a link has nothing to ask the vendor about.
+  if (!isOpen(v) || !hasLink(v) || v.polls >= maxPolls(v, s)) return false;
   return cause === 'returned' || v.lastPolledAt === undefined || now - v.lastPolledAt >= pollWait(v, s, cause);
 }
 
@@ -206,7 +251,7 @@ export const pollStarted = (v: Verification, now: number, cause: PollCause): Ver
 /** When the alarm should next look at an open verification: its next poll on the schedule, or its deadline. */
 export function nextAlarmAt(v: Verification, now: number, s: PollSchedule): number {
   const due =
-    v.polls >= maxPolls(v, s)
+    v.polls >= maxPolls(v, s) || !hasLink(v)
       ? v.deadline
       : v.lastPolledAt === undefined
         ? v.createdAt + s.pollMs
@@ -216,12 +261,12 @@ export function nextAlarmAt(v: Verification, now: number, s: PollSchedule): numb
 }
 
 /** Whether a browser's new check id or token may make the vendor be asked at once. */
-export const hintPollDue = (v: Verification): boolean => isOpen(v) && (v.hintPolls ?? 0) < HINT_POLLS;
+export const hintPollDue = (v: Verification): boolean => isOpen(v) && hasLink(v) && (v.hintPolls ?? 0) < HINT_POLLS;
 
 /** The webhook event for a verification that just ended, byte for byte what every attempt sends. */
 export interface WebhookEvent {
   verificationId: string;
-  type: 'verification.completed' | 'verification.expired';
+  type: 'verification.completed' | 'verification.expired' | 'verification.canceled';
   /** `webhook-id`: derived from (verificationId, type), the same on every attempt. */
   id: string;
   /** The exact body. */
@@ -231,21 +276,23 @@ export interface WebhookEvent {
   workerOrigin: string;
 }
 
+/** The event of an ended verification (undefined while it has not ended). */
 export function webhookEvent(v: Verification): WebhookEvent {
-  const type = isFinal(v) ? 'verification.completed' : 'verification.expired';
-  const at = isFinal(v) ? v.finalAt! : v.expiredAt!;
+  const canceled = v.canceledAt !== undefined;
+  const type = canceled ? 'verification.canceled' : isFinal(v) ? 'verification.completed' : 'verification.expired';
+  const at = canceled ? v.canceledAt! : isFinal(v) ? v.finalAt! : v.expiredAt!;
   const data = {
     verificationId: v.id,
-    entityId: v.entityId,
-    ...(isFinal(v) ? { checkStatus: v.status } : {}),
+    ...(v.entityId !== undefined ? { entityId: v.entityId } : {}),
+    ...(isFinal(v) && !canceled ? { checkStatus: v.status } : {}),
     ...(v.customerRef ? { customerRef: v.customerRef, customerRefSource: v.customerRefSource ?? 'page' } : {}),
-    partnerOrigin: v.partnerOrigin,
-    ...(isFinal(v) ? {} : { reason: v.expiredReason ?? 'not_finished' }),
+    ...(v.partnerOrigin ? { partnerOrigin: v.partnerOrigin } : {}),
+    ...(type === 'verification.expired' ? { reason: v.expiredReason ?? 'not_finished' } : {}),
   };
   return {
     verificationId: v.id,
     type,
-    id: `msg_${v.id.slice(4)}_${type === 'verification.completed' ? 'completed' : 'expired'}`,
+    id: `msg_${v.id.slice(4)}_${type.slice('verification.'.length)}`,
     body: JSON.stringify({ type, timestamp: new Date(at).toISOString(), data }),
     partnerId: v.partnerId,
     workerOrigin: v.workerOrigin,

@@ -93,6 +93,16 @@ async function requeue(env: Env, m: WebhookMessage, delaySeconds: number, now: n
   });
 }
 
+/** An event body without what a redaction forgets. */
+export function redactedBody(body: string): string {
+  const parsed = JSON.parse(body) as { data?: Record<string, unknown> };
+  if (parsed.data) {
+    delete parsed.data.customerRef;
+    delete parsed.data.entityId;
+  }
+  return JSON.stringify(parsed);
+}
+
 /** Handles one message of the webhook queue; resolves once it may be acknowledged. */
 export async function handleWebhookMessage(env: Env, body: WebhookEvent | WebhookMessage, now = Date.now()): Promise<void> {
   const m: WebhookMessage = { attempt: 1, ...body };
@@ -110,8 +120,10 @@ export async function handleWebhookMessage(env: Env, body: WebhookEvent | Webhoo
     log('info', 'webhook_skipped_unconfigured', m);
     return store.webhookOutcome(m.verificationId, 'none', m.attempt - 1);
   }
+  // Redacted since it was queued (`POST /v1/…/redact`): it goes without customerRef and entityId.
+  const event = (await store.read(m.verificationId))?.redactedAt !== undefined ? { ...m, body: redactedBody(m.body) } : m;
   const started = Date.now();
-  const result = await deliverOnce(target, m, webhookTimeoutMs(env), now, send);
+  const result = await deliverOnce(target, event, webhookTimeoutMs(env), now, send);
   const ms = Date.now() - started;
   // The operator's webhook.attempt: status or failure kind, time, attempt number, what came of it.
   const counted = (outcome: WebhookResult) =>

@@ -6,7 +6,7 @@
  * `vue({ template: { compilerOptions: { isCustomElement: (tag) => tag === 'kyc-onboard' } } })`.
  */
 import type { DefineComponent } from 'vue';
-import type { KycCompleteEvent, KycErrorEvent, KycLinkEvent, KycRedirectEvent, KycSubmitEvent } from '../dist/widget/index.js';
+import type { KycCompleteEvent, KycErrorEvent, KycLinkEvent, KycRedirectEvent, KycSubmitEvent, Prefill } from '../dist/widget/index.js';
 
 export * from '../dist/widget/index.js';
 
@@ -16,6 +16,10 @@ export interface KycOnboardVueProps {
   sms?: boolean;
   lang?: string;
   customerRef?: string;
+  /** The client secret of a verification your server started; bind it as a property (`:clientSecret` / `.prop`). */
+  clientSecret?: string;
+  /** Values to fill the form with (property only: `:prefill="…"`). */
+  prefill?: Prefill;
   returnUrl?: string;
   turnstileSitekey?: string;
   countryCode?: string;

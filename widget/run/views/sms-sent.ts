@@ -1,21 +1,18 @@
+import { fillParts as fill } from '../../../rules/message.js';
 import type { Deps } from '../../flow-api.js';
 import type { View } from '../../views/view.js';
-
-/** Fill `{name}` placeholders with text or templates (so numbers can be isolated with `<bdi>`). */
-const fill = (s: string, vars: Record<string, unknown>): unknown[] =>
-  s.split(/(\{\w+\})/).map((part) => (/^\{\w+\}$/.test(part) ? vars[part.slice(1, -1)] : part));
 
 /** `sms-sent`: the link is on the person's phone; until when it works, and the ways on. */
 export const smsSent =
   ({ html, nothing }: Deps): View =>
-  ({ flow, t, tag }) => {
+  ({ flow, t, tag, lang }) => {
     const expiry = Date.parse(flow.link?.urlExpiry ?? '');
     const left = Math.max(0, Math.round((expiry - flow.now) / 1000));
     const expired = !Number.isNaN(expiry) && left <= 0;
     const time = Number.isNaN(expiry) ? '' : new Intl.DateTimeFormat(tag, { timeStyle: 'short' }).format(expiry);
     const mmss = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
     return html`<div class="panel" part="message">
-    <p role="status" tabindex="-1" id="focus">${fill(t.smsSent, { phone: html`<bdi dir="ltr">${flow.phone}</bdi>` })}</p>
+    <p role="status" tabindex="-1" id="focus">${fill(t.smsSent, { phone: html`<bdi dir="ltr">${flow.phone}</bdi>` }, lang)}</p>
     ${
       flow.claimCode
         ? html`<p>${t.smsCode} <strong class="code" part="code"><bdi dir="ltr">${flow.claimCode.replace(/^(\d{3})/, '$1 ')}</bdi></strong></p>`
@@ -25,10 +22,10 @@ export const smsSent =
       expired
         ? html`<p>${t.smsExpired}</p>`
         : time
-          ? html`<p>${fill(t.smsExpires, { time })} <span aria-hidden="true">(${mmss})</span></p>`
+          ? html`<p>${fill(t.smsExpires, { time }, lang)} <span aria-hidden="true">(${mmss})</span></p>`
           : nothing
     }
-    ${flow.resendWait ? html`<p class="error" role="alert" tabindex="-1" id="resend">${fill(t.sendAgainWait, { seconds: flow.resendWait })}</p>` : nothing}
+    ${flow.resendWait ? html`<p class="error" role="alert" tabindex="-1" id="resend">${fill(t.sendAgainWait, { seconds: flow.resendWait }, lang)}</p>` : nothing}
     <div class="actions">
       <button type="button" part="button" @click=${flow.sendAgain}>${t.sendAgain}</button>
       ${

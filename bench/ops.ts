@@ -1,0 +1,154 @@
+/**
+ * Item 8, the operator console's cost (issue 25):
+ *   - the link route with events on vs off: the same worker (workerd through
+ *     Miniflare, wrangler.toml's bindings, a fast local fake vendor), once with
+ *     its EVENTS_QUEUE binding and once without it (the emitter then sends
+ *     nothing), round-robin at the same concurrency. Goal: events add at most
+ *     0.3 ms at p50 (they are sent after the answer, `waitUntil`).
+ *   - the consumer's throughput: batches of 100 mixed events handed to the
+ *     worker's queue handler (Miniflare's `queue()`), counted into D1's hourly
+ *     rollups exactly once per event id; events per second, and a check that
+ *     D1 counted every one.
+ */
+import { randomUUID } from 'node:crypto';
+import { startMiniflareWorker, type MiniflareWorker } from '../test/support/miniflare-worker';
+import { startVendorProcess } from './lib/vendor-process';
+import { against, LINK_BODY, preflight, rounds, type Compared, type Target } from './load';
+import { onCleanup } from './lib/cleanup';
+import { round } from './lib/stats';
+import type { Row } from './report';
+
+export interface OpsBenchOptions {
+  connections: number;
+  durationS: number;
+  repeats: number;
+  /** Events handed to the consumer. */
+  events: number;
+  log: (s: string) => void;
+}
+
+export interface OpsBenchResult {
+  /** `worker` = events on, `direct` = events off (the baseline). */
+  link: Compared;
+  goalAddedP50Ms: number;
+  met: boolean;
+  consumer: { events: number; batches: number; seconds: number; perSecond: number; counted: number };
+}
+
+const VARS = { KYC_API_KEY: 'bench-key', KYC_CUSTOMER_ID: 'bench-customer', SESSION_SECRET: `bench-${randomUUID()}` };
+const GOAL_MS = 0.3;
+
+/** A mixed stream of events for `partners` partners, spread over the last day. */
+function syntheticEvents(n: number, offset: number): Record<string, unknown>[] {
+  const now = Date.now();
+  const kinds = [
+    { type: 'widget.shown' },
+    { type: 'link.created', channel: 'redirect' },
+    { type: 'vendor.call', operation: 'onboarding-url', outcome: 'ok', ms: 120 },
+    { type: 'flow.returned', outcome: 'success' },
+    { type: 'vendor.call', operation: 'result', outcome: 'ok', ms: 80 },
+    { type: 'verification.final', checkStatus: 'CHECKED_SUCCESS_CLEAR', secondsSinceLink: 95 },
+    {
+      type: 'webhook.attempt',
+      verificationId: 'vrf_01JBENCH0000000000000000AA',
+      webhookType: 'verification.completed',
+      attempt: 1,
+      status: 200,
+      ms: 40,
+      result: 'delivered',
+    },
+    { type: 'link.refused', errorCode: 'VALIDATION_FAILED', fields: ['dateOfBirth'] },
+  ];
+  return Array.from({ length: n }, (_, i) => ({
+    ...kinds[(offset + i) % kinds.length],
+    id: `evt_bench_${offset + i}_${randomUUID()}`,
+    at: now - ((offset + i) % 24) * 3_600_000,
+    partnerId: `bench-partner-${(offset + i) % 5}`,
+  }));
+}
+
+export async function opsCost(o: OpsBenchOptions): Promise<OpsBenchResult> {
+  const vendor = await startVendorProcess();
+  let on: MiniflareWorker | undefined;
+  let off: MiniflareWorker | undefined;
+  const stop = async () => {
+    await on?.dispose().catch(() => {});
+    await off?.dispose().catch(() => {});
+    await vendor.stop();
+  };
+  const forget = onCleanup(stop);
+  try {
+    on = await startMiniflareWorker({ vars: { ...VARS, KYC_BASE_URL: vendor.url } });
+    off = await startMiniflareWorker({ vars: { ...VARS, KYC_BASE_URL: vendor.url }, without: ['EVENTS_QUEUE'] });
+    const link = (base: string): Target => ({
+      method: 'POST',
+      url: `${base}/api/onboarding-link`,
+      headers: { 'content-type': 'application/json', origin: base },
+      body: LINK_BODY,
+    });
+    const t = { eventsOn: link(on.url), eventsOff: link(off.url) };
+    for (const x of Object.values(t)) await preflight(x);
+    o.log('  warm-up (discarded)');
+    await rounds(t, o.connections, 1, 1, () => {});
+    o.log(`  link route, events on vs off, ${o.connections} connections, ${o.repeats} × ${o.durationS} s each`);
+    const m = await rounds(t, o.connections, o.durationS, o.repeats, o.log);
+    const compared = against(o.connections, m.eventsOn, m.eventsOff);
+
+    // The consumer, on the events-on worker's own D1.
+    const worker = await on.mf.getWorker();
+    const db = await on.mf.getD1Database('DB');
+    const benchSeen = db.prepare("SELECT COUNT(*) AS n FROM ops_seen WHERE event_id LIKE 'evt\\_bench\\_%' ESCAPE '\\'");
+    const before = (await benchSeen.first<{ n: number }>())?.n ?? 0;
+    const batches = Math.ceil(o.events / 100);
+    o.log(`  consumer: ${o.events} events in ${batches} batches of 100`);
+    const started = performance.now();
+    for (let b = 0; b < batches; b++) {
+      const bodies = syntheticEvents(Math.min(100, o.events - b * 100), b * 100);
+      const r = await worker.queue(
+        'kyc-ops-events',
+        bodies.map((body, i) => ({ id: `m${b}-${i}`, timestamp: new Date(), body, attempts: 1 })),
+      );
+      if (r.outcome !== 'ok' || r.retryBatch?.retry) throw new Error(`the consumer did not take batch ${b}: ${JSON.stringify(r)}`);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const after = (await benchSeen.first<{ n: number }>())?.n ?? 0; // the link runs' own events are not these
+    const counted = after - before;
+    if (counted !== o.events) throw new Error(`D1 counted ${counted} of ${o.events} events`);
+    return {
+      link: compared,
+      goalAddedP50Ms: GOAL_MS,
+      met: compared.addedP50 <= GOAL_MS,
+      consumer: { events: o.events, batches, seconds: round(seconds, 2), perSecond: Math.round(o.events / seconds), counted },
+    };
+  } finally {
+    forget();
+    await stop();
+  }
+}
+
+/** Item 8's rows of the one table. */
+export function opsRows(r: OpsBenchResult | { error: string } | undefined): Row[] {
+  if (!r) return [];
+  if ('error' in r) return [['8', 'operator events', 'error', '', '', '', r.error.split('\n')[0]!.slice(0, 120)]];
+  const l = r.link;
+  return [
+    [
+      '8',
+      `/api/onboarding-link with operator events (c=${l.connections})`,
+      `p50 ${l.worker.p50.toFixed(2)} ms, ${Math.round(l.worker.rps)} req/s`,
+      `events off: p50 ${l.direct.p50.toFixed(2)} ms, ${Math.round(l.direct.rps)} req/s`,
+      `${l.addedP50 >= 0 ? '+' : ''}${l.addedP50.toFixed(2)} ms p50`,
+      `≤ +${r.goalAddedP50Ms} ms p50`,
+      r.met ? 'met' : `missed by ${(l.addedP50 - r.goalAddedP50Ms).toFixed(2)} ms`,
+    ],
+    [
+      '8',
+      `events queue consumer into D1 rollups (${r.consumer.batches} batches of 100)`,
+      `${r.consumer.perSecond.toLocaleString('en-US')} events/s`,
+      '',
+      '',
+      '',
+      `${r.consumer.counted} of ${r.consumer.events} counted exactly once in ${r.consumer.seconds} s`,
+    ],
+  ];
+}

@@ -1,0 +1,85 @@
+/**
+ * The demo partners' webhook receiver inside the worker (issue 28): it records
+ * a delivery whose signature verifies, refuses one that does not, compares
+ * signatures in constant time (every given signature in full, whatever
+ * matched), and ignores a replayed delivery (the same webhook-id again)
+ * instead of showing the event twice. Node, the local app, the sandbox as the
+ * vendor, verifications in memory.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Env } from '../../worker/lib/env';
+import { app } from '../../worker/entry/local-app';
+import { demoTarget, DEMO_RECEIVER_PATH } from '../../worker/demo/demo-receiver';
+import { CHECKING, newVerificationId, type Verification } from '../../worker/verifications/verification';
+import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { webhookSignature } from '../../worker/verifications/webhook-signature';
+import { realNow } from '../support/dates';
+
+const ORIGIN = 'http://127.0.0.1:8787';
+
+async function setup() {
+  const env: Env = { DEMO: 'on' };
+  const store = new MemoryVerifications(env);
+  useMemoryVerifications(env, store);
+  const now = realNow();
+  const v: Verification = {
+    id: newVerificationId(),
+    partnerId: 'demo-a',
+    partnerOrigin: ORIGIN,
+    entityId: 'e-1',
+    workerOrigin: ORIGIN,
+    createdAt: now,
+    linkExpiresAt: now + 3_600_000,
+    deadline: now + 4_500_000,
+    status: CHECKING,
+    polls: 0,
+    webhook: { state: 'none', attempts: 0 },
+  };
+  store.records.set(v.id, v);
+  return { env, store, v };
+}
+
+async function deliver(env: Env, vid: string, id: string, signatures?: (good: string) => string) {
+  const body = JSON.stringify({
+    type: 'verification.completed',
+    timestamp: new Date(realNow()).toISOString(),
+    data: { verificationId: vid, checkStatus: 'CHECKED_SUCCESS_CLEAR' },
+  });
+  const ts = Math.floor(realNow() / 1000);
+  const { key } = await demoTarget(env, ORIGIN);
+  const good = await webhookSignature(key, id, ts, body);
+  return app.request(
+    `${ORIGIN}${DEMO_RECEIVER_PATH}`,
+    {
+      method: 'POST',
+      headers: { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': signatures ? signatures(good) : good },
+      body,
+    },
+    env,
+  );
+}
+
+describe('the demo webhook receiver', () => {
+  it('records a verified delivery once: a replay of the same webhook-id is acknowledged and ignored', async () => {
+    const { env, store, v } = await setup();
+    assert.equal((await deliver(env, v.id, 'msg_1')).status, 204);
+    assert.equal((await deliver(env, v.id, 'msg_1')).status, 204, 'a retry is acknowledged (the sender may stop)');
+    assert.deepEqual(
+      store.records.get(v.id)!.demoDeliveries!.map((d) => d.webhookId),
+      ['msg_1'],
+      'shown once',
+    );
+    assert.equal((await deliver(env, v.id, 'msg_2')).status, 204);
+    assert.equal(store.records.get(v.id)!.demoDeliveries!.length, 2);
+  });
+
+  it('refuses a signature that does not verify, and accepts the good one among several (each compared in full)', async () => {
+    const { env, store, v } = await setup();
+    const flip = (s: string) => s.slice(0, -2) + (s.at(-2) === 'A' ? 'B' : 'A') + s.at(-1);
+    assert.equal((await deliver(env, v.id, 'msg_bad', (good) => flip(good))).status, 401);
+    assert.equal((await deliver(env, v.id, 'msg_short', (good) => good.slice(0, 10))).status, 401);
+    assert.equal(store.records.get(v.id)!.demoDeliveries, undefined, 'nothing recorded that did not verify');
+    assert.equal((await deliver(env, v.id, 'msg_many', (good) => `${flip(good)} ${good}`)).status, 204);
+  });
+});

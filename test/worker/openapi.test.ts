@@ -1,0 +1,78 @@
+/**
+ * The OpenAPI 3.1 document of `/v1` (worker/server-api/openapi.json, served
+ * at GET /v1/openapi.json): generated from the route table the worker runs,
+ * valid OpenAPI 3.1 (Redocly's `spec` rules), and its paths and methods are
+ * exactly the routes the worker answers (a walk of both).
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { openapiDocument } from '../../scripts/openapi';
+import { serverApi } from '../../worker/server-api/app';
+import { honoPath } from '../../worker/server-api/routes';
+
+const ROOT = join(import.meta.dirname, '../..');
+const FILE = join(ROOT, 'worker/server-api/openapi.json');
+const doc = JSON.parse(readFileSync(FILE, 'utf8')) as {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>>;
+};
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+describe('the OpenAPI document of /v1', () => {
+  it('is what the route table generates now (no drift)', () => {
+    assert.deepEqual(doc, openapiDocument());
+  });
+
+  it('validates as OpenAPI 3.1', async () => {
+    assert.equal(doc.openapi, '3.1.0');
+    const config = await createConfig({ rules: { spec: 'error', 'no-unresolved-refs': 'error', 'operation-operationId-unique': 'error' } });
+    const problems = await lintFromString({ source: readFileSync(FILE, 'utf8'), absoluteRef: FILE, config });
+    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    assert.deepEqual(errors, []);
+  });
+
+  it('a document with a mistake fails the same check (the check can fail)', async () => {
+    const broken = structuredClone(doc) as Record<string, any>;
+    broken.paths['/v1/verifications'].get.responses = { 200: { content: {} } }; // a response without its description
+    const config = await createConfig({ rules: { spec: 'error' } });
+    const problems = await lintFromString({ source: JSON.stringify(broken), absoluteRef: FILE, config });
+    assert.ok(problems.some((p) => p.severity === 'error'));
+  });
+
+  it('its paths and methods are exactly the routes the worker answers', () => {
+    const documented = Object.entries(doc.paths)
+      .flatMap(([path, item]) =>
+        Object.keys(item)
+          .filter((m) => METHODS.includes(m))
+          .map((m) => `${m.toUpperCase()} ${honoPath(path)}`),
+      )
+      .sort();
+    const served = [...new Set(serverApi.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`))].sort();
+    assert.deepEqual(served, documented);
+  });
+
+  it('describes the errors of every route (an ErrorObject), and every route but the document needs a server key', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (path === '/v1/openapi.json') {
+          assert.deepEqual(op.security, []);
+          continue;
+        }
+        assert.ok(op.responses['401'], `${method} ${path} documents 401`);
+        const errors = Object.keys(op.responses).filter((s) => Number(s) >= 400);
+        assert.ok(errors.length >= 3, `${method} ${path} documents its errors`);
+        for (const s of errors) assert.match(JSON.stringify(op.responses[s]), /#\/components\/schemas\/ErrorObject/);
+      }
+    }
+  });
+
+  it('is served at GET /v1/openapi.json as it is in the repository, no-store, without a key', async () => {
+    const res = await serverApi.request('/v1/openapi.json');
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('Cache-Control'), 'no-store');
+    assert.deepEqual(await res.json(), doc);
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * `POST /api/onboarding-link` with a client secret whose verification has a
+ * link already (DESIGN.md "The partner's server API": resume): the same link
+ * again while it is valid, with no second vendor call; once it has expired, a
+ * new one for the same entity (`renew-link.ts`). The way it went stays: this
+ * device (the hosted flow's URL), a QR code or copied link (the worker's
+ * handoff URL), or a texted link (its code only: this device never gets the
+ * hosted URL).
+ */
+import type { Context } from 'hono';
+import type * as z from 'zod';
+import type { OnboardingLinkAnswer, ResumeLinkRequest } from '../contract';
+import type { AppEnv } from '../lib/env';
+import { ApiError } from '../lib/errors';
+import { qrModules } from '../handoff/qr';
+import { handoffUrls } from '../handoff/urls';
+import { lifecycle } from '../verifications/verification';
+import { normaliseOrigin, ownOrigin } from '../lib/origins';
+import { createSession, sessionSecret } from './session';
+import { clientSecretVerification } from './client-secret';
+import { renewLink } from './renew-link';
+
+export async function resumeLink(c: Context<AppEnv>, body: z.output<typeof ResumeLinkRequest>) {
+  const env = c.env;
+  const v = await clientSecretVerification(c, body.clientSecret);
+  const status = lifecycle(v);
+  if (status === 'created' || v.entityId === undefined) {
+    throw new ApiError(400, 'VALIDATION_FAILED', 'This verification has no link yet: send the person’s details with the client secret.', [
+      { issue: 'needs the person’s details for its first link', issueLocation: 'name' },
+    ]);
+  }
+  if (status === 'final') {
+    throw new ApiError(409, 'VERIFICATION_ENDED', 'This verification has ended already.', [
+      { issue: 'belongs to a verification that has ended', issueLocation: 'clientSecret' },
+    ]);
+  }
+  // The session answers to this page's origin (one of the partner's: the partner guard resolved it).
+  const origin = normaliseOrigin(c.req.header('Origin') ?? '')!;
+  const now = Date.now();
+  const session = await createSession(
+    (await sessionSecret(env))!,
+    { entityId: v.entityId, verificationId: v.id, origin, partnerId: v.partnerId },
+    now,
+  );
+  // Expired: a new link for the same entity and verification, the way it went before.
+  if (now >= v.linkExpiresAt)
+    return renewLink(c, { session, lang: body.lang, returnUrl: body.returnUrl, turnstileToken: body.turnstileToken });
+  const h = v.handoff;
+  const urlExpiry = v.link?.urlExpiry ?? new Date(v.linkExpiresAt).toISOString();
+  const handoffUrl = h?.kind === 'link' ? handoffUrls(ownOrigin(env, c.req.url), v.id, body.lang).open(h.openToken) : undefined;
+  const answer: OnboardingLinkAnswer = {
+    ...(h?.kind === 'sms' ? { claimCode: h.code } : { url: handoffUrl ?? v.link!.url }),
+    urlExpiry,
+    status: v.link?.status ?? 'OK',
+    smsSent: h?.kind === 'sms',
+    session,
+    verificationId: v.id,
+    ...(handoffUrl ? { qr: qrModules(handoffUrl) } : {}),
+  };
+  return c.json(answer);
+}

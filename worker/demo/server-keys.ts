@@ -1,0 +1,75 @@
+/**
+ * The demo partners' side of the partner's server API, while the sandbox is
+ * the vendor and DEMO is on:
+ *   - `GET /sandbox/demo/server-keys`: their development server keys (made on
+ *     first use, kept with the other development secrets), on a loopback host
+ *     only (a laptop): the demo console and `npm run partners -- dev-keys`
+ *     show them. A deployed demo never hands them out.
+ *   - `POST /sandbox/demo/start`: the demo page's "start from the server":
+ *     the worker plays the partner's server and calls `POST /v1/verifications`
+ *     (in process, with the demo partner's key) for the page's partner, so the
+ *     page gets a client secret the way a partner's page would from its own
+ *     server.
+ */
+import { Hono } from 'hono';
+import { demoEnabled, usesSandbox, type AppEnv } from '../lib/env';
+import { ApiError } from '../lib/errors';
+import { isLoopbackHost } from '../lib/public-origin';
+import { normaliseOrigin, ownOrigin } from '../lib/origins';
+import { readJson } from '../lib/validation';
+import { demoPartner } from '../partners/resolve';
+import { demoServerKeys } from '../server-api/auth';
+import { serverApi } from '../server-api/app';
+import { DEMO_PARTNERS } from './partners';
+import * as z from 'zod';
+
+const nothingHere = () => new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+
+const StartRequest = z.strictObject({
+  customerRef: z.string().trim().min(1).max(100),
+});
+
+export const demoServer = new Hono<AppEnv>()
+  .use('/sandbox/demo/*', async (c, next) => {
+    if (!usesSandbox(c.env) || !demoEnabled(c.env)) throw nothingHere();
+    await next();
+    c.header('Cache-Control', 'no-store');
+  })
+  .get('/sandbox/demo/server-keys', async (c) => {
+    if (!isLoopbackHost(new URL(c.req.url).hostname)) throw nothingHere();
+    const keys = (await demoServerKeys(c.env)) ?? {};
+    const own = new URL(ownOrigin(c.env, c.req.url));
+    return c.json({
+      partners: DEMO_PARTNERS.map((d) => ({
+        partnerId: d.id,
+        displayName: d.displayName,
+        origin: `${own.protocol}//${d.host}${own.port ? `:${own.port}` : ''}`,
+        serverKey: keys[d.id],
+      })),
+    });
+  })
+  .post('/sandbox/demo/start', async (c) => {
+    const origin = normaliseOrigin(c.req.header('Origin') ?? '');
+    const partner = origin ? demoPartner(c.env, c.req.url, origin) : undefined;
+    if (!partner) throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'This site is not a demo partner.');
+    const { data } = await readJson(c, StartRequest);
+    const key = (await demoServerKeys(c.env))?.[partner.id];
+    if (!key) throw nothingHere();
+    let ctx;
+    try {
+      ctx = c.executionCtx;
+    } catch {
+      ctx = undefined;
+    }
+    // What a partner's server does: POST /v1/verifications with its server key (here in process).
+    const res = await serverApi.fetch(
+      new Request(new URL('/v1/verifications', c.req.url), {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ customerRef: data.customerRef, sms: true }),
+      }),
+      c.env,
+      ctx,
+    );
+    return new Response(res.body, { status: res.status, headers: { 'Content-Type': 'application/json' } });
+  });

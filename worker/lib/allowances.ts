@@ -1,0 +1,119 @@
+/**
+ * Budgets that outlive a rate-limit window and hold across partners: how
+ * many texts one number got in the last 24 hours, and how many verifications
+ * one client (IP) or one partner holds open. Each budget is a set of entries
+ * that lapse (`until`), kept by one Durable Object per budget key
+ * (`allowances-durable.ts`, binding LIMITS); an entry is taken before the
+ * vendor is called and released when its verification ends (or lapses on
+ * its own, so a lost release never holds a budget for good). Without the
+ * binding (node tests), a map in memory with the same rules.
+ *
+ * Keys never hold an address or a number in clear: `hashKey` first.
+ */
+import type { Env } from './env';
+import { ApiError } from './errors';
+
+/** Defaults (docs/security.md has the arithmetic); each overridable by a var of the same name. */
+export const LIMIT_DEFAULTS = {
+  /** Texts one number may get in 24 hours, across every partner. */
+  LIMIT_SMS_PER_NUMBER_PER_DAY: 10,
+  /** Verifications one client IP (IPv6: /64) may hold open at once, across every partner. */
+  LIMIT_OPEN_PER_IP: 20,
+  /** Verifications one partner may hold open at once. */
+  LIMIT_OPEN_PER_PARTNER: 5000,
+} as const;
+export type LimitName = keyof typeof LIMIT_DEFAULTS;
+
+export function limit(env: Env, name: LimitName): number {
+  const n = Number((env as unknown as Record<string, string | undefined>)[name]?.trim() || NaN);
+  return Number.isInteger(n) && n > 0 ? n : LIMIT_DEFAULTS[name];
+}
+
+/** How long an open verification's hold lasts at most: a link's hour, the grace, and renewals' room. */
+export const OPEN_HOLD_MS = 3 * 60 * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The pure rule over a budget's entries (id → until). */
+export function takeFrom(entries: Map<string, number>, id: string, until: number, max: number, now: number): boolean {
+  for (const [k, u] of entries) if (u <= now) entries.delete(k);
+  if (entries.has(id)) return true;
+  if (entries.size >= max) return false;
+  entries.set(id, until);
+  return true;
+}
+
+export interface Allowances {
+  /** Takes an entry in the budget `key` unless it already holds `max`; false when full. */
+  take(key: string, id: string, until: number, max: number): Promise<boolean>;
+  release(key: string, id: string): Promise<void>;
+}
+
+class MemoryAllowances implements Allowances {
+  readonly budgets = new Map<string, Map<string, number>>();
+  constructor(private readonly now: () => number) {}
+  async take(key: string, id: string, until: number, max: number) {
+    let b = this.budgets.get(key);
+    if (!b) this.budgets.set(key, (b = new Map()));
+    return takeFrom(b, id, until, max, this.now());
+  }
+  async release(key: string, id: string) {
+    this.budgets.get(key)?.delete(id);
+  }
+}
+
+const memory = new WeakMap<Env, MemoryAllowances>();
+
+export function allowances(env: Env): Allowances {
+  const ns = env.LIMITS;
+  if (!ns) {
+    let m = memory.get(env);
+    if (!m) memory.set(env, (m = new MemoryAllowances(() => Date.now())));
+    return m;
+  }
+  type Stub = { take(id: string, until: number, max: number): Promise<boolean>; release(id: string): Promise<void> };
+  const stub = (key: string) => ns.get(ns.idFromName(key)) as unknown as Stub;
+  return {
+    take: (key, id, until, max) => stub(key).take(id, until, max),
+    release: (key, id) => stub(key).release(id),
+  };
+}
+
+/** A budget key that names its subject without holding it in clear (SHA-256, first 16 bytes). */
+export async function hashKey(kind: string, subject: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${kind} ${subject}`)));
+  return `${kind} ${[...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+export const tooMany = (what: string, retryAfterSeconds: number) =>
+  new ApiError(429, 'RATE_LIMITED', `Too many ${what}. Please wait and try again later.`, [], {
+    'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
+
+/** The holds of a new verification: its client's and its partner's open budgets (released when it ends). */
+export async function holdOpen(env: Env, verificationId: string, ipKey: string, partnerId: string, now = Date.now()): Promise<string[]> {
+  const a = allowances(env);
+  const byIp = await hashKey('open-ip', ipKey);
+  const byPartner = `open-partner ${partnerId}`;
+  if (!(await a.take(byIp, verificationId, now + OPEN_HOLD_MS, limit(env, 'LIMIT_OPEN_PER_IP')))) {
+    throw tooMany('verifications open from this connection', 15 * 60);
+  }
+  if (!(await a.take(byPartner, verificationId, now + OPEN_HOLD_MS, limit(env, 'LIMIT_OPEN_PER_PARTNER')))) {
+    await a.release(byIp, verificationId);
+    throw tooMany('verifications open for this site', 15 * 60);
+  }
+  return [byIp, byPartner];
+}
+
+/** Gives a verification's holds back (it ended, or its link was never made). */
+export async function releaseHolds(env: Env, verificationId: string, holds: readonly string[] | undefined): Promise<void> {
+  const a = allowances(env);
+  await Promise.all((holds ?? []).map((k) => a.release(k, verificationId).catch(() => undefined)));
+}
+
+/** One more text to this number today (across partners), or 429. */
+export async function countText(env: Env, e164: string, id: string, now = Date.now()): Promise<void> {
+  const key = await hashKey('sms-day', e164);
+  if (!(await allowances(env).take(key, id, now + DAY_MS, limit(env, 'LIMIT_SMS_PER_NUMBER_PER_DAY')))) {
+    throw tooMany('text messages to this number today', 60 * 60);
+  }
+}

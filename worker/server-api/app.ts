@@ -1,0 +1,301 @@
+/**
+ * `/v1`: the partner's server API (DESIGN.md "The partner's server API"),
+ * server to server with a server key. The routes of `routes.ts`, validated
+ * with its zod schemas; every answer `Cache-Control: no-store`, no CORS
+ * headers, errors an ErrorObject. The browser API never imports this.
+ */
+import { Hono, type Context } from 'hono';
+import type * as z from 'zod';
+import type { AppEnv } from '../lib/env';
+import { usesSandbox } from '../lib/env';
+import { ApiError, validationError, zodIssues } from '../lib/errors';
+import { fingerprint, idempotencyStore } from '../lib/idempotency';
+import { clientIp, enforce } from '../lib/limits';
+import { normaliseOrigin, ownOrigin } from '../lib/origins';
+import { readJson } from '../lib/validation';
+import { VendorError } from '../vendor-api/client';
+import { vendorFault, vendorMismatch } from '../vendor-api/errors';
+import { vendorFor } from '../vendor-api/from-env';
+import { clientSecretFor } from '../verifications/client-secret';
+import { issueResultToken } from '../verifications/issue-token';
+import { lifecycle, newVerificationId, CHECKING, VERIFICATION_ID, type Verification } from '../verifications/verification';
+import { verifications } from '../verifications/verification-store';
+import { listIndex, type IndexRow } from '../verifications/verification-index';
+import { authenticate } from './auth';
+import { honoPath, routes } from './routes';
+import {
+  CreateVerificationRequest,
+  GetQuery,
+  IdempotencyHeader,
+  ListQuery,
+  type CreatedVerification,
+  type Person,
+  type Verification as V1Verification,
+  type VerificationSummary,
+} from './schemas';
+import openapiDocument from './openapi.json';
+
+export const DEFAULT_EXPIRES_IN_SECONDS = 86_400;
+const DEFAULT_LIMIT = 20;
+
+const iso = (t: number | undefined | null) => (t === null ? undefined : iso1(t));
+const iso1 = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
+const notFound = () => new ApiError(404, 'NOT_FOUND', 'There is no such verification.');
+
+function check<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input, { reportInput: true });
+  if (!parsed.success) throw validationError(zodIssues(parsed.error));
+  return parsed.data;
+}
+
+/** An index row as the list shows it. */
+function fromRow(r: IndexRow): VerificationSummary {
+  return {
+    verificationId: r.id,
+    status: r.status as VerificationSummary['status'],
+    ...(r.check_status !== null ? { checkStatus: r.check_status } : {}),
+    ...(r.customer_ref !== null ? { customerRef: r.customer_ref } : {}),
+    customerRefSource: r.customer_ref_source === 'server' ? 'server' : 'page',
+    createdAt: iso(r.created_at)!,
+    ...(r.link_created_at !== null ? { linkCreatedAt: iso(r.link_created_at) } : {}),
+    ...(r.final_at !== null ? { finalAt: iso(r.final_at) } : {}),
+    ...(r.status === 'canceled' && r.ended_at !== null ? { canceledAt: iso(r.ended_at) } : {}),
+    expiresAt: iso(r.expires_at)!,
+    livemode: r.livemode === 1,
+  };
+}
+
+/** A verification as `/v1` shows it. */
+export function summary(v: Verification, livemode: boolean): VerificationSummary {
+  return {
+    verificationId: v.id,
+    status: lifecycle(v),
+    ...(v.entityId !== undefined ? { checkStatus: v.status } : {}),
+    ...(v.customerRef !== undefined ? { customerRef: v.customerRef } : {}),
+    customerRefSource: v.customerRefSource ?? 'page',
+    ...(v.entityId !== undefined ? { entityId: v.entityId } : {}),
+    ...(v.partnerOrigin ? { partnerOrigin: v.partnerOrigin } : {}),
+    createdAt: iso(v.createdAt)!,
+    ...(v.linkCreatedAt !== undefined ? { linkCreatedAt: iso(v.linkCreatedAt) } : {}),
+    ...(v.finalAt !== undefined ? { finalAt: iso(v.finalAt) } : {}),
+    ...(v.canceledAt !== undefined ? { canceledAt: iso(v.canceledAt) } : {}),
+    ...(v.redactedAt !== undefined ? { redactedAt: iso(v.redactedAt) } : {}),
+    expiresAt: iso(v.deadline)!,
+    livemode,
+  };
+}
+
+async function describe(c: Context<AppEnv>, v: Verification, person?: Person): Promise<V1Verification> {
+  const livemode = !usesSandbox(c.env);
+  const w = v.webhook;
+  return {
+    ...summary(v, livemode),
+    ...(lifecycle(v) === 'final' && v.entityId !== undefined ? { resultToken: await issueResultToken(c.env, v) } : {}),
+    webhook: {
+      state: w.state,
+      attempts: w.attempts,
+      ...(w.at !== undefined && w.attempts > 0 ? { lastAttemptAt: iso(w.at) } : {}),
+      ...(w.lastStatus !== undefined ? { lastResponseStatus: w.lastStatus } : {}),
+    },
+    ...(person ? { person } : {}),
+  };
+}
+
+/** The caller's verification, or 404 (unknown, malformed, or another partner's: never 403). */
+async function own(c: Context<AppEnv>): Promise<Verification> {
+  const id = c.req.param('verificationId') ?? '';
+  if (!VERIFICATION_ID.test(id)) throw notFound();
+  const v = await verifications(c.env).read(id);
+  if (!v || v.partnerId !== c.get('partner')!.id) throw notFound();
+  return v;
+}
+
+/**
+ * The vendor's entity for a final verification, through the result
+ * operation, at request time: never stored, never logged. Scan data never
+ * leaves: each scan keeps its metadata only.
+ */
+async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person> {
+  let answer;
+  try {
+    answer = await vendorFor(c, c.get('partner')!).result({
+      entity: { entityId: v.entityId! },
+      ...(v.checkId ? { checkId: v.checkId } : {}),
+      ...(v.token ? { token: v.token } : {}),
+      ...(c.env.KYC_PROVIDER ? { provider: c.env.KYC_PROVIDER } : {}),
+    });
+  } catch (err) {
+    if (err instanceof VendorError) throw vendorFault(err, 'result');
+    throw err;
+  }
+  const entity = answer.entity;
+  if (!entity || entity.entityId !== v.entityId) {
+    console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: v.id, route: 'v1.person' }));
+    throw vendorMismatch();
+  }
+  const { identityDocs, ...rest } = entity as Person & Record<string, unknown>;
+  return {
+    ...rest,
+    entityId: entity.entityId,
+    ...(Array.isArray(identityDocs)
+      ? {
+          identityDocs: identityDocs.map((d) => ({
+            ...d,
+            ...(Array.isArray(d.docScan) ? { docScan: d.docScan.map(({ scanData: _drop, ...scan }) => scan) } : {}),
+          })),
+        }
+      : {}),
+  } as Person;
+}
+
+export const serverApi = new Hono<AppEnv>();
+
+// No CORS (a browser never holds a server key), never cached, and a caller known by its key.
+serverApi.use('/v1/*', async (c, next) => {
+  await next();
+  c.header('Cache-Control', 'no-store');
+});
+
+serverApi.get(honoPath(routes.openapi.path), (c) => c.json(openapiDocument));
+
+serverApi.use('/v1/*', async (c, next) => {
+  if (c.req.method === 'OPTIONS')
+    throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This API is for servers: no CORS.', [], { Allow: 'GET, POST' });
+  let caller;
+  try {
+    caller = await authenticate(c.env, c.req.url, c.req.header('Authorization'));
+  } catch (err) {
+    // Bad keys spend the client's budget: guessing costs as much as calling.
+    if (err instanceof ApiError && err.errorCode === 'UNAUTHENTICATED')
+      await enforce(c.env.RL_IP, `v1 ${clientIp(c.req.raw.headers)}`, 'requests');
+    throw err;
+  }
+  c.set('partner', caller.partner);
+  await enforce(c.env.RL_SERVER_KEY, caller.keyHash.slice(0, 32), 'requests with this server key');
+  await next();
+});
+
+serverApi.post(honoPath(routes.createVerification.path), async (c) => {
+  const env = c.env;
+  const partner = c.get('partner')!;
+  const headers = check(IdempotencyHeader, { 'Idempotency-Key': c.req.header('Idempotency-Key') });
+  const { data: body, text } = await readJson(c, CreateVerificationRequest);
+  const own = ownOrigin(env, c.req.url);
+  if (body.returnUrl !== undefined) {
+    const origin = normaliseOrigin(body.returnUrl);
+    if (!origin || !/^https?:\/\//i.test(body.returnUrl) || !(partner.origins.includes(origin) || origin === own)) {
+      throw validationError([{ issue: 'must be a page on one of your origins', issueLocation: 'returnUrl' }]);
+    }
+  }
+  const key = headers['Idempotency-Key'];
+  const scoped = key ? `${partner.id} v1 ${key}` : undefined;
+  const store = scoped ? idempotencyStore(env, scoped) : undefined;
+  const print = scoped ? await fingerprint(text) : '';
+  if (store && scoped) {
+    const claim = await store.claim(scoped, print);
+    if (claim.kind === 'replay') {
+      // The client secret is not kept with the answer: it is derived again.
+      const stored = JSON.parse(claim.answer.body) as Omit<CreatedVerification, 'clientSecret'>;
+      c.header('Idempotent-Replayed', 'true');
+      return c.json({ ...stored, clientSecret: await clientSecretFor(env, stored.verificationId) } satisfies CreatedVerification, 201);
+    }
+    if (claim.kind === 'busy')
+      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This request is already being processed.', [], { 'Retry-After': '1' });
+    if (claim.kind === 'mismatch')
+      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a different request.');
+  }
+  try {
+    const now = Date.now();
+    const expiresAt = now + (body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000;
+    const v: Verification = {
+      id: newVerificationId(),
+      partnerId: partner.id,
+      partnerOrigin: '',
+      customerRef: body.customerRef,
+      customerRefSource: 'server',
+      workerOrigin: own,
+      createdAt: now,
+      linkExpiresAt: 0,
+      deadline: expiresAt,
+      status: CHECKING,
+      polls: 0,
+      webhook: { state: 'none', attempts: 0 },
+      server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
+    };
+    await verifications(env).create(v);
+    const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(expiresAt)!, livemode: !usesSandbox(env) };
+    if (store && scoped) await store.finish(scoped, print, { status: 201, body: JSON.stringify(answer) });
+    return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
+  } catch (err) {
+    if (store && scoped) await store.release(scoped, print);
+    throw err;
+  }
+});
+
+serverApi.get(honoPath(routes.listVerifications.path), async (c) => {
+  const q = check(ListQuery, c.req.query());
+  if (q.cursor !== undefined && !VERIFICATION_ID.test(q.cursor)) {
+    throw validationError([{ issue: 'is not a cursor of this list', issueLocation: 'cursor' }]);
+  }
+  if (!c.env.DB) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
+  const limit = q.limit ?? DEFAULT_LIMIT;
+  const rows = await listIndex(c.env.DB, c.get('partner')!.id, { ...q, limit: limit + 1 });
+  const page = rows.slice(0, limit).map(fromRow);
+  return c.json({ data: page, ...(rows.length > limit ? { nextCursor: page.at(-1)!.verificationId } : {}) });
+});
+
+serverApi.get(honoPath(routes.getVerification.path), async (c) => {
+  const v = await own(c);
+  const q = check(GetQuery, c.req.query());
+  let person: Person | undefined;
+  if (q.include === 'person') {
+    if (lifecycle(v) !== 'final') {
+      throw new ApiError(409, 'NOT_FINAL', 'The verified person can be read once the status is final.', [
+        { issue: 'needs a final verification', issueLocation: 'include' },
+      ]);
+    }
+    if (v.entityId === undefined) {
+      throw new ApiError(409, 'REDACTED', 'This verification was redacted: the worker no longer knows its entity.', [
+        { issue: 'is not available after a redaction', issueLocation: 'include' },
+      ]);
+    }
+    person = await fetchPerson(c, v);
+  }
+  return c.json(await describe(c, v, person));
+});
+
+serverApi.post(honoPath(routes.cancelVerification.path), async (c) => {
+  const v = await own(c);
+  const status = lifecycle(v);
+  if (status !== 'created' && status !== 'open') {
+    throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${status}: it cannot be canceled.`);
+  }
+  const after = await verifications(c.env).cancel(v.id);
+  if (!after) throw notFound();
+  if (after.canceledAt === undefined)
+    throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${lifecycle(after)}: it cannot be canceled.`);
+  return c.json(await describe(c, after));
+});
+
+serverApi.post(honoPath(routes.redactVerification.path), async (c) => {
+  const v = await own(c);
+  const after = await verifications(c.env).redact(v.id);
+  if (!after) throw notFound();
+  return c.json(await describe(c, after));
+});
+
+serverApi.post(honoPath(routes.redeliverWebhook.path), async (c) => {
+  const v = await own(c);
+  const event = await verifications(c.env).redeliver(v.id);
+  if (!event) throw new ApiError(409, 'NO_EVENT', 'This verification has not ended yet: there is no event to send again.');
+  return c.json({ verificationId: v.id, type: event.type, webhookId: event.id, state: 'queued' as const }, 202);
+});
+
+// A known /v1 path asked with another method: 405 with Allow; anything else under /v1: 404.
+const methods = new Map<string, string[]>();
+for (const r of Object.values(routes)) methods.set(r.path, [...(methods.get(r.path) ?? []), r.method.toUpperCase()]);
+for (const [path, allow] of methods) {
+  serverApi.all(honoPath(path), () => {
+    throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed here.', [], { Allow: allow.join(', ') });
+  });
+}

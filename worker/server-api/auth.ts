@@ -1,0 +1,73 @@
+/**
+ * Who calls `/v1`: `Authorization: Bearer kyc_sk_…`, hashed (SHA-256) and
+ * compared with the hashes each partner has: the environment's partner
+ * (secret PARTNER_SERVER_KEYS, one or two keys), the demo partners'
+ * development keys (sandbox only, made on first use), the registry's
+ * partners (up to two hashes each; KV `serverkey:<hash>` names the partner,
+ * its record is the truth). A missing, malformed or unknown key is one and
+ * the same 401.
+ */
+import { demoEnabled, list, usesSandbox, type Env } from '../lib/env';
+import { ApiError } from '../lib/errors';
+import { devSecrets } from '../demo/dev-secrets';
+import { DEMO_PARTNERS } from '../demo/partners';
+import { ENVIRONMENT_PARTNER_ID, serverKeyIndexKey, type Partner } from '../partners/partner';
+import { partnerById } from '../partners/resolve';
+import { bearerKey, hashIn, SERVER_KEY, serverKeyHash } from './keys';
+
+export const unauthenticated = () =>
+  new ApiError(401, 'UNAUTHENTICATED', 'A valid server key is required: Authorization: Bearer kyc_sk_…', [], {
+    'WWW-Authenticate': 'Bearer realm="kyc-onboard", charset="UTF-8"',
+  });
+
+/** PARTNER_SERVER_KEYS hashed once per value (every /v1 request asks). */
+let envHashes: { raw: string | undefined; hashes: Promise<string[]> } | undefined;
+function environmentKeyHashes(env: Env): Promise<string[]> {
+  if (!envHashes || envHashes.raw !== env.PARTNER_SERVER_KEYS) {
+    const keys = list(env.PARTNER_SERVER_KEYS).filter((k) => SERVER_KEY.test(k));
+    envHashes = { raw: env.PARTNER_SERVER_KEYS, hashes: Promise.all(keys.map(serverKeyHash)) };
+  }
+  return envHashes.hashes;
+}
+
+/** The demo partners' development keys (sandbox and DEMO only): partnerId → key. */
+export async function demoServerKeys(env: Env): Promise<Record<string, string> | undefined> {
+  if (!usesSandbox(env) || !demoEnabled(env)) return undefined;
+  return (await devSecrets(env)).demoServerKeys;
+}
+
+export interface Caller {
+  partner: Partner;
+  /** The key's hash: what its rate limit counts by. */
+  keyHash: string;
+}
+
+/** The partner a request's key belongs to; throws the one 401 otherwise. */
+export async function authenticate(env: Env, requestUrl: string, authorization: string | undefined): Promise<Caller> {
+  const key = bearerKey(authorization);
+  if (!key) throw unauthenticated();
+  const hash = await serverKeyHash(key);
+  // Every source is asked, whatever matched first: the time taken says nothing about which.
+  const [envMatch, demoId, registryId] = await Promise.all([
+    environmentKeyHashes(env).then((hs) => hashIn(hash, hs)),
+    demoServerKeys(env).then(async (keys) => {
+      let found: string | undefined;
+      for (const d of DEMO_PARTNERS) {
+        const k = keys?.[d.id];
+        if (k && hashIn(hash, [await serverKeyHash(k)])) found = d.id;
+      }
+      return found;
+    }),
+    env.PARTNERS ? env.PARTNERS.get(serverKeyIndexKey(hash)) : Promise.resolve(null),
+  ]);
+  let partner: Partner | undefined;
+  if (envMatch) partner = await partnerById(env, requestUrl, ENVIRONMENT_PARTNER_ID);
+  else if (demoId) partner = await partnerById(env, requestUrl, demoId);
+  else if (registryId) {
+    const p = await partnerById(env, requestUrl, registryId);
+    // The record is the truth: an index entry left by a rotation grants nothing.
+    if (p?.source === 'registry' && hashIn(hash, p.serverKeyHashes ?? [])) partner = p;
+  }
+  if (!partner) throw unauthenticated();
+  return { partner, keyHash: hash };
+}

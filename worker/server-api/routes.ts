@@ -1,0 +1,133 @@
+/**
+ * The route table of `/v1`: method, path, what each route takes and what it
+ * answers, errors included. The worker's router (`app.ts`) registers exactly
+ * these routes and validates with these schemas; `npm run openapi` turns the
+ * same table into the OpenAPI 3.1 document (`openapi.json`, served at
+ * `GET /v1/openapi.json`). A test walks both.
+ */
+import type { RouteConfig } from '@hono/zod-openapi';
+import * as z from 'zod';
+import {
+  CreatedVerification,
+  CreateVerificationRequest,
+  ErrorObject,
+  GetQuery,
+  IdempotencyHeader,
+  ListQuery,
+  RedeliveredWebhook,
+  Verification,
+  VerificationIdParam,
+  VerificationList,
+} from './schemas';
+
+const json = <S extends z.ZodType>(schema: S, description: string) => ({ description, content: { 'application/json': { schema } } });
+const error = (description: string) => json(ErrorObject, description);
+
+/** The answers every authenticated route can give. */
+const common = {
+  401: error('`UNAUTHENTICATED`: the server key is missing, malformed or unknown (one answer for all three; `WWW-Authenticate: Bearer`).'),
+  429: error('`RATE_LIMITED`: too many requests with this key; wait `Retry-After` seconds.'),
+  500: error('`MISCONFIGURED` (the operator has to fix a setting) or `INTERNAL_ERROR`.'),
+} as const;
+const notFound = error('`NOT_FOUND`: no such verification for your key (unknown, malformed, or another partner’s).');
+const badInput = error('`VALIDATION_FAILED`: `issues` names each bad field; `INVALID_JSON`; `UNSUPPORTED_MEDIA_TYPE` is a 415.');
+
+export const routes = {
+  createVerification: {
+    method: 'post',
+    path: '/v1/verifications',
+    operationId: 'createVerification',
+    summary: 'Start a verification for one of your accounts',
+    description:
+      'Makes a verification with your `customerRef` and a `clientSecret` for the page. No vendor call yet: the link is made when the page uses the secret.',
+    request: {
+      headers: IdempotencyHeader,
+      body: { required: true, content: { 'application/json': { schema: CreateVerificationRequest } } },
+    },
+    responses: {
+      201: json(CreatedVerification, 'Created.'),
+      400: badInput,
+      409: error('`IDEMPOTENCY_CONFLICT`: the key is in use by a request still running, or was used for a different body.'),
+      413: error('`PAYLOAD_TOO_LARGE`.'),
+      415: error('`UNSUPPORTED_MEDIA_TYPE`: send `Content-Type: application/json`.'),
+      ...common,
+    },
+  },
+  listVerifications: {
+    method: 'get',
+    path: '/v1/verifications',
+    operationId: 'listVerifications',
+    summary: 'List your verifications, newest first',
+    request: { query: ListQuery },
+    responses: { 200: json(VerificationList, 'A page of verifications.'), 400: badInput, ...common },
+  },
+  getVerification: {
+    method: 'get',
+    path: '/v1/verifications/{verificationId}',
+    operationId: 'getVerification',
+    summary: 'Read a verification (and, once final, the verified person)',
+    request: { params: VerificationIdParam, query: GetQuery },
+    responses: {
+      200: json(Verification, 'The verification.'),
+      400: badInput,
+      404: notFound,
+      409: error('`NOT_FINAL`: `include=person` before the status is final.'),
+      502: error('`VENDOR_MISMATCH` (the vendor answered about another entity), `VENDOR_ERROR` or `VENDOR_REJECTED`.'),
+      504: error('`VENDOR_TIMEOUT`.'),
+      ...common,
+    },
+  },
+  cancelVerification: {
+    method: 'post',
+    path: '/v1/verifications/{verificationId}/cancel',
+    operationId: 'cancelVerification',
+    summary: 'Cancel a verification that is created or open',
+    description: 'Polling stops, the client secret stops working, and a `verification.canceled` webhook is sent.',
+    request: { params: VerificationIdParam },
+    responses: {
+      200: json(Verification, 'Canceled.'),
+      404: notFound,
+      409: error('`VERIFICATION_ENDED`: it is already final, expired or canceled.'),
+      ...common,
+    },
+  },
+  redactVerification: {
+    method: 'post',
+    path: '/v1/verifications/{verificationId}/redact',
+    operationId: 'redactVerification',
+    summary: 'Forget the customerRef and entityId of a verification',
+    description:
+      'The worker forgets `customerRef` and `entityId` everywhere it keeps them (its record, the index, webhook bodies not yet sent); the id, status and times stay. A created or open verification is canceled first. The vendor keeps its own copy: ask the vendor to erase it.',
+    request: { params: VerificationIdParam },
+    responses: { 200: json(Verification, 'Redacted.'), 404: notFound, ...common },
+  },
+  redeliverWebhook: {
+    method: 'post',
+    path: '/v1/verifications/{verificationId}/webhook/redeliver',
+    operationId: 'redeliverWebhook',
+    summary: 'Send the last webhook event again',
+    description: 'The same event and `webhook-id` as before, as a fresh attempt.',
+    request: { params: VerificationIdParam },
+    responses: {
+      202: json(RedeliveredWebhook, 'Queued.'),
+      404: notFound,
+      409: error('`NO_EVENT`: the verification has not ended yet, so there is no event to send.'),
+      ...common,
+    },
+  },
+  openapi: {
+    method: 'get',
+    path: '/v1/openapi.json',
+    operationId: 'openapi',
+    summary: 'This document',
+    security: [],
+    responses: {
+      200: { description: 'The OpenAPI 3.1 document of `/v1`.', content: { 'application/json': { schema: z.object({}).loose() } } },
+    },
+  },
+} satisfies Record<string, RouteConfig>;
+
+export type RouteName = keyof typeof routes;
+
+/** Hono's form of an OpenAPI path: `{verificationId}` → `:verificationId`. */
+export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

@@ -1,0 +1,248 @@
+/**
+ * The partner's server API (`/v1`) in zod: what the routes validate with and
+ * what they answer, and (through `.meta()`, zod's own metadata) what the
+ * OpenAPI 3.1 document says about them. `routes.ts` puts these into the route
+ * table; `npm run openapi` generates `openapi.json` from that table with
+ * @hono/zod-openapi, so the document and the code cannot drift apart.
+ * Plain `zod` here: the generator is a build tool, not part of the worker.
+ */
+import * as z from 'zod';
+
+/** Control characters and bidi overrides have no place in a reference (as in the browser API). */
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+export const VERIFICATION_STATUSES = ['created', 'open', 'final', 'expired', 'canceled'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+const isoTime = (description: string) => z.string().meta({ description: `${description} (ISO 8601, UTC)`, format: 'date-time' });
+
+export const ErrorObject = z
+  .object({
+    errorCode: z.string().meta({ description: 'A stable code, e.g. `UNAUTHENTICATED`, `NOT_FOUND`, `VALIDATION_FAILED`.' }),
+    errorMsg: z.string().meta({ description: 'What went wrong, in English, for a developer.' }),
+    issues: z
+      .array(
+        z.object({
+          issue: z.string(),
+          issueLocation: z.string().meta({ description: 'The field path (`customerRef`, `limit`, `Idempotency-Key`), never its value.' }),
+        }),
+      )
+      .meta({ description: 'One entry per bad field.' }),
+    requestId: z.string().meta({ description: 'Quote it when you ask for support (also in the `X-Request-Id` header).' }),
+  })
+  .meta({ id: 'ErrorObject', description: 'Every error answer of the worker.' });
+
+export const CreateVerificationRequest = z
+  .strictObject({
+    customerRef: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .max(100, 'must be at most 100 characters')
+      .refine((s) => !UNSAFE_TEXT.test(s), 'contains characters that are not allowed')
+      .meta({
+        description: "Your own reference for the person's account (1–100 characters). Comes back in the result token and webhooks.",
+      }),
+    returnUrl: z.string().max(2048, 'is too long').optional().meta({
+      description: 'Where the hosted flow returns the person: a page on one of your origins. Default: the page that embeds the widget.',
+    }),
+    sms: z
+      .boolean()
+      .optional()
+      .meta({ description: 'May the person choose to get the link by text message (the widget offers "Text me a link").' }),
+    expiresInSeconds: z
+      .number()
+      .int('must be a whole number')
+      .min(300, 'must be at least 300')
+      .max(86_400, 'must be at most 86400')
+      .optional()
+      .meta({ description: 'How long the client secret can start or resume the verification: 300–86400 seconds, default 86400.' }),
+  })
+  .meta({ id: 'CreateVerificationRequest' });
+export type CreateVerificationRequest = z.input<typeof CreateVerificationRequest>;
+
+export const CreatedVerification = z
+  .object({
+    verificationId: z.string().meta({ description: '`vrf_` + a ULID.', example: 'vrf_01JD0000000000000000000000' }),
+    clientSecret: z.string().meta({
+      description:
+        'Give it to the page (`<kyc-onboard client-secret>`); never put it in a URL, a log line or storage beyond `sessionStorage`.',
+    }),
+    status: z.literal('created'),
+    expiresAt: isoTime('Until when the client secret can start the verification'),
+    livemode: z.boolean().meta({ description: '`false` while the sandbox is the vendor.' }),
+  })
+  .meta({ id: 'CreatedVerification' });
+export type CreatedVerification = z.output<typeof CreatedVerification>;
+
+export const WEBHOOK_STATES = ['none', 'queued', 'delivered', 'gone', 'dead'] as const;
+
+export const WebhookStatus = z
+  .object({
+    state: z.enum(WEBHOOK_STATES).meta({
+      description:
+        '`none`: no event yet (or no endpoint); `queued`: being delivered or retried; `delivered`: a 2xx; `gone`: the endpoint answered 410; `dead`: every attempt failed.',
+    }),
+    attempts: z.number().int(),
+    lastAttemptAt: isoTime('The last attempt').optional(),
+    lastResponseStatus: z.number().int().optional().meta({ description: "The HTTP status of your endpoint's last answer." }),
+  })
+  .meta({ id: 'WebhookStatus' });
+
+const KeyValuePair = z.object({ kvpKey: z.string().optional(), kvpType: z.string().optional(), kvpValue: z.string().optional() }).loose();
+
+export const Person = z
+  .object({
+    entityId: z.string().meta({ description: "The vendor's entity id (the same as the verification's `entityId`)." }),
+    entityType: z.string().optional(),
+    name: z
+      .object({
+        familyName: z.string(),
+        givenName: z.string().optional(),
+        middleName: z.string().optional(),
+        honourific: z.string().optional(),
+        displayName: z.string().optional(),
+      })
+      .loose()
+      .optional(),
+    dateOfBirth: z
+      .object({
+        dateOfBirth: z.string().optional().meta({ description: 'YYYY-MM-DD' }),
+        yearOfBirth: z.string().optional(),
+        country: z.string().optional(),
+        locality: z.string().optional(),
+        unstructuredDateOfBirth: z.string().optional(),
+      })
+      .loose()
+      .optional(),
+    gender: z.string().optional(),
+    addresses: z.array(z.object({ country: z.string() }).loose()).optional(),
+    identityDocs: z
+      .array(
+        z
+          .object({
+            documentId: z.string().optional(),
+            idType: z.string(),
+            country: z.string(),
+            docScan: z
+              .array(z.object({ scanDocId: z.string().optional(), scanMIME: z.string().optional() }).loose())
+              .optional()
+              .meta({ description: 'Scan metadata only: `scanData` is never included.' }),
+            extraData: z.array(KeyValuePair).optional(),
+          })
+          .loose(),
+      )
+      .optional()
+      .meta({ description: 'Identity documents, without scan data.' }),
+  })
+  .loose()
+  .meta({
+    id: 'Person',
+    description:
+      "The vendor's entity for this verification as its result operation returns it (the vendor's field names), fetched when you ask: the worker never stores or logs it.",
+  });
+export type Person = z.output<typeof Person>;
+
+const verificationFields = {
+  verificationId: z.string(),
+  status: z.enum(VERIFICATION_STATUSES).meta({
+    description:
+      '`created`: made by your server, no link yet; `open`: the person has a link; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.',
+  }),
+  checkStatus: z.string().optional().meta({ description: '`CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …).' }),
+  customerRef: z.string().optional(),
+  customerRefSource: z
+    .enum(['server', 'page'])
+    .meta({ description: '`server`: set by `POST /v1/verifications`; `page`: set by a page (`customer-ref`).' }),
+  entityId: z.string().optional().meta({ description: "The vendor's entity id, once a link was made." }),
+  partnerOrigin: z.string().optional().meta({ description: "The page origin that made the link (the result token's `aud`)." }),
+  createdAt: isoTime('Created'),
+  linkCreatedAt: isoTime('The first link was made').optional(),
+  finalAt: isoTime('The status became final').optional(),
+  canceledAt: isoTime('Canceled').optional(),
+  redactedAt: isoTime('Redacted').optional(),
+  expiresAt: isoTime('It stops (no final status by then: `expired`)'),
+  livemode: z.boolean().meta({ description: '`false` while the sandbox is the vendor.' }),
+};
+
+export const VerificationSummary = z
+  .object(verificationFields)
+  .meta({ id: 'VerificationSummary', description: 'A verification as the list shows it.' });
+export type VerificationSummary = z.output<typeof VerificationSummary>;
+
+export const Verification = z
+  .object({
+    ...verificationFields,
+    resultToken: z.string().optional().meta({ description: 'Once final: the signed result token (as `kyc-complete` carries it).' }),
+    webhook: WebhookStatus,
+    person: Person.optional().meta({ description: 'With `?include=person`, once final.' }),
+  })
+  .meta({ id: 'Verification' });
+export type Verification = z.output<typeof Verification>;
+
+export const VerificationList = z
+  .object({
+    data: z.array(VerificationSummary).meta({ description: 'Newest first.' }),
+    nextCursor: z.string().optional().meta({ description: 'Pass as `cursor` for the next page; absent on the last page.' }),
+  })
+  .meta({ id: 'VerificationList' });
+
+export const RedeliveredWebhook = z
+  .object({
+    verificationId: z.string(),
+    type: z.string(),
+    webhookId: z.string().meta({ description: 'The same `webhook-id` as before.' }),
+    state: z.literal('queued'),
+  })
+  .meta({ id: 'RedeliveredWebhook' });
+
+// ── parameters ────────────────────────────────────────────────────────────
+
+export const VerificationIdParam = z.object({
+  verificationId: z
+    .string()
+    .meta({ param: { name: 'verificationId', in: 'path' }, description: '`vrf_` + a ULID; unknown or malformed ids are 404.' }),
+});
+
+export const GetQuery = z.strictObject({
+  include: z
+    .enum(['person'], { error: 'must be person' })
+    .optional()
+    .meta({ param: { name: 'include', in: 'query' }, description: '`person`: add the verified person (only once final).' }),
+});
+
+export const ListQuery = z.strictObject({
+  customerRef: z
+    .string()
+    .min(1, 'must not be empty')
+    .max(100, 'must be at most 100 characters')
+    .optional()
+    .meta({ param: { name: 'customerRef', in: 'query' } }),
+  status: z
+    .enum(VERIFICATION_STATUSES, { error: `must be one of ${VERIFICATION_STATUSES.join(', ')}` })
+    .optional()
+    .meta({ param: { name: 'status', in: 'query' } }),
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, 'must be a whole number from 1 to 100')
+    .transform(Number)
+    .pipe(z.number().min(1, 'must be at least 1').max(100, 'must be at most 100'))
+    .optional()
+    .meta({ param: { name: 'limit', in: 'query' }, description: '1–100, default 20.' }),
+  cursor: z
+    .string()
+    .max(64, 'is not a cursor')
+    .optional()
+    .meta({ param: { name: 'cursor', in: 'query' }, description: '`nextCursor` of the previous page.' }),
+});
+
+export const IdempotencyHeader = z.object({
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[A-Za-z0-9_\-:.]{8,128}$/, 'must be 8 to 128 letters, digits or -_:.')
+    .optional()
+    .meta({
+      param: { in: 'header' },
+      description: 'A repeat with the same key (within 10 minutes) answers the first answer again, without making a second verification.',
+    }),
+});

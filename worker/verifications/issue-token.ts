@@ -1,0 +1,27 @@
+/**
+ * The result token of a final verification, as `/api/result` and
+ * `GET /v1/verifications/{id}` hand it out: the same outcome claims every
+ * time it is asked for; `iat`/`exp` are of this issue.
+ */
+import type { Env } from '../lib/env';
+import { ApiError } from '../lib/errors';
+import { RESULT_TOKEN_TTL_SECONDS, signResultToken } from './result-token';
+import { signingKeys } from './signing-keys';
+import type { Verification } from './verification';
+
+export async function issueResultToken(env: Env, v: Verification, now = Date.now()): Promise<string> {
+  const keys = await signingKeys(env);
+  if (!keys?.length) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
+  const iat = Math.floor(now / 1000);
+  return signResultToken(keys[0]!, {
+    iss: v.workerOrigin,
+    aud: v.partnerOrigin,
+    sub: v.id,
+    ...(v.entityId !== undefined ? { entity_id: v.entityId } : {}),
+    check_status: v.status,
+    ...(v.customerRef ? { customer_ref: v.customerRef } : {}),
+    iat,
+    exp: iat + RESULT_TOKEN_TTL_SECONDS,
+    jti: `${v.id}.result`,
+  });
+}
