@@ -501,8 +501,8 @@ function init(): void {
     settings = { ...settings, brand: (e.target as HTMLInputElement).value };
     save();
   });
-  languageOptions($('lang') as HTMLSelectElement);
-  ($('lang') as HTMLSelectElement).value = settings.lang;
+  languageOptions($<HTMLSelectElement>('lang'));
+  $<HTMLSelectElement>('lang').value = settings.lang;
   $('lang').addEventListener('change', (e) => {
     settings = { ...settings, lang: (e.target as HTMLSelectElement).value };
     save();

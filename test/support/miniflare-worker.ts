@@ -56,7 +56,7 @@ function tomlOptions(): Promise<Record<string, unknown>> {
     const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
     // Static assets are the demo's, not under test here (unless a test names a directory: `assets`); the script is ours.
     const { assets, ...rest } = workerOptions as typeof workerOptions & { assets?: unknown };
-    return { ...rest, tomlAssets: assets } as Record<string, unknown>;
+    return { ...rest, tomlAssets: assets };
   })();
   return fromToml;
 }

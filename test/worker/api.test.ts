@@ -645,7 +645,7 @@ describe('everything else', () => {
   });
 
   it('says Cache-Control: no-store on every /api answer, errors and preflights included', async () => {
-    const limited: Env = { ...baseEnv, RL_IP: { limit: async () => ({ success: false }) } as unknown as Env['RL_IP'] };
+    const limited: Env = { ...baseEnv, RL_IP: { limit: async () => ({ success: false }) } };
     const broken: Env = { ...baseEnv, KYC_BASE_URL: 'not a url' };
     const linked = await link(person);
     const cases: [string, Promise<Awaited<ReturnType<typeof call>>>, number][] = [

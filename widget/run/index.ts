@@ -320,7 +320,10 @@ export function install(flow: Flow, d: Deps): Run {
     try {
       const answer = await getResult(host.endpoint, { clientSecret }, signal);
       if (signal.aborted) return;
-      if (answer.checkStatus !== 'CHECKING') return complete(answer);
+      if (answer.checkStatus !== 'CHECKING') {
+        complete(answer);
+        return;
+      }
       if (answer.status !== 'open') return;
       await link({ clientSecret, lang: host._lang, returnUrl: host.returnUrl || pageUrl() }, true, signal);
     } catch (e) {

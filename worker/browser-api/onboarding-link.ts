@@ -217,7 +217,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
         partnerOrigin: origin,
         linkExpiresAt: expiresAt,
         deadline: expiresAt + verificationGraceSeconds(env) * 1000,
-        ...(holds ? { holds } : {}),
+        holds,
         ...(handoff ? { handoff } : {}),
         link: kept,
       });
@@ -240,7 +240,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
         deadline: expiresAt + verificationGraceSeconds(env) * 1000,
         status: CHECKING,
         polls: 0,
-        ...(holds ? { holds } : {}),
+        holds,
         webhook: { state: 'none', attempts: 0 },
         ...(handoff ? { handoff } : {}),
       };
