@@ -72,6 +72,7 @@ async function signaturesPerSecond(): Promise<number> {
     iat: 0,
     exp: 900,
     jti: 'j',
+    livemode: true,
   };
   for (let i = 0; i < 200; i++) await signResultToken(key, claims); // warm-up
   const n = 2000;

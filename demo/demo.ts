@@ -242,9 +242,25 @@ function addLog(entry: Omit<LogEntry, 'at'>): void {
   $('log-empty').hidden = true;
 }
 
+/**
+ * `kyc-complete`'s detail with the result token's `livemode` claim beside it
+ * (read, not verified: the partner's server verifies), so the demo shows
+ * whether the outcome is a test one.
+ */
+function withLivemode(detail: unknown): unknown {
+  const token = (detail as { resultToken?: unknown } | null)?.resultToken;
+  if (typeof token !== 'string') return detail;
+  try {
+    const claims = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { livemode?: unknown };
+    return typeof claims.livemode === 'boolean' ? { ...(detail as object), livemode: claims.livemode } : detail;
+  } catch {
+    return detail;
+  }
+}
+
 for (const type of EVENTS) {
   document.addEventListener(type, (ev) => {
-    addLog({ kind: 'event', name: type, detail: (ev as CustomEvent).detail });
+    addLog({ kind: 'event', name: type, detail: withLivemode((ev as CustomEvent).detail) });
     if (type === 'kyc-submit' || type === 'kyc-link') watchOutbox();
     if (type === 'kyc-link') rememberVerification((ev as CustomEvent<{ verificationId?: string }>).detail.verificationId);
     if (type === 'kyc-link') offerPhone((ev as CustomEvent<{ url?: string }>).detail.url);
@@ -263,6 +279,7 @@ interface Delivery {
   type: string;
   checkStatus?: string;
   reason?: string;
+  livemode?: boolean;
   signature: 'verified';
   receivedAt: number;
 }
@@ -291,7 +308,9 @@ async function pollHooks(times: number): Promise<void> {
       const { deliveries } = (await res.json()) as { deliveries: Delivery[] };
       for (const d of deliveries) {
         const outcome = d.checkStatus ?? d.reason ?? '';
-        items.push(hookItem(`${d.type} · ${outcome} · signature verified · ${id}`, true));
+        // livemode false: the sandbox made this outcome; a partner's server acts on it only in a test setup.
+        const mode = d.livemode === undefined ? '' : ` · livemode: ${d.livemode}`;
+        items.push(hookItem(`${d.type} · ${outcome} · signature verified${mode} · ${id}`, true));
       }
     } catch {
       /* offline: try again later */

@@ -55,6 +55,15 @@ export const FLOWS: Record<string, { ocr: boolean; requestedDocuments: boolean }
 /** The flow used when the request names none. */
 export const DEFAULT_FLOW = 'manual';
 
+/**
+ * The onboarding-url body's top-level fields: the spec's, and `entityId`,
+ * which the vendor's public clients send to make a link for an existing
+ * entity (the same as `entity.entityId`, without changing the entity).
+ */
+const ONBOARDING_FIELDS = new Set([...Object.keys(OnboardingUrlRequest.shape), 'entityId']);
+/** A field name that is safe to repeat in an issue (others are `<unknown>`). */
+const SAFE_KEY = /^[A-Za-z0-9_]{1,64}$/;
+
 type C = Context<SandboxAppEnv>;
 
 interface Caller {
@@ -278,13 +287,31 @@ sandbox.post('/idv/v2/idvalidate/onboarding-url', async (c) => {
       issues.push({ issue: 'must be a phone number of 6 to 15 digits', issueLocation: 'phoneNumber' });
     }
   }
+  // Top-level fields the sandbox does not know are refused, not ignored: a
+  // field the vendor acts on (as it does on entityId) would otherwise pass
+  // here and behave differently there (docs/sandbox.md).
+  const raw = body as Record<string, unknown>;
+  for (const key of Object.keys(raw)) {
+    if (!ONBOARDING_FIELDS.has(key))
+      issues.push({ issue: 'is not a field of this operation', issueLocation: SAFE_KEY.test(key) ? key : '<unknown>' });
+  }
+  const topEntityId = typeof raw.entityId === 'string' && raw.entityId.trim() ? raw.entityId.trim() : undefined;
+  if (raw.entityId !== undefined && !topEntityId) issues.push({ issue: 'must be a non-empty string', issueLocation: 'entityId' });
+  if (topEntityId && body.entity?.entityId !== undefined && body.entity.entityId !== topEntityId) {
+    issues.push({ issue: 'must name the same entity as entity.entityId', issueLocation: 'entityId' });
+  }
   if (issues.length) throw invalid(issues);
 
   let existing: EntityRecord | null = null;
-  const givenId = body.entity?.entityId;
+  const givenId = body.entity?.entityId ?? topEntityId;
   if (givenId !== undefined) {
     existing = await store.getEntity(givenId);
-    if (!existing || !isOwner(caller.owner, existing.owner)) throw notFound('The entity', 'entity.entityId');
+    // A link for an existing entity (top-level entityId): the owner's, or its
+    // parent customer's (spec 1.5). Never a new entity in place of one the
+    // caller may not use. Changing the entity (`entity`) stays the owner's.
+    const where = body.entity?.entityId !== undefined ? 'entity.entityId' : 'entityId';
+    if (!existing || !canSee(caller.owner, existing.owner)) throw notFound('The entity', where);
+    if (body.entity && !isOwner(caller.owner, existing.owner)) throw notFound('The entity', 'entity.entityId');
   }
   const entity = applyEntity(body.entity ?? {}, existing?.entity, {
     profiles: caller.customer.profiles ?? DEFAULT_PROFILES,

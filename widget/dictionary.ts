@@ -1,13 +1,16 @@
 /**
  * Loads the dictionary of one language (`fr`, `pt-BR`, `zh-Hant`) on first
- * use: one computed import, not a table of imports, so the entry does not
- * grow with the number of languages. In the npm build this is a relative
- * template import (`./i18n/<code>.js`), which Vite, webpack and esbuild turn
- * into one chunk per dictionary. The self-contained bundle replaces this
- * module (scripts/build-widget.mjs): the build writes each dictionary beside
- * the entry as `kyc-onboard-<code>-<hash>.js` (one hash for the whole set,
- * so the entry names exact files) and this imports that URL. A language
- * without a dictionary fails to load, and the widget stays in English.
+ * use. This source form (a relative template import of `./i18n/<code>.js`)
+ * serves the tests and `npm run dev`; the two builds replace it
+ * (scripts/build-widget.mjs):
+ *   - the self-contained bundle: one computed import of
+ *     `./kyc-onboard-<code>-<hash>.js`, the files the build writes beside the
+ *     entry (one hash for the whole set), so the entry does not grow with the
+ *     number of languages;
+ *   - the npm build: one literal import per language, which an app's bundler
+ *     turns into a chunk each (a template import inside node_modules is left
+ *     alone by Vite).
+ * A language without a dictionary fails to load, and the widget stays in English.
  */
 import type { Strings } from './i18n/en.js';
 

@@ -12,6 +12,7 @@ import { emit } from './events.js';
 import type { Deps, FlowApi, FlowHost } from './flow-api.js';
 import { FIELD_ORDER, type FieldErrors, type FieldName, type Values } from './fields.js';
 import { readStored, writeStored } from './return-session.js';
+import { addEnglish } from './locale.js';
 import type { Run } from './run/index.js';
 import type { FailureContext, KycState } from './state.js';
 import type { View } from './views/view.js';
@@ -108,7 +109,10 @@ export class Flow implements ReactiveController, FlowApi {
   /** The run chunk (loaded once; a failed load is tried again next time). */
   load = (): Promise<Run> =>
     (this._run ??= import('./run/index.js').then(
-      (m) => (this._loaded = m.install(this, deps)),
+      (m) => {
+        addEnglish(m.english); // the English of the views the run brings
+        return (this._loaded = m.install(this, deps));
+      },
       (e: unknown) => {
         this._run = undefined;
         throw e;

@@ -13,7 +13,17 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { matchLanguage } from '../rules/language.js';
 import { loadDictionary } from './dictionary.js';
-import en, { type Strings } from './i18n/en.js';
+import form from './i18n/en/form.js';
+import type { Strings } from './i18n/en.js';
+
+/**
+ * English as far as it is here: the form's strings (the entry), completed by
+ * the run chunk's (`addEnglish`) before any view that shows them can render.
+ */
+const en = form as Strings;
+
+/** The run chunk's English (its views' strings), added to the entry's. */
+export const addEnglish = (more: Partial<Strings>): void => void Object.assign(en, more);
 
 /** Loaded dictionaries, shared by every widget on the page (English for a language that has none). */
 const loaded: Record<string, Strings | Promise<void>> = { en };

@@ -70,6 +70,7 @@ export async function simulate(j: Journey, o: SimOptions): Promise<JourneyResult
     partnerOrigin: 'https://shop.example',
     entityId: 'e-1',
     workerOrigin: 'https://kyc.example',
+    livemode: false,
     createdAt: 0,
     linkExpiresAt: linkMs,
     deadline: linkMs + graceMs,

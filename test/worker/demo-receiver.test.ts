@@ -29,6 +29,7 @@ async function setup() {
     partnerOrigin: ORIGIN,
     entityId: 'e-1',
     workerOrigin: ORIGIN,
+    livemode: false,
     createdAt: now,
     linkExpiresAt: now + 3_600_000,
     deadline: now + 4_500_000,

@@ -91,6 +91,7 @@ describe('result token', () => {
     assert.equal(payload.customer_ref, 'acct-981');
     assert.ok(payload.exp! > payload.iat! && payload.exp! - payload.iat! <= 15 * 60);
     assert.equal(payload.jti, `${verificationId}.result`);
+    assert.equal(payload.livemode, true, 'a real vendor: a live outcome');
     // Asked again: the same outcome claims, and no second vendor call.
     const again = await s.result({ session });
     const p2 = (await jwtVerify(again.json.resultToken, createLocalJWKSet(jwks.json))).payload;
@@ -256,8 +257,7 @@ describe('polling', () => {
     assert.equal(e.id, `msg_${verificationId.slice(4)}_completed`);
     const body = JSON.parse(e.body);
     assert.deepEqual(Object.keys(body).sort(), ['data', 'timestamp', 'type']);
-    const { livemode: _livemode, ...data } = body.data; // issue 22's flag, checked where it is made
-    assert.deepEqual(data, {
+    assert.deepEqual(body.data, {
       verificationId,
       entityId: linkAnswer.entity.entityId,
       checkStatus: 'CHECKED_SUCCESS_WITH_NOTES',
@@ -265,6 +265,7 @@ describe('polling', () => {
       // The browser path: a page set it, so receivers match by verificationId.
       customerRefSource: 'page',
       partnerOrigin: PARTNER,
+      livemode: true, // a real vendor
     });
     for (const secret of [person.name.givenName, person.name.familyName, person.dateOfBirth, '412345678'])
       assert.ok(!e.body.includes(secret));

@@ -26,7 +26,8 @@ const search = (base: string, env: Env) =>
   );
 
 function deployedEnv(over: Partial<Env> = {}): Env {
-  const env: Env = { PUBLIC_ORIGIN: PUBLIC, ...over };
+  // A deliberate public sales demo: a deployed worker runs the sandbox only with DEMO=on.
+  const env: Env = { PUBLIC_ORIGIN: PUBLIC, DEMO: 'on', ...over };
   useMemoryVerifications(env, new MemoryVerifications(env));
   return env;
 }

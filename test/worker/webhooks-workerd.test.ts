@@ -143,15 +143,16 @@ describe('webhooks through the queue, in workerd', () => {
       }
       const body = JSON.parse(list[0]!.body);
       assert.equal(body.type, 'verification.completed');
-      const { livemode: _livemode, ...data } = body.data; // issue 22's flag, checked where it is made
-      assert.deepEqual(Object.keys(data).sort(), [
+      assert.deepEqual(Object.keys(body.data).sort(), [
         'checkStatus',
         'customerRef',
         'customerRefSource',
         'entityId',
+        'livemode',
         'partnerOrigin',
         'verificationId',
       ]);
+      assert.equal(body.data.livemode, false, `${name}: the sandbox made it, so not live`);
       assert.equal(body.data.verificationId, vid);
       assert.equal(body.data.customerRef, `acct-${name}`);
       // A page set it (any script claiming the origin can): receivers match by verificationId.

@@ -17,6 +17,9 @@ import { pageUrl, takeReturn } from './return.js';
 import { tidyCode, toRequest, validate } from './validate.js';
 import { runViews } from './views/index.js';
 
+/** The English of the states the run shows (widget/locale.ts adds it to the entry's). */
+export { default as english } from '../i18n/en/run.js';
+
 export interface Run {
   /** The rules, checked before any request (and shown after a submission). */
   validate: typeof validate;

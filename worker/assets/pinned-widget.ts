@@ -9,7 +9,7 @@
  * CORS headers makes the browser refuse a cross-origin module script. The
  * file itself is the static asset `/pinned/<version>-<hash>.js`.
  */
-import { Hono } from 'hono';
+import { Hono } from 'hono/tiny';
 import type { AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 

@@ -1,8 +1,8 @@
 /** POST /api/onboarding-link — DESIGN.md "Browser-facing API" (with a `session`: a new link, `renew-link.ts`). */
-import { Hono } from 'hono';
+import { Hono } from 'hono/tiny';
 import { createMiddleware } from 'hono/factory';
 import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
-import { usesSandbox, type AppEnv } from '../lib/env';
+import { livemode, usesSandbox, type AppEnv } from '../lib/env';
 import { countText, holdOpen, releaseHolds } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
 import { fingerprint, idempotencyStore } from '../lib/idempotency';
@@ -234,6 +234,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
         ...(customerRef ? { customerRef, customerRefSource: 'page' as const } : {}),
         entityId,
         workerOrigin: own,
+        livemode: livemode(env),
         createdAt: now,
         linkCreatedAt: now,
         linkExpiresAt: expiresAt,

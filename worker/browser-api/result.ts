@@ -5,7 +5,8 @@
  * when a person comes back from the hosted flow with a check id or token.
  * Once the status is final the answer carries a signed result token.
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { Hono } from 'hono/tiny';
 import { ResultRequest, type ResultAnswer } from '../contract';
 import type { AppEnv } from '../lib/env';
 import { issueResultToken } from '../verifications/issue-token';

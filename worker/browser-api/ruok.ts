@@ -7,7 +7,7 @@
  * every id, known or not, is the same 404, so it does not tell which partner
  * ids exist.
  */
-import { Hono } from 'hono';
+import { Hono } from 'hono/tiny';
 import type { RuokAnswer } from '../contract';
 import type { AppEnv } from '../lib/env';
 import { ApiError, validationError } from '../lib/errors';

@@ -1,6 +1,6 @@
 /**
  * The session token that binds a result lookup to the link it came from: an
- * HS256 JWT (hono/jwt) holding the vendor entityId, the verificationId, the
+ * HS256 JWT (lib/hs256.ts) holding the vendor entityId, the verificationId, the
  * origin and the partner that created it, and an expiry. Nothing personal goes
  * in it. With the sandbox as the vendor and no SESSION_SECRET, a development
  * secret made on first use and kept in a Durable Object signs (nothing
@@ -8,10 +8,10 @@
  * (500 MISCONFIGURED).
  */
 import type { Context } from 'hono';
-import { sign, verify } from 'hono/jwt';
-import { devSecrets } from '../demo/dev-secrets';
+import { devSecrets } from '../lib/dev-secrets';
 import { usesSandbox, type AppEnv, type Env } from '../lib/env';
 import { ApiError } from '../lib/errors';
+import { signHs256, verifyHs256 } from '../lib/hs256';
 import { normaliseOrigin } from '../lib/origins';
 import { ENVIRONMENT_PARTNER_ID } from '../partners/partner';
 
@@ -40,7 +40,7 @@ export function configuredSessionSecret(env: Env): string | undefined {
 export async function sessionSecret(env: Env): Promise<string | undefined> {
   const s = configuredSessionSecret(env);
   if (s) return s;
-  return usesSandbox(env) ? (await devSecrets(env)).sessionSecret : undefined;
+  return usesSandbox(env) ? (await devSecrets(env))?.sessionSecret : undefined;
 }
 
 export interface SessionFor {
@@ -53,13 +53,13 @@ export interface SessionFor {
 export async function createSession(secret: string, s: SessionFor, now = Date.now()): Promise<string> {
   const iat = Math.floor(now / 1000);
   const payload: Session = { sub: s.entityId, vid: s.verificationId, org: s.origin, pid: s.partnerId, iat, exp: iat + SESSION_TTL_SECONDS };
-  return sign({ ...payload }, secret, 'HS256');
+  return signHs256({ ...payload }, secret);
 }
 
 /** The session, or undefined when missing, malformed, tampered or expired. */
 export async function readSession(secret: string, token: string): Promise<Session | undefined> {
   try {
-    const p = await verify(token, secret, 'HS256');
+    const p = await verifyHs256(token, secret);
     if (typeof p.sub !== 'string' || typeof p.vid !== 'string' || typeof p.org !== 'string' || typeof p.exp !== 'number') return undefined;
     if (p.pid !== undefined && typeof p.pid !== 'string') return undefined;
     // Sessions made before partners existed were all the environment's.

@@ -10,7 +10,7 @@
  * recorded again. Mounted under /sandbox, so it exists only
  * while the sandbox is the vendor, and answers only while DEMO is on.
  */
-import { Hono } from 'hono';
+import { Hono } from 'hono/tiny';
 import { demoEnabled, type AppEnv, type Env } from '../lib/env';
 import { devSecrets } from './dev-secrets';
 import { ApiError, errorResponse } from '../lib/errors';
@@ -18,6 +18,7 @@ import { VERIFICATION_ID } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
 import { decodeWebhookSecret, type WebhookTarget } from '../verifications/webhook-target';
 import { webhookSignature } from '../verifications/webhook-signature';
+import type { DemoWebhooks } from '../verifications/demo-webhooks';
 import { safeEqual } from '../lib/random';
 
 /** How far a delivery's timestamp may be from now (the spec's usual tolerance). */
@@ -49,12 +50,16 @@ export const demoReceiver = new Hono<AppEnv>()
     let ok = false;
     for (const g of given) ok = safeEqual(g, expected) || ok;
     if (!ok) throw refuse();
-    const event = JSON.parse(body) as { type: string; data: { verificationId: string; checkStatus?: string; reason?: string } };
+    const event = JSON.parse(body) as {
+      type: string;
+      data: { verificationId: string; checkStatus?: string; reason?: string; livemode?: boolean };
+    };
     await verifications(c.env).recordDemoDelivery(event.data.verificationId, {
       webhookId: id,
       type: event.type,
       ...(event.data.checkStatus ? { checkStatus: event.data.checkStatus } : {}),
       ...(event.data.reason ? { reason: event.data.reason } : {}),
+      ...(typeof event.data.livemode === 'boolean' ? { livemode: event.data.livemode } : {}),
       signature: 'verified',
       receivedAt: Date.now(),
     });
@@ -70,3 +75,9 @@ export const demoReceiver = new Hono<AppEnv>()
   .onError((err, c) =>
     errorResponse(c, err instanceof ApiError ? err : new ApiError(400, 'VALIDATION_FAILED', 'The delivery could not be read.')),
   );
+
+/** The demo partners' webhooks (plugged into the delivery by entry/local-app.ts): this receiver, in process. */
+export const demoWebhooks: DemoWebhooks = async (env, workerOrigin) => ({
+  target: await demoTarget(env, workerOrigin),
+  send: async (url, init) => demoReceiver.fetch(new Request(url, init), env),
+});

@@ -5,19 +5,12 @@
  * while the sandbox is the vendor and the real secrets are unset; with a real
  * vendor, missing secrets are a 500 MISCONFIGURED instead.
  */
+import type { DevSecretValues } from '../lib/dev-secrets';
 import type { Env } from '../lib/env';
 import { DEMO_PARTNERS } from './partners';
 import { newServerKey } from '../server-api/keys';
 
-export interface DevSecretValues {
-  /** Private P-256 JWK with `kid`. */
-  signingKey: JsonWebKey & { kid: string };
-  sessionSecret: string;
-  /** `whsec_…`: signs the webhooks the demo partners receive inside the worker. */
-  demoWebhookSecret: string;
-  /** The demo partners' `/v1` server keys (partnerId → `kyc_sk_…`). */
-  demoServerKeys: Record<string, string>;
-}
+export type { DevSecretValues };
 
 export const newDemoServerKeys = (): Record<string, string> => Object.fromEntries(DEMO_PARTNERS.map((d) => [d.id, newServerKey()]));
 

@@ -1,25 +1,24 @@
 /**
- * `/`: the sales demo while DEMO is on, otherwise a plain page that says what
- * this origin is (a deployment is not a demo). `/` is routed through the
- * worker (`run_worker_first` in wrangler.toml), since static assets are
- * otherwise served before the worker runs.
+ * `/` of the local stack: the sales demo while DEMO is on, otherwise the
+ * plain page of assets/home.ts (a deployment is not a demo).
  *
  * The demo's banner must be true of the configuration it runs under: with a
  * real vendor (DEMO=on set on purpose) the worker swaps the sandbox's banner
  * for the real vendor's (both in demo/index.html): checks and texts are real.
  */
-import { Hono } from 'hono';
-import { demoEnabled, usesSandbox, type AppEnv } from '../lib/env';
+import { Hono } from 'hono/tiny';
+import { plainHome } from '../assets/home';
+import { demoEnabled, demoExplicitlyOn, usesSandbox, type AppEnv } from '../lib/env';
+import { isDeployed } from '../lib/public-origin';
 
 /** The sandbox's banner, and the real vendor's, both written in demo/index.html. */
 const BANNER = /<!-- vendor-banner\b[^>]*-->[\s\S]*?<!-- \/vendor-banner -->/;
 const REAL_BANNER = /<template id="real-vendor-banner">([\s\S]*?)<\/template>/;
 
-const PLAIN_PAGE =
-  '<!doctype html><html lang="en"><meta charset="utf-8"><title>kyc-onboard</title><p>An identity-verification service. Its widget lives on partner sites.</p>';
-
 export const home = new Hono<AppEnv>().get('/', async (c) => {
-  if (demoEnabled(c.env) && c.env.ASSETS) {
+  // Deployed with the sandbox and no DEMO=on, /api fails closed: no demo page over it.
+  const refused = usesSandbox(c.env) && isDeployed(c.env, c.req.url) && !demoExplicitlyOn(c.env);
+  if (demoEnabled(c.env) && c.env.ASSETS && !refused) {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- test/tsconfig.json compiles this file with DOM types too
     const res = await c.env.ASSETS.fetch(c.req.raw as unknown as Parameters<NonNullable<typeof c.env.ASSETS>['fetch']>[0]);
     // A copy: the asset's own headers are immutable, and the middleware adds to them.
@@ -33,8 +32,5 @@ export const home = new Hono<AppEnv>().get('/', async (c) => {
     headers.delete('etag'); // the body is not the asset's any more
     return new Response(html, { status: res.status, headers });
   }
-  return c.html(PLAIN_PAGE, 200, {
-    'Content-Security-Policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-    'Cache-Control': 'no-cache',
-  });
+  return plainHome(c);
 });

@@ -17,7 +17,7 @@ import { ApiError } from '../lib/errors';
 import { isLoopbackHost } from '../lib/public-origin';
 import { normaliseOrigin, ownOrigin } from '../lib/origins';
 import { readJson } from '../lib/validation';
-import { demoPartner } from '../partners/resolve';
+import { demoPartner } from './demo-partners';
 import { demoServerKeys } from '../server-api/auth';
 import { serverApi } from '../server-api/app';
 import { DEMO_PARTNERS } from './partners';

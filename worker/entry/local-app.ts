@@ -10,21 +10,42 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { sandbox } from '../../sandbox/app';
+import { DEFAULT_CREDENTIALS } from '../../sandbox/config';
+import { useSandboxDefaults } from '../lib/sandbox-defaults';
+import { DEV_SEALING_KEY } from '../partners/sealing';
 import { createApp, MAX_BODY_BYTES } from '../app';
-import { demoReceiver } from '../demo/demo-receiver';
+import { demoReceiver, demoWebhooks } from '../demo/demo-receiver';
+import { demoPartnerSource } from '../demo/demo-partners';
+import { devSecrets } from '../demo/dev-secrets';
+import { useDevSecrets } from '../lib/dev-secrets';
+import { useDemoWebhooks } from '../verifications/demo-webhooks';
+import { useMemoryVerificationsWithoutBinding } from '../verifications/verification-store';
 import { home } from '../demo/home';
 import { demoServer } from '../demo/server-keys';
-import { usesSandbox, type AppEnv } from '../lib/env';
+import { demoExplicitlyOn, usesSandbox, type AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { clientIp, enforce, ipKey } from '../lib/limits';
 import { ownOrigin } from '../lib/origins';
-import { isLoopbackHost } from '../lib/public-origin';
-import { resolvePartner } from '../partners/resolve';
+import { isDeployed, isLoopbackHost } from '../lib/public-origin';
+import { resolvePartner, useDemoPartners } from '../partners/resolve';
 import { useInProcessSandbox } from '../vendor-api/from-env';
 
-// The vendor client (requests, Durable Object alarms, queue consumers) reaches
-// the sandbox in process while it is the vendor.
-useInProcessSandbox((request, env, ctx) => sandbox.fetch(request, env, ctx));
+// What the local stack plugs into the product (production plugs in none of it):
+// the sandbox, reached in process by the vendor client (requests, Durable
+// Object alarms, queue consumers) while it is the vendor; the development
+// secrets it signs with while the real ones are unset; the demo partners and
+// their webhook receiver; and in-memory verifications where no Durable Object
+// is bound (node tests).
+useInProcessSandbox('/sandbox', (request, env, ctx) => sandbox.fetch(request, env, ctx));
+useSandboxDefaults({
+  customerId: DEFAULT_CREDENTIALS.customers[0]!.customerId,
+  apiKey: DEFAULT_CREDENTIALS.customers[0]!.apiKey as string,
+  sealingKey: DEV_SEALING_KEY,
+});
+useDevSecrets(devSecrets);
+useDemoPartners(demoPartnerSource);
+useDemoWebhooks(demoWebhooks);
+useMemoryVerificationsWithoutBinding();
 
 // The sandbox exists only while it is the vendor. Its vendor API answers
 // HTTP callers with the documented default credentials on loopback hosts only
@@ -37,7 +58,9 @@ const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2)\//;
 
 function mountSandbox(app: Hono<AppEnv>): void {
   app.use('/sandbox/*', async (c, next) => {
-    if (!usesSandbox(c.env)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+    // Deployed without DEMO=on the sandbox is no vendor (the /api routes fail closed): nothing here either.
+    if (!usesSandbox(c.env) || (isDeployed(c.env, c.req.url) && !demoExplicitlyOn(c.env)))
+      throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
     if (SANDBOX_VENDOR_API.test(c.req.path) && !c.env.SANDBOX_CREDENTIALS?.trim() && !isLoopbackHost(new URL(c.req.url).hostname)) {
       throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
     }

@@ -11,7 +11,8 @@
  *       the vendor at once, and the phone reads "All done: go back to your
  *       computer" (or a calm "could not finish"), never an error.
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { Hono } from 'hono/tiny';
 import type { AppEnv } from '../lib/env';
 import { ApiError, errorName } from '../lib/errors';
 import { VERIFICATION_ID } from '../verifications/verification';
@@ -22,7 +23,7 @@ import { pageLang, pageStrings, type PageLang, type PageStrings } from './page-s
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { enforceClient } from '../lib/limits';
-import { getCookie, setCookie } from 'hono/cookie';
+import { getCookie, setCookie } from '../lib/cookie';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 

@@ -133,6 +133,8 @@ export interface AppEnv {
     requestId: string;
     vendorStatus?: number;
     partner?: Partner;
+    /** The settings a misconfigured deployment lacks (their names), for the log line. */
+    missing?: string[];
     /**
      * Set (entry/local-app.ts) on requests that reached the sandbox over HTTP, not the worker's own
      * in-process calls: whether such a caller may send people back to an origin.
@@ -146,8 +148,6 @@ export const DEFAULTS = {
   searchPath: '/v2/kyc/entity/search',
   timeoutMs: 8000,
   smsAllowedCountries: ['AU', 'NZ', 'GB', 'IE', 'US', 'CA'],
-  sandboxApiKey: 'sandbox-key',
-  sandboxCustomerId: 'demo-customer',
 } as const;
 
 /** True while the built-in sandbox is the vendor (DESIGN.md: unset or `sandbox`). */
@@ -167,6 +167,20 @@ export function list(value: string | undefined): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/** `DEMO=on` (or `true`, `1`) set explicitly: the only way a deployed worker runs the sandbox. */
+export function demoExplicitlyOn(env: Env): boolean {
+  const v = env.DEMO?.trim().toLowerCase();
+  return v === 'on' || v === 'true' || v === '1';
+}
+
+/**
+ * Whether outcomes are real: false whenever the sandbox is the vendor. Result
+ * tokens carry it as the claim `livemode`, webhooks as `data.livemode`.
+ */
+export function livemode(env: Env): boolean {
+  return !usesSandbox(env);
 }
 
 /**

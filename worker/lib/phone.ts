@@ -9,10 +9,19 @@
  * international networks, +979 premium rate, +870 Inmarsat) is looser: a
  * number must also belong to a country and be of type mobile (or
  * fixed-line-or-mobile, where a country's plan cannot tell them apart).
+ *
+ * The metadata is libphonenumber-js's "mobile" set without its number
+ * formats (worker/lib/phone-metadata.json, made by scripts/phone-metadata.mjs):
+ * parsing and validation never read them, and they are a third of its size.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
+import { parsePhoneNumberFromString as parseWith, type MetadataJson } from 'libphonenumber-js/core';
+import metadataJson from './phone-metadata.json';
 import { DEFAULTS, list, type Env } from './env';
 import type { Issue } from './errors';
+
+const metadata = metadataJson as unknown as MetadataJson;
+const parsePhoneNumberFromString = (text: string, options?: { defaultCallingCode: string }) =>
+  options ? parseWith(text, options, metadata) : parseWith(text, metadata);
 
 export interface ParsedPhone {
   /** E.164, e.g. +61412345678 */

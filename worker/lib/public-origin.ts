@@ -32,3 +32,14 @@ export function publicOrigin(env: Env, requestUrl: string): string | undefined {
   const u = new URL(requestUrl);
   return isLoopbackHost(u.hostname) ? u.origin : undefined;
 }
+
+/**
+ * Whether this worker runs deployed: a configured PUBLIC_ORIGIN, or the
+ * request's host, that is not a loopback host. A deployed worker may use the
+ * sandbox only with DEMO=on set explicitly.
+ */
+export function isDeployed(env: Env, requestUrl: string): boolean {
+  const configured = configuredPublicOrigin(env);
+  if (configured && !isLoopbackHost(new URL(configured).hostname)) return true;
+  return !isLoopbackHost(new URL(requestUrl).hostname);
+}

@@ -13,6 +13,7 @@
  */
 import { errorName } from '../lib/errors';
 import { usesSandbox, type Env } from '../lib/env';
+import { hasInProcessSandbox } from '../vendor-api/from-env';
 import { configuredPublicOrigin, isLoopbackHost } from '../lib/public-origin';
 
 export type Access = { kind: 'allowed'; by: 'access' | 'token' | 'local' } | { kind: 'not-found' } | { kind: 'unauthorized' };
@@ -126,7 +127,8 @@ export async function tokenEquals(given: string, expected: string): Promise<bool
 
 /** Open without credentials: the sandbox is the vendor and both the request and the configured public origin are loopback. */
 export function openLocally(env: Env, requestUrl: string): boolean {
-  if (!usesSandbox(env)) return false;
+  // Production has no sandbox (entry/production.ts): never open there.
+  if (!usesSandbox(env) || !hasInProcessSandbox()) return false;
   if (!isLoopbackHost(new URL(requestUrl).hostname)) return false;
   const configured = configuredPublicOrigin(env);
   return !configured || isLoopbackHost(new URL(configured).hostname);

@@ -5,7 +5,8 @@
  * origins); the body is ignored, no cookie is read or set, nothing about the
  * browser is kept. 204, whatever the queue does.
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { Hono } from 'hono/tiny';
 import type { AppEnv } from '../lib/env';
 import { track } from './track';
 

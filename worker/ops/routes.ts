@@ -8,7 +8,8 @@
  * Access: access.ts. Every answer: no-store, a strict CSP (no script at all),
  * no referrer, not indexed.
  */
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import { Hono } from 'hono/tiny';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv } from '../lib/env';
 import { ApiError, validationError } from '../lib/errors';

@@ -9,7 +9,8 @@
  * first); they are kept apart from the partners found, so such a flood never
  * evicts a cached partner. Both caches are bounded.
  */
-import { DEFAULTS, usesSandbox, type Env } from '../lib/env';
+import { usesSandbox, type Env } from '../lib/env';
+import { sandboxDefaults } from '../lib/sandbox-defaults';
 import { originKey, partnerKey, PartnerRecord, SEALED_FIELDS, type Partner, type SealedField } from './partner';
 import { open, SealingError, sealingKeys } from './sealing';
 
@@ -121,7 +122,7 @@ export async function openRecord(env: Env, record: PartnerRecord): Promise<Partn
     displayName: record.displayName,
     source: 'registry',
     origins: record.origins,
-    customerId: env.KYC_CUSTOMER_ID ?? (sandbox ? DEFAULTS.sandboxCustomerId : ''),
+    customerId: env.KYC_CUSTOMER_ID ?? (sandbox ? (sandboxDefaults()?.customerId ?? '') : ''),
     childId: record.childId,
     apiKey: opened.apiKey!,
     // Flow and SMS settings fall back to the environment's; the webhook does

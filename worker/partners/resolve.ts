@@ -2,12 +2,12 @@
  * Which partner a request works for, from its exact `Origin`: the registry
  * first, then the environment's partner (ALLOWED_ORIGINS and the KYC_*
  * settings), then, while DEMO is on, the two demo partners on the worker's
- * own origin. An origin that is none of these belongs to no partner (403);
+ * own origin (where the local stack plugged them in: useDemoPartners). An origin that is none of these belongs to no partner (403);
  * with DEMO off that includes the worker's own origin.
  */
-import { DEFAULTS, demoEnabled, usesSandbox, type Env } from '../lib/env';
+import { usesSandbox, type Env } from '../lib/env';
+import { sandboxDefaults } from '../lib/sandbox-defaults';
 import { configuredOrigins, normaliseOrigin, ownOrigin } from '../lib/origins';
-import { DEMO_PARTNERS } from '../demo/partners';
 import { ENVIRONMENT_PARTNER_ID, type Partner } from './partner';
 import { registryPartnerById, registryPartnerByOrigin } from './registry';
 
@@ -15,14 +15,14 @@ import { registryPartnerById, registryPartnerByOrigin } from './registry';
 export function operatorCredentials(env: Env): Pick<Partner, 'customerId' | 'childId' | 'apiKey'> {
   const sandbox = usesSandbox(env);
   return {
-    customerId: env.KYC_CUSTOMER_ID ?? (sandbox ? DEFAULTS.sandboxCustomerId : ''),
+    customerId: env.KYC_CUSTOMER_ID ?? (sandbox ? (sandboxDefaults()?.customerId ?? '') : ''),
     childId: env.KYC_CUSTOMER_CHILD_ID || undefined,
-    apiKey: env.KYC_API_KEY ?? (sandbox ? DEFAULTS.sandboxApiKey : ''),
+    apiKey: env.KYC_API_KEY ?? (sandbox ? (sandboxDefaults()?.apiKey ?? '') : ''),
   };
 }
 
 /** The environment's flow, SMS, Turnstile and webhook settings: its own partner's, and the demo partners'. */
-function environmentSettings(
+export function environmentSettings(
   env: Env,
 ): Pick<Partner, 'flowId' | 'smsSenderName' | 'smsTemplateId' | 'turnstileSecret' | 'webhookUrl' | 'webhookSecret'> {
   return {
@@ -47,29 +47,25 @@ export function environmentPartner(env: Env, origins: string[]): Partner {
   };
 }
 
-/**
- * The demo partner for `origin`, while DEMO is on: the own origin, exactly
- * (same scheme and port), as 127.0.0.1 (partner A) or as localhost (B). A
- * deployed demo's own origin (neither host) is partner A.
- */
-export function demoPartner(env: Env, requestUrl: string, origin: string): Partner | undefined {
-  if (!demoEnabled(env)) return undefined;
-  const own = new URL(ownOrigin(env, requestUrl));
-  const o = new URL(origin);
-  if (o.protocol !== own.protocol || o.port !== own.port) return undefined;
-  const demo = DEMO_PARTNERS.find((d) => d.host === o.hostname) ?? (o.origin === own.origin ? DEMO_PARTNERS[0] : undefined);
-  if (!demo) return undefined;
-  return {
-    id: demo.id,
-    displayName: demo.displayName,
-    source: 'demo',
-    origins: [o.origin],
-    customerId: env.KYC_CUSTOMER_ID ?? DEFAULTS.sandboxCustomerId,
-    childId: demo.childId,
-    apiKey: demo.apiKey,
-    ...environmentSettings(env), // "they take the environment's flow, SMS and webhook settings"
-  };
+/** The demo partners, while DEMO is on: plugged in by the local stack (worker/demo/demo-partners.ts); production has none. */
+export interface DemoPartnerSource {
+  /** The demo partner whose page `origin` is. */
+  byOrigin(env: Env, requestUrl: string, origin: string): Partner | undefined;
+  /** The demo partners' ids. */
+  ids: readonly string[];
+  /** The demo partner named `id` (one of `ids`), while DEMO is on. */
+  byId(env: Env, requestUrl: string, id: string): Partner | undefined;
 }
+
+let demoPartners: DemoPartnerSource | undefined;
+
+/** Called once by the entry that has the demo (entry/local-app.ts). */
+export function useDemoPartners(source: DemoPartnerSource): void {
+  demoPartners = source;
+}
+
+/** The demo partners' ids where this deployment has them (none in production). */
+export const demoPartnerIds = (): readonly string[] => demoPartners?.ids ?? [];
 
 /**
  * The partner whose page `originHeader` is, or undefined. Throws when the
@@ -85,7 +81,7 @@ export async function resolvePartner(env: Env, requestUrl: string, originHeader:
   if (configured.includes(origin)) return environmentPartner(env, configured);
   // With DEMO off the own origin is no partner (issue 15): a deployment's own
   // pages cannot create vendor records or send texts, whatever ALLOWED_ORIGINS says.
-  return demoPartner(env, requestUrl, origin);
+  return demoPartners?.byOrigin(env, requestUrl, origin);
 }
 
 /** A partner named by id (`/api/ruok?partner=`): registry, environment or demo. */
@@ -94,11 +90,6 @@ export async function partnerById(env: Env, requestUrl: string, id: string): Pro
     const configured = configuredOrigins(env);
     return environmentPartner(env, configured.length ? configured : [ownOrigin(env, requestUrl)]);
   }
-  const demo = DEMO_PARTNERS.find((d) => d.id === id);
-  if (demo) {
-    if (!demoEnabled(env)) return undefined;
-    const own = new URL(ownOrigin(env, requestUrl));
-    return demoPartner(env, requestUrl, `${own.protocol}//${demo.host}${own.port ? `:${own.port}` : ''}`);
-  }
+  if (demoPartners?.ids.includes(id)) return demoPartners.byId(env, requestUrl, id);
   return (await registryPartnerById(env, id)) ?? undefined;
 }

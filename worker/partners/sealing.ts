@@ -17,6 +17,7 @@
  */
 import type { JWK } from 'jose';
 import { usesSandbox, type Env } from '../lib/env';
+import { sandboxDefaults } from '../lib/sandbox-defaults';
 import type { SealedField } from './partner';
 
 export const SEALING_ALG = 'ECDH-ES';
@@ -77,7 +78,8 @@ function isP256(jwk: unknown): jwk is JWK & { kid: string } {
 export function sealingKeys(env: Pick<Env, 'PARTNER_SEALING_KEY' | 'KYC_BASE_URL'>): Map<string, JWK> {
   const raw = env.PARTNER_SEALING_KEY?.trim();
   if (!raw) {
-    if (usesSandbox(env)) return new Map([[DEV_SEALING_KEY.kid!, DEV_SEALING_KEY]]);
+    const dev = usesSandbox(env) ? sandboxDefaults()?.sealingKey : undefined;
+    if (dev) return new Map([[dev.kid!, dev]]);
     throw new SealingError('PARTNER_SEALING_KEY is not set');
   }
   let parsed: unknown;

@@ -4,10 +4,11 @@
  * with its zod schemas; every answer `Cache-Control: no-store`, no CORS
  * headers, errors an ErrorObject. The browser API never imports this.
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { Hono } from 'hono/tiny';
 import type * as z from 'zod';
 import type { AppEnv } from '../lib/env';
-import { usesSandbox } from '../lib/env';
+import { livemode, usesSandbox } from '../lib/env';
 import { ApiError, validationError, zodIssues } from '../lib/errors';
 import { fingerprint, idempotencyStore } from '../lib/idempotency';
 import { clientIp, enforce } from '../lib/limits';
@@ -214,6 +215,7 @@ serverApi.post(honoPath(routes.createVerification.path), async (c) => {
       customerRef: body.customerRef,
       customerRefSource: 'server',
       workerOrigin: own,
+      livemode: livemode(env),
       createdAt: now,
       linkExpiresAt: 0,
       deadline: expiresAt,

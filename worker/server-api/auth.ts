@@ -9,10 +9,9 @@
  */
 import { demoEnabled, list, usesSandbox, type Env } from '../lib/env';
 import { ApiError } from '../lib/errors';
-import { devSecrets } from '../demo/dev-secrets';
-import { DEMO_PARTNERS } from '../demo/partners';
+import { devSecrets } from '../lib/dev-secrets';
 import { ENVIRONMENT_PARTNER_ID, serverKeyIndexKey, type Partner } from '../partners/partner';
-import { partnerById } from '../partners/resolve';
+import { demoPartnerIds, partnerById } from '../partners/resolve';
 import { bearerKey, hashIn, SERVER_KEY, serverKeyHash } from './keys';
 
 export const unauthenticated = () =>
@@ -33,7 +32,7 @@ function environmentKeyHashes(env: Env): Promise<string[]> {
 /** The demo partners' development keys (sandbox and DEMO only): partnerId → key. */
 export async function demoServerKeys(env: Env): Promise<Record<string, string> | undefined> {
   if (!usesSandbox(env) || !demoEnabled(env)) return undefined;
-  return (await devSecrets(env)).demoServerKeys;
+  return (await devSecrets(env))?.demoServerKeys;
 }
 
 export interface Caller {
@@ -52,9 +51,9 @@ export async function authenticate(env: Env, requestUrl: string, authorization: 
     environmentKeyHashes(env).then((hs) => hashIn(hash, hs)),
     demoServerKeys(env).then(async (keys) => {
       let found: string | undefined;
-      for (const d of DEMO_PARTNERS) {
-        const k = keys?.[d.id];
-        if (k && hashIn(hash, [await serverKeyHash(k)])) found = d.id;
+      for (const id of demoPartnerIds()) {
+        const k = keys?.[id];
+        if (k && hashIn(hash, [await serverKeyHash(k)])) found = id;
       }
       return found;
     }),

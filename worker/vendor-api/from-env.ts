@@ -17,10 +17,18 @@ import { createVendorClient, type VendorClient } from './client';
 export type InProcessVendor = (request: Request, env: Env, ctx?: ExecutionContext) => Response | Promise<Response>;
 
 let inProcessSandbox: InProcessVendor | undefined;
+/** Where the sandbox answers on the worker's own origin (`{base_url}` = origin + this). */
+let sandboxPath = '';
 
 /** Called once by the entry that composes the sandbox (entry/local-app.ts). */
-export function useInProcessSandbox(fetcher: InProcessVendor): void {
+export function useInProcessSandbox(path: string, fetcher: InProcessVendor): void {
+  sandboxPath = path;
   inProcessSandbox = fetcher;
+}
+
+/** Whether this deployment composed the sandbox (the local stack does; production does not). */
+export function hasInProcessSandbox(): boolean {
+  return inProcessSandbox !== undefined;
 }
 
 export type VendorCredentials = Pick<Partner, 'customerId' | 'childId' | 'apiKey'>;
@@ -44,7 +52,7 @@ export function vendorClient(
 ): VendorClient {
   const inSandbox = usesSandbox(env);
   return createVendorClient({
-    baseUrl: inSandbox ? `${origin}/sandbox` : env.KYC_BASE_URL!.trim(),
+    baseUrl: inSandbox ? `${origin}${sandboxPath}` : env.KYC_BASE_URL!.trim(),
     apiKey: as.apiKey,
     customerId: as.customerId,
     childId: as.childId,

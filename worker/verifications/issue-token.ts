@@ -23,5 +23,6 @@ export async function issueResultToken(env: Env, v: Verification, now = Date.now
     iat,
     exp: iat + RESULT_TOKEN_TTL_SECONDS,
     jti: `${v.id}.result`,
+    livemode: v.livemode === true,
   });
 }

@@ -4,7 +4,7 @@
  * rotation). Cached five minutes: a new key is added second and moved first
  * only after that max-age has passed.
  */
-import { Hono } from 'hono';
+import { Hono } from 'hono/tiny';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';

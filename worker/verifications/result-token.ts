@@ -4,6 +4,7 @@
  * kid, typ: kyc-result+jwt}`; claims as the contract names them. Nothing
  * personal: the entity id is the vendor's opaque id.
  */
+import { base64url } from '../lib/base64url';
 import type { SigningKey } from './signing-keys';
 
 /** Lifetime of a token: long enough to hand from the page to its server. */
@@ -20,16 +21,13 @@ export interface ResultClaims {
   iat: number;
   exp: number;
   jti: string;
+  /** False when the sandbox was the vendor: a test outcome, never to be acted on as a real one. */
+  livemode: boolean;
 }
 
 const encoder = new TextEncoder();
 
-export function base64url(bytes: Uint8Array | ArrayBuffer): string {
-  const b = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  let s = '';
-  for (const byte of b) s += String.fromCharCode(byte);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
+export { base64url };
 
 const part = (value: unknown) => base64url(encoder.encode(JSON.stringify(value)));
 

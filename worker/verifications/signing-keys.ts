@@ -7,7 +7,7 @@
  * use (`kid` `sandbox-…`) signs; with a real vendor and no keys, /api is
  * misconfigured.
  */
-import { devSecrets } from '../demo/dev-secrets';
+import { devSecrets } from '../lib/dev-secrets';
 import { usesSandbox, type Env } from '../lib/env';
 
 export interface SigningKey {
@@ -70,6 +70,7 @@ export async function signingKeys(env: Env): Promise<SigningKey[] | undefined> {
   }
   if (env.RESULT_SIGNING_KEYS?.trim() || !usesSandbox(env)) return undefined;
   const dev = await devSecrets(env);
+  if (!dev) return undefined;
   let keys = cache.get(dev.signingKey.kid);
   if (!keys) {
     keys = Promise.all([importKey(dev.signingKey)]);

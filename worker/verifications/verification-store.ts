@@ -197,11 +197,23 @@ export function useMemoryVerifications(env: Env, store: MemoryVerifications): vo
   memory.set(env, store);
 }
 
+let withoutBinding = false;
+
+/**
+ * Node tests and the local stack without bindings: an in-memory store per
+ * `env` when VERIFICATIONS is not bound (entry/local-app.ts turns it on).
+ * Production never does, so its bundle holds no in-memory store.
+ */
+export function useMemoryVerificationsWithoutBinding(): void {
+  withoutBinding = true;
+}
+
 export function verifications(env: Env): Verifications {
   const ns = env.VERIFICATIONS;
   if (!ns) {
     let m = memory.get(env);
-    if (!m) memory.set(env, (m = new MemoryVerifications(env)));
+    if (!m && withoutBinding) memory.set(env, (m = new MemoryVerifications(env)));
+    if (!m) throw new Error('VERIFICATIONS is not bound');
     return m;
   }
   type Stub = {

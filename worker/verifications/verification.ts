@@ -5,7 +5,7 @@
  * vendor). The rules here are pure and take the time as an argument; the
  * Durable Object (`verification-store.ts`) runs them.
  */
-import { ulid } from 'ulid';
+import { ulid } from '../lib/ids';
 
 export const CHECKING = 'CHECKING';
 
@@ -37,6 +37,13 @@ export interface Verification {
   entityId?: string;
   /** The worker's own origin when it was made: `iss`, and where the sandbox lives. */
   workerOrigin: string;
+  /**
+   * False when the sandbox was the vendor (a test or demo outcome), true with
+   * a real vendor: the result token's `livemode` claim and the webhook's
+   * `data.livemode`. Fixed when the verification is made. A record without it
+   * (made before it existed) counts as false: never live by accident.
+   */
+  livemode: boolean;
   createdAt: number;
   /** When the hosted-flow link stops working (0: no link yet). */
   linkExpiresAt: number;
@@ -167,6 +174,8 @@ export interface DemoDelivery {
   type: string;
   checkStatus?: string;
   reason?: string;
+  /** The event's `data.livemode` (false while the sandbox is the vendor). */
+  livemode?: boolean;
   /** The receiver checked the signature (the demo receiver records nothing it could not verify). */
   signature: 'verified';
   receivedAt: number;
@@ -287,6 +296,7 @@ export function webhookEvent(v: Verification): WebhookEvent {
     ...(isFinal(v) && !canceled ? { checkStatus: v.status } : {}),
     ...(v.customerRef ? { customerRef: v.customerRef, customerRefSource: v.customerRefSource ?? 'page' } : {}),
     ...(v.partnerOrigin ? { partnerOrigin: v.partnerOrigin } : {}),
+    livemode: v.livemode === true,
     ...(type === 'verification.expired' ? { reason: v.expiredReason ?? 'not_finished' } : {}),
   };
   return {

@@ -16,8 +16,8 @@ import { verifications } from './verification-store';
 import { webhookTarget, type WebhookTarget } from './webhook-target';
 import { partnerById } from '../partners/resolve';
 import { webhookSignature } from './webhook-signature';
-import { demoReceiver, demoTarget } from '../demo/demo-receiver';
 import { demoEnabled } from '../lib/env';
+import { demoWebhooks } from './demo-webhooks';
 import { emit, message, type WebhookResult } from '../ops/events';
 import { errorName } from '../lib/errors';
 
@@ -111,9 +111,9 @@ export async function handleWebhookMessage(env: Env, body: WebhookEvent | Webhoo
   let target = webhookTarget(env, partner, m.workerOrigin);
   let send: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
   // A demo partner with no endpoint of its own: the receiver inside the worker, called in-process.
-  if (!target && partner?.source === 'demo' && demoEnabled(env)) {
-    target = await demoTarget(env, m.workerOrigin);
-    send = async (url, init) => demoReceiver.fetch(new Request(url, init), env);
+  const demo = demoWebhooks();
+  if (!target && partner?.source === 'demo' && demo && demoEnabled(env)) {
+    ({ target, send } = await demo(env, m.workerOrigin));
   }
   const store = verifications(env);
   if (!target) {

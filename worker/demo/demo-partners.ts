@@ -1,0 +1,44 @@
+/**
+ * The demo partners as the worker resolves them (partners/resolve.ts asks
+ * through `useDemoPartners`, plugged in by entry/local-app.ts): while DEMO is
+ * on, the own origin, exactly (same scheme and port), as 127.0.0.1 (partner
+ * A) or as localhost (B). A deployed demo's own origin (neither host) is
+ * partner A. They take the environment's flow, SMS and webhook settings.
+ */
+import { demoEnabled, type Env } from '../lib/env';
+import { sandboxDefaults } from '../lib/sandbox-defaults';
+import { ownOrigin } from '../lib/origins';
+import type { Partner } from '../partners/partner';
+import { environmentSettings, type DemoPartnerSource } from '../partners/resolve';
+import { DEMO_PARTNERS } from './partners';
+
+/** The demo partner for `origin`, while DEMO is on. */
+export function demoPartner(env: Env, requestUrl: string, origin: string): Partner | undefined {
+  if (!demoEnabled(env)) return undefined;
+  const own = new URL(ownOrigin(env, requestUrl));
+  const o = new URL(origin);
+  if (o.protocol !== own.protocol || o.port !== own.port) return undefined;
+  const demo = DEMO_PARTNERS.find((d) => d.host === o.hostname) ?? (o.origin === own.origin ? DEMO_PARTNERS[0] : undefined);
+  if (!demo) return undefined;
+  return {
+    id: demo.id,
+    displayName: demo.displayName,
+    source: 'demo',
+    origins: [o.origin],
+    customerId: env.KYC_CUSTOMER_ID ?? sandboxDefaults()?.customerId ?? '',
+    childId: demo.childId,
+    apiKey: demo.apiKey,
+    ...environmentSettings(env), // "they take the environment's flow, SMS and webhook settings"
+  };
+}
+
+export const demoPartnerSource: DemoPartnerSource = {
+  byOrigin: demoPartner,
+  ids: DEMO_PARTNERS.map((d) => d.id),
+  byId(env, requestUrl, id) {
+    const demo = DEMO_PARTNERS.find((d) => d.id === id);
+    if (!demo || !demoEnabled(env)) return undefined;
+    const own = new URL(ownOrigin(env, requestUrl));
+    return demoPartner(env, requestUrl, `${own.protocol}//${demo.host}${own.port ? `:${own.port}` : ''}`);
+  },
+};

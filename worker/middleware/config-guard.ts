@@ -1,0 +1,72 @@
+/**
+ * The configuration guard: before any /api (and /v1) route runs, the
+ * worker's settings must make a deployment that can do its job safely;
+ * otherwise the answer is `500 MISCONFIGURED`, its issues naming each setting
+ * (`issueLocation` = the setting's name, never its value) and the request's
+ * log line listing them (`missing`).
+ *
+ * The sandbox never passes for production: it is the vendor (KYC_BASE_URL
+ * unset or `sandbox`) only where the deployment composed one (the local
+ * stack, entry/local-app.ts) and, deployed (a PUBLIC_ORIGIN or a request host
+ * that is not loopback), only with DEMO=on set explicitly.
+ */
+import { createMiddleware } from 'hono/factory';
+import { configuredSessionSecret } from '../browser-api/session';
+import { demoExplicitlyOn, usesSandbox, type AppEnv, type Env } from '../lib/env';
+import { ApiError, type Issue } from '../lib/errors';
+import { configuredPublicOrigin, isDeployed, isLoopbackHost, publicOrigin } from '../lib/public-origin';
+import { configuredKeyJwks } from '../verifications/signing-keys';
+import { hasInProcessSandbox } from '../vendor-api/from-env';
+
+const NOT_SET = 'is not set';
+
+/** The settings that keep this request from being served, each with what is wrong; empty when none. */
+export function misconfiguration(env: Env, requestUrl: string): Issue[] {
+  const issues: Issue[] = [];
+  const add = (issueLocation: string, issue: string) => issues.push({ issue, issueLocation });
+  if (usesSandbox(env)) {
+    if (!hasInProcessSandbox()) add('KYC_BASE_URL', `${NOT_SET}: this deployment has no sandbox; set the vendor's base URL`);
+    else if (isDeployed(env, requestUrl) && !demoExplicitlyOn(env))
+      add('KYC_BASE_URL', `${NOT_SET}: a deployed worker uses the sandbox only with DEMO=on set explicitly`);
+  } else {
+    // https, or `api_key` would travel in clear: plain http only to a loopback host (a vendor double on this machine).
+    let baseOk = false;
+    try {
+      const base = new URL(env.KYC_BASE_URL!.trim());
+      baseOk = base.protocol === 'https:' || (base.protocol === 'http:' && isLoopbackHost(base.hostname));
+    } catch {
+      baseOk = false;
+    }
+    if (!baseOk) add('KYC_BASE_URL', 'must be the vendor\'s https base URL (http only to a loopback host), or "sandbox"');
+    if (!env.KYC_API_KEY) add('KYC_API_KEY', NOT_SET);
+    if (!env.KYC_CUSTOMER_ID) add('KYC_CUSTOMER_ID', NOT_SET);
+    if (!configuredSessionSecret(env)) add('SESSION_SECRET', `${NOT_SET} (required with a real vendor)`);
+    if (!configuredPublicOrigin(env)) add('PUBLIC_ORIGIN', `${NOT_SET} (required with a real vendor)`);
+    if (!env.RESULT_SIGNING_KEYS?.trim()) add('RESULT_SIGNING_KEYS', `${NOT_SET} (required with a real vendor)`);
+  }
+  // Tokens need an issuer: PUBLIC_ORIGIN, or the request's origin on loopback.
+  if (!issues.some((i) => i.issueLocation === 'PUBLIC_ORIGIN') && !publicOrigin(env, requestUrl))
+    add('PUBLIC_ORIGIN', `${NOT_SET} (required off loopback hosts)`);
+  if (env.RESULT_SIGNING_KEYS?.trim() && !configuredKeyJwks(env))
+    add('RESULT_SIGNING_KEYS', 'must be a JSON array of private P-256 JWKs with kid');
+  return issues;
+}
+
+/** The error a misconfigured deployment answers with. */
+export function misconfigured(issues: Issue[]): ApiError {
+  const names = issues.map((i) => i.issueLocation).join(', ');
+  return new ApiError(500, 'MISCONFIGURED', `The service is misconfigured (${names}). The operator has to fix its settings.`, issues);
+}
+
+/** Mount before the routes of /api and /v1: `app.use('/v1/*', configGuard)`. */
+export const configGuard = createMiddleware<AppEnv>(async (c, next) => {
+  const issues = misconfiguration(c.env, c.req.url);
+  if (issues.length) {
+    c.set(
+      'missing',
+      issues.map((i) => i.issueLocation),
+    );
+    throw misconfigured(issues);
+  }
+  await next();
+});
