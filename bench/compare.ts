@@ -9,7 +9,7 @@ import type { BenchResults } from './report';
 
 type Pick = [label: string, get: (r: BenchResults) => number | undefined, unit: string];
 
-const ok = <T extends object>(x: T | { error: string } | undefined): T | undefined => (x && !('error' in x) ? (x as T) : undefined);
+const ok = <T extends object>(x: T | { error: string } | undefined): T | undefined => (x && !('error' in x) ? x : undefined);
 
 const picks: Pick[] = [
   ['1 widget gzip', (r) => ok(r.items.widgetSize)?.widget.gzipBytes, 'B'],

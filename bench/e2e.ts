@@ -164,7 +164,8 @@ export async function endToEnd(browser: Browser, runs: number, log: (s: string) 
     const t = { widget: [] as number[], plain: [] as number[] };
     const api = { widget: [] as number[], plain: [] as number[] };
     for (let i = 0; i < runs; i++) {
-      for (const which of (i % 2 ? ['plain', 'widget'] : ['widget', 'plain']) as ('widget' | 'plain')[]) {
+      const order: ('widget' | 'plain')[] = i % 2 ? ['plain', 'widget'] : ['widget', 'plain'];
+      for (const which of order) {
         const r = await withTimeout(one(which), 60_000, `end-to-end ${which}`);
         t[which].push(r.total);
         api[which].push(r.api);

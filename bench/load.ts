@@ -109,7 +109,7 @@ export async function load(target: Target, connections: number, durationS: numbe
             },
           ],
         },
-        (err, res) => (err ? reject(err) : resolve(res)),
+        (err, res) => (err ? reject(err as Error) : resolve(res)),
       );
       inst.on('response', (_client: unknown, status: number, _bytes: number, time: number) => {
         if (target.expect ? status === target.expect : status >= 200 && status < 300) {

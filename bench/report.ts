@@ -210,7 +210,7 @@ export function rows(r: BenchResults): Row[] {
     out.push([
       '3',
       `our worker vs the pass-through floor`,
-      `${rps(l.worker.rps)}`,
+      rps(l.worker.rps),
       `pass-through ${rps(fp.worker.rps)}`,
       pct(ratio1(l.worker.rps, fp.worker.rps)),
       '',

@@ -253,7 +253,7 @@ main()
     await cleanupAll();
     process.exit(code);
   })
-  .catch(async (e) => {
+  .catch(async (e: unknown) => {
     log(`[bench] ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     await cleanupAll();
     process.exit(2);

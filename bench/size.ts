@@ -201,7 +201,7 @@ async function workerSplit(): Promise<WorkerSizeResult['split']> {
     logLevel: 'silent',
     absWorkingDir: ROOT,
   });
-  const out = Object.values(r.metafile!.outputs).find((o) => o.entryPoint);
+  const out = Object.values(r.metafile.outputs).find((o) => o.entryPoint);
   const parts = new Map<string, number>();
   let total = 0;
   for (const [path, info] of Object.entries(out?.inputs ?? {})) {

@@ -182,12 +182,12 @@ function apply(): void {
   if (settings.serverFirst || !ref) el.removeAttribute('customer-ref');
   else el.setAttribute('customer-ref', ref);
 
-  ($(`theme-${settings.theme}`) as HTMLInputElement).checked = true;
-  ($('brand-colour') as HTMLInputElement).value = settings.brand;
+  $<HTMLInputElement>(`theme-${settings.theme}`).checked = true;
+  $<HTMLInputElement>('brand-colour').value = settings.brand;
   $('brand-row').hidden = settings.theme !== 'brand';
-  ($('lang') as HTMLSelectElement).value = settings.lang;
-  ($('sms-option') as HTMLInputElement).checked = settings.sms;
-  ($('server-first') as HTMLInputElement).checked = settings.serverFirst;
+  $<HTMLSelectElement>('lang').value = settings.lang;
+  $<HTMLInputElement>('sms-option').checked = settings.sms;
+  $<HTMLInputElement>('server-first').checked = settings.serverFirst;
 }
 
 // ---- start from the server (the partner server API) -----------------------------------
@@ -463,7 +463,7 @@ let phoneUrl = '';
 /** A handoff link (the worker's own `/handoff/…` URL behind the QR code) can be opened as the phone. */
 function offerPhone(url: string | undefined): void {
   const ok = !!url && new URL(url, location.href).pathname.startsWith('/handoff/');
-  phoneUrl = ok ? url! : '';
+  phoneUrl = ok ? url : '';
   $<HTMLButtonElement>('open-phone').disabled = !ok;
 }
 $('open-phone').addEventListener('click', () => {
@@ -615,7 +615,7 @@ function init(): void {
   observer.observe(widget(), { attributes: true, attributeFilter: ['state'] });
   if (settings.serverFirst) {
     // Set before the widget's script upgrades the element (this module runs first): a reload or a return resumes.
-    let stored: string | null = null;
+    let stored: string | null;
     try {
       stored = sessionStorage.getItem(SECRET_KEY);
     } catch {
@@ -635,8 +635,8 @@ function init(): void {
     settings = { ...settings, brand: (e.target as HTMLInputElement).value };
     save();
   });
-  languageOptions($('lang') as HTMLSelectElement);
-  ($('lang') as HTMLSelectElement).value = settings.lang;
+  languageOptions($<HTMLSelectElement>('lang'));
+  $<HTMLSelectElement>('lang').value = settings.lang;
   $('lang').addEventListener('change', (e) => {
     settings = { ...settings, lang: (e.target as HTMLSelectElement).value };
     save();
@@ -684,7 +684,7 @@ function showPartner(): void {
     url.hostname = other.host;
     url.search = '';
     url.hash = '';
-    ($('partner-other') as HTMLAnchorElement).href = url.href;
+    $<HTMLAnchorElement>('partner-other').href = url.href;
     $('partner-other-name').textContent = other.displayName;
     $('partner-other-host').textContent = other.host;
     $('partner-switch').hidden = false;

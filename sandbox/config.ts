@@ -59,7 +59,7 @@ export function credentials(env: Pick<Env, 'SANDBOX_CREDENTIALS'>): SandboxCrede
   const raw = env.SANDBOX_CREDENTIALS?.trim();
   if (!raw) return DEFAULT_CREDENTIALS;
   if (parsedCache.has(raw)) return parsedCache.get(raw) ?? null;
-  let value: SandboxCredentials | null = null;
+  let value: SandboxCredentials | null;
   try {
     const parsed = SandboxCredentials.safeParse(JSON.parse(raw));
     value = parsed.success ? parsed.data : null;

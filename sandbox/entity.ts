@@ -46,19 +46,21 @@ class Issues {
 
 function splitDisplayName(display: string): Pick<PersonalName, 'givenName' | 'middleName' | 'familyName'> | undefined {
   const parts = display.trim().split(/\s+/).filter(Boolean);
-  if (parts.length === 0) return undefined;
-  if (parts.length === 1) return { familyName: parts[0] };
+  const first = parts[0];
+  const last = parts.at(-1);
+  if (first === undefined || last === undefined) return undefined;
+  if (parts.length === 1) return { familyName: first };
   return {
-    givenName: parts[0],
+    givenName: first,
     middleName: parts.length > 2 ? parts.slice(1, -1).join(' ') : undefined,
-    familyName: parts[parts.length - 1]!,
+    familyName: last,
   };
 }
 
 function applyName(input: PersonalName, existing: PersonalName | undefined, issues: Issues, at: string): PersonalName {
   const name: PersonalName = { ...existing, ...input };
   for (const k of ['familyName', 'givenName', 'middleName', 'honourific', 'displayName'] as const) {
-    if (typeof name[k] === 'string') name[k] = name[k]!.trim().replace(/\s+/g, ' ');
+    if (typeof name[k] === 'string') name[k] = name[k].trim().replace(/\s+/g, ' ');
     if (name[k] === '' && k !== 'familyName') delete name[k];
   }
   if (!name.familyName && name.displayName) {

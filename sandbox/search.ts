@@ -137,13 +137,13 @@ function addressScore(criteria: Address[] | undefined, stored: Address[] | undef
 
 /** The minimum criteria of a document search: idType, country and idNumber. */
 export function searchableDocument(d: IdentityDocument): boolean {
-  return Boolean(d.idType?.trim() && d.country?.trim() && normaliseIdNumber(d.idNumber));
+  return Boolean(d.idType.trim() && d.country.trim() && normaliseIdNumber(d.idNumber));
 }
 
 function sameDocument(c: IdentityDocument, s: IdentityDocument): boolean {
   return (
     searchableDocument(c) &&
-    c.idType.trim().toUpperCase() === (s.idType ?? '').trim().toUpperCase() &&
+    c.idType.trim().toUpperCase() === s.idType.trim().toUpperCase() &&
     country(c.country) === country(s.country) &&
     normaliseIdNumber(c.idNumber) === normaliseIdNumber(s.idNumber)
   );

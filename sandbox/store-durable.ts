@@ -53,7 +53,7 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
     return this.sql
       .exec<Row>(query, ...bindings)
       .toArray()
-      .map((r) => JSON.parse(String(r.data)) as T);
+      .map((r) => JSON.parse(r.data as string) as T);
   }
 
   private first<T>(query: string, ...bindings: SqlStorageValue[]): T | null {
@@ -78,7 +78,7 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
     const left = this.sql
       .exec<{ n: number }>('SELECT (SELECT COUNT(*) FROM entities) + (SELECT COUNT(*) FROM checks) + (SELECT COUNT(*) FROM outbox) AS n')
       .one();
-    return Number(left.n);
+    return left.n;
   }
 
   private async afterWrite(): Promise<void> {
@@ -190,7 +190,7 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
   }
 
   async stats(): Promise<StoreStats> {
-    const count = (table: string) => Number(this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`).one().n);
+    const count = (table: string) => this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`).one().n;
     return { entities: count('entities'), documents: count('documents'), checks: count('checks'), messages: count('outbox') };
   }
 }

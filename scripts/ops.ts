@@ -206,7 +206,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('scripts/ops.ts')) {
-  main(process.argv.slice(2)).catch((err) => {
+  main(process.argv.slice(2)).catch((err: unknown) => {
     if (err instanceof UsageError) {
       console.error(`ops: ${err.message}\n${USAGE}`);
       process.exit(2);

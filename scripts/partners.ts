@@ -482,7 +482,10 @@ async function devKeys(a: Args): Promise<void> {
   }
   if (!res.ok) throw new UsageError(`the worker at ${base} has no development keys (is the sandbox the vendor, and DEMO on?)`);
   const { partners } = (await res.json()) as { partners: { partnerId: string; displayName: string; origin: string; serverKey: string }[] };
-  if (a.flags.has('json')) return void console.log(JSON.stringify(partners, null, 2));
+  if (a.flags.has('json')) {
+    console.log(JSON.stringify(partners, null, 2));
+    return;
+  }
   for (const p of partners) console.log(`${p.partnerId}  ${p.displayName}  (pages on ${p.origin})\n  ${p.serverKey}`);
   console.log(`\nTry: curl -H "Authorization: Bearer ${partners[0]?.serverKey ?? 'kyc_sk_…'}" ${base}/v1/verifications`);
 }

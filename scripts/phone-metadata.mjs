@@ -37,7 +37,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       /* missing */
     }
     // Compared as data: a reformatted file with the same content is up to date.
-    let same = false;
+    let same;
     try {
       same = JSON.stringify(JSON.parse(current)) === JSON.stringify(JSON.parse(next));
     } catch {

@@ -6,6 +6,8 @@ import { spawnSync } from 'node:child_process';
 const steps = [
   ['chromium', ['node', 'scripts/ensure-chromium.mjs']],
   ['typecheck', ['npm', 'run', '-s', 'typecheck']],
+  ['format check (prettier)', ['npm', 'run', '-s', 'format:check']],
+  ['lint (eslint: type-checked rules, import boundaries)', ['npm', 'run', '-s', 'lint']],
   ['build', ['npm', 'run', '-s', 'build']],
   ['docs: links, readers, generated element API', ['npm', 'run', '-s', 'check:docs']],
   ['field rules (controlled clock)', ['npm', 'run', '-s', 'test:rules']],

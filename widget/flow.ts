@@ -216,7 +216,8 @@ export class Flow implements ReactiveController, FlowApi {
       try {
         run = this._loaded ?? (await this.load()); // usually here since the first focus in the form
       } catch {
-        return this.offline('submit'); // the run (and with it the rules) could not be fetched
+        this.offline('submit');
+        return; // the run (and with it the rules) could not be fetched
       }
       const errs = run.validate(this.values);
       this._serverErrors = {};
@@ -230,7 +231,8 @@ export class Flow implements ReactiveController, FlowApi {
       this.announce = '';
       if (host.turnstileSitekey && !host._bot?.token) {
         this.botMissing = true;
-        return host.requestUpdate();
+        host.requestUpdate();
+        return;
       }
       this.failure = undefined;
       const sendSMS = host.sms && this.sendSMS;

@@ -40,6 +40,8 @@ export type { KycCompleteDetail, KycErrorDetail, KycLinkDetail, KycRedirectDetai
 export type KycOnboardJsxAttributes = KycOnboardAttributes;
 
 declare module 'react' {
+  // React declares its intrinsic elements in a namespace: augmenting it takes one.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace JSX {
     interface IntrinsicElements {
       'kyc-onboard': React.DetailedHTMLProps<React.HTMLAttributes<KycOnboardElement>, KycOnboardElement> & KycOnboardJsxAttributes;

@@ -14,6 +14,7 @@ import type { ErrorHandler, NotFoundHandler } from 'hono';
 // comes back into the bundle.
 import { Hono } from 'hono/tiny';
 import { createMiddleware } from 'hono/factory';
+import { routePath } from 'hono/route';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
@@ -21,7 +22,7 @@ import { ulid } from './lib/ids';
 import type { AppEnv } from './lib/env';
 import { configGuard } from './middleware/config-guard';
 import { securityHeaders as securityHeadersFor } from './middleware/security-headers';
-import { ApiError, errorResponse } from './lib/errors';
+import { ApiError, errorName, errorResponse } from './lib/errors';
 import { enforceClient } from './lib/limits';
 import { RegistryError, SealingError } from './partners/registry';
 import { resolvePartner } from './partners/resolve';
@@ -53,7 +54,7 @@ const requestLog = createMiddleware<AppEnv>(async (c, next) => {
       level: c.res.status >= 500 ? 'error' : 'info',
       requestId,
       method: c.req.method,
-      route: c.req.routePath,
+      route: routePath(c),
       status: c.res.status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       vendorStatus: c.get('vendorStatus'),
@@ -160,10 +161,10 @@ const notFound: NotFoundHandler<AppEnv> = (c) => errorResponse(c, new ApiError(4
 const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
   if (err instanceof HTTPException && err.status < 500) {
-    return errorResponse(c, new ApiError(err.status as 400, 'VALIDATION_FAILED', 'The request could not be read.'));
+    return errorResponse(c, new ApiError(err.status, 'VALIDATION_FAILED', 'The request could not be read.'));
   }
   // The error's name only: its message could quote input.
-  console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: err?.name ?? 'Error' }));
+  console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: errorName(err) }));
   return errorResponse(c, new ApiError(500, 'INTERNAL_ERROR', 'Something went wrong on our side. Please try again.'));
 };
 /** What a deployment adds to the product's routes (entry/local-app.ts: the sandbox and the demo). */

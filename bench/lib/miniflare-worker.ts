@@ -77,6 +77,6 @@ export async function startMiniflareWorker(config: string, vars: Record<string, 
     return { url, stop };
   } catch (e) {
     await stop();
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${errTail}`);
+    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${errTail}`, { cause: e });
   }
 }

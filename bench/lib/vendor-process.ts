@@ -20,8 +20,8 @@ export async function startVendorProcess(): Promise<VendorProcess> {
   let out = '';
   let err = '';
   let exited = false;
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
   child.once('exit', () => (exited = true));
   const stop = async () => {
     forget();

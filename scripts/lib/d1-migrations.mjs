@@ -9,7 +9,7 @@ import { join } from 'node:path';
 /** [{ name, statements }] in file order. Statements end with `;` at the end of a line; `--` lines are comments. */
 export function migrations(root) {
   const dir = join(root, 'migrations');
-  let files = [];
+  let files;
   try {
     files = readdirSync(dir)
       .filter((f) => /^\d{4}_.+\.sql$/.test(f))

@@ -54,8 +54,8 @@ test(
 
       const { page } = phone;
       // A link preview's HEAD uses nothing up.
-      assert.equal((await fetch(scanned!, { method: 'HEAD' })).status, 200);
-      await page.goto(scanned!);
+      assert.equal((await fetch(scanned, { method: 'HEAD' })).status, 200);
+      await page.goto(scanned);
       await page.getByRole('heading', { name: 'Continue your identity check' }).waitFor();
       assert.deepEqual(await axeViolations(page), [], 'the Continue page is axe-clean');
       await page.getByRole('button', { name: 'Continue' }).click();
@@ -96,12 +96,12 @@ test(
       const scanned = await decodeScreenshot(phone.page, await qr.screenshot());
       const asText = await widget(page).getByLabel(en.handoffLink).inputValue();
       assert.equal(scanned, asText, 'the QR code and the link as text are the same URL');
-      assert.match(scanned!, new RegExp(`^${worker.url}/handoff/vrf_`), 'the worker’s single-use link, not the vendor’s');
+      assert.match(scanned, new RegExp(`^${worker.url}/handoff/vrf_`), 'the worker’s single-use link, not the vendor’s');
       assert.deepEqual(await axeViolations(page), [], 'the handoff view is axe-clean');
 
       const code = (await widget(page).locator('[part~="code"]').innerText()).replace(/\s/g, '');
       assert.match(code, /^\d{6}$/, 'the code beside the QR code');
-      await phone.page.goto(scanned!);
+      await phone.page.goto(scanned);
       await phone.page.getByRole('button', { name: 'Continue' }).click();
       // The laptop notices the phone opened the link (its next poll).
       await widget(page).getByText(en.phoneOpened).waitFor({ timeout: 20_000 });

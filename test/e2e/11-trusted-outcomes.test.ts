@@ -31,7 +31,7 @@ test(
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     await new Promise<void>((ok, fail) => {
-      backend.stdout!.on('data', (d) => String(d).includes('partner backend on') && ok());
+      backend.stdout.on('data', (d) => String(d).includes('partner backend on') && ok());
       backend.once('exit', (code) => fail(new Error(`backend exited ${code}`)));
     });
     const browser = await openBrowser();

@@ -69,7 +69,9 @@ test(
 
       const { page: p } = browser;
       await p.goto(`${site.url}/`);
-      await waitForState(p, 'idle').catch((e: Error) => assert.fail(`${e.message}\n${browser.problems.join('\n')}`));
+      await waitForState(p, 'idle').catch((e: unknown) =>
+        assert.fail(`${e instanceof Error ? e.message : String(e)}\n${browser.problems.join('\n')}`),
+      );
       assert.equal(await p.evaluate(() => Boolean(customElements.get('kyc-onboard'))), true);
 
       browser.problems.length = 0;

@@ -44,7 +44,7 @@ test(
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     await new Promise<void>((ok, fail) => {
-      backend.stdout!.on('data', (d) => String(d).includes('partner backend on') && ok());
+      backend.stdout.on('data', (d) => String(d).includes('partner backend on') && ok());
       backend.once('exit', (code) => fail(new Error(`backend exited ${code}`)));
     });
     const v1 = (path: string) => fetch(worker.url + path, { headers: { Authorization: `Bearer ${serverKey}` } });

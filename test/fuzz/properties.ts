@@ -72,7 +72,7 @@ function namesAField(location: unknown, body: unknown): boolean {
 
 const mark = () => ({ answers: answerBodies.length, logs: logLines.length });
 
-export const properties: Record<string, fc.IAsyncPropertyWithHooks<[any]>> = {
+export const properties: Record<PropertyName, fc.IAsyncPropertyWithHooks<[any]>> = {
   /** POST /api/onboarding-link with any body. */
   onboardingLink: fc.asyncProperty(onboardingBody, async (body) => {
     vendor(...okVendor);

@@ -237,7 +237,10 @@ describe('body limits, in workerd', () => {
         clearInterval(pump);
         const raw = got.toString();
         const end = raw.indexOf('\r\n\r\n');
-        if (end < 0) return reject(new Error(`no answer: ${JSON.stringify(raw.slice(0, 200))}`));
+        if (end < 0) {
+          reject(new Error(`no answer: ${JSON.stringify(raw.slice(0, 200))}`));
+          return;
+        }
         const [statusLine, ...lines] = raw.slice(0, end).split('\r\n');
         const headers = new Headers();
         for (const l of lines) headers.append(l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 1).trim());
@@ -261,7 +264,10 @@ describe('body limits, in workerd', () => {
       );
       let sent = 0;
       const pump = setInterval(() => {
-        if (socket.destroyed) return clearInterval(pump);
+        if (socket.destroyed) {
+          clearInterval(pump);
+          return;
+        }
         if (sent >= bytes.length) {
           clearInterval(pump);
           return void socket.write('0\r\n\r\n');

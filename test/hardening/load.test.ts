@@ -186,7 +186,7 @@ function run(amount: number, seed: number, tally: Tally): Promise<autocannon.Res
       },
       (err, res) => {
         clearTimeout(watchdog);
-        if (err) reject(err);
+        if (err) reject(err as Error);
         else resolve(res);
       },
     );
@@ -209,7 +209,7 @@ describe('load, in workerd', () => {
     let a: autocannon.Result;
     let b: autocannon.Result;
     let rssA: ReturnType<typeof groupRss>;
-    let linksAfterA = 0;
+    let linksAfterA: number;
     try {
       a = await run(HALF, seed + 1, tally);
       rssA = groupRss(worker.pid);

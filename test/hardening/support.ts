@@ -159,7 +159,7 @@ const RESULT_FILES = [
 /** Merges one section into the results file(s). */
 export function saveResults(section: string, data: unknown): void {
   for (const file of RESULT_FILES) {
-    let all: Record<string, unknown> = {};
+    let all: Record<string, unknown>;
     try {
       all = JSON.parse(readFileSync(file, 'utf8'));
     } catch {

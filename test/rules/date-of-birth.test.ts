@@ -141,7 +141,7 @@ describe('date of birth: the worker schema and the widget follow the same rule (
         const r = OnboardingLinkRequest.safeParse(body(bad));
         assert.equal(r.success, false, bad);
         assert.deepEqual(
-          r.error!.issues.map((i) => i.path.join('.')),
+          r.error.issues.map((i) => i.path.join('.')),
           ['dateOfBirth'],
         );
         assert.equal(widgetAccepts(bad, new Date()), false, bad);

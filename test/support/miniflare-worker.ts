@@ -56,7 +56,7 @@ function tomlOptions(): Promise<Record<string, unknown>> {
     const { workerOptions } = unstable_getMiniflareWorkerOptions(join(ROOT, 'wrangler.toml'));
     // Static assets are the demo's, not under test here (unless a test names a directory: `assets`); the script is ours.
     const { assets, ...rest } = workerOptions as typeof workerOptions & { assets?: unknown };
-    return { ...rest, tomlAssets: assets } as Record<string, unknown>;
+    return { ...rest, tomlAssets: assets };
   })();
   return fromToml;
 }
@@ -96,7 +96,7 @@ export async function startMiniflareWorker(options: MiniflareOptions = {}): Prom
     try {
       return await startOnce(options);
     } catch (err) {
-      if (!/address already in use|EADDRINUSE/i.test(String((err as Error)?.message)) || attempt === 3) throw err;
+      if (!/address already in use|EADDRINUSE/i.test(err instanceof Error ? err.message : String(err)) || attempt === 3) throw err;
     }
   }
 }
@@ -146,7 +146,7 @@ async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
   } catch (err) {
     // workerd says why on its stderr (e.g. the port was taken): carry that in the error.
     await mf.dispose().catch(() => undefined);
-    throw new Error(`${(err as Error)?.message}\n${logs.join('\n')}`);
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n${logs.join('\n')}`, { cause: err });
   }
   const pid = newWorkerdChild();
   // D1 starts empty in memory: the schema, as `npm start` applies it (migrations/).

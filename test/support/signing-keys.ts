@@ -1,7 +1,7 @@
 /** Result-signing keys made for this test run (nothing committed can sign). */
 export async function newSigningJwk(kid: string): Promise<JsonWebKey & { kid: string }> {
-  const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])) as CryptoKeyPair;
-  return { ...((await crypto.subtle.exportKey('jwk', pair.privateKey)) as JsonWebKey), kid };
+  const pair = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+  return { ...(await crypto.subtle.exportKey('jwk', pair.privateKey)), kid };
 }
 
 let memo: Promise<string> | undefined;

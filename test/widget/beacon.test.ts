@@ -6,6 +6,8 @@ import { mount, until } from './helpers.js';
 
 const startUrl = location.href;
 let sent: { url: string; body: unknown }[] = [];
+// Put back as it was, on the navigator it came from.
+// eslint-disable-next-line @typescript-eslint/unbound-method
 const original = navigator.sendBeacon;
 
 beforeEach(() => {

@@ -62,7 +62,7 @@ describe('<kyc-onboard> under a strict CSP', () => {
 
     // "Continue on my phone": the QR code is drawn (an SVG path from data) under the same CSP.
     win.sessionStorage.clear();
-    const phone = win.document.createElement('kyc-onboard') as KycOnboard;
+    const phone = win.document.createElement<'kyc-onboard'>('kyc-onboard');
     phone.pollIntervals = [60_000];
     for (const a of el.getAttributeNames()) if (a !== 'state') phone.setAttribute(a, el.getAttribute(a)!);
     win.document.body.append(phone);
@@ -80,7 +80,7 @@ describe('<kyc-onboard> under a strict CSP', () => {
 
     // Another language: the bundle imports its dictionary file (`kyc-onboard-<code>-<hash>.js`, beside it) under the same CSP.
     win.sessionStorage.clear();
-    const he = win.document.createElement('kyc-onboard') as KycOnboard;
+    const he = win.document.createElement<'kyc-onboard'>('kyc-onboard');
     he.setAttribute('endpoint', '/__csp/api');
     win.document.body.append(he);
     win.document.documentElement.lang = 'he';

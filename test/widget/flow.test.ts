@@ -364,7 +364,7 @@ describe('<kyc-onboard> Continue on my phone', () => {
     );
     const input = el.shadowRoot!.querySelector<HTMLInputElement>('#handoff-link')!;
     expect(input.value).to.equal(handoffUrl);
-    const copyButton = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent!.includes('Copy link'))!;
+    const copyButton = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent.includes('Copy link'))!;
     expect(input.getBoundingClientRect().width, 'the link gets the room, the button its own width').to.be.greaterThan(
       copyButton.getBoundingClientRect().width,
     );
@@ -372,7 +372,7 @@ describe('<kyc-onboard> Continue on my phone', () => {
     expect(text(el)).to.contain('Keep this page open');
     // The code beside the QR code: a forwarded link credits nobody without it.
     expect(text(el)).to.contain('At the end, your phone asks for this code. Never give it to anyone:');
-    expect(el.shadowRoot!.querySelector('[part~="code"]')!.textContent!.trim()).to.equal('730 514');
+    expect(el.shadowRoot!.querySelector('[part~="code"]')!.textContent.trim()).to.equal('730 514');
     await expect(el).to.be.accessible();
     expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.include({
       session: 'ho-sess',
@@ -380,7 +380,7 @@ describe('<kyc-onboard> Continue on my phone', () => {
       code: '730514',
     });
     // Copy link: to the clipboard where the browser allows it, else the link is selected for the person to copy.
-    [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent!.includes('Copy link'))!.click();
+    [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent.includes('Copy link'))!.click();
     const said = () => text(el).includes('Link copied.');
     const selected = () => input.selectionStart === 0 && input.selectionEnd === handoffUrl.length;
     await until(() => said() || selected(), 'copied (and said so), or selected');
@@ -550,7 +550,7 @@ describe('<kyc-onboard> Continue on my phone', () => {
     await waitState(el, 'error');
     await el.updateComplete;
     expect(text(el)).to.contain('Your session has expired. Please start again.');
-    const start = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent!.includes('Start again'))!;
+    const start = [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')].find((b) => b.textContent.includes('Start again'))!;
     expect(start).to.exist;
     await expect(el).to.be.accessible();
     start.click();

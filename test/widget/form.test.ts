@@ -111,7 +111,7 @@ describe('<kyc-onboard> form', () => {
       const input = $(el, `#${id}`);
       expect(input.getAttribute('aria-invalid'), id).to.equal('true');
       const described = $(el, `#${input.getAttribute('aria-describedby')!.split(' ').pop()}`);
-      expect(described.textContent!.length, id).to.be.greaterThan(3);
+      expect(described.textContent.length, id).to.be.greaterThan(3);
       expect(input.validity.customError, id).to.equal(true);
     }
     expect($(el, '#dateOfBirth-error').textContent).to.contain('past');

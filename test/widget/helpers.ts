@@ -1,7 +1,7 @@
 // Shared helpers of the widget's browser tests: msw as the worker, element queries, form filling.
 import { executeServerCommand } from '@web/test-runner-commands';
 import { fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
-import { http, HttpResponse, type DefaultBodyType, type StrictResponse } from 'msw';
+import { http, HttpResponse, type DefaultBodyType } from 'msw';
 import { setupWorker } from 'msw/browser';
 import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultRequest } from '../../worker/contract.js';
 import '../../widget/index.js';
@@ -23,7 +23,7 @@ export interface LinkCall {
 export interface ResultCall {
   body: ResultRequest;
 }
-type Reply = Response | StrictResponse<DefaultBodyType> | Promise<Response | StrictResponse<DefaultBodyType>>;
+type Reply = Response | HttpResponse<DefaultBodyType> | Promise<Response | HttpResponse<DefaultBodyType>>;
 
 export const linkAnswer = (over: Partial<OnboardingLinkAnswer> = {}): OnboardingLinkAnswer => ({
   url: 'https://hosted.example/flow/abc',

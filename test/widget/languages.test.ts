@@ -22,8 +22,7 @@ afterEach(() => {
 const dictionary = async (code: string): Promise<Strings> => (await import(`../../widget/i18n/${code}.js`)).default;
 const order = (el: KycOnboard) => [...el.shadowRoot!.querySelectorAll('.dob input')].map((i) => i.id);
 const base = (el: KycOnboard) => $<HTMLElement>(el, '[part=base]');
-const button = (el: KycOnboard, name: string) =>
-  [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === name) as HTMLButtonElement | undefined;
+const button = (el: KycOnboard, name: string) => [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === name);
 
 const YMD = ['ja', 'ko', 'zh-Hans', 'zh-Hant', 'hu', 'lt', 'sv', 'fa'];
 const MDY = ['fil'];

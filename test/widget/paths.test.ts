@@ -34,7 +34,7 @@ afterEach(() => {
 });
 
 const alertText = (el: KycOnboard) => el.shadowRoot!.querySelector('[role=alert]')?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
-const buttons = (el: KycOnboard) => [...el.shadowRoot!.querySelectorAll('button')].map((b) => b.textContent!.trim());
+const buttons = (el: KycOnboard) => [...el.shadowRoot!.querySelectorAll('button')].map((b) => b.textContent.trim());
 
 /** Capture console.error while `fn` runs. */
 async function consoleErrors(fn: () => Promise<void>): Promise<string[]> {

@@ -64,7 +64,7 @@ async function startBackend(port: number, env: Record<string, string>): Promise<
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((ok, fail) => {
-    child.stdout!.on('data', (d) => String(d).includes('partner backend on') && ok());
+    child.stdout.on('data', (d) => String(d).includes('partner backend on') && ok());
     child.once('exit', (code) => fail(new Error(`backend exited ${code}`)));
   });
   return child;

@@ -31,7 +31,7 @@ describe('IPv6 rate limits', () => {
 
   it('lets the /64s of one /48 through at most RL_IP_48 times a window, and another /48 still through', async () => {
     vendor(...okVendor);
-    const env: Env = { ...baseEnv, RL_IP: counting(60) as unknown as Env['RL_IP'], RL_IP_48: counting(120) as unknown as Env['RL_IP_48'] };
+    const env: Env = { ...baseEnv, RL_IP: counting(60), RL_IP_48: counting(120) };
     let passed = 0;
     // Three /64s of one /56, 60 requests each: 180 asked, the /48 limit lets 120 through.
     for (const subnet of ['5600', '5601', '56ff']) {

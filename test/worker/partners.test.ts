@@ -18,7 +18,7 @@ import { clearPartnerCache, registryPartnerByOrigin } from '../../worker/partner
 import { publicJwk } from '../../worker/partners/sealing';
 import { webhookTarget } from '../../worker/verifications/webhook-target';
 import { resetRuokCache } from '../../worker/browser-api/ruok';
-import { baseEnv, call, okVendor, person, record, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
+import { baseEnv, call, okVendor, person, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
 
 /** The subset of KVNamespace the worker uses, over a Map (and a RegistryStore over the same Map). */
 function memoryKv(): { kv: KVNamespace; store: RegistryStore; data: Map<string, string> } {
@@ -84,7 +84,7 @@ beforeEach(async () => {
 function siteverify(hostname: string, action = 'kyc-onboarding-link') {
   return http.post(TS_VERIFY, async ({ request }) => {
     const form = await request.formData();
-    const ok = form.get('secret') === 'ts-secret-alpha-1' && String(form.get('response')).startsWith('good-');
+    const ok = form.get('secret') === 'ts-secret-alpha-1' && (form.get('response') as string | null)?.startsWith('good-') === true;
     return HttpResponse.json({ success: ok, hostname, action, 'error-codes': [] });
   });
 }
@@ -401,6 +401,3 @@ describe('webhook targets of a sandbox worker', () => {
     assert.ok(webhookTarget(sandboxEnv, { webhookUrl: 'https://hooks.example/x', webhookSecret: secret }, 'https://demo.kyc.example'));
   });
 });
-
-// Keeps `record` (the harness's recorder) referenced for handlers added here later.
-void record;

@@ -8,7 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Env } from '../../worker/lib/env';
 import { pollSchedule } from '../../worker/verifications/settings';
 import { defaultSchedule, fixedSchedule, simulate } from '../support/polling-sim';
 
@@ -16,13 +15,13 @@ const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
 
 describe('polling budget (controlled clock)', () => {
   it('reads RESULT_POLL_MAX_SECONDS: default 900, never below RESULT_POLL_SECONDS', () => {
-    assert.deepEqual(pollSchedule({} as Env), { pollMs: 30_000, maxMs: 900_000 });
-    assert.deepEqual(pollSchedule({ RESULT_POLL_SECONDS: '10', RESULT_POLL_MAX_SECONDS: '120' } as Env), {
+    assert.deepEqual(pollSchedule({}), { pollMs: 30_000, maxMs: 900_000 });
+    assert.deepEqual(pollSchedule({ RESULT_POLL_SECONDS: '10', RESULT_POLL_MAX_SECONDS: '120' }), {
       pollMs: 10_000,
       maxMs: 120_000,
     });
-    assert.deepEqual(pollSchedule({ RESULT_POLL_SECONDS: '60', RESULT_POLL_MAX_SECONDS: '20' } as Env), { pollMs: 60_000, maxMs: 60_000 });
-    assert.deepEqual(pollSchedule({ RESULT_POLL_MAX_SECONDS: 'soon' } as Env), { pollMs: 30_000, maxMs: 900_000 });
+    assert.deepEqual(pollSchedule({ RESULT_POLL_SECONDS: '60', RESULT_POLL_MAX_SECONDS: '20' }), { pollMs: 60_000, maxMs: 60_000 });
+    assert.deepEqual(pollSchedule({ RESULT_POLL_MAX_SECONDS: 'soon' }), { pollMs: 30_000, maxMs: 900_000 });
   });
 
   it('an abandoned verification (link never opened, one-hour link, default grace) costs at most 12 vendor result calls', async () => {

@@ -44,7 +44,7 @@ before(async () => {
       'webhook-timestamp': String(req.headers['webhook-timestamp']),
       'webhook-signature': String(req.headers['webhook-signature']),
     };
-    let verified = false;
+    let verified: boolean;
     try {
       new Webhook(SECRET).verify(body, headers);
       verified = true;

@@ -45,7 +45,14 @@ const GRACE_MS = 10 * 60_000;
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const id = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(id), resolve()), { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(id);
+        resolve();
+      },
+      { once: true },
+    );
   });
 
 /** Only http(s) links may be followed or rendered. */
@@ -152,7 +159,10 @@ export function install(flow: Flow, d: Deps): Run {
       try {
         const answer = await getResult(host.endpoint, { session, ...returnParams }, signal);
         if (signal.aborted) return;
-        if (answer.checkStatus && answer.checkStatus !== 'CHECKING') return complete(answer);
+        if (answer.checkStatus && answer.checkStatus !== 'CHECKING') {
+          complete(answer);
+          return;
+        }
         if (answer.phoneOpened && !flow.phoneOpened) {
           flow.phoneOpened = true;
           host.requestUpdate();
@@ -164,6 +174,7 @@ export function install(flow: Flow, d: Deps): Run {
         // the person's "Send again" texts again.
         if (flow.state === 'handoff' && Date.now() >= expiry) {
           const renewed = await renew(session, signal);
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- it may have changed during the await
           if (signal.aborted) return;
           if (renewed) {
             session = renewed;
@@ -173,7 +184,10 @@ export function install(flow: Flow, d: Deps): Run {
       } catch (e) {
         if (signal.aborted) return;
         // Unless the session itself is gone (or can get no new link), keep asking while the link is out.
-        if (!long || (isFailure(e) && (e.status === 401 || e.status === 409))) return fail(e, 'result');
+        if (!long || (isFailure(e) && (e.status === 401 || e.status === 409))) {
+          fail(e, 'result');
+          return;
+        }
       }
       const waits = host.pollIntervals; // read each time: a change applies to the next wait
       const wait = long ? waits[Math.min(i, waits.length - 1)] : waits[i];
@@ -182,6 +196,7 @@ export function install(flow: Flow, d: Deps): Run {
         return;
       }
       await sleep(wait, signal);
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- it may have changed during the await
       if (signal.aborted) return;
     }
   };
@@ -202,13 +217,19 @@ export function install(flow: Flow, d: Deps): Run {
     };
     const bot = host._bot?.token;
     // Where Turnstile is on, a new link needs a fresh token too.
-    if (host.turnstileSitekey && !bot) return expired();
+    if (host.turnstileSitekey && !bot) {
+      expired();
+      return;
+    }
     const body: RenewLinkRequest = { session, lang: host._lang, ...(bot ? { turnstileToken: bot } : {}) };
     let answer: LinkAnswer;
     try {
       answer = await createLink(host.endpoint, body, newKey(), signal);
     } catch (e) {
-      if (isFailure(e) && e.status >= 400 && e.status < 500 && ![401, 409, 429].includes(e.status)) return expired();
+      if (isFailure(e) && e.status >= 400 && e.status < 500 && ![401, 409, 429].includes(e.status)) {
+        expired();
+        return;
+      }
       throw e;
     } finally {
       if (bot) host._bot?.reset(); // Turnstile tokens are single-use
@@ -229,7 +250,13 @@ export function install(flow: Flow, d: Deps): Run {
     flow.qr = answer.qr;
     flow.copied = flow.phoneOpened = flow.linkExpired = false;
     d.writeStored({ session: answer.session, urlExpiry: answer.localExpiry, ...keep });
-    d.emit(host, 'kyc-link', { url, urlExpiry: answer.urlExpiry, smsSent: !!answer.smsSent, verificationId: answer.verificationId });
+    d.emit(host, 'kyc-link', {
+      url,
+      urlExpiry: answer.urlExpiry,
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- parsed JSON: a renewal's answer may leave it out
+      smsSent: !!answer.smsSent,
+      verificationId: answer.verificationId,
+    });
   };
 
   /** With `client-secret`: a verification the partner's server started. The page's `customer-ref` does not apply. */
@@ -296,7 +323,10 @@ export function install(flow: Flow, d: Deps): Run {
     try {
       const answer = await getResult(host.endpoint, { clientSecret }, signal);
       if (signal.aborted) return;
-      if (answer.checkStatus !== 'CHECKING') return complete(answer);
+      if (answer.checkStatus !== 'CHECKING') {
+        complete(answer);
+        return;
+      }
       if (answer.status !== 'open') return;
       await link({ clientSecret, lang: host._lang, returnUrl: host.returnUrl || pageUrl() }, true, signal);
     } catch (e) {
@@ -306,7 +336,10 @@ export function install(flow: Flow, d: Deps): Run {
 
   const check = async (): Promise<void> => {
     const stored = d.readStored();
-    if (!stored) return fail(failure('NO_SESSION', 0, false), 'result');
+    if (!stored) {
+      fail(failure('NO_SESSION', 0, false), 'result');
+      return;
+    }
     flow.failure = undefined;
     set('checking');
     return poll(stored.session, false);

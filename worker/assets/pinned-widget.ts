@@ -23,6 +23,7 @@ export const pinnedWidget = new Hono<AppEnv>().get('/:file{widget@[0-9A-Za-z.+-]
   if (!id || !c.env.ASSETS) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
   const res = await c.env.ASSETS.fetch(new URL(`/pinned/${id}.js`, c.req.url).href);
   if (!res.ok) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- test/tsconfig.json compiles this file with DOM types too
   return new Response(res.body as unknown as BodyInit, {
     status: 200,
     headers: {

@@ -1,5 +1,6 @@
 /** POST /api/onboarding-link — DESIGN.md "Browser-facing API" (with a `session`: a new link, `renew-link.ts`). */
 import { Hono } from 'hono/tiny';
+import { createMiddleware } from 'hono/factory';
 import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
 import { livemode, usesSandbox, type AppEnv } from '../lib/env';
 import { countText, holdOpen, releaseHolds } from '../lib/allowances';
@@ -38,13 +39,16 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
 export const onboardingLink = new Hono<AppEnv>();
 
 // The operator's `link.refused`: a refusal of this route (4xx), by error code and the paths of the fields it named.
-onboardingLink.use('/onboarding-link', async (c, next) => {
-  await next();
-  const err = c.error;
-  if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429) {
-    track(c, { type: 'link.refused', errorCode: err.errorCode, fields: err.issues.map((i) => i.issueLocation) });
-  }
-});
+onboardingLink.use(
+  '/onboarding-link',
+  createMiddleware<AppEnv>(async (c, next) => {
+    await next();
+    const err = c.error;
+    if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429) {
+      track(c, { type: 'link.refused', errorCode: err.errorCode, fields: err.issues.map((i) => i.issueLocation) });
+    }
+  }),
+);
 
 onboardingLink.post('/onboarding-link', async (c) => {
   const env = c.env;
@@ -213,7 +217,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
         partnerOrigin: origin,
         linkExpiresAt: expiresAt,
         deadline: expiresAt + verificationGraceSeconds(env) * 1000,
-        ...(holds ? { holds } : {}),
+        holds,
         ...(handoff ? { handoff } : {}),
         link: kept,
       });
@@ -237,7 +241,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
         deadline: expiresAt + verificationGraceSeconds(env) * 1000,
         status: CHECKING,
         polls: 0,
-        ...(holds ? { holds } : {}),
+        holds,
         webhook: { state: 'none', attempts: 0 },
         ...(handoff ? { handoff } : {}),
       };

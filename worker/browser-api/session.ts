@@ -63,7 +63,7 @@ export async function readSession(secret: string, token: string): Promise<Sessio
     if (typeof p.sub !== 'string' || typeof p.vid !== 'string' || typeof p.org !== 'string' || typeof p.exp !== 'number') return undefined;
     if (p.pid !== undefined && typeof p.pid !== 'string') return undefined;
     // Sessions made before partners existed were all the environment's.
-    return { ...(p as unknown as Session), pid: (p.pid as string | undefined) ?? ENVIRONMENT_PARTNER_ID };
+    return { ...(p as unknown as Session), pid: p.pid ?? ENVIRONMENT_PARTNER_ID };
   } catch {
     return undefined;
   }

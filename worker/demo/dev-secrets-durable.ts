@@ -6,10 +6,13 @@ import type { Env } from '../lib/env';
 export class DevSecrets extends DurableObject<Env> {
   async values(): Promise<DevSecretValues> {
     let v = await this.ctx.storage.get<DevSecretValues>('values');
+    // Values stored before a secret was added lack it.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     if (!v || !v.demoWebhookSecret || !v.demoServerKeys) {
       // Values kept from before a secret was added keep what they had.
-      v = { ...(await generateDevSecrets()), ...v } as DevSecretValues;
+      v = { ...(await generateDevSecrets()), ...v };
       if (!v.demoWebhookSecret) v.demoWebhookSecret = newWebhookSecret();
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- as above
       if (!v.demoServerKeys) v.demoServerKeys = newDemoServerKeys();
       await this.ctx.storage.put('values', v);
     }

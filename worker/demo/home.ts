@@ -19,9 +19,12 @@ export const home = new Hono<AppEnv>().get('/', async (c) => {
   // Deployed with the sandbox and no DEMO=on, /api fails closed: no demo page over it.
   const refused = usesSandbox(c.env) && isDeployed(c.env, c.req.url) && !demoExplicitlyOn(c.env);
   if (demoEnabled(c.env) && c.env.ASSETS && !refused) {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- test/tsconfig.json compiles this file with DOM types too
     const res = await c.env.ASSETS.fetch(c.req.raw as unknown as Parameters<NonNullable<typeof c.env.ASSETS>['fetch']>[0]);
     // A copy: the asset's own headers are immutable, and the middleware adds to them.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as above
     const headers = new Headers(res.headers as unknown as Headers);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as above
     if (usesSandbox(c.env) || !res.ok) return new Response(res.body as unknown as BodyInit, { status: res.status, headers });
     const page = await res.text();
     const html = page.replace(BANNER, () => REAL_BANNER.exec(page)?.[1] ?? '');

@@ -14,7 +14,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
 import type { AppEnv } from '../lib/env';
-import { ApiError } from '../lib/errors';
+import { ApiError, errorName } from '../lib/errors';
 import { VERIFICATION_ID } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
 import { partnerById } from '../partners/resolve';
@@ -107,6 +107,8 @@ export const handoff = new Hono<AppEnv>()
     const action = `/handoff/${vid}?t=${encodeURIComponent(token)}&l=${lang}`;
     return c.html(continuePage(t.lang, t, action, partner?.displayName));
   })
+  // bodyLimit types its onError with Hono's default Context; it runs inside this app.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-argument
   .post('/handoff/:verificationId', bodyLimit({ maxSize: 1024, onError: (c) => page(c, 'linkGone', 404) }), async (c) => {
     const vid = c.req.param('verificationId');
     const token = c.req.query('t') ?? '';
@@ -144,6 +146,7 @@ export const handoff = new Hono<AppEnv>()
   })
   .post(
     '/handoff/:verificationId/return',
+    // eslint-disable-next-line @typescript-eslint/no-unsafe-argument -- bodyLimit types its onError with Hono's default Context
     bodyLimit({ maxSize: 1024, onError: (c) => codeForm(c, c.req.param('verificationId') ?? '', sixDigits) }),
     async (c) => {
       const vid = c.req.param('verificationId');
@@ -170,7 +173,6 @@ export const handoff = new Hono<AppEnv>()
   )
   .onError((err, c) => {
     // The phone's person has nothing to fix: any fault reads as a calm page.
-    if (!(err instanceof ApiError))
-      console.error(JSON.stringify({ level: 'error', event: 'handoff_page_failed', error: err?.name ?? 'Error' }));
+    if (!(err instanceof ApiError)) console.error(JSON.stringify({ level: 'error', event: 'handoff_page_failed', error: errorName(err) }));
     return page(c, 'notFinished');
   });

@@ -53,7 +53,7 @@ class MemoryAllowances implements Allowances {
   constructor(private readonly now: () => number) {}
   async take(key: string, id: string, until: number, max: number) {
     let b = this.budgets.get(key);
-    if (!b) this.budgets.set(key, (b = new Map()));
+    if (!b) this.budgets.set(key, (b = new Map<string, number>()));
     return takeFrom(b, id, until, max, this.now());
   }
   async release(key: string, id: string) {

@@ -36,13 +36,15 @@ export type ErrorCode =
   | 'VENDOR_TIMEOUT'
   | 'VENDOR_MISMATCH'
   | 'SIGNATURE_INVALID'
-  | 'UNAUTHENTICATED'
   | 'NOT_FINAL'
   | 'REDACTED'
   | 'NO_EVENT'
-  | 'VERIFICATION_CLOSED'
   | 'CLIENT_SECRET_INVALID'
   | 'INTERNAL_ERROR';
+
+/** The name of whatever was thrown (an Error, a DOMException such as TimeoutError), for log lines: never its message. */
+export const errorName = (err: unknown): string =>
+  typeof err === 'object' && err !== null && 'name' in err && typeof err.name === 'string' ? err.name : 'Error';
 
 export class ApiError extends Error {
   constructor(
@@ -58,6 +60,8 @@ export class ApiError extends Error {
 }
 
 export function errorBody(c: Context<AppEnv>, err: ApiError): ErrorObject {
+  // An error thrown before the request-id middleware ran has none.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   return { errorCode: err.errorCode, errorMsg: err.errorMsg, issues: err.issues, requestId: c.get('requestId') ?? '' };
 }
 

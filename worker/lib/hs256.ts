@@ -33,12 +33,13 @@ export async function verifyHs256(token: string, secret: string, now = Date.now(
   const parts = token.split('.');
   if (parts.length !== 3) throw new Error('malformed');
   const [h, p, s] = parts as [string, string, string];
-  const header = JSON.parse(new TextDecoder().decode(fromBase64url(h))) as { alg?: unknown };
+  const header = JSON.parse(new TextDecoder().decode(fromBase64url(h))) as { alg?: unknown } | null;
   if (header?.alg !== 'HS256') throw new Error('algorithm');
   const ok = await crypto.subtle.verify('HMAC', await hmacKey(secret), fromBase64url(s), encoder.encode(`${h}.${p}`));
   if (!ok) throw new Error('signature');
-  const payload = JSON.parse(new TextDecoder().decode(fromBase64url(p))) as Record<string, unknown>;
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new Error('payload');
+  const parsed: unknown = JSON.parse(new TextDecoder().decode(fromBase64url(p)));
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('payload');
+  const payload = parsed as Record<string, unknown>;
   const seconds = Math.floor(now / 1000);
   if (typeof payload.exp === 'number' && payload.exp <= seconds) throw new Error('expired');
   if (typeof payload.nbf === 'number' && payload.nbf > seconds) throw new Error('not yet valid');

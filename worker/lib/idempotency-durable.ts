@@ -11,7 +11,9 @@ export class IdempotencyStore extends DurableObject<Env> {
       // A sweep at most one window away keeps the shard small under steady traffic.
       if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + IDEMPOTENCY_TTL_MS);
     },
-    async (k) => void (await this.ctx.storage.delete(k)),
+    async (k) => {
+      await this.ctx.storage.delete(k);
+    },
   );
 
   claim(key: string, fingerprint: string): Promise<Claim> {

@@ -8,8 +8,8 @@ const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 export function ulid(now = Date.now()): string {
   let time = '';
-  for (let t = now, i = 0; i < 10; i++, t = Math.floor(t / 32)) time = ALPHABET[t % 32] + time;
+  for (let t = now, i = 0; i < 10; i++, t = Math.floor(t / 32)) time = ALPHABET.charAt(t % 32) + time;
   let random = '';
-  for (const byte of crypto.getRandomValues(new Uint8Array(16))) random += ALPHABET[byte & 31];
+  for (const byte of crypto.getRandomValues(new Uint8Array(16))) random += ALPHABET.charAt(byte & 31);
   return time + random;
 }

@@ -33,7 +33,7 @@ export function ipKey(ip: string, prefix: 64 | 48 = 64): string {
   const [head = '', tail] = addr.split('::');
   const h = head ? head.split(':') : [];
   const t = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? h : [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
+  const groups = tail === undefined ? h : [...h, ...Array<string>(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t];
   return (
     groups
       .slice(0, prefix / 16)

@@ -53,7 +53,7 @@ export function parsePhone(code: string, number: string): { phone?: ParsedPhone;
   } catch (e) {
     // The library throws on input it has no metadata for ("Unknown calling
     // code: 999"): that is the person's typo, a 400 on the field, never a 500.
-    return /calling code/i.test(String((e as Error)?.message))
+    return /calling code/i.test(e instanceof Error ? e.message : String(e))
       ? { issues: [{ issue: 'is not a country calling code', issueLocation: 'phone.code' }] }
       : { issues: [{ issue: 'is not a phone number', issueLocation: 'phone.number' }] };
   }

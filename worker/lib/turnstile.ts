@@ -35,7 +35,7 @@ export async function verifyTurnstile(
   form.set('secret', secret);
   form.set('response', token);
   if (ip !== 'unknown') form.set('remoteip', ip);
-  let ok = false;
+  let ok: boolean;
   try {
     const res = await fetch(env.TURNSTILE_VERIFY_URL || DEFAULT_TURNSTILE_VERIFY_URL, {
       method: 'POST',
@@ -45,13 +45,13 @@ export async function verifyTurnstile(
     });
     // Only a readable verdict from siteverify can refuse the person; a
     // siteverify that is down or answers garbage is our problem (502).
-    const data = (await res.json()) as { success?: unknown; hostname?: unknown; action?: unknown };
-    if (res.status >= 500 || !data || typeof data !== 'object' || typeof data.success !== 'boolean') throw new Error('no verdict');
+    const data: { success?: unknown; hostname?: unknown; action?: unknown } | null = await res.json();
+    if (res.status >= 500 || typeof data !== 'object' || data === null || typeof data.success !== 'boolean') throw new Error('no verdict');
     // A token solved on another site (one claiming this partner's Origin), or
     // for another action of the partner's site, is refused.
     ok =
       res.ok &&
-      data.success === true &&
+      data.success &&
       typeof data.hostname === 'string' &&
       data.hostname.toLowerCase() === hostname.toLowerCase() &&
       data.action === TURNSTILE_ACTION;

@@ -30,7 +30,7 @@ export function misconfiguration(env: Env, requestUrl: string): Issue[] {
       add('KYC_BASE_URL', `${NOT_SET}: a deployed worker uses the sandbox only with DEMO=on set explicitly`);
   } else {
     // https, or `api_key` would travel in clear: plain http only to a loopback host (a vendor double on this machine).
-    let baseOk = false;
+    let baseOk: boolean;
     try {
       const base = new URL(env.KYC_BASE_URL!.trim());
       baseOk = base.protocol === 'https:' || (base.protocol === 'http:' && isLoopbackHost(base.hostname));

@@ -11,6 +11,7 @@
  *     sandbox as the vendor on a loopback host (a laptop), where it is open.
  * Configured, a request with neither a valid assertion nor the token is 401.
  */
+import { errorName } from '../lib/errors';
 import { usesSandbox, type Env } from '../lib/env';
 import { hasInProcessSandbox } from '../vendor-api/from-env';
 import { configuredPublicOrigin, isLoopbackHost } from '../lib/public-origin';
@@ -49,12 +50,12 @@ async function teamKeys(domain: string, kid: string, now: number): Promise<RsaJw
   try {
     const res = await fetch(`https://${domain}/cdn-cgi/access/certs`, { signal: AbortSignal.timeout(5000), redirect: 'manual' });
     if (!res.ok) throw new Error(`status ${res.status}`);
-    const body = (await res.json()) as { keys?: RsaJwk[] };
+    const body: { keys?: RsaJwk[] } = await res.json();
     const keys = Array.isArray(body.keys) ? body.keys : [];
     teamKeyCache.set(domain, { keys, at: now });
     return keys;
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', event: 'ops_access_keys_unavailable', error: (err as Error)?.name ?? 'Error' }));
+    console.error(JSON.stringify({ level: 'error', event: 'ops_access_keys_unavailable', error: errorName(err) }));
     return cached?.keys ?? [];
   }
 }

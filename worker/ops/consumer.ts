@@ -10,6 +10,7 @@ import type { MessageBatch } from '@cloudflare/workers-types';
 import type { Env } from '../lib/env';
 import type { OpsMessage } from './events';
 import { cleanUp, record } from './store';
+import { errorName } from '../lib/errors';
 
 const TYPES = new Set([
   'widget.shown',
@@ -53,7 +54,7 @@ export function isOpsMessage(b: unknown): b is OpsMessage {
 
 export const EVENTS_QUEUE_NAME = 'kyc-ops-events';
 
-export async function consumeOpsBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+export async function consumeOpsBatch(batch: MessageBatch, env: Env): Promise<void> {
   if (batch.queue.endsWith('-dlq')) {
     // Events the consumer could not write after every retry: lost to the counts, said in the log.
     console.error(JSON.stringify({ level: 'error', event: 'ops_events_lost', count: batch.messages.length }));
@@ -76,9 +77,7 @@ export async function consumeOpsBatch(batch: MessageBatch<unknown>, env: Env): P
     await record(env.DB, events);
     batch.ackAll();
   } catch (err) {
-    console.error(
-      JSON.stringify({ level: 'error', event: 'ops_rollup_failed', count: events.length, error: (err as Error)?.name ?? 'Error' }),
-    );
+    console.error(JSON.stringify({ level: 'error', event: 'ops_rollup_failed', count: events.length, error: errorName(err) }));
     batch.retryAll({ delaySeconds: 10 });
   }
 }

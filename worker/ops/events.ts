@@ -12,6 +12,7 @@
  */
 import type { Env } from '../lib/env';
 import type { VendorOperation, VendorOutcome } from '../vendor-api/client';
+import { errorName } from '../lib/errors';
 
 export type { VendorOperation, VendorOutcome };
 
@@ -82,7 +83,7 @@ export function eventId(): string {
 
 /** The event with its envelope, its strings reduced to codes. */
 export function message(partnerId: string | undefined, event: OpsEvent, at = Date.now()): OpsMessage {
-  const e = { ...event } as OpsEvent;
+  const e = { ...event };
   switch (e.type) {
     case 'link.refused':
       e.errorCode = code(e.errorCode);
@@ -105,7 +106,7 @@ export function message(partnerId: string | undefined, event: OpsEvent, at = Dat
 }
 
 function logFailure(err: unknown, count: number): void {
-  console.error(JSON.stringify({ level: 'error', event: 'ops_events_not_sent', count, error: (err as Error)?.name ?? 'Error' }));
+  console.error(JSON.stringify({ level: 'error', event: 'ops_events_not_sent', count, error: errorName(err) }));
 }
 
 /**
@@ -125,7 +126,7 @@ export function emit(env: Pick<Env, 'EVENTS_QUEUE'>, ctx: WaitUntil | undefined,
         : queue.sendBatch(messages.map((body) => ({ body, contentType: 'json' as const })))
     ).then(
       () => undefined,
-      (err) => logFailure(err, messages.length),
+      (err: unknown) => logFailure(err, messages.length),
     );
   } catch (err) {
     logFailure(err, messages.length);

@@ -153,7 +153,7 @@ ops.post('/ops/redeliver', bodyLimit({ maxSize: 1024 }), async (c) => {
     if (!(err instanceof ApiError) || err.status >= 500) throw err;
     back.set('redeliver_failed', err.errorCode);
   }
-  return c.redirect(`/ops?${back}`, 303);
+  return c.redirect(`/ops?${back.toString()}`, 303);
 });
 
 ops.get('/ops', async (c) => {

@@ -72,6 +72,7 @@ const text = (max: number) =>
     .trim()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
+    // eslint-disable-next-line no-control-regex -- refusing control characters is the point
     .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'contains control characters');
 
 /** A sealed value: a JWE in compact form whose associated data is not stored (see sealing.ts). */
@@ -164,7 +165,7 @@ function v6Groups(h: string): number[] | undefined {
   const part = (s: string) => (s ? s.split(':').map((g) => parseInt(g, 16)) : []);
   const a = part(head);
   const b = tail === undefined ? [] : part(tail);
-  const groups = tail === undefined ? a : [...a, ...Array(8 - a.length - b.length).fill(0), ...b];
+  const groups = tail === undefined ? a : [...a, ...Array<number>(8 - a.length - b.length).fill(0), ...b];
   return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : undefined;
 }
 

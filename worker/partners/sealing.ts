@@ -140,9 +140,7 @@ function privateKey(kid: string, jwk: JWK): Promise<CryptoKey> {
   let key = imported.get(cacheKey);
   if (!key) {
     const { kty, crv, x, y, d } = jwk;
-    key = crypto.subtle.importKey('jwk', { kty: kty!, crv, x, y, d }, { name: 'ECDH', namedCurve: 'P-256' }, false, [
-      'deriveBits',
-    ]) as Promise<CryptoKey>;
+    key = crypto.subtle.importKey('jwk', { kty: kty!, crv, x, y, d }, { name: 'ECDH', namedCurve: 'P-256' }, false, ['deriveBits']);
     imported.set(cacheKey, key);
     key.catch(() => imported.delete(cacheKey));
   }

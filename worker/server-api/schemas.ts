@@ -9,6 +9,7 @@
 import * as z from 'zod';
 
 /** Control characters and bidi overrides have no place in a reference (as in the browser API). */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 export const VERIFICATION_STATUSES = ['created', 'open', 'final', 'expired', 'canceled'] as const;

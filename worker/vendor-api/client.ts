@@ -149,7 +149,7 @@ export function createVendorClient(config: VendorConfig) {
       }
       const parsed = schema.safeParse(json);
       if (!parsed.success) throw new VendorError({ kind: 'bad-answer', status: response.status });
-      return parsed.data as z.infer<S>;
+      return parsed.data;
     })();
     try {
       return await Promise.race([exchanging, timeout]);
@@ -174,7 +174,7 @@ export function createVendorClient(config: VendorConfig) {
       if (options.onlyEntityIds !== undefined) q.set('onlyEntityIds', String(options.onlyEntityIds));
       if (options.resultLimit !== undefined) q.set('resultLimit', String(options.resultLimit));
       const path = '/' + config.searchPath.replace(/^\/+/, '');
-      return call('search', 'POST', q.size ? `${path}?${q}` : path, SearchResponse, criteria);
+      return call('search', 'POST', q.size ? `${path}?${q.toString()}` : path, SearchResponse, criteria);
     },
     /** 4.4 — GET {base}/v2/kyc/ruok */
     ruok: () => call('ruok', 'GET', '/v2/kyc/ruok', RuokResponse),

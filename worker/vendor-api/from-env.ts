@@ -64,8 +64,7 @@ export function vendorClient(
       onStatus?.(response.status);
       return response;
     },
-    onCall: (operation, outcome, ms) =>
-      emitOne(env, waitUntil ?? (ctx as WaitUntil | undefined), partnerId, { type: 'vendor.call', operation, outcome, ms }),
+    onCall: (operation, outcome, ms) => emitOne(env, waitUntil ?? ctx, partnerId, { type: 'vendor.call', operation, outcome, ms }),
   });
 }
 

@@ -19,7 +19,7 @@ export interface SigningKey {
 
 type PrivateJwk = JsonWebKey & { kid?: unknown };
 
-function isPrivateP256(k: PrivateJwk): k is JsonWebKey & { kid: string } {
+function isPrivateP256(k: PrivateJwk | null): k is JsonWebKey & { kid: string } {
   return (
     k?.kty === 'EC' &&
     k.crv === 'P-256' &&
@@ -40,7 +40,7 @@ export function configuredKeyJwks(env: Env): (JsonWebKey & { kid: string })[] | 
     if (!Array.isArray(list) || list.length === 0 || !list.every(isPrivateP256)) return undefined;
     // Two keys under one kid: a verifier could pick either; refused as misconfigured.
     if (new Set(list.map((k) => k.kid)).size !== list.length) return undefined;
-    return list as (JsonWebKey & { kid: string })[];
+    return list;
   } catch {
     return undefined;
   }

@@ -91,9 +91,18 @@ export interface ListFilter {
 export async function listIndex(db: D1Database, partnerId: string, f: ListFilter): Promise<IndexRow[]> {
   const where = ['partner_id = ?'];
   const args: unknown[] = [partnerId];
-  if (f.customerRef !== undefined) (where.push('customer_ref = ?'), args.push(f.customerRef));
-  if (f.status !== undefined) (where.push('status = ?'), args.push(f.status));
-  if (f.cursor !== undefined) (where.push('id < ?'), args.push(f.cursor));
+  if (f.customerRef !== undefined) {
+    where.push('customer_ref = ?');
+    args.push(f.customerRef);
+  }
+  if (f.status !== undefined) {
+    where.push('status = ?');
+    args.push(f.status);
+  }
+  if (f.cursor !== undefined) {
+    where.push('id < ?');
+    args.push(f.cursor);
+  }
   const { results } = await db
     .prepare(`SELECT * FROM verifications WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT ?`)
     .bind(...args, f.limit)

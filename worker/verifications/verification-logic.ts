@@ -6,6 +6,7 @@
 import { vendorMismatch } from '../vendor-api/errors';
 import { randomToken, safeEqual } from '../lib/random';
 import type { OpsEvent } from '../ops/events';
+import { errorName } from '../lib/errors';
 import {
   awaitingClaim,
   CHECKING,
@@ -279,9 +280,7 @@ export class VerificationLogic {
         await this.poll('alarm');
       } catch (err) {
         // A failed poll is tried again at the next alarm; the error's name only.
-        console.error(
-          JSON.stringify({ level: 'error', event: 'poll_failed', verificationId: v.id, error: (err as Error)?.name ?? 'Error' }),
-        );
+        console.error(JSON.stringify({ level: 'error', event: 'poll_failed', verificationId: v.id, error: errorName(err) }));
       }
     }
     await this.reschedule();

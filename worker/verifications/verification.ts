@@ -296,6 +296,8 @@ export function webhookEvent(v: Verification): WebhookEvent {
     ...(isFinal(v) && !canceled ? { checkStatus: v.status } : {}),
     ...(v.customerRef ? { customerRef: v.customerRef, customerRefSource: v.customerRefSource ?? 'page' } : {}),
     ...(v.partnerOrigin ? { partnerOrigin: v.partnerOrigin } : {}),
+    // Records made before livemode existed have none: they count as test-mode (false), never as live.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare
     livemode: v.livemode === true,
     ...(type === 'verification.expired' ? { reason: v.expiredReason ?? 'not_finished' } : {}),
   };

@@ -19,6 +19,7 @@ import { webhookSignature } from './webhook-signature';
 import { demoEnabled } from '../lib/env';
 import { demoWebhooks } from './demo-webhooks';
 import { emit, message, type WebhookResult } from '../ops/events';
+import { errorName } from '../lib/errors';
 
 /** What travels on the queue: the event, which attempt comes next, and not before when. */
 export interface WebhookMessage extends WebhookEvent {
@@ -72,7 +73,7 @@ export async function deliverOnce(
     // refused, reset (network), or no answer within the timeout
     return {
       kind: 'failed',
-      failure: (err as Error)?.name === 'TimeoutError' || (err as Error)?.name === 'AbortError' ? 'timeout' : 'network',
+      failure: errorName(err) === 'TimeoutError' || errorName(err) === 'AbortError' ? 'timeout' : 'network',
     };
   }
 }
@@ -176,8 +177,10 @@ export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, e
         JSON.stringify({
           level: 'error',
           event: 'webhook_consumer_error',
+          // A malformed message (not ours) may have no body.
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
           verificationId: message.body?.verificationId,
-          error: (err as Error)?.name ?? 'Error',
+          error: errorName(err),
         }),
       );
       message.retry({ delaySeconds: 30 });
