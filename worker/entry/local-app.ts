@@ -7,6 +7,7 @@
  * `sandbox.fetch` directly (no network, no second worker), and HTTP callers
  * reach it under /sandbox through the guard below.
  */
+/* eslint-disable @typescript-eslint/no-unsafe-class-instance-assignment -- the demo's sub-apps are hono/tiny apps: hono's own Hono class, reached through another entry point */
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { sandbox } from '../../sandbox/app';
@@ -96,8 +97,6 @@ export const app = createApp({
   mount: (app) => {
     app.route('/', home);
     mountSandbox(app);
-    // The demo receiver's Hono comes from hono/tiny: the same class as hono's, reached through another entry point.
-    // eslint-disable-next-line @typescript-eslint/no-unsafe-class-instance-assignment
     app.route('/', demoReceiver);
     app.route('/', demoServer);
   },
