@@ -70,9 +70,26 @@ describe('the OpenAPI document of /v1', () => {
   });
 
   it('is served at GET /v1/openapi.json as it is in the repository, no-store, without a key', async () => {
-    const res = await serverApi.request('/v1/openapi.json');
+    // As the build puts it among the static assets (scripts/build-widget.mjs): the worker reads it through ASSETS.
+    const asked: string[] = [];
+    const ASSETS = {
+      fetch: async (url: string) => {
+        asked.push(new URL(url).pathname);
+        return new Response(readFileSync(FILE, 'utf8'), { headers: { 'Content-Type': 'application/json' } });
+      },
+    };
+    const res = await serverApi.request('/v1/openapi.json', {}, { ASSETS });
+    assert.deepEqual(asked, ['/v1/openapi.json']);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('Cache-Control'), 'no-store');
     assert.deepEqual(await res.json(), doc);
+    assert.equal(res.headers.get('Access-Control-Allow-Origin'), null);
+  });
+
+  it('answers 404 (not a stale copy) when the build has not put the document among the assets', async () => {
+    const ASSETS = { fetch: async () => new Response('not found', { status: 404 }) };
+    const res = await serverApi.request('/v1/openapi.json', {}, { ASSETS });
+    assert.equal(res.status, 404);
+    assert.equal(res.headers.get('Cache-Control'), 'no-store');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `/v1`: the partner's server API (DESIGN.md "The partner's server API"),
- * server to server with a server key. The routes of `routes.ts`, validated
- * with its zod schemas; every answer `Cache-Control: no-store`, no CORS
+ * server to server with a server key. The routes of `paths.ts` (the route
+ * table of `routes.ts` without its documentation), validated with the zod
+ * schemas of `requests.ts`; every answer `Cache-Control: no-store`, no CORS
  * headers, errors an ErrorObject. The browser API never imports this.
  */
 import type { Context } from 'hono';
@@ -23,18 +24,9 @@ import { lifecycle, newVerificationId, CHECKING, VERIFICATION_ID, type Verificat
 import { verifications } from '../verifications/verification-store';
 import { listIndex, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
-import { honoPath, routes } from './routes';
-import {
-  CreateVerificationRequest,
-  GetQuery,
-  IdempotencyHeader,
-  ListQuery,
-  type CreatedVerification,
-  type Person,
-  type Verification as V1Verification,
-  type VerificationSummary,
-} from './schemas';
-import openapiDocument from './openapi.json';
+import { honoPath, paths as routes } from './paths';
+import { CreateVerificationRequest, GetQuery, IdempotencyHeader, ListQuery } from './requests';
+import type { CreatedVerification, Person, Verification as V1Verification, VerificationSummary } from './schemas';
 
 export const DEFAULT_EXPIRES_IN_SECONDS = 86_400;
 const DEFAULT_LIMIT = 20;
@@ -157,7 +149,16 @@ serverApi.use('/v1/*', async (c, next) => {
   c.header('Cache-Control', 'no-store');
 });
 
-serverApi.get(honoPath(routes.openapi.path), (c) => c.json(openapiDocument));
+/** Where the build puts `openapi.json` among the static assets (scripts/build-widget.mjs): not in the bundle (19.5 KB). */
+export const OPENAPI_ASSET = '/v1/openapi.json';
+
+// The document as the repository has it, read through the ASSETS binding (run_worker_first covers /v1/*,
+// so the answer is this route's: no-store and no CORS, as every /v1 answer).
+serverApi.get(honoPath(routes.openapi.path), async (c) => {
+  const res = c.env.ASSETS ? await c.env.ASSETS.fetch(new URL(OPENAPI_ASSET, c.req.url).href) : undefined;
+  if (!res?.ok) throw new ApiError(404, 'NOT_FOUND', 'The OpenAPI document is not built: run `npm run build`.');
+  return c.body(await res.text(), 200, { 'Content-Type': 'application/json' });
+});
 
 serverApi.use('/v1/*', async (c, next) => {
   if (c.req.method === 'OPTIONS')

@@ -19,6 +19,7 @@ import {
   VerificationIdParam,
   VerificationList,
 } from './schemas';
+import { paths } from './paths';
 
 const json = <S extends z.ZodType>(schema: S, description: string) => ({ description, content: { 'application/json': { schema } } });
 const error = (description: string) => json(ErrorObject, description);
@@ -34,8 +35,7 @@ const badInput = error('`VALIDATION_FAILED`: `issues` names each bad field; `INV
 
 export const routes = {
   createVerification: {
-    method: 'post',
-    path: '/v1/verifications',
+    ...paths.createVerification,
     operationId: 'createVerification',
     summary: 'Start a verification for one of your accounts',
     description:
@@ -54,16 +54,14 @@ export const routes = {
     },
   },
   listVerifications: {
-    method: 'get',
-    path: '/v1/verifications',
+    ...paths.listVerifications,
     operationId: 'listVerifications',
     summary: 'List your verifications, newest first',
     request: { query: ListQuery },
     responses: { 200: json(VerificationList, 'A page of verifications.'), 400: badInput, ...common },
   },
   getVerification: {
-    method: 'get',
-    path: '/v1/verifications/{verificationId}',
+    ...paths.getVerification,
     operationId: 'getVerification',
     summary: 'Read a verification (and, once final, the verified person)',
     request: { params: VerificationIdParam, query: GetQuery },
@@ -78,8 +76,7 @@ export const routes = {
     },
   },
   cancelVerification: {
-    method: 'post',
-    path: '/v1/verifications/{verificationId}/cancel',
+    ...paths.cancelVerification,
     operationId: 'cancelVerification',
     summary: 'Cancel a verification that is created or open',
     description: 'Polling stops, the client secret stops working, and a `verification.canceled` webhook is sent.',
@@ -92,8 +89,7 @@ export const routes = {
     },
   },
   redactVerification: {
-    method: 'post',
-    path: '/v1/verifications/{verificationId}/redact',
+    ...paths.redactVerification,
     operationId: 'redactVerification',
     summary: 'Forget the customerRef and entityId of a verification',
     description:
@@ -102,8 +98,7 @@ export const routes = {
     responses: { 200: json(Verification, 'Redacted.'), 404: notFound, ...common },
   },
   redeliverWebhook: {
-    method: 'post',
-    path: '/v1/verifications/{verificationId}/webhook/redeliver',
+    ...paths.redeliverWebhook,
     operationId: 'redeliverWebhook',
     summary: 'Send the last webhook event again',
     description: 'The same event and `webhook-id` as before, as a fresh attempt.',
@@ -116,8 +111,7 @@ export const routes = {
     },
   },
   openapi: {
-    method: 'get',
-    path: '/v1/openapi.json',
+    ...paths.openapi,
     operationId: 'openapi',
     summary: 'This document',
     security: [],
@@ -129,5 +123,4 @@ export const routes = {
 
 export type RouteName = keyof typeof routes;
 
-/** Hono's form of an OpenAPI path: `{verificationId}` → `:verificationId`. */
-export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+export { honoPath } from './paths';
