@@ -19,6 +19,8 @@ interface Settings {
   brand: string;
   lang: string;
   sms: boolean;
+  /** "Start from the server": the partner's server starts the verification and hands the page a client secret. */
+  serverFirst: boolean;
 }
 interface LogEntry {
   at: string;
@@ -66,6 +68,8 @@ const SETTINGS_KEY = 'kyc-demo:settings';
 const LOG_KEY = 'kyc-demo:log';
 const REF_KEY = 'kyc-demo:outbox-key';
 const WIDGET_SESSION_KEY = 'kyc-onboard:session';
+/** The client secret the demo's "server" handed this tab (server first): a reload or a return resumes it. */
+const SECRET_KEY = 'kyc-demo:client-secret';
 const MAX_LOG = 60;
 /** The outbox is polled often while a text may be on its way, rarely otherwise (keeps `npm start`'s log readable). */
 const OUTBOX_POLL_FAST_MS = 2500;
@@ -77,6 +81,7 @@ const DEFAULTS: Settings = {
   brand: '#5b3cc4',
   lang: 'en',
   sms: true,
+  serverFirst: false,
 };
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -173,13 +178,108 @@ function apply(): void {
   }
   el.setAttribute('lang', settings.lang);
   el.toggleAttribute('sms', settings.sms);
-  if (ref) el.setAttribute('customer-ref', ref);
+  // Server first: the verification's reference is the server's; the page sets none.
+  if (settings.serverFirst || !ref) el.removeAttribute('customer-ref');
+  else el.setAttribute('customer-ref', ref);
 
   ($(`theme-${settings.theme}`) as HTMLInputElement).checked = true;
   ($('brand-colour') as HTMLInputElement).value = settings.brand;
   $('brand-row').hidden = settings.theme !== 'brand';
   ($('lang') as HTMLSelectElement).value = settings.lang;
   ($('sms-option') as HTMLInputElement).checked = settings.sms;
+  ($('server-first') as HTMLInputElement).checked = settings.serverFirst;
+}
+
+// ---- start from the server (the partner server API) -----------------------------------
+// A partner's server calls POST /v1/verifications with its server key and gives
+// the page the client secret. The demo partner's "server" lives inside the
+// worker (POST /sandbox/demo/start calls /v1 with the demo partner's
+// development key); the page then sets `clientSecret` and a `prefill`, as a
+// partner's page would.
+
+type KycElement = HTMLElement & { clientSecret?: string; prefill?: unknown };
+
+/** What a partner's account would already know about the person (the person may correct it). */
+function demoPrefill(): unknown {
+  return { name: { givenName: 'Alex', familyName: 'Rivera' }, dateOfBirth: `${new Date().getUTCFullYear() - 34}-05-17` };
+}
+
+async function startFromServer(): Promise<string | undefined> {
+  await refReady;
+  const res = await fetch('/sandbox/demo/start', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ customerRef: ref }),
+  });
+  const body = (await res.json().catch(() => ({}))) as { verificationId?: string; clientSecret?: string; errorCode?: string };
+  if (!res.ok || !body.clientSecret) {
+    addLog({ kind: 'note', name: `The server could not start a verification (${body.errorCode ?? res.status})` });
+    return undefined;
+  }
+  try {
+    sessionStorage.setItem(SECRET_KEY, body.clientSecret);
+  } catch {
+    /* the secret then lives only as long as this page */
+  }
+  addLog({ kind: 'note', name: `Your server started ${body.verificationId} (POST /v1/verifications, customerRef ${ref})` });
+  return body.clientSecret;
+}
+
+/** Server first: the element gets the stored (or a new) client secret and the prefill before it first renders. */
+async function prepareServerFirst(el: KycElement): Promise<void> {
+  let secret: string | null | undefined;
+  try {
+    secret = sessionStorage.getItem(SECRET_KEY);
+  } catch {
+    secret = undefined;
+  }
+  el.clientSecret = secret ?? (await startFromServer());
+  el.prefill = demoPrefill();
+}
+
+/** The demo partner's development server key (a local worker shows it; a deployed demo never does). */
+async function showServerKey(): Promise<string | undefined> {
+  try {
+    const res = await fetch('/sandbox/demo/server-keys', { headers: { accept: 'application/json' } });
+    if (!res.ok) return undefined;
+    const { partners } = (await res.json()) as { partners: { partnerId: string; serverKey?: string }[] };
+    const me = demoPartnerForHost(location.hostname);
+    const key = partners.find((p) => p.partnerId === me.id)?.serverKey;
+    if (!key) return undefined;
+    await refReady;
+    const pre = $('server-key');
+    pre.textContent = `curl -H "Authorization: Bearer ${key}" \\\n  ${location.origin}/v1/verifications?customerRef=${ref}`;
+    pre.hidden = false;
+    return key;
+  } catch {
+    return undefined;
+  }
+}
+const serverKey = showServerKey();
+
+/** Server first, once complete: what the partner's server reads back, the verified person included. */
+async function readBack(verificationId: string | undefined): Promise<void> {
+  const key = await serverKey;
+  if (!settings.serverFirst || !key || !verificationId) return;
+  const res = await fetch(`/v1/verifications/${verificationId}?include=person`, { headers: { Authorization: `Bearer ${key}` } });
+  if (!res.ok) return;
+  const v = (await res.json()) as {
+    status: string;
+    checkStatus?: string;
+    customerRef?: string;
+    person?: { name?: { givenName?: string; familyName?: string }; dateOfBirth?: { dateOfBirth?: string } };
+  };
+  addLog({
+    kind: 'note',
+    name: 'Your server read GET /v1/verifications/{id}?include=person',
+    detail: {
+      status: v.status,
+      checkStatus: v.checkStatus,
+      customerRef: v.customerRef,
+      verifiedName: [v.person?.name?.givenName, v.person?.name?.familyName].filter(Boolean).join(' '),
+      verifiedDateOfBirth: v.person?.dateOfBirth?.dateOfBirth,
+    },
+  });
 }
 
 function save(): void {
@@ -265,6 +365,7 @@ for (const type of EVENTS) {
     if (type === 'kyc-link') rememberVerification((ev as CustomEvent<{ verificationId?: string }>).detail.verificationId);
     if (type === 'kyc-link') offerPhone((ev as CustomEvent<{ url?: string }>).detail.url);
     if (type === 'kyc-complete') void pollHooks(20);
+    if (type === 'kyc-complete') void readBack((ev as CustomEvent<{ verificationId?: string }>).detail.verificationId);
   });
 }
 
@@ -476,21 +577,24 @@ document.addEventListener('visibilitychange', () => {
 // ---- start over ---------------------------------------------------------------------
 
 /** A fresh widget (a partner would do the same: replace the element), an empty log. */
-function startOver(): void {
+async function startOver(): Promise<void> {
   try {
     sessionStorage.removeItem(WIDGET_SESSION_KEY);
+    sessionStorage.removeItem(SECRET_KEY);
   } catch {
     /* ignore */
   }
-  const old = widget();
-  const fresh = document.createElement('kyc-onboard');
-  fresh.id = old.id;
-  old.replaceWith(fresh);
-  observer.disconnect();
-  observer.observe(fresh, { attributes: true, attributeFilter: ['state'] });
   log = [];
   write('sessionStorage', LOG_KEY, log);
   renderLog();
+  const old = widget();
+  const fresh = document.createElement('kyc-onboard') as KycElement;
+  fresh.id = old.id;
+  // Server first: a new verification from the server, its secret set before the element renders.
+  if (settings.serverFirst) await prepareServerFirst(fresh);
+  old.replaceWith(fresh);
+  observer.disconnect();
+  observer.observe(fresh, { attributes: true, attributeFilter: ['state'] });
   apply();
   showState();
 }
@@ -509,6 +613,17 @@ function init(): void {
   apply();
   showState();
   observer.observe(widget(), { attributes: true, attributeFilter: ['state'] });
+  if (settings.serverFirst) {
+    // Set before the widget's script upgrades the element (this module runs first): a reload or a return resumes.
+    let stored: string | null = null;
+    try {
+      stored = sessionStorage.getItem(SECRET_KEY);
+    } catch {
+      stored = null;
+    }
+    if (stored) Object.assign(widget() as KycElement, { clientSecret: stored, prefill: demoPrefill() });
+    else void startOver();
+  }
 
   for (const id of ['theme-light', 'theme-dark', 'theme-brand']) {
     $(id).addEventListener('change', (e) => {
@@ -530,7 +645,12 @@ function init(): void {
     settings = { ...settings, sms: (e.target as HTMLInputElement).checked };
     save();
   });
-  $('reset').addEventListener('click', startOver);
+  $('reset').addEventListener('click', () => void startOver());
+  $('server-first').addEventListener('change', (e) => {
+    settings = { ...settings, serverFirst: (e.target as HTMLInputElement).checked };
+    write('localStorage', SETTINGS_KEY, settings);
+    void startOver();
+  });
   $('clear-log').addEventListener('click', () => {
     log = [];
     write('sessionStorage', LOG_KEY, log);

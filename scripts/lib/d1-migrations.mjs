@@ -2,7 +2,7 @@
 // apply them without `wrangler d1 migrations apply`: the Miniflare test starter
 // and the bench's in-memory worker. `npm start` and `wrangler dev` stacks use
 // wrangler's own command (applyWithWrangler), which records what it applied.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -45,4 +45,20 @@ export function applyWithWrangler(root, env, persistTo) {
     { cwd: root, env: { ...process.env, ...env }, encoding: 'utf8' },
   );
   return { status: r.status ?? 1, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
+/** The same without blocking the event loop (test starters run several stacks at once). */
+export function applyWithWranglerAsync(root, env, persistTo) {
+  return new Promise((resolve) => {
+    const child = spawn(
+      join(root, 'node_modules/.bin/wrangler'),
+      ['d1', 'migrations', 'apply', 'DB', '--local', ...(persistTo ? ['--persist-to', persistTo] : [])],
+      { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (d) => (output += d));
+    child.stderr.on('data', (d) => (output += d));
+    child.on('error', (err) => resolve({ status: 1, output: output + String(err) }));
+    child.on('close', (code) => resolve({ status: code ?? 1, output }));
+  });
 }

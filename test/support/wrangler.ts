@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { applyWithWrangler } from '../../scripts/lib/d1-migrations.mjs';
+import { applyWithWranglerAsync } from '../../scripts/lib/d1-migrations.mjs';
 import { testSigningKeys } from './signing-keys';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -110,7 +110,7 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
   }
   writeFileSync(join(state, 'vars.env'), lines.join('\n') + '\n');
   // The D1 schema (migrations/), into this stack's own state, as `npm start` does.
-  const migrated = applyWithWrangler(root, WRANGLER_ENV, state);
+  const migrated = await applyWithWranglerAsync(root, WRANGLER_ENV, state);
   if (migrated.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${migrated.output}`);
   args.push('--env-file', join(state, 'vars.env'));
   const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/wrangler'), args, {

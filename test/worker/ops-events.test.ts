@@ -143,6 +143,19 @@ describe('operator events', () => {
     ]);
   });
 
+  it('a cancel by the partner’s server is counted once', async () => {
+    const q = fakeQueue();
+    const s = stack(q.queue);
+    const link = await call('/api/onboarding-link', { method: 'POST', json: person }, s.env);
+    assert.equal(link.status, 200, link.text);
+    await s.store.logic(link.json.verificationId).cancel();
+    await s.store.logic(link.json.verificationId).cancel(); // already canceled: nothing more
+    await settle();
+    assert.deepEqual(q.sent.filter((e) => e.type.startsWith('verification.')).map(strip), [
+      { type: 'verification.canceled', partnerId: ENVIRONMENT_PARTNER_ID },
+    ]);
+  });
+
   it('a queue that throws, rejects or never answers changes no answer', async () => {
     const queues: Env['EVENTS_QUEUE'][] = [
       {

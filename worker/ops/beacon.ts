@@ -15,5 +15,6 @@ const shown = (c: Context<AppEnv>) => {
   return c.body(null, 204);
 };
 
-// The widget appends `/beacon` to its endpoint as written: `endpoint=".../api/"` makes it `/api//beacon`.
-export const beacon = new Hono<AppEnv>().post('/beacon', shown).post('//beacon', shown);
+// The widget appends `/beacon` to its endpoint as written: `endpoint=".../api/"` makes it `/api//beacon`
+// (a pattern, since the router does not take an empty path segment literally).
+export const beacon = new Hono<AppEnv>().post('/beacon', shown).post('/:double{/}beacon', shown);

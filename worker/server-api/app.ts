@@ -1,8 +1,7 @@
 /**
  * `/v1`: the partner's server API (DESIGN.md "The partner's server API"),
- * server to server with a server key. The routes of `paths.ts` (the route
- * table of `routes.ts` without its documentation), validated with the zod
- * schemas of `requests.ts`; every answer `Cache-Control: no-store`, no CORS
+ * server to server with a server key. The routes of `routes.ts`, validated
+ * with the zod schemas of `requests.ts`; every answer `Cache-Control: no-store`, no CORS
  * headers, errors an ErrorObject. The browser API never imports this.
  */
 import type { Context } from 'hono';
@@ -24,7 +23,6 @@ import { lifecycle, newVerificationId, CHECKING, VERIFICATION_ID, type Verificat
 import { verifications } from '../verifications/verification-store';
 import { listIndex, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
-import { honoPath, paths as routes } from './paths';
 import { CreateVerificationRequest, GetQuery, IdempotencyHeader, ListQuery } from './requests';
 import type { CreatedVerification, Person, Verification as V1Verification, VerificationSummary } from './schemas';
 
@@ -141,6 +139,20 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
   } as Person;
 }
 
+/**
+ * The paths of routes.ts's table, as the router writes them. Written out here
+ * so the worker does not bundle the table's documentation; test/worker/
+ * openapi.test.ts checks that the served routes and the document agree.
+ */
+const PATHS = {
+  verifications: '/v1/verifications',
+  verification: '/v1/verifications/:verificationId',
+  cancel: '/v1/verifications/:verificationId/cancel',
+  redact: '/v1/verifications/:verificationId/redact',
+  redeliver: '/v1/verifications/:verificationId/webhook/redeliver',
+  openapi: '/v1/openapi.json',
+} as const;
+
 export const serverApi = new Hono<AppEnv>();
 
 // No CORS (a browser never holds a server key), never cached, and a caller known by its key.
@@ -149,13 +161,11 @@ serverApi.use('/v1/*', async (c, next) => {
   c.header('Cache-Control', 'no-store');
 });
 
-/** Where the build puts `openapi.json` among the static assets (scripts/build-widget.mjs): not in the bundle (19.5 KB). */
-export const OPENAPI_ASSET = '/v1/openapi.json';
-
-// The document as the repository has it, read through the ASSETS binding (run_worker_first covers /v1/*,
-// so the answer is this route's: no-store and no CORS, as every /v1 answer).
-serverApi.get(honoPath(routes.openapi.path), async (c) => {
-  const res = c.env.ASSETS ? await c.env.ASSETS.fetch(new URL(OPENAPI_ASSET, c.req.url).href) : undefined;
+// The document as the repository has it (worker/server-api/openapi.json), which the build copies among the
+// static assets: read through ASSETS, not bundled (19.5 KB). run_worker_first covers /v1/*, so the answer
+// is this route's: no-store and no CORS, as every /v1 answer.
+serverApi.get(PATHS.openapi, async (c) => {
+  const res = c.env.ASSETS ? await c.env.ASSETS.fetch(new URL(PATHS.openapi, c.req.url).href) : undefined;
   if (!res?.ok) throw new ApiError(404, 'NOT_FOUND', 'The OpenAPI document is not built: run `npm run build`.');
   return c.body(await res.text(), 200, { 'Content-Type': 'application/json' });
 });
@@ -177,7 +187,7 @@ serverApi.use('/v1/*', async (c, next) => {
   await next();
 });
 
-serverApi.post(honoPath(routes.createVerification.path), async (c) => {
+serverApi.post(PATHS.verifications, async (c) => {
   const env = c.env;
   const partner = c.get('partner')!;
   const headers = check(IdempotencyHeader, { 'Idempotency-Key': c.req.header('Idempotency-Key') });
@@ -235,7 +245,7 @@ serverApi.post(honoPath(routes.createVerification.path), async (c) => {
   }
 });
 
-serverApi.get(honoPath(routes.listVerifications.path), async (c) => {
+serverApi.get(PATHS.verifications, async (c) => {
   const q = check(ListQuery, c.req.query());
   if (q.cursor !== undefined && !VERIFICATION_ID.test(q.cursor)) {
     throw validationError([{ issue: 'is not a cursor of this list', issueLocation: 'cursor' }]);
@@ -247,7 +257,7 @@ serverApi.get(honoPath(routes.listVerifications.path), async (c) => {
   return c.json({ data: page, ...(rows.length > limit ? { nextCursor: page.at(-1)!.verificationId } : {}) });
 });
 
-serverApi.get(honoPath(routes.getVerification.path), async (c) => {
+serverApi.get(PATHS.verification, async (c) => {
   const v = await own(c);
   const q = check(GetQuery, c.req.query());
   let person: Person | undefined;
@@ -267,7 +277,7 @@ serverApi.get(honoPath(routes.getVerification.path), async (c) => {
   return c.json(await describe(c, v, person));
 });
 
-serverApi.post(honoPath(routes.cancelVerification.path), async (c) => {
+serverApi.post(PATHS.cancel, async (c) => {
   const v = await own(c);
   const status = lifecycle(v);
   if (status !== 'created' && status !== 'open') {
@@ -280,14 +290,14 @@ serverApi.post(honoPath(routes.cancelVerification.path), async (c) => {
   return c.json(await describe(c, after));
 });
 
-serverApi.post(honoPath(routes.redactVerification.path), async (c) => {
+serverApi.post(PATHS.redact, async (c) => {
   const v = await own(c);
   const after = await verifications(c.env).redact(v.id);
   if (!after) throw notFound();
   return c.json(await describe(c, after));
 });
 
-serverApi.post(honoPath(routes.redeliverWebhook.path), async (c) => {
+serverApi.post(PATHS.redeliver, async (c) => {
   const v = await own(c);
   const event = await verifications(c.env).redeliver(v.id);
   if (!event) throw new ApiError(409, 'NO_EVENT', 'This verification has not ended yet: there is no event to send again.');
@@ -295,10 +305,15 @@ serverApi.post(honoPath(routes.redeliverWebhook.path), async (c) => {
 });
 
 // A known /v1 path asked with another method: 405 with Allow; anything else under /v1: 404.
-const methods = new Map<string, string[]>();
-for (const r of Object.values(routes)) methods.set(r.path, [...(methods.get(r.path) ?? []), r.method.toUpperCase()]);
-for (const [path, allow] of methods) {
-  serverApi.all(honoPath(path), () => {
-    throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed here.', [], { Allow: allow.join(', ') });
+for (const [path, allow] of [
+  [PATHS.verifications, 'GET, POST'],
+  [PATHS.verification, 'GET'],
+  [PATHS.cancel, 'POST'],
+  [PATHS.redact, 'POST'],
+  [PATHS.redeliver, 'POST'],
+  [PATHS.openapi, 'GET'],
+] as const) {
+  serverApi.all(path, () => {
+    throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed here.', [], { Allow: allow });
   });
 }

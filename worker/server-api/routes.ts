@@ -1,7 +1,7 @@
 /**
  * The route table of `/v1`: method, path, what each route takes and what it
  * answers, errors included. The worker's router (`app.ts`) registers exactly
- * these routes and validates with these schemas; `npm run openapi` turns the
+ * these routes (test/worker/openapi.test.ts walks both) and validates with these schemas; `npm run openapi` turns the
  * same table into the OpenAPI 3.1 document (`openapi.json`, served at
  * `GET /v1/openapi.json`). A test walks both.
  */
@@ -19,7 +19,6 @@ import {
   VerificationIdParam,
   VerificationList,
 } from './schemas';
-import { paths } from './paths';
 
 const json = <S extends z.ZodType>(schema: S, description: string) => ({ description, content: { 'application/json': { schema } } });
 const error = (description: string) => json(ErrorObject, description);
@@ -35,7 +34,8 @@ const badInput = error('`VALIDATION_FAILED`: `issues` names each bad field; `INV
 
 export const routes = {
   createVerification: {
-    ...paths.createVerification,
+    method: 'post',
+    path: '/v1/verifications',
     operationId: 'createVerification',
     summary: 'Start a verification for one of your accounts',
     description:
@@ -54,14 +54,16 @@ export const routes = {
     },
   },
   listVerifications: {
-    ...paths.listVerifications,
+    method: 'get',
+    path: '/v1/verifications',
     operationId: 'listVerifications',
     summary: 'List your verifications, newest first',
     request: { query: ListQuery },
     responses: { 200: json(VerificationList, 'A page of verifications.'), 400: badInput, ...common },
   },
   getVerification: {
-    ...paths.getVerification,
+    method: 'get',
+    path: '/v1/verifications/{verificationId}',
     operationId: 'getVerification',
     summary: 'Read a verification (and, once final, the verified person)',
     request: { params: VerificationIdParam, query: GetQuery },
@@ -76,7 +78,8 @@ export const routes = {
     },
   },
   cancelVerification: {
-    ...paths.cancelVerification,
+    method: 'post',
+    path: '/v1/verifications/{verificationId}/cancel',
     operationId: 'cancelVerification',
     summary: 'Cancel a verification that is created or open',
     description: 'Polling stops, the client secret stops working, and a `verification.canceled` webhook is sent.',
@@ -89,7 +92,8 @@ export const routes = {
     },
   },
   redactVerification: {
-    ...paths.redactVerification,
+    method: 'post',
+    path: '/v1/verifications/{verificationId}/redact',
     operationId: 'redactVerification',
     summary: 'Forget the customerRef and entityId of a verification',
     description:
@@ -98,7 +102,8 @@ export const routes = {
     responses: { 200: json(Verification, 'Redacted.'), 404: notFound, ...common },
   },
   redeliverWebhook: {
-    ...paths.redeliverWebhook,
+    method: 'post',
+    path: '/v1/verifications/{verificationId}/webhook/redeliver',
     operationId: 'redeliverWebhook',
     summary: 'Send the last webhook event again',
     description: 'The same event and `webhook-id` as before, as a fresh attempt.',
@@ -111,7 +116,8 @@ export const routes = {
     },
   },
   openapi: {
-    ...paths.openapi,
+    method: 'get',
+    path: '/v1/openapi.json',
     operationId: 'openapi',
     summary: 'This document',
     security: [],
@@ -123,4 +129,5 @@ export const routes = {
 
 export type RouteName = keyof typeof routes;
 
-export { honoPath } from './paths';
+/** Hono's form of an OpenAPI path: `{verificationId}` → `:verificationId`. */
+export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

@@ -153,6 +153,7 @@ export class VerificationLogic {
   private async end(v: Verification): Promise<Verification> {
     const ended: Verification = { ...v, webhook: { ...v.webhook, state: 'queued' } };
     await this.d.save(ended);
+    if (ended.canceledAt !== undefined) this.emit(ended, { type: 'verification.canceled' });
     await this.d.enqueue(webhookEvent(ended));
     await this.d.setAlarm(this.d.now() + RETENTION_MS);
     return ended;
@@ -242,7 +243,11 @@ export class VerificationLogic {
     }
     const done: Verification = { ...v, status, finalAt: this.d.now(), webhook: { ...v.webhook, state: 'queued' } };
     await this.d.save(done);
-    this.emit(done, { type: 'verification.final', checkStatus: status, secondsSinceLink: (done.finalAt! - done.createdAt) / 1000 });
+    this.emit(done, {
+      type: 'verification.final',
+      checkStatus: status,
+      secondsSinceLink: (done.finalAt! - (done.linkCreatedAt ?? done.createdAt)) / 1000,
+    });
     await this.d.enqueue(webhookEvent(done));
     await this.d.release?.(done).catch(() => undefined); // the hold lapses by itself otherwise
     await this.d.setAlarm(done.finalAt! + RETENTION_MS);

@@ -3,12 +3,12 @@
  * expired), byte for byte as webhookEvent() makes it, with the same
  * `webhook-id`, as a fresh delivery through the webhook queue (attempt 1,
  * with the retry schedule behind it; timestamp and signature made afresh by
- * the delivery). The one mechanism behind the operator console's "Redeliver"
- * (`/ops`, `npm run ops -- redeliver`) and the partner's
- * `POST /v1/verifications/{id}/webhook/redeliver`.
+ * the delivery). The operator console's "Redeliver" (`/ops`, `npm run ops --
+ * redeliver`) and the partner's `POST /v1/verifications/{id}/webhook/redeliver`
+ * share the mechanism: the verification object's `redeliver()`.
  */
 import type { Env } from '../lib/env';
-import { isOpen, webhookEvent, type WebhookEvent } from './verification';
+import type { WebhookEvent } from './verification';
 import { verifications } from './verification-store';
 
 export type Redelivery =
@@ -24,11 +24,10 @@ export async function redeliverWebhook(env: Env, verificationId: string, options
   const store = verifications(env);
   const v = await store.read(verificationId);
   if (!v || (options.partnerId !== undefined && v.partnerId !== options.partnerId)) return { kind: 'not-found' };
-  if (isOpen(v)) return { kind: 'not-ended' };
   if (!env.WEBHOOK_QUEUE) return { kind: 'unavailable' };
-  const event = webhookEvent(v);
-  await store.webhookOutcome(v.id, 'queued', v.webhook.attempts, v.webhook.lastStatus);
-  await env.WEBHOOK_QUEUE.send({ ...event, attempt: 1 } satisfies WebhookEvent & { attempt: number }, { contentType: 'json' });
+  // In the verification's own object (VerificationLogic.redeliver): the record marked queued and the event enqueued together.
+  const event = await store.redeliver(v.id);
+  if (!event) return { kind: 'not-ended' };
   console.log(JSON.stringify({ level: 'info', event: 'webhook_redelivery_queued', verificationId: v.id, type: event.type }));
   return { kind: 'queued', verificationId: v.id, webhookId: event.id, type: event.type };
 }
