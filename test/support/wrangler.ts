@@ -4,10 +4,10 @@
  * fresh temporary directory, so every start begins empty.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { applyWithWranglerAsync } from '../../scripts/lib/d1-migrations.mjs';
 import { testSigningKeys } from './signing-keys';
 
@@ -76,6 +76,14 @@ export async function startWorker(options: StartOptions = {}): Promise<RunningWo
 async function startOnce(options: StartOptions): Promise<RunningWorker> {
   const root = options.root ?? ROOT;
   mkdirSync(join(root, 'dist/public'), { recursive: true }); // wrangler needs the assets dir to exist
+  // The static assets the worker reads through ASSETS that `npm run build` copies (scripts/build-widget.mjs).
+  for (const [from, to] of [
+    ['worker/server-api/openapi.json', 'dist/public/v1/openapi.json'],
+    ['worker/ops/ops.css', 'dist/public/ops/ops.css'],
+  ] as const) {
+    mkdirSync(dirname(join(root, to)), { recursive: true });
+    if (existsSync(join(ROOT, from))) copyFileSync(join(ROOT, from), join(root, to));
+  }
   const port = options.port ?? (await freePort());
   const state = options.persistTo ?? mkdtempSync(join(tmpdir(), 'kyc-wrangler-'));
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--persist-to', state, '--log-level', 'log'];

@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { openapiDocument } from '../../scripts/openapi';
+import { Hono } from 'hono/tiny';
+import { ApiError } from '../../worker/lib/errors';
 import { serverApi } from '../../worker/server-api/app';
 import { honoPath } from '../../worker/server-api/routes';
 
@@ -70,9 +72,33 @@ describe('the OpenAPI document of /v1', () => {
   });
 
   it('is served at GET /v1/openapi.json as it is in the repository, no-store, without a key', async () => {
-    const res = await serverApi.request('/v1/openapi.json');
+    // As the build puts it among the static assets (scripts/build-widget.mjs): the worker reads it through ASSETS.
+    const asked: string[] = [];
+    const ASSETS = {
+      fetch: async (url: string) => {
+        asked.push(new URL(url).pathname);
+        return new Response(readFileSync(FILE, 'utf8'), { headers: { 'Content-Type': 'application/json' } });
+      },
+    };
+    const res = await serverApi.request('/v1/openapi.json', {}, { ASSETS });
+    assert.deepEqual(asked, ['/v1/openapi.json']);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('Cache-Control'), 'no-store');
     assert.deepEqual(await res.json(), doc);
+    assert.equal(res.headers.get('Access-Control-Allow-Origin'), null);
+  });
+
+  it('answers 404 (not a stale copy) when the build has not put the document among the assets', async () => {
+    const ASSETS = { fetch: async () => new Response('not found', { status: 404 }) };
+    // serverApi alone has no error handler (createApp's turns an ApiError into its answer): catch what it throws.
+    let thrown: unknown;
+    const app = new Hono().route('/', serverApi).onError((err) => {
+      thrown = err;
+      return new Response(null, { status: 599 });
+    });
+    await app.request('/v1/openapi.json', {}, { ASSETS });
+    assert.ok(thrown instanceof ApiError, String(thrown));
+    assert.equal(thrown.status, 404);
+    assert.equal(thrown.errorCode, 'NOT_FOUND');
   });
 });

@@ -22,32 +22,8 @@ export function duration(seconds: number | null): string {
 export const RANGES = { '24h': 1, '7d': 7, '30d': 30 } as const;
 export type RangeName = keyof typeof RANGES;
 
-export const OPS_CSS = `:root{color-scheme:light}
-body{margin:0;font:1rem/1.5 system-ui,sans-serif;color:#17202a;background:#f3f5f7}
-header,main{max-width:72rem;margin:0 auto;padding:1rem 1.5rem}
-header{padding-top:1.5rem}h1{font-size:1.6rem;margin:0 0 .25rem}h2{font-size:1.2rem;margin:0 0 .75rem}
-.note{color:#4b5563;margin:0}
-section{background:#fff;border-radius:12px;padding:1rem 1.25rem;margin:0 0 1rem;box-shadow:0 1px 2px rgb(16 24 40/8%)}
-form.filters{display:flex;flex-wrap:wrap;gap:1rem;align-items:flex-end;margin:0}
-fieldset{border:0;margin:0;padding:0;display:flex;gap:.75rem;align-items:center}legend{font-weight:600;float:left;margin-right:.75rem}
-label{font-weight:600}.radio label{font-weight:400;margin-left:.3rem}
-select,button,input[type=radio]{font:inherit}
-select{padding:.5rem;border:2px solid #4b5563;border-radius:8px;background:#fff;color:inherit;min-height:44px;margin-left:.5rem}
-input[type=radio]{width:1.25rem;height:1.25rem;vertical-align:middle}
-button{font-weight:600;padding:.5rem 1rem;min-height:44px;min-width:44px;border:0;border-radius:8px;background:#1d4ed8;color:#fff;cursor:pointer}
-button.secondary{background:#fff;color:#1d4ed8;border:2px solid #1d4ed8}
-:focus-visible{outline:3px solid #b42318;outline-offset:2px}
-table{border-collapse:collapse;width:100%;margin:.5rem 0}caption{text-align:left;font-weight:600;padding:.25rem 0}
-th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #d0d5dd}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
-.stats{display:flex;flex-wrap:wrap;gap:1.5rem;margin:.5rem 0}.stats div{min-width:9rem}.stats strong{display:block;font-size:1.4rem}
-.status{background:#ecfdf3;color:#05603a;border:1px solid #05603a;border-radius:8px;padding:.5rem .75rem}
-.status.bad{background:#fef3f2;color:#b42318;border-color:#b42318}
-.legend{display:flex;gap:1rem;flex-wrap:wrap;list-style:none;padding:0;margin:.25rem 0}.legend span{display:inline-block;width:.9rem;height:.9rem;margin-right:.35rem;vertical-align:-2px;border:1px solid #17202a}
-.k0{background:#1d4ed8}.k1{background:#0f766e}.k2{background:#b45309}.k3{background:#6d28d9}
-svg{max-width:100%;height:auto}
-.scroll{overflow-x:auto}
-.visually-hidden{position:absolute!important;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-a{color:#1d4ed8}`;
+/** Where the build puts the stylesheet (worker/ops/ops.css) among the static assets: read through ASSETS, not bundled. */
+export const OPS_CSS_ASSET = '/ops/ops.css';
 
 const SERIES = [
   ['shown', 'Shown'],

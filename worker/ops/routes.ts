@@ -16,7 +16,7 @@ import { ApiError, validationError } from '../lib/errors';
 import { redeliverWebhook } from '../verifications/webhook-redeliver';
 import { VERIFICATION_ID } from '../verifications/verification';
 import { checkAccess } from './access';
-import { OPS_CSS, opsPage, RANGES, type RangeName } from './page';
+import { OPS_CSS_ASSET, opsPage, RANGES, type RangeName } from './page';
 import { funnel, summary } from './report';
 import { DAY_MS, readDeliveries, readPartners, type DeliveryFilter } from './store';
 
@@ -98,7 +98,12 @@ ops.use('/ops/*', async (c, next) => {
   await next();
 });
 
-ops.get('/ops/ops.css', (c) => c.body(OPS_CSS, 200, { 'Content-Type': 'text/css; charset=utf-8' }));
+// The stylesheet is a static asset (worker/ops/ops.css, copied by the build), answered here behind the console's checks.
+ops.get(OPS_CSS_ASSET, async (c) => {
+  const res = c.env.ASSETS ? await c.env.ASSETS.fetch(new URL(OPS_CSS_ASSET, c.req.url).href) : undefined;
+  if (!res?.ok) throw new ApiError(404, 'NOT_FOUND', 'The console stylesheet is not built: run `npm run build`.');
+  return c.body(await res.text(), 200, { 'Content-Type': 'text/css; charset=utf-8' });
+});
 
 ops.get('/ops/api/funnel', async (c) => {
   const partner = partnerParam(c);
