@@ -18,7 +18,7 @@ import { adultDateOfBirth } from '../test/support/dates';
 
 const DATE_OF_BIRTH = adultDateOfBirth();
 
-/** The body the widget sends (DESIGN.md "Browser-facing API"). */
+/** The body the widget sends (docs/api.md "Browser-facing API"). */
 export const LINK_BODY = JSON.stringify({
   name: { givenName: 'Ada', familyName: 'Lovelace' },
   dateOfBirth: DATE_OF_BIRTH,

@@ -2,7 +2,7 @@
  * The browser-facing API: what `<kyc-onboard>` (or any partner code) sends to
  * the worker and gets back. The widget imports these *types* only
  * (`import type`), which costs it no bytes; the worker validates with the
- * schemas. Rules are DESIGN.md's "Browser-facing API".
+ * schemas. Rules are docs/api.md's "Browser-facing API".
  */
 import * as z from 'zod';
 import { dateOfBirthProblem, MAX_AGE_YEARS, type DateOfBirthProblem } from '../rules/date-of-birth';

@@ -1,6 +1,6 @@
 /**
  * Faults: the real worker in workerd in front of a fake vendor that misbehaves
- * in every way DESIGN.md's "Errors" paragraph names: slow beyond the timeout,
+ * in every way docs/api.md's "Errors" paragraph names: slow beyond the timeout,
  * hanging, 5xx, 4xx ErrorObject, non-JSON, truncated, refused, reset, and
  * flapping. Every answer must come within KYC_TIMEOUT_MS plus a margin, with
  * the documented status, as an ErrorObject that repeats neither our

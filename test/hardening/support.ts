@@ -93,7 +93,7 @@ export function freshIp(block = 10): string {
 
 export const ERROR_KEYS = ['errorCode', 'errorMsg', 'issues', 'requestId'];
 
-/** Asserts a well-formed ErrorObject (DESIGN.md): exactly its four fields, typed, with the answer's request id. */
+/** Asserts a well-formed ErrorObject (docs/api.md): exactly its four fields, typed, with the answer's request id. */
 export function assertErrorObject(
   text: string,
   headers: Headers,

@@ -62,7 +62,7 @@ export function tidyNumber(number: string, code: string): string {
   return n.replace(/^0/, '');
 }
 
-/** The rules DESIGN.md's browser-facing API states, checked before any request. */
+/** The rules docs/api.md's browser-facing API states, checked before any request. */
 export function validate(typed: Values, today = new Date()): FieldErrors {
   const v = withAsciiDigits(typed);
   const e: FieldErrors = {};

@@ -1,4 +1,4 @@
-/** POST /api/onboarding-link — DESIGN.md "Browser-facing API" (with a `session`: a new link, `renew-link.ts`). */
+/** POST /api/onboarding-link — docs/api.md "Browser-facing API" (with a `session`: a new link, `renew-link.ts`). */
 import { Hono } from 'hono/tiny';
 import { createMiddleware } from 'hono/factory';
 import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';

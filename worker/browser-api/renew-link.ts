@@ -1,6 +1,6 @@
 /**
  * `POST /api/onboarding-link` with a `session` instead of the person's
- * details (DESIGN.md "Cross-device handoff"): a new link for a verification
+ * details (docs/handoff.md "Cross-device handoff"): a new link for a verification
  * whose link expired, for the same vendor entity (`entity: {entityId}`) and
  * the same verificationId, the same way it went before (this device, or a QR
  * code / copied link). Never a text message: a texted link goes again only

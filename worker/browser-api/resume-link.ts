@@ -1,6 +1,6 @@
 /**
  * `POST /api/onboarding-link` with a client secret whose verification has a
- * link already (DESIGN.md "The partner's server API": resume): the same link
+ * link already (docs/server-api.md "The partner's server API": resume): the same link
  * again while it is valid, with no second vendor call; once it has expired, a
  * new one for the same entity (`renew-link.ts`). The way it went stays: this
  * device (the hosted flow's URL), a QR code or copied link (the worker's

@@ -1,5 +1,5 @@
 /**
- * The two demo partners of DESIGN.md, as data with no imports, so the sales
+ * The two demo partners of docs/partners.md, as data with no imports, so the sales
  * demo can show the same names the worker uses: the worker's own origin seen
  * as 127.0.0.1 is partner A, seen as localhost partner B (same scheme and
  * port). Their child accounts are the sandbox's default children.

@@ -150,7 +150,7 @@ export const DEFAULTS = {
   smsAllowedCountries: ['AU', 'NZ', 'GB', 'IE', 'US', 'CA'],
 } as const;
 
-/** True while the built-in sandbox is the vendor (DESIGN.md: unset or `sandbox`). */
+/** True while the built-in sandbox is the vendor (docs/api.md: unset or `sandbox`). */
 export function usesSandbox(env: Env): boolean {
   const base = env.KYC_BASE_URL?.trim();
   return !base || base === 'sandbox';

@@ -1,5 +1,5 @@
 /**
- * Who may use /ops (DESIGN.md "Operator console"):
+ * Who may use /ops (docs/operations.md "Operator console"):
  *   - Cloudflare Access (OPS_ACCESS_TEAM_DOMAIN + OPS_ACCESS_AUD): the
  *     `Cf-Access-Jwt-Assertion` header is verified (RS256 signature against
  *     the team's keys at https://<team domain>/cdn-cgi/access/certs, issuer,

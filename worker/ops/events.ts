@@ -1,5 +1,5 @@
 /**
- * The operator's events (DESIGN.md "Operator console"): what happened, per
+ * The operator's events (docs/operations.md "Operator console"): what happened, per
  * partner, and nothing about the person. No name, date of birth, phone
  * number, customerRef, entity id, IP address or user agent ever goes in one;
  * the union below is the whole vocabulary, and every string in it is either

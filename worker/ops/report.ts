@@ -1,6 +1,6 @@
 /**
  * What the console shows, computed from the rollups: the funnel per partner
- * (the JSON of `GET /ops/api/funnel`, DESIGN.md's shape), and for the page
+ * (the JSON of `GET /ops/api/funnel`, docs/operations.md's shape), and for the page
  * the same plus p90, vendor calls by outcome with p50/p95 latency, webhook
  * success and the funnel per day.
  */

@@ -1,5 +1,5 @@
 /**
- * /ops, the operator console (DESIGN.md "Operator console"):
+ * /ops, the operator console (docs/operations.md "Operator console"):
  *   GET  /ops                                   the page (partner, range 24h | 7d | 30d)
  *   GET  /ops/api/funnel?partner=&from=&to=     the funnel per partner (ISO dates; default the last 7 days)
  *   GET  /ops/api/webhooks?state=dead|failed|all&partner=

@@ -1,5 +1,5 @@
 /**
- * `/v1`: the partner's server API (DESIGN.md "The partner's server API"),
+ * `/v1`: the partner's server API (docs/server-api.md "The partner's server API"),
  * server to server with a server key. The routes of `routes.ts`, validated
  * with the zod schemas of `requests.ts`; every answer `Cache-Control: no-store`, no CORS
  * headers, errors an ErrorObject. The browser API never imports this.

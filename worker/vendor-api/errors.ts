@@ -1,5 +1,5 @@
 /**
- * Maps vendor faults onto what the browser gets (DESIGN.md "Errors"): the
+ * Maps vendor faults onto what the browser gets (docs/api.md "Errors"): the
  * person can do nothing about our credentials or the vendor's health, so those
  * are 502/504; a vendor 400/422 ErrorObject is a 400 whose issues keep only
  * the field path, translated to our field names, never the vendor's text

@@ -328,7 +328,7 @@ export type SearchResult = z.infer<typeof SearchResult>;
 export type SearchResponse = z.infer<typeof SearchResponse>;
 export type RuokResponse = z.infer<typeof RuokResponse>;
 
-/** The check statuses the sandbox uses (DESIGN.md "Check statuses"). */
+/** The check statuses the sandbox uses (docs/api.md "Check statuses"). */
 export const FINAL_CHECK_STATUSES = [
   'CHECKED_SUCCESS_CLEAR',
   'CHECKED_SUCCESS_WITH_NOTES',

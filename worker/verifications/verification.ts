@@ -195,7 +195,7 @@ export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefi
 /** Whether a vendor link (and entity) exists: a server-started verification has none until its page uses the secret. */
 export const hasLink = (v: Verification): v is Verification & { entityId: string } => v.entityId !== undefined;
 
-/** The status `/v1` shows (DESIGN.md "The partner's server API"). */
+/** The status `/v1` shows (docs/server-api.md "The partner's server API"). */
 export function lifecycle(v: Verification): 'created' | 'open' | 'final' | 'expired' | 'canceled' {
   if (v.canceledAt !== undefined) return 'canceled';
   if (isFinal(v)) return 'final';
