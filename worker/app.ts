@@ -34,7 +34,7 @@ import { handoff } from './handoff/routes';
 import { home } from './assets/home';
 import { PINNED_WIDGET_PATH, pinnedWidget } from './assets/pinned-widget';
 import { serverApi } from './server-api/app';
-import { beacon } from './ops/beacon';
+import { BEACON_PATH, beacon } from './ops/beacon';
 import { ops } from './ops/routes';
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -68,12 +68,15 @@ const requestLog = createMiddleware<AppEnv>(async (c, next) => {
 // Second, so every answer carries them: an error thrown by any later
 // middleware (a 403 from the origin guard, a 413, a 429) becomes its answer
 // inside the chain, and these headers are set on it on the way out.
-// The versioned widget script is loaded cross-origin as a module: it needs
-// `Cross-Origin-Resource-Policy: cross-origin` (STYLE: relax it on that route only).
+// Two answers are read by partner pages cross-origin without CORS and need
+// `Cross-Origin-Resource-Policy: cross-origin` (relaxed on those routes only):
+// the versioned widget script, and the beacon's 204 (`sendBeacon` with a
+// text body is a no-cors request; a same-origin policy on its answer is a
+// console error on every partner page).
 const strictHeaders = securityHeadersFor();
 const scriptHeaders = securityHeadersFor('cross-origin');
 const securityHeaders = createMiddleware<AppEnv>((c, next) =>
-  (PINNED_WIDGET_PATH.test(c.req.path) ? scriptHeaders : strictHeaders)(c, next),
+  (PINNED_WIDGET_PATH.test(c.req.path) || BEACON_PATH.test(c.req.path) ? scriptHeaders : strictHeaders)(c, next),
 );
 
 // The partner the request works for, from its exact Origin (partners/resolve.ts).

@@ -4,7 +4,8 @@
  * signatures in constant time (every given signature in full, whatever
  * matched), and ignores a replayed delivery (the same webhook-id again)
  * instead of showing the event twice. Node, the local app, the sandbox as the
- * vendor, verifications in memory.
+ * vendor, verifications in memory. Everything runs in this process, so its
+ * clock (moved a year ahead by `npm run test:clock-ahead`) is the receiver's.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -14,7 +15,6 @@ import { demoTarget, DEMO_RECEIVER_PATH } from '../../worker/demo/demo-receiver'
 import { CHECKING, newVerificationId, type Verification } from '../../worker/verifications/verification';
 import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
 import { webhookSignature } from '../../worker/verifications/webhook-signature';
-import { realNow } from '../support/dates';
 
 const ORIGIN = 'http://127.0.0.1:8787';
 
@@ -22,7 +22,7 @@ async function setup() {
   const env: Env = { DEMO: 'on' };
   const store = new MemoryVerifications(env);
   useMemoryVerifications(env, store);
-  const now = realNow();
+  const now = Date.now();
   const v: Verification = {
     id: newVerificationId(),
     partnerId: 'demo-a',
@@ -44,10 +44,10 @@ async function setup() {
 async function deliver(env: Env, vid: string, id: string, signatures?: (good: string) => string) {
   const body = JSON.stringify({
     type: 'verification.completed',
-    timestamp: new Date(realNow()).toISOString(),
+    timestamp: new Date(Date.now()).toISOString(),
     data: { verificationId: vid, checkStatus: 'CHECKED_SUCCESS_CLEAR' },
   });
-  const ts = Math.floor(realNow() / 1000);
+  const ts = Math.floor(Date.now() / 1000);
   const { key } = await demoTarget(env, ORIGIN);
   const good = await webhookSignature(key, id, ts, body);
   return app.request(

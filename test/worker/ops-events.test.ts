@@ -59,13 +59,17 @@ describe('operator events', () => {
     const s = stack(q.queue);
     const P = ENVIRONMENT_PARTNER_ID;
 
-    assert.equal((await call('/api/beacon', { method: 'POST', body: '' }, s.env)).status, 204);
+    const beacon = await call('/api/beacon', { method: 'POST', body: '' }, s.env);
+    assert.equal(beacon.status, 204);
+    // sendBeacon's text body makes a no-cors request: a partner page reads the answer only if its resource policy allows.
+    assert.equal(beacon.headers.get('Cross-Origin-Resource-Policy'), 'cross-origin');
     const refused = await call(
       '/api/onboarding-link',
       { method: 'POST', json: { ...person, name: { givenName: 'Thi Minh', familyName: '' }, dateOfBirth: '1990-02-30' } },
       s.env,
     );
     assert.equal(refused.status, 400);
+    assert.equal(refused.headers.get('Cross-Origin-Resource-Policy'), 'same-origin', 'relaxed on the beacon only');
     const link = await call('/api/onboarding-link', { method: 'POST', json: { ...person, customerRef: CUSTOMER_REF } }, s.env);
     assert.equal(link.status, 200, link.text);
     await settle();

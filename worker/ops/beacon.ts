@@ -17,4 +17,7 @@ const shown = (c: Context<AppEnv>) => {
 
 // The widget appends `/beacon` to its endpoint as written: `endpoint=".../api/"` makes it `/api//beacon`
 // (a pattern, since the router does not take an empty path segment literally).
+/** The beacon's paths, as the widget may write them (its answer may be read cross-origin: app.ts). */
+export const BEACON_PATH = /^\/api\/\/?beacon$/;
+
 export const beacon = new Hono<AppEnv>().post('/beacon', shown).post('/:double{/}beacon', shown);
