@@ -101,6 +101,9 @@ export interface OverheadResult {
 
 const VARS = {
   ALLOWED_ORIGINS: PARTNER_ORIGIN,
+  // One partner sends every request of the run (tens of thousands in a full run): its open budget is sized for that,
+  // as an operator sizes a busy partner's (the default, 5,000 open at once, would answer 429 midway).
+  LIMIT_OPEN_PER_PARTNER: '10000000',
   // The run's verifications would all come due 30 s after they were made and poll the
   // vendor in a burst while later rounds measure: their first poll is an hour away instead.
   RESULT_POLL_SECONDS: '3600',
