@@ -267,13 +267,13 @@ async function main(): Promise<number> {
   return 0;
 }
 
-/** bench/results/<date>….json, and for a full run of everything latest.json, latest.md and the README's table. */
+/** bench/results/<date>….json, and for a full run of everything that measured every item latest.json, latest.md and the docs' table. */
 function writeResults(dir: string, results: BenchResults, header: string, table: ReturnType<typeof rows>): void {
   mkdirSync(dir, { recursive: true });
   const json = JSON.stringify(results, null, 2) + '\n';
   const stamp = results.date.slice(0, 16).replace(/:/g, '-') + 'Z';
-  // latest.* is the README's table: only a full run of everything replaces it.
-  if (!only && !quick && !broken.length) {
+  // latest.* is the table of docs/benchmarks.md: only a full run of everything, every item measured, replaces it.
+  if (!only && !quick && !broken.length && !results.failed.length) {
     writeFileSync(join(dir, 'latest.json'), json);
     const md = `${header}\n\n${markdownTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`;
     writeFileSync(join(dir, 'latest.md'), md);
@@ -286,8 +286,10 @@ function writeResults(dir: string, results: BenchResults, header: string, table:
       if (next !== text) writeFileSync(file, next);
     }
   }
-  writeFileSync(join(dir, `${stamp}${quick ? '-quick' : ''}${only ? '-' + only.join('+') : ''}.json`), json);
-  log(`[bench] wrote bench/results/${only || quick ? '' : 'latest.json, latest.md, '}${stamp}….json`);
+  const latest = !only && !quick && !broken.length && !results.failed.length;
+  const suffix = `${quick ? '-quick' : ''}${only ? '-' + only.join('+') : ''}${results.failed.length || broken.length ? '-failed' : ''}`;
+  writeFileSync(join(dir, `${stamp}${suffix}.json`), json);
+  log(`[bench] wrote bench/results/${latest ? 'latest.json, latest.md, ' : ''}${stamp}${suffix}.json`);
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
