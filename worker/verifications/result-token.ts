@@ -1,7 +1,7 @@
 /**
  * The result token: a compact JWS (ES256, WebCrypto) a partner's server can
  * verify offline against our JWKS with any JOSE library. Header `{alg: ES256,
- * kid, typ: kyc-result+jwt}`; claims as the contract names them. Nothing
+ * kid, typ: kyc-result+jwt}`; claims as docs/trusted-outcomes.md ("The result token") names them. Nothing
  * personal: the entity id is the vendor's opaque id.
  */
 import { base64url } from '../lib/base64url';
