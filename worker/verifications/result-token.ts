@@ -4,7 +4,7 @@
  * kid, typ: kyc-result+jwt}`; claims as docs/trusted-outcomes.md ("The result token") names them. Nothing
  * personal: the entity id is the vendor's opaque id.
  */
-import { base64url } from '../lib/base64url';
+import { base64url } from '../../rules/base64url';
 import type { SigningKey } from './signing-keys';
 
 /** Lifetime of a token: long enough to hand from the page to its server. */
@@ -26,8 +26,6 @@ export interface ResultClaims {
 }
 
 const encoder = new TextEncoder();
-
-export { base64url };
 
 const part = (value: unknown) => base64url(encoder.encode(JSON.stringify(value)));
 
