@@ -197,7 +197,15 @@ export async function rounds<K extends string>(
   for (let i = 0; i < repeats; i++) {
     for (let j = 0; j < keys.length; j++) {
       const k = keys[(i + j) % keys.length]!;
-      const r = await load(targets[k], connections, durationS);
+      let r = await load(targets[k], connections, durationS);
+      // Nothing at all came back within the run (no answer, right or wrong): on a busy machine a slow route's
+      // first answers to many connections can take longer than the run (128 connections at 18 req/s: 7 s), or
+      // a storage flush stalls it. Not a refusal: run once more, long enough; silence again fails the item.
+      if (!warmUp && r.ok + r.non2xx + r.errors + r.timeouts === 0) {
+        const longer = Math.max(3 * durationS, 15);
+        log(`  ${k} c=${connections}: no answer within ${durationS} s; once more for ${longer} s`);
+        r = await load(targets[k], connections, longer);
+      }
       runs[k].push(r);
       // A target that stopped answering as it should is not measured: the item fails, named, rather than printing rates of refusals.
       const bad = r.non2xx + r.errors + r.timeouts;
