@@ -12,8 +12,8 @@ export interface Partner {
   id: string;
   /** Shown on the handoff pages and in the demo. */
   displayName: string;
-  /** Where it came from: the KV registry, the worker's environment, or the built-in demo. */
-  source: 'registry' | 'environment' | 'demo';
+  /** Where it came from: the KV registry, the worker's environment, or a partner source the deployment plugged in (the local stack's demo partners). */
+  source: 'registry' | 'environment' | 'plugged';
   /** Exact origins (scheme://host[:port]) of its pages: CORS, and where its return URLs may point. */
   origins: readonly string[];
   /** Sent as `X-Service-CustomerID` (the operator's account). */
