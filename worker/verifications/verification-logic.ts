@@ -97,8 +97,8 @@ export class VerificationLogic {
   }
 
   async create(v: Verification): Promise<void> {
-    await this.d.save(v);
-    await this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule));
+    // The record and its first alarm together: one storage commit, not two in series.
+    await Promise.all([this.d.save(v), this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule))]);
   }
 
   /**
