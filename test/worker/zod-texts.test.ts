@@ -51,7 +51,7 @@ describe('zod/mini with our English texts', () => {
       });
       assert.equal(parsed.success, false, JSON.stringify(input));
       // zod words the issues when they are first read (then the map above runs).
-      assert.ok(parsed.error!.issues.length > 0);
+      assert.ok(parsed.error.issues.length > 0);
       for (const issue of seen) {
         codes.add(issue.code ?? 'custom');
         const locale = english(issue);
@@ -68,7 +68,7 @@ describe('zod/mini with our English texts', () => {
   it('puts them in the ErrorObject issues, naming the field, without the value', () => {
     const result = ResultRequest.safeParse({ returned: 'maybe', checkId: '' }, PARSE);
     assert.equal(result.success, false);
-    assert.deepEqual(zodIssues(result.error!), [
+    assert.deepEqual(zodIssues(result.error), [
       { issue: 'Too small: expected string to have >=1 characters', issueLocation: 'checkId' },
       { issue: 'Invalid option: expected one of "success"|"error"', issueLocation: 'returned' },
     ]);
