@@ -21,19 +21,7 @@ import type { Page } from 'playwright-core';
 import { adultDateOfBirth } from '../support/dates';
 import { ROOT, startWorker, WRANGLER_ENV } from '../support/wrangler';
 import { ALICE, assertStopped, axeViolations, fillForm, openBrowser, requireBuilt, submit, waitForState } from './helpers';
-
-interface PartnerFunnel {
-  partnerId: string;
-  shown: number;
-  linkCreated: number;
-  linkRefused: number;
-  returned: number;
-  final: number;
-  expired: number;
-  canceled: number;
-  byCheckStatus: Record<string, number>;
-  medianSecondsToFinal: number | null;
-}
+import type { FunnelAnswer } from '../../worker/ops/report';
 
 const FAMILY = 'Quillfeather'; // typed in the browser: must not reach the database
 const NODE_REF = `acct-ops-${crypto.randomUUID().slice(0, 8)}`;
@@ -118,7 +106,7 @@ test(
     });
     const browser = await openBrowser();
     const api = (path: string, init: RequestInit = {}) => fetch(worker.url + path, init);
-    const funnel = async () => ((await (await api('/ops/api/funnel')).json()) as { partners: PartnerFunnel[] }).partners;
+    const funnel = async () => ((await (await api('/ops/api/funnel')).json()) as FunnelAnswer).partners;
     try {
       const { page } = browser;
       const localhost = worker.url.replace('127.0.0.1', 'localhost');

@@ -1,7 +1,8 @@
 /**
  * Scenario 4, bad input: submit with an invalid date of birth (in the future)
  * and no consent; the field errors show, linked to their fields, and no request
- * reaches the worker's API (watched both from the page and in the worker's log).
+ * reaches the worker's API (watched both from the page and in the worker's log)
+ * but the one page-view beacon, which carries nothing (no body, no cookie).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -25,8 +26,11 @@ test('bad input: future date of birth and no consent → field errors, nothing s
   try {
     const { page } = browser;
     const apiCalls: string[] = [];
+    const beacons: (string | null)[] = [];
     page.on('request', (r) => {
-      if (new URL(r.url()).pathname.startsWith('/api/')) apiCalls.push(`${r.method()} ${r.url()}`);
+      const path = new URL(r.url()).pathname;
+      if (path === '/api/beacon') beacons.push(r.postData());
+      else if (path.startsWith('/api/')) apiCalls.push(`${r.method()} ${r.url()}`);
     });
     await page.goto(worker.url + '/');
     await waitForState(page, 'idle');
@@ -56,12 +60,16 @@ test('bad input: future date of birth and no consent → field errors, nothing s
     // Give a stray request time to show up, then check both ends.
     await page.waitForTimeout(1500);
     assert.deepEqual(apiCalls, [], 'the page sent nothing to /api');
+    assert.ok(
+      beacons.every((body) => !body),
+      'the page-view beacon carries no body',
+    );
     // The worker's log is readable (the demo's outbox poll is in it) …
     assert.match(worker.output(), /"route":"\/sandbox\/outbox"/);
     // … and has no /api request from the page (startWorker's own readiness probe, GET /api/__ready__, is the one /api line the worker may log.)
     assert.doesNotMatch(
       worker.output(),
-      /"method":"(POST|OPTIONS)"[^\n]*"route":"\/api\//,
+      /"method":"(POST|OPTIONS)"[^\n]*"route":"\/api\/(?!beacon")/,
       'the worker logged no /api request from the page',
     );
     assert.doesNotMatch(
@@ -69,7 +77,7 @@ test('bad input: future date of birth and no consent → field errors, nothing s
       /"route":"\/api\/(onboarding-link|result|ruok)"/,
       'the worker logged no /api request from the page',
     );
-    assert.doesNotMatch(worker.output(), /(POST|OPTIONS) \/api\//, 'wrangler logged no /api request from the page');
+    assert.doesNotMatch(worker.output(), /(POST|OPTIONS) \/api\/(?!beacon\b)/, 'wrangler logged no /api request from the page');
     assert.deepEqual(browser.problems, []);
   } finally {
     await browser.close();
