@@ -22,7 +22,7 @@ export const WORKER_GZIP_BUDGET = 100 * 1024;
  * Budget for the local stack's worker (sandbox and demo inside), gzip. The
  * contract budgets production only; this one just stops the local stack from
  * growing unnoticed: 144 KB = its size when set (135,854 bytes, with /v1,
- * the console and 48 languages) plus about 8 % headroom; 119,008 since the
+ * the console and 48 languages) plus about 8 % headroom; 119,183 since the
  * worker and the sandbox moved to zod/mini. Local only: `npm
  * start`, the tests and a deliberate DEMO=on demo, never `npm run deploy`.
  */
