@@ -15,11 +15,12 @@ import { demoTarget, DEMO_RECEIVER_PATH } from '../../worker/demo/demo-receiver'
 import { CHECKING, newVerificationId, type Verification } from '../../worker/verifications/verification';
 import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
 import { webhookSignature } from '../../worker/verifications/webhook-signature';
+import { nodeEnv } from '../support/node-env';
 
 const ORIGIN = 'http://127.0.0.1:8787';
 
 async function setup() {
-  const env: Env = { DEMO: 'on' };
+  const env: Env = nodeEnv({ DEMO: 'on' });
   const store = new MemoryVerifications(env);
   useMemoryVerifications(env, store);
   const now = Date.now();

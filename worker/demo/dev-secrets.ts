@@ -38,7 +38,7 @@ let memo: Promise<DevSecretValues> | undefined;
 export function devSecrets(env: Env): Promise<DevSecretValues> {
   if (!memo) {
     const ns = env.DEV_SECRETS;
-    memo = ns ? (ns.get(ns.idFromName('dev-secrets')) as unknown as { values(): Promise<DevSecretValues> }).values() : generateDevSecrets();
+    memo = ns ? ns.get(ns.idFromName('dev-secrets')).values() : generateDevSecrets();
     memo.catch(() => (memo = undefined)); // a failed call is not remembered
   }
   return memo;

@@ -10,7 +10,7 @@
  *
  * Keys never hold an address or a number in clear: `hashKey` first.
  */
-import type { Env } from './env';
+import { bindingIfAny, type Env } from './env';
 import { ApiError } from './errors';
 
 /** Defaults (docs/security.md has the arithmetic); each overridable by a var of the same name. */
@@ -64,14 +64,13 @@ class MemoryAllowances implements Allowances {
 const memory = new WeakMap<Env, MemoryAllowances>();
 
 export function allowances(env: Env): Allowances {
-  const ns = env.LIMITS;
+  const ns = bindingIfAny(env, 'LIMITS');
   if (!ns) {
     let m = memory.get(env);
     if (!m) memory.set(env, (m = new MemoryAllowances(() => Date.now())));
     return m;
   }
-  type Stub = { take(id: string, until: number, max: number): Promise<boolean>; release(id: string): Promise<void> };
-  const stub = (key: string) => ns.get(ns.idFromName(key)) as unknown as Stub;
+  const stub = (key: string) => ns.get(ns.idFromName(key));
   return {
     take: (key, id, until, max) => stub(key).take(id, until, max),
     release: (key, id) => stub(key).release(id),

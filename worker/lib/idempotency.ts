@@ -9,7 +9,7 @@
  * be created (and its storage opened) on every link request. Without the
  * binding (node tests) an in-memory map stands in with the same behaviour.
  */
-import type { Env } from './env';
+import { bindingIfAny, type Env } from './env';
 
 export const IDEMPOTENCY_TTL_MS = 10 * 60 * 1000;
 export const IDEMPOTENCY_SHARDS = 32;
@@ -88,9 +88,9 @@ const memoryRecords = new IdempotencyRecords(
 );
 
 export function idempotencyStore(env: Env, scopedKey: string): IdempotencyStoreApi {
-  const ns = env.IDEMPOTENCY;
+  const ns = bindingIfAny(env, 'IDEMPOTENCY');
   if (!ns) return memoryRecords;
-  return ns.get(ns.idFromName(`shard-${shardOf(scopedKey)}`)) as unknown as IdempotencyStoreApi;
+  return ns.get(ns.idFromName(`shard-${shardOf(scopedKey)}`));
 }
 
 /** FNV-1a: a stable, even spread of keys over the shards. */

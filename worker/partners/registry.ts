@@ -9,7 +9,7 @@
  * first); they are kept apart from the partners found, so such a flood never
  * evicts a cached partner. Both caches are bounded.
  */
-import { usesSandbox, type Env } from '../lib/env';
+import { bindingIfAny, usesSandbox, type Env } from '../lib/env';
 import { sandboxDefaults } from '../lib/sandbox-defaults';
 import { originKey, partnerKey, PartnerRecord, SEALED_FIELDS, type Partner, type SealedField } from './partner';
 import { open, SealingError, sealingKeys } from './sealing';
@@ -71,7 +71,7 @@ async function cached(env: Env, key: string, load: () => Promise<Partner | null>
 
 /** The registry partner owning `origin` (an exact, normalised origin), or null. */
 export async function registryPartnerByOrigin(env: Env, origin: string, now = Date.now()): Promise<Partner | null> {
-  const kv = env.PARTNERS;
+  const kv = bindingIfAny(env, 'PARTNERS');
   if (!kv) return null;
   return cached(
     env,
@@ -90,12 +90,12 @@ export async function registryPartnerByOrigin(env: Env, origin: string, now = Da
 
 /** The registry partner with this id, or null. */
 export async function registryPartnerById(env: Env, id: string, now = Date.now()): Promise<Partner | null> {
-  if (!env.PARTNERS) return null;
+  if (!bindingIfAny(env, 'PARTNERS')) return null;
   return cached(env, `p ${id}`, () => loadPartner(env, id), now);
 }
 
 async function loadPartner(env: Env, id: string): Promise<Partner | null> {
-  const raw = await env.PARTNERS!.get(partnerKey(id));
+  const raw = await env.PARTNERS.get(partnerKey(id));
   if (raw === null) return null;
   let record: PartnerRecord;
   try {

@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
 import type * as z from 'zod';
 import type { AppEnv } from '../lib/env';
-import { livemode, usesSandbox } from '../lib/env';
+import { bindingIfAny, livemode, usesSandbox } from '../lib/env';
 import { ApiError, validationError, zodIssues } from '../lib/errors';
 import { fingerprint, idempotencyStore } from '../lib/idempotency';
 import { clientIp, enforce } from '../lib/limits';
@@ -165,7 +165,7 @@ serverApi.use('/v1/*', async (c, next) => {
 // static assets: read through ASSETS, not bundled (19.5 KB). run_worker_first covers /v1/*, so the answer
 // is this route's: no-store and no CORS, as every /v1 answer.
 serverApi.get(PATHS.openapi, async (c) => {
-  const res = c.env.ASSETS ? await c.env.ASSETS.fetch(new URL(PATHS.openapi, c.req.url).href) : undefined;
+  const res = await bindingIfAny(c.env, 'ASSETS')?.fetch(new URL(PATHS.openapi, c.req.url).href);
   if (!res?.ok) throw new ApiError(404, 'NOT_FOUND', 'The OpenAPI document is not built: run `npm run build`.');
   return c.body(await res.text(), 200, { 'Content-Type': 'application/json' });
 });
@@ -250,9 +250,10 @@ serverApi.get(PATHS.verifications, async (c) => {
   if (q.cursor !== undefined && !VERIFICATION_ID.test(q.cursor)) {
     throw validationError([{ issue: 'is not a cursor of this list', issueLocation: 'cursor' }]);
   }
-  if (!c.env.DB) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
+  const db = bindingIfAny(c.env, 'DB');
+  if (!db) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
   const limit = q.limit ?? DEFAULT_LIMIT;
-  const rows = await listIndex(c.env.DB, c.get('partner')!.id, { ...q, limit: limit + 1 });
+  const rows = await listIndex(db, c.get('partner')!.id, { ...q, limit: limit + 1 });
   const page = rows.slice(0, limit).map(fromRow);
   return c.json({ data: page, ...(rows.length > limit ? { nextCursor: page.at(-1)!.verificationId } : {}) });
 });

@@ -7,7 +7,7 @@
  * its record is the truth). A missing, malformed or unknown key is one and
  * the same 401.
  */
-import { demoEnabled, list, usesSandbox, type Env } from '../lib/env';
+import { bindingIfAny, demoEnabled, list, usesSandbox, type Env } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { devSecrets } from '../lib/dev-secrets';
 import { ENVIRONMENT_PARTNER_ID, serverKeyIndexKey, type Partner } from '../partners/partner';
@@ -57,7 +57,7 @@ export async function authenticate(env: Env, requestUrl: string, authorization: 
       }
       return found;
     }),
-    env.PARTNERS ? env.PARTNERS.get(serverKeyIndexKey(hash)) : Promise.resolve(null),
+    bindingIfAny(env, 'PARTNERS')?.get(serverKeyIndexKey(hash)) ?? Promise.resolve(null),
   ]);
   let partner: Partner | undefined;
   if (envMatch) partner = await partnerById(env, requestUrl, ENVIRONMENT_PARTNER_ID);

@@ -6,7 +6,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import { releaseHolds } from '../lib/allowances';
-import { usesSandbox, type Env } from '../lib/env';
+import { bindingIfAny, usesSandbox, type Env } from '../lib/env';
 import { deleteIndex, indexRow, rowKey, writeIndex } from './verification-index';
 import { pollSchedule } from './settings';
 import type { DemoDelivery, LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
@@ -24,7 +24,8 @@ export class VerificationStore extends DurableObject<Env> {
     remove: async () => {
       const v = await this.ctx.storage.get<Verification>('v');
       await this.ctx.storage.deleteAll();
-      if (v && this.env.DB) await deleteIndex(this.env.DB, v.id).catch(() => this.indexFailed(v.id));
+      const db = bindingIfAny(this.env, 'DB');
+      if (v && db) await deleteIndex(db, v.id).catch(() => this.indexFailed(v.id));
     },
     setAlarm: (at) => this.ctx.storage.setAlarm(at),
     now: () => Date.now(),
@@ -40,7 +41,7 @@ export class VerificationStore extends DurableObject<Env> {
 
   /** The verification's row in D1, on every state change. A failure is logged; the next change writes it again. */
   private async index(v: Verification): Promise<void> {
-    const db = this.env.DB;
+    const db = bindingIfAny(this.env, 'DB');
     if (!db) return;
     const row = indexRow(v, !usesSandbox(this.env));
     const key = rowKey(row);

@@ -3,7 +3,7 @@
  * keyed by verificationId), or without the binding (node tests) a map in
  * memory with the same logic and a controllable clock.
  */
-import type { Env } from '../lib/env';
+import { bindingIfAny, type Env } from '../lib/env';
 import { releaseHolds } from '../lib/allowances';
 import { ApiError } from '../lib/errors';
 import { VendorError, type VendorFault } from '../vendor-api/client';
@@ -46,7 +46,7 @@ export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil
 
 /** Hands the event to the webhook queue; without one (no webhook configured in tests) it is dropped. */
 export async function enqueue(env: Env, event: WebhookEvent): Promise<void> {
-  await env.WEBHOOK_QUEUE?.send(event, { contentType: 'json' });
+  await bindingIfAny(env, 'WEBHOOK_QUEUE')?.send(event, { contentType: 'json' });
 }
 
 /**
@@ -209,29 +209,14 @@ export function useMemoryVerificationsWithoutBinding(): void {
 }
 
 export function verifications(env: Env): Verifications {
-  const ns = env.VERIFICATIONS;
+  const ns = bindingIfAny(env, 'VERIFICATIONS');
   if (!ns) {
     let m = memory.get(env);
     if (!m && withoutBinding) memory.set(env, (m = new MemoryVerifications(env)));
     if (!m) throw new Error('VERIFICATIONS is not bound');
     return m;
   }
-  type Stub = {
-    create(v: Verification): Promise<void>;
-    observe(h: ReturnHint): Promise<Observation>;
-    webhookOutcome(s: WebhookState, a: number, st?: number): Promise<void>;
-    recordDemoDelivery(d: DemoDelivery): Promise<void>;
-    read(): Promise<Verification | undefined>;
-    renew(r: Renewal): Promise<Verification | undefined>;
-    openHandoff(token: string, consume: boolean): Promise<string | undefined>;
-    arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
-    claim(browserKey: string, code: string): Promise<ClaimOutcome>;
-    startLink(s: LinkStart): Promise<Verification | undefined>;
-    cancel(): Promise<Verification | undefined>;
-    redact(): Promise<Verification | undefined>;
-    redeliver(): Promise<WebhookEvent | undefined>;
-  };
-  const stub = (id: string) => ns.get(ns.idFromName(id)) as unknown as Stub;
+  const stub = (id: string) => ns.get(ns.idFromName(id));
   return {
     create: (v) => stub(v.id).create(v),
     observe: async (id, hint = {}) => unpack(await stub(id).observe(hint)),

@@ -16,7 +16,7 @@ import { verifications } from './verification-store';
 import { webhookTarget, type WebhookTarget } from './webhook-target';
 import { partnerById } from '../partners/resolve';
 import { webhookSignature } from './webhook-signature';
-import { demoEnabled } from '../lib/env';
+import { bindingIfAny, demoEnabled } from '../lib/env';
 import { demoWebhooks } from './demo-webhooks';
 import { emit, message, type WebhookResult } from '../ops/events';
 import { errorName } from '../lib/errors';
@@ -87,7 +87,7 @@ async function requeue(env: Env, m: WebhookMessage, delaySeconds: number, now: n
   const delay = Math.min(delaySeconds, MAX_QUEUE_DELAY_SECONDS);
   const notBefore = delaySeconds > MAX_QUEUE_DELAY_SECONDS ? now + delaySeconds * 1000 : undefined;
   const { notBefore: _old, ...rest } = m;
-  await env.WEBHOOK_QUEUE!.send({ ...rest, ...(notBefore ? { notBefore } : {}) } satisfies WebhookMessage, {
+  await env.WEBHOOK_QUEUE.send({ ...rest, ...(notBefore ? { notBefore } : {}) } satisfies WebhookMessage, {
     contentType: 'json',
     delaySeconds: delay,
   });
@@ -148,7 +148,7 @@ export async function handleWebhookMessage(env: Env, body: WebhookEvent | Webhoo
   log('error', 'webhook_failed', m, { status: status ?? null });
   if (m.attempt >= webhookMaxAttempts(env)) {
     await counted('dead');
-    await env.WEBHOOK_DLQ?.send({ ...m, notBefore: undefined } satisfies WebhookMessage, { contentType: 'json' });
+    await bindingIfAny(env, 'WEBHOOK_DLQ')?.send({ ...m, notBefore: undefined } satisfies WebhookMessage, { contentType: 'json' });
     return;
   }
   await counted('retry');
