@@ -9,10 +9,13 @@ import globals from 'globals';
 // Import boundaries (docs/architecture.md, "One direction"). Imports are matched as written,
 // so each rule names the way up to the repository root for the depth of the importing file.
 const up = (depth) => `^(\\.\\./){${depth}}`;
-/** worker/ at `depth` folders below the root: no sandbox, demo page or widget code. */
+/** worker/demo/ as a file `depth` folders below the root writes it. */
+const workerDemo = (depth) => (depth === 1 ? '^\\./demo(/|$)' : `^(\\.\\./){${depth - 1}}demo(/|$)`);
+/** worker/ at `depth` folders below the root: no sandbox, demo (page or worker pieces) or widget code. */
 const workerBoundary = (depth) => ({
   files: [`worker/${'*/'.repeat(depth - 1)}*.ts`],
-  // The local entry is the one place that plugs the sandbox and the demo in.
+  // The local entry is the one place that plugs the sandbox and the demo in (the demo's own
+  // worker pieces import each other as `./x`, which the rule below leaves alone).
   ignores: ['worker/entry/local*.ts'],
   rules: {
     'no-restricted-imports': [
@@ -22,6 +25,11 @@ const workerBoundary = (depth) => ({
           {
             regex: `${up(depth)}(sandbox|demo|widget)(/|$)`,
             message: 'worker/ imports no sandbox, demo or widget code: only worker/entry/local*.ts plugs them in.',
+          },
+          {
+            regex: workerDemo(depth),
+            message:
+              'Production modules import no demo piece (worker/demo/): worker/entry/local*.ts plugs them in as a partner source, a webhook transport, a secret source and routes.',
           },
         ],
       },

@@ -5,7 +5,7 @@
  *   node --import tsx bench/compare.ts bench/results/<older>.json [bench/results/latest.json]
  */
 import { readFileSync } from 'node:fs';
-import type { BenchResults } from './report';
+import type { BenchResults } from './types';
 
 type Pick = [label: string, get: (r: BenchResults) => number | undefined, unit: string];
 

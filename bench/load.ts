@@ -18,6 +18,9 @@ import { adultDateOfBirth } from '../test/support/dates';
 
 const DATE_OF_BIRTH = adultDateOfBirth();
 
+/** The partner page the bench's requests come from, set up as a partner would (ALLOWED_ORIGINS). */
+export const PARTNER_ORIGIN = 'https://shop.example';
+
 /** The body the widget sends (docs/api.md "Browser-facing API"). */
 export const LINK_BODY = JSON.stringify({
   name: { givenName: 'Ada', familyName: 'Lovelace' },
@@ -193,6 +196,13 @@ export async function rounds<K extends string>(
       const k = keys[(i + j) % keys.length]!;
       const r = await load(targets[k], connections, durationS);
       runs[k].push(r);
+      // A target that stopped answering as it should is not measured: the item fails, named, rather than printing rates of refusals.
+      const bad = r.non2xx + r.errors + r.timeouts;
+      if (r.ok === 0 || bad > 0.01 * (r.ok + bad)) {
+        throw new Error(
+          `${k} (${targets[k].method} ${targets[k].url}) at ${connections} conn.: ${r.ok} good answers, ${r.non2xx} unexpected ${JSON.stringify(r.statuses)}, ${r.errors} socket errors, ${r.timeouts} timeouts`,
+        );
+      }
       log(
         `  ${k.padEnd(width)} c=${String(connections).padStart(3)}  ${String(r.rps).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms${r.non2xx || r.errors ? `  (unexpected statuses ${JSON.stringify(r.statuses)}, socket errors ${r.errors})` : ''}`,
       );

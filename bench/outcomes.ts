@@ -22,7 +22,7 @@ import { newSigningJwk } from '../test/support/signing-keys';
 import { startMiniflareWorker, type MiniflareWorker } from './lib/miniflare-worker';
 import { startVendorProcess } from './lib/vendor-process';
 import { round, sleep } from './lib/stats';
-import { LINK_BODY, rounds, type Summary, type Target } from './load';
+import { LINK_BODY, PARTNER_ORIGIN, rounds, type Summary, type Target } from './load';
 
 export interface OutcomesResult {
   resultFinal: Summary;
@@ -42,12 +42,13 @@ export interface OutcomesOptions {
   log: (s: string) => void;
 }
 
-const ORIGIN_HEADERS = (url: string) => ({ 'Content-Type': 'application/json', Origin: url });
+/** Requests come from a partner page, configured as a partner's origin is (ALLOWED_ORIGINS). */
+const ORIGIN_HEADERS = () => ({ 'Content-Type': 'application/json', Origin: PARTNER_ORIGIN });
 
 async function linkSession(worker: MiniflareWorker, ip: string): Promise<{ session: string; url: string }> {
   const res = await fetch(`${worker.url}/api/onboarding-link`, {
     method: 'POST',
-    headers: { ...ORIGIN_HEADERS(worker.url), 'CF-Connecting-IP': ip },
+    headers: { ...ORIGIN_HEADERS(), 'CF-Connecting-IP': ip },
     body: LINK_BODY,
   });
   if (res.status !== 200) throw new Error(`link: ${res.status} ${await res.text()}`);
@@ -96,6 +97,7 @@ export async function outcomes(o: OutcomesOptions): Promise<OutcomesResult> {
   const delivered = new Set<string>();
   try {
     worker = await startMiniflareWorker(join(ROOT, 'wrangler.toml'), {
+      ALLOWED_ORIGINS: PARTNER_ORIGIN,
       KYC_BASE_URL: vendor.url,
       KYC_API_KEY: 'bench-key',
       KYC_CUSTOMER_ID: 'bench-customer',
@@ -103,11 +105,13 @@ export async function outcomes(o: OutcomesOptions): Promise<OutcomesResult> {
     });
     // The fake vendor answers every result final: the first /api/result makes the verification final.
     const final = await linkSession(worker, '203.0.113.1');
-    await fetch(`${worker.url}/api/result`, {
+    const first = await fetch(`${worker.url}/api/result`, {
       method: 'POST',
-      headers: ORIGIN_HEADERS(worker.url),
+      headers: ORIGIN_HEADERS(),
       body: JSON.stringify({ session: final.session }),
     });
+    const firstAnswer = (await first.json()) as { checkStatus?: string; resultToken?: string };
+    if (first.status !== 200 || !firstAnswer.resultToken) throw new Error(`result: ${first.status} ${JSON.stringify(firstAnswer)}`);
     // A verification that stays CHECKING: its first poll is due only after RESULT_POLL_SECONDS,
     // and until then every /api/result answers from the record. (Asked once first, so the poll is spent.)
     const running = await linkSession(worker, '203.0.113.2');
@@ -115,13 +119,13 @@ export async function outcomes(o: OutcomesOptions): Promise<OutcomesResult> {
       resultFinal: {
         method: 'POST',
         url: `${worker.url}/api/result`,
-        headers: ORIGIN_HEADERS(worker.url),
+        headers: ORIGIN_HEADERS(),
         body: JSON.stringify({ session: final.session }),
       },
       resultChecking: {
         method: 'POST',
         url: `${worker.url}/api/result`,
-        headers: ORIGIN_HEADERS(worker.url),
+        headers: ORIGIN_HEADERS(),
         body: JSON.stringify({ session: running.session }),
       },
       jwks: { method: 'GET', url: `${worker.url}/.well-known/jwks.json`, headers: {} },
@@ -134,25 +138,30 @@ export async function outcomes(o: OutcomesOptions): Promise<OutcomesResult> {
     await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
     const secret = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64')}`;
     sandboxWorker = await startMiniflareWorker(join(ROOT, 'wrangler.toml'), {
+      ALLOWED_ORIGINS: PARTNER_ORIGIN,
       WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
       WEBHOOK_SECRET: secret,
     });
     const sessions: { session: string; checkId: string }[] = [];
     for (let i = 0; i < o.webhookCount; i++) {
       const { session, url } = await linkSession(sandboxWorker, `198.18.${i >> 8}.${i & 255}`);
+      // Each from its own address, as people are: one address is limited to 60 requests a minute.
       const flow = await fetch(url.replace(/^https?:\/\/[^/]+/, sandboxWorker.url), {
         method: 'POST',
+        headers: { 'CF-Connecting-IP': `198.20.${i >> 8}.${i & 255}` },
         body: new URLSearchParams({ outcome: 'complete' }),
         redirect: 'manual',
       });
-      sessions.push({ session, checkId: new URL(flow.headers.get('location')!).searchParams.get('checkId')! });
+      const location = flow.headers.get('location');
+      if (flow.status !== 303 || !location) throw new Error(`hosted flow ${i + 1}: ${flow.status} ${(await flow.text()).slice(0, 200)}`);
+      sessions.push({ session, checkId: new URL(location).searchParams.get('checkId')! });
     }
     const t0 = performance.now();
     await Promise.all(
       sessions.map((s, i) =>
         fetch(`${sandboxWorker!.url}/api/result`, {
           method: 'POST',
-          headers: { ...ORIGIN_HEADERS(sandboxWorker!.url), 'CF-Connecting-IP': `198.19.${i >> 8}.${i & 255}` },
+          headers: { ...ORIGIN_HEADERS(), 'CF-Connecting-IP': `198.19.${i >> 8}.${i & 255}` },
           body: JSON.stringify(s),
         }).then((r) => r.arrayBuffer()),
       ),

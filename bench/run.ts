@@ -1,18 +1,26 @@
 /**
- * `npm run bench`: sizes, widget start, worker overhead, worker bundle, end
- * to end and scaling (issue 7), on this machine, each timing next to a
- * baseline measured in the same run. Prints one table, writes
- * bench/results/latest.json (+ a dated copy) and bench/results/latest.md.
+ * `npm run bench`: sizes, widget start, worker overhead against two floors,
+ * worker bundle, end to end, scaling, trusted outcomes, operator events and
+ * polling, on this machine, each timing next to a baseline measured in the
+ * same run. Prints one table, writes a dated bench/results/*.json; a full run
+ * of everything also writes bench/results/latest.json, latest.md and the
+ * table between the markers of docs/benchmarks.md.
  *
- * Exit status: 1 when a size budget is exceeded (widget entry ≤ 12 KB gzip, worker
- * ≤ scripts/check-deploy.mjs's budget), 2 when a size could not be measured,
- * else 0. Timing targets are reported (met / missed by how much), never
- * enforced.
+ * Every item measures or fails the run: exit status 3 when an item could not
+ * measure (it is named on stderr and in the table; a load target that
+ * answers anything but its expected status fails its item), 2 when a size
+ * could not be measured, 1 when a size budget is exceeded (the widget entry
+ * ≤ 12 KB gzip, as `npm run size:widget`; the worker bundles as `npm run
+ * check:deploy` judges them), else 0. Timing goals are reported (met / missed
+ * by how much), never enforced; the polling item's budget (an abandoned
+ * verification ≤ 12 vendor calls) is a count, and enforced.
  *
- *   npm run bench                   everything (about 6 minutes)
- *   npm run bench -- --quick        fewer, shorter runs (a smoke test, about a minute)
- *   npm run bench -- --only=size,start,overhead,e2e,outcomes,ops
+ *   npm run bench                   everything (about 10 minutes)
+ *   npm run bench -- --quick        fewer, shorter runs (a step of npm test: a broken item turns it red)
+ *   npm run bench -- --only=size,start,overhead,e2e,outcomes,polling,ops
  *   npm run bench -- --build        npm run build first (otherwise only when dist/ is missing)
+ *   npm run bench -- --break=polling   make an item fail on purpose (the bench's own test)
+ *   npm run bench -- --no-write     write nothing (print the table only)
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -26,9 +34,12 @@ import { cleanupAll, installSignalHandlers, onCleanup } from './lib/cleanup';
 import { workerOverhead } from './overhead';
 import { outcomes } from './outcomes';
 import { opsCost } from './ops';
-import { markdownTable, rows, textTable, type BenchResults, type Outcome } from './report';
+import { markdownTable, textTable } from './lib/table';
+import { rows } from './report';
+import type { BenchResults, Outcome } from './types';
 import { widgetSize, workerSize } from './size';
 import { widgetStart } from './start';
+import { polling } from './polling';
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -39,20 +50,30 @@ const only = argv
 const want = (k: string) => !only || only.includes(k);
 const log = (s: string) => process.stderr.write(s + '\n');
 
+// Items made to fail on purpose (`--break=polling,size`): the bench's own test checks that a broken item fails the run.
+// The polling item is broken from the inside (it simulates a worker that never backs off, so its own budget check
+// fails); any other item throws before it measures.
+const broken = (argv.find((a) => a.startsWith('--break='))?.slice('--break='.length) ?? '').split(',').filter(Boolean);
+
 const P = quick
-  ? { loads: 8, e2eRuns: 4, durationS: 2, repeats: 1, scalingRepeats: 1, levels: [1, 8, 32, 128], connections: 8 }
+  ? { loads: 5, e2eRuns: 2, durationS: 2, repeats: 1, scalingRepeats: 1, levels: [1, 8], connections: 8 }
   : { loads: 30, e2eRuns: 15, durationS: 4, repeats: 5, scalingRepeats: 3, levels: [1, 8, 32, 128], connections: 8 };
 
-async function step<T>(name: string, f: () => Promise<T>): Promise<Outcome<T>> {
+/** Items that could not be measured: each one fails the run, named. */
+const failed: string[] = [];
+
+async function step<T>(key: string, name: string, f: () => Promise<T>): Promise<Outcome<T>> {
   const t = performance.now();
   log(`[bench] ${name} …`);
   try {
+    if (broken.includes(key) && key !== 'polling') throw new Error(`broken on purpose (--break=${key})`);
     const r = await f();
     log(`[bench] ${name}: done in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     return r;
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     log(`[bench] ${name}: FAILED: ${msg}`);
+    failed.push(name);
     return { error: msg };
   }
 }
@@ -120,7 +141,8 @@ async function main(): Promise<number> {
   installSignalHandlers();
   const started = performance.now();
   const load0 = loadavg()[0]!;
-  const stale = ensureBuild(argv.includes('--build'));
+  // Only the widget items need dist/ (the worker items bundle on their own).
+  const stale = want('size') || want('start') || want('e2e') ? ensureBuild(argv.includes('--build')) : undefined;
   const results: BenchResults = {
     date: new Date().toISOString(),
     mode: quick ? 'quick' : 'full',
@@ -129,6 +151,7 @@ async function main(): Promise<number> {
     notes: [],
     items: {},
     budgets: {},
+    failed,
   };
   if (stale) {
     log(`[bench] note: ${stale}`);
@@ -137,8 +160,8 @@ async function main(): Promise<number> {
   const it = results.items;
 
   if (want('size')) {
-    it.widgetSize = await step('1 widget size', widgetSize);
-    it.workerSize = await step('4 worker bundle', workerSize);
+    it.widgetSize = await step('size', '1 widget size', widgetSize);
+    it.workerSize = await step('size', '4 worker bundle', workerSize);
   }
 
   let browserVersion: string | undefined;
@@ -149,32 +172,39 @@ async function main(): Promise<number> {
       const b = browser;
       const forget = onCleanup(() => b.close());
       browserVersion = browser.version();
-      if (want('start')) it.widgetStart = await step(`2 widget start (${P.loads} loads each)`, () => widgetStart(b, P.loads));
-      if (want('e2e')) it.endToEnd = await step(`5 end to end (${P.e2eRuns} runs each)`, () => endToEnd(b, P.e2eRuns, log));
+      if (want('start')) it.widgetStart = await step('start', `2 widget start (${P.loads} loads each)`, () => widgetStart(b, P.loads));
+      if (want('e2e')) it.endToEnd = await step('e2e', `5 end to end (${P.e2eRuns} runs each)`, () => endToEnd(b, P.e2eRuns, log));
       forget();
     } catch (e) {
       const msg = `Chromium: ${e instanceof Error ? e.message : String(e)}`;
-      if (want('start')) it.widgetStart ??= { error: msg };
-      if (want('e2e')) it.endToEnd ??= { error: msg };
+      if (want('start') && !it.widgetStart) {
+        it.widgetStart = { error: msg };
+        failed.push('2 widget start');
+      }
+      if (want('e2e') && !it.endToEnd) {
+        it.endToEnd = { error: msg };
+        failed.push('5 end to end');
+      }
     } finally {
       await browser?.close().catch(() => {});
     }
   }
 
   if (want('outcomes')) {
-    it.outcomes = await step(`7 trusted outcomes: token cost and webhook delivery`, () =>
-      outcomes({ connections: P.connections, durationS: P.durationS, repeats: P.repeats, webhookCount: quick ? 30 : 100, log }),
+    it.outcomes = await step('outcomes', `7 trusted outcomes: token cost and webhook delivery`, () =>
+      outcomes({ connections: P.connections, durationS: quick ? 1 : P.durationS, repeats: P.repeats, webhookCount: quick ? 10 : 100, log }),
     );
   }
 
   if (want('ops')) {
-    it.ops = await step('8 operator events: link route on vs off, consumer into D1', () =>
+    it.ops = await step('ops', '8 operator events: link route on vs off, consumer into D1', () =>
       opsCost({ connections: P.connections, durationS: P.durationS, repeats: P.repeats, events: quick ? 2000 : 10000, log }),
     );
   }
 
   if (want('overhead')) {
     it.workerOverhead = await step(
+      'overhead',
       `3 + 6 worker overhead and scaling (${P.repeats} and ${P.scalingRepeats} × ${P.durationS} s per point)`,
       () =>
         workerOverhead({
@@ -183,8 +213,16 @@ async function main(): Promise<number> {
           durationS: P.durationS,
           repeats: P.repeats,
           scalingRepeats: P.scalingRepeats,
+          // wrangler dev (a context row) takes long to start: the full run only.
+          wranglerDev: !quick,
           log,
         }),
+    );
+  }
+
+  if (want('polling')) {
+    it.polling = await step('polling', '9 polling: vendor result calls of 1,000 verifications (controlled clock)', () =>
+      polling(1000, { neverBackOff: broken.includes('polling') }),
     );
   }
 
@@ -202,13 +240,8 @@ async function main(): Promise<number> {
   );
   if (it.workerOverhead && 'ruokNote' in it.workerOverhead) results.notes.push(it.workerOverhead.ruokNote);
 
-  if (it.widgetSize && 'buildOptionDrift' in it.widgetSize && it.widgetSize.buildOptionDrift.length) {
-    results.notes.push(
-      `scripts/build-widget.mjs no longer shows ${it.widgetSize.buildOptionDrift.join(', ')}: the minimal element (bench/size.ts) may no longer be bundled like the widget; update bench/size.ts.`,
-    );
-  }
   if (it.widgetSize && 'withinBudget' in it.widgetSize) results.budgets.widgetGzip = it.widgetSize.withinBudget;
-  if (it.workerSize && 'withinBudget' in it.workerSize) results.budgets.workerGzip = it.workerSize.withinBudget;
+  if (it.workerSize && 'checkDeployPassed' in it.workerSize) results.budgets.workerGzip = it.workerSize.checkDeployPassed;
 
   const table = rows(results);
   const m = results.machine;
@@ -216,25 +249,13 @@ async function main(): Promise<number> {
   process.stdout.write(`\n${header}\n\n${textTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`);
 
   const dir = join(ROOT, 'bench/results');
-  mkdirSync(dir, { recursive: true });
-  const json = JSON.stringify(results, null, 2) + '\n';
-  const stamp = results.date.slice(0, 16).replace(/:/g, '-') + 'Z';
-  // latest.* is the README's table: only a full run of everything replaces it.
-  if (!only && !quick) {
-    writeFileSync(join(dir, 'latest.json'), json);
-    const md = `${header}\n\n${markdownTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`;
-    writeFileSync(join(dir, 'latest.md'), md);
-    // The README section carries the latest table between its markers.
-    const readme = join(ROOT, 'README.md');
-    if (existsSync(readme)) {
-      const text = readFileSync(readme, 'utf8');
-      const next = text.replace(/(<!-- bench:table -->\n)[\s\S]*?(<!-- \/bench:table -->)/, `$1${md.replace(/\$/g, '$$$$')}$2`);
-      if (next !== text) writeFileSync(readme, next);
-    }
-  }
-  writeFileSync(join(dir, `${stamp}${quick ? '-quick' : ''}${only ? '-' + only.join('+') : ''}.json`), json);
-  log(`[bench] wrote bench/results/${only || quick ? '' : 'latest.json, latest.md, '}${stamp}….json`);
+  if (!argv.includes('--no-write')) writeResults(dir, results, header, table);
+  else log('[bench] --no-write: nothing written');
 
+  if (failed.length) {
+    log(`[bench] FAILED: ${failed.join('; ')} (an item that cannot measure fails the run)`);
+    return 3;
+  }
   if (want('size') && (results.budgets.widgetGzip === undefined || results.budgets.workerGzip === undefined)) {
     log('[bench] a size could not be measured');
     return 2;
@@ -244,6 +265,29 @@ async function main(): Promise<number> {
     return 1;
   }
   return 0;
+}
+
+/** bench/results/<date>….json, and for a full run of everything latest.json, latest.md and the README's table. */
+function writeResults(dir: string, results: BenchResults, header: string, table: ReturnType<typeof rows>): void {
+  mkdirSync(dir, { recursive: true });
+  const json = JSON.stringify(results, null, 2) + '\n';
+  const stamp = results.date.slice(0, 16).replace(/:/g, '-') + 'Z';
+  // latest.* is the README's table: only a full run of everything replaces it.
+  if (!only && !quick && !broken.length) {
+    writeFileSync(join(dir, 'latest.json'), json);
+    const md = `${header}\n\n${markdownTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`;
+    writeFileSync(join(dir, 'latest.md'), md);
+    // docs/benchmarks.md (and the README, if it has them) carry the latest table between their markers.
+    for (const page of ['docs/benchmarks.md', 'README.md']) {
+      const file = join(ROOT, page);
+      if (!existsSync(file)) continue;
+      const text = readFileSync(file, 'utf8');
+      const next = text.replace(/(<!-- bench:table -->\n)[\s\S]*?(<!-- \/bench:table -->)/, `$1${md.replace(/\$/g, '$$$$')}$2`);
+      if (next !== text) writeFileSync(file, next);
+    }
+  }
+  writeFileSync(join(dir, `${stamp}${quick ? '-quick' : ''}${only ? '-' + only.join('+') : ''}.json`), json);
+  log(`[bench] wrote bench/results/${only || quick ? '' : 'latest.json, latest.md, '}${stamp}….json`);
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;

@@ -11,6 +11,7 @@
  */
 import type {} from '../widget/index.js';
 import { DEMO_PARTNERS, demoPartnerForHost } from '../worker/demo/partners';
+import { fromBase64url } from '../rules/base64url';
 import { LANGUAGES, RTL_LANGUAGES } from '../rules/language';
 
 type Theme = 'light' | 'dark' | 'brand';
@@ -351,7 +352,7 @@ function withLivemode(detail: unknown): unknown {
   const token = (detail as { resultToken?: unknown } | null)?.resultToken;
   if (typeof token !== 'string') return detail;
   try {
-    const claims = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { livemode?: unknown };
+    const claims = JSON.parse(new TextDecoder().decode(fromBase64url(token.split('.')[1]!))) as { livemode?: unknown };
     return typeof claims.livemode === 'boolean' ? { ...(detail as object), livemode: claims.livemode } : detail;
   } catch {
     return detail;

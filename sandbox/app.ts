@@ -10,6 +10,7 @@
 import { Hono, type Context } from 'hono';
 import { ulid } from 'ulid';
 import type * as z from 'zod';
+import { base64url } from '../rules/base64url';
 import { httpOrigin, type SandboxAppEnv, type SandboxEnv } from './env';
 import {
   CHECKING,
@@ -171,10 +172,7 @@ function absoluteHttpUrl(value: string): boolean {
 
 function linkId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+  return base64url(bytes);
 }
 
 function maskPhone(phoneCode: string | undefined, phoneNumber: string): string {

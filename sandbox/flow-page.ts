@@ -3,6 +3,7 @@
  * Plain HTML forms (no script, styles from /sandbox/flow.css), so they work
  * without JavaScript and under a strict Content-Security-Policy.
  */
+import { esc, htmlPage } from '../rules/html';
 import { FORCED_STATUS_BY_FAMILY_NAME } from './outcome';
 
 export const FLOW_CSS = `
@@ -30,29 +31,17 @@ ul { padding-left: 1.2rem; margin: .5rem 0 0; }
 @media (prefers-reduced-motion: no-preference) { button { transition: background-color .15s; } }
 `;
 
-function esc(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
-
 function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<meta name="referrer" content="no-referrer">
-<title>${esc(title)} · Identity verification (sandbox)</title>
-<link rel="stylesheet" href="/sandbox/flow.css">
-</head>
-<body>
-<main>
+  return htmlPage({
+    lang: 'en',
+    title: `${title} · Identity verification (sandbox)`,
+    stylesheet: '/sandbox/flow.css',
+    body: `<main>
 <p class="tag">Sandbox</p>
 ${body}
 </main>
-</body>
-</html>
-`;
+`,
+  });
 }
 
 export function flowPage(opts: { action: string; personName: string; expiresAt: string }): string {

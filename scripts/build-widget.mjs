@@ -13,64 +13,16 @@
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkAll, widgetDictionaries } from './lib/dictionaries.mjs';
+import { scriptTagOptions } from './lib/widget-esbuild.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const at = (...p) => join(root, ...p);
 const tsconfig = at('widget/tsconfig.json');
-
-/** Minify the CSS in css`` literals, strip indentation in html`` ones (esbuild leaves template text as is). */
-const minifyTemplates = {
-  name: 'minify-templates',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]widget[\\/].*\.ts$/ }, (args) => {
-      let text = readFileSync(args.path, 'utf8');
-      text = text.replace(
-        /css`([^`]*)`/g,
-        (_, body) =>
-          'css`' +
-          body
-            .replace(/\/\*[\s\S]*?\*\//g, '')
-            .replace(/\s+/g, ' ')
-            .replace(/\s*([{};,>])\s*/g, '$1')
-            .replace(/:\s+/g, ':')
-            .replace(/;}/g, '}')
-            .replace(/\b0\.(\d)/g, '.$1')
-            .replace(/='([\w-]+)'/g, '=$1')
-            .trim() +
-          '`',
-      );
-      // Indentation goes; inside html`` a newline is just whitespace (and none is needed between tags or before `/>`).
-      text = text
-        .replace(/\n[ \t]+/g, '\n')
-        .replace(/>\n</g, '><')
-        .replace(/\n(\/?>)/g, '$1');
-      return { contents: text, loader: 'ts' };
-    });
-  },
-};
-
-/**
- * The bundle's private copy of Lit must leave no globals on the partner page:
- * drop Lit's version registries (`globalThis.litHtmlVersions` & co., used only
- * to warn about several Lits on one page, which is exactly what an embed is).
- */
-const noLitGlobals = {
-  name: 'no-lit-globals',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]node_modules[\\/](lit-html|lit-element|@lit[\\/]reactive-element)[\\/][^\\/]+\.js$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replace(
-        /\(\w+\.(?:litHtmlVersions|reactiveElementVersions|litElementVersions)\?\?=\[\]\)\.push\("[^"]*"\)/g,
-        'void 0',
-      ),
-      loader: 'js',
-    }));
-  },
-};
 
 /**
  * Dictionaries other than English: each is written beside the entry as
@@ -134,25 +86,12 @@ export async function buildBundle() {
   mkdirSync(at('dist/widget'), { recursive: true });
   for (const f of dictionaries.files) writeFileSync(at('dist/widget', f.name), f.text);
   await build({
+    ...scriptTagOptions({ name: 'kyc-onboard', tsconfig, plugins: [dictionaryUrls(dictionaries.hash)] }),
     entryPoints: { 'kyc-onboard': at('widget/index.ts') },
     outdir: at('dist/widget'),
     // Dynamic imports become chunks beside the entry (imported relative to it: same origin, same CSP).
     splitting: true,
     chunkNames: 'kyc-onboard-[name]-[hash]',
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    tsconfig,
-    // Lit's BSD-3-Clause notices, once, instead of one block per module.
-    legalComments: 'none',
-    banner: { js: '/*! kyc-onboard | Lit (c) Google LLC, BSD-3-Clause */' },
-    charset: 'utf8',
-    // Private members (`_name`) get short names; lit's own code has no such properties.
-    mangleProps: /^_[a-z]/,
-    plugins: [dictionaryUrls(dictionaries.hash), minifyTemplates, noLitGlobals],
-    logLevel: 'warning',
   });
   return at('dist/widget/kyc-onboard.js');
 }

@@ -11,6 +11,7 @@
 // argument: other users can read those in `ps`). --json prints the answer as
 // the API gave it.
 import { VERIFICATION_ID } from '../worker/verifications/verification';
+import type { FunnelAnswer } from '../worker/ops/report';
 
 class UsageError extends Error {}
 
@@ -104,22 +105,9 @@ async function call(args: Args, method: 'GET' | 'POST', path: string): Promise<u
   return body;
 }
 
-interface PartnerFunnel {
-  partnerId: string;
-  shown: number;
-  linkCreated: number;
-  linkRefused: number;
-  returned: number;
-  final: number;
-  expired: number;
-  canceled: number;
-  byCheckStatus: Record<string, number>;
-  medianSecondsToFinal: number | null;
-}
-
 const pad = (s: string | number, n: number, right = false) => (right ? String(s).padStart(n) : String(s).padEnd(n));
 
-export function funnelTable(answer: { from: string; to: string; partners: PartnerFunnel[] }): string {
+export function funnelTable(answer: FunnelAnswer): string {
   const lines = [`${answer.from} → ${answer.to}`];
   if (!answer.partners.length) return [...lines, 'No events in this range.'].join('\n');
   const head = ['partner', 'shown', 'link', 'refused', 'returned', 'final', 'expired', 'canceled', 'final/shown', 'median'];

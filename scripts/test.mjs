@@ -22,6 +22,9 @@ const steps = [
   ['end-to-end tests (Chromium + workerd)', ['npm', 'run', '-s', 'test:e2e']],
   ['widget package: npm pack, fresh Vite + React and Vue apps', ['npm', 'run', '-s', 'test:package']],
   ['deploy dry run + worker bundle budget', ['npm', 'run', '-s', 'check:deploy']],
+  ['bench self-test: a broken item fails the run', ['npm', 'run', '-s', 'test:bench']],
+  // Every item must measure (a broken one exits non-zero, named); timings are reported, never enforced.
+  ['bench, quick: every item measures', ['npm', 'run', '-s', 'bench', '--', '--quick']],
 ];
 
 const only = process.argv.slice(2);

@@ -131,7 +131,8 @@ export class Flow implements ReactiveController, FlowApi {
       if (this.host.clientSecret || this.host.prefill) void this.load().then((r) => r.start());
       // widget.shown, for the operator's funnel: once per element per page view, when the form shows (not on a return).
       // (An endpoint written with a trailing slash makes this …/api//beacon, which the worker takes too: bytes saved here.)
-      if (!this.host.hasAttribute('no-beacon')) navigator.sendBeacon(this.host.endpoint + '/beacon');
+      // In a task of its own: not on the way to an interactive form (bench item 2).
+      if (!this.host.hasAttribute('no-beacon')) setTimeout(() => navigator.sendBeacon(this.host.endpoint + '/beacon'));
     }
   }
 

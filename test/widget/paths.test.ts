@@ -1,7 +1,7 @@
 // The paths a person or an integrator hits beyond the happy one (issue 14's cases, numbered as there):
 // a refused return URL, a refused country code, a number that cannot be texted, the layout between blur and
 // click, the country code box, the outcome's accent and focus, Back, a popup, the default return URL, and a
-// page that changes its language. (Case 1, a refused origin, needs two origins: test/e2e/6-cross-origin.)
+// page that changes its language. (Case 1, a refused origin, needs two origins: test/e2e/cross-origin.)
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
 import { sendKeys, sendMouse } from '@web/test-runner-commands';
 import { HttpResponse } from 'msw';

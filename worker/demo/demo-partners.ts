@@ -1,15 +1,16 @@
 /**
- * The demo partners as the worker resolves them (partners/resolve.ts asks
- * through `useDemoPartners`, plugged in by entry/local-app.ts): while DEMO is
+ * The demo partners as the worker resolves them: the partner source the local
+ * stack plugs in (partners/resolve.ts `usePartnerSource`, entry/local-app.ts). While DEMO is
  * on, the own origin, exactly (same scheme and port), as 127.0.0.1 (partner
  * A) or as localhost (B). A deployed demo's own origin (neither host) is
  * partner A. They take the environment's flow, SMS and webhook settings.
  */
-import { demoEnabled, type Env } from '../lib/env';
+import { demoEnabled, usesSandbox, type Env } from '../lib/env';
 import { sandboxDefaults } from '../lib/sandbox-defaults';
 import { ownOrigin } from '../lib/origins';
 import type { Partner } from '../partners/partner';
-import { environmentSettings, type DemoPartnerSource } from '../partners/resolve';
+import { environmentSettings, type PartnerSource } from '../partners/resolve';
+import { devSecrets } from './dev-secrets';
 import { DEMO_PARTNERS } from './partners';
 
 /** The demo partner for `origin`, while DEMO is on. */
@@ -32,7 +33,14 @@ export function demoPartner(env: Env, requestUrl: string, origin: string): Partn
   };
 }
 
-export const demoPartnerSource: DemoPartnerSource = {
+/** The demo partners' development keys (sandbox and DEMO only): partnerId → key. */
+export async function demoServerKeys(env: Env): Promise<Record<string, string> | undefined> {
+  if (!usesSandbox(env) || !demoEnabled(env)) return undefined;
+  return (await devSecrets(env)).demoServerKeys;
+}
+
+export const demoPartnerSource: PartnerSource = {
+  serverKeys: demoServerKeys,
   byOrigin: demoPartner,
   ids: DEMO_PARTNERS.map((d) => d.id),
   byId(env, requestUrl, id) {

@@ -7,8 +7,11 @@
  * event and a forged event refused. Signatures are compared in constant time;
  * a delivery whose webhook-id it already recorded (a retry, or a replay of a
  * captured delivery within the timestamp tolerance) is acknowledged and not
- * recorded again. Mounted under /sandbox, so it exists only
- * while the sandbox is the vendor, and answers only while DEMO is on.
+ * recorded again. What it accepted is the demo's to keep (deliveries.ts), not
+ * the verification's. Mounted under /sandbox, so it exists only while the
+ * sandbox is the vendor, and answers only while DEMO is on. The local stack
+ * plugs it in as the demo partners' webhook transport (`demoWebhooks`).
+ 
  */
 import { Hono } from 'hono/tiny';
 import { demoEnabled, type AppEnv, type Env } from '../lib/env';
@@ -18,7 +21,8 @@ import { VERIFICATION_ID } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
 import { decodeWebhookSecret, type WebhookTarget } from '../verifications/webhook-target';
 import { webhookSignature } from '../verifications/webhook-signature';
-import type { DemoWebhooks } from '../verifications/demo-webhooks';
+import type { WebhookTransport } from '../verifications/webhook-transport';
+import { demoDeliveries } from './deliveries';
 import { safeEqual } from '../lib/random';
 
 /** How far a delivery's timestamp may be from now (the spec's usual tolerance). */
@@ -54,7 +58,7 @@ export const demoReceiver = new Hono<AppEnv>()
       type: string;
       data: { verificationId: string; checkStatus?: string; reason?: string; livemode?: boolean };
     };
-    await verifications(c.env).recordDemoDelivery(event.data.verificationId, {
+    await demoDeliveries(c.env).record(event.data.verificationId, {
       webhookId: id,
       type: event.type,
       ...(event.data.checkStatus ? { checkStatus: event.data.checkStatus } : {}),
@@ -68,16 +72,20 @@ export const demoReceiver = new Hono<AppEnv>()
   .get(`${DEMO_RECEIVER_PATH}/:verificationId`, async (c) => {
     const vid = c.req.param('verificationId');
     if (!VERIFICATION_ID.test(vid)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
-    const v = await verifications(c.env).read(vid);
-    return c.json({ deliveries: v?.demoDeliveries ?? [], webhook: v?.webhook.state ?? 'none' });
+    const [deliveries, v] = await Promise.all([demoDeliveries(c.env).list(vid), verifications(c.env).read(vid)]);
+    return c.json({ deliveries, webhook: v?.webhook.state ?? 'none' });
   })
   // Called in-process by the delivery queue too: its refusals are answers, not throws.
   .onError((err, c) =>
     errorResponse(c, err instanceof ApiError ? err : new ApiError(400, 'VALIDATION_FAILED', 'The delivery could not be read.')),
   );
 
-/** The demo partners' webhooks (plugged into the delivery by entry/local-app.ts): this receiver, in process. */
-export const demoWebhooks: DemoWebhooks = async (env, workerOrigin) => ({
-  target: await demoTarget(env, workerOrigin),
-  send: async (url, init) => demoReceiver.fetch(new Request(url, init), env),
-});
+/**
+ * The demo partners' webhook transport (plugged into the delivery by
+ * entry/local-app.ts): while DEMO is on, a demo partner's events go to this
+ * receiver, in process; any other partner's have no route here.
+ */
+export const demoWebhooks: WebhookTransport = async (env, partner, workerOrigin) =>
+  partner.source === 'demo' && demoEnabled(env)
+    ? { target: await demoTarget(env, workerOrigin), send: async (url, init) => demoReceiver.fetch(new Request(url, init), env) }
+    : undefined;

@@ -19,7 +19,7 @@ import { demoReceiver, demoWebhooks } from '../demo/demo-receiver';
 import { demoPartnerSource } from '../demo/demo-partners';
 import { devSecrets } from '../demo/dev-secrets';
 import { useDevSecrets } from '../lib/dev-secrets';
-import { useDemoWebhooks } from '../verifications/demo-webhooks';
+import { useWebhookTransport } from '../verifications/webhook-transport';
 import { useMemoryVerificationsWithoutBinding } from '../verifications/verification-store';
 import { home } from '../demo/home';
 import { demoServer } from '../demo/server-keys';
@@ -28,15 +28,17 @@ import { ApiError } from '../lib/errors';
 import { clientIp, enforce, ipKey } from '../lib/limits';
 import { ownOrigin } from '../lib/origins';
 import { isDeployed, isLoopbackHost } from '../lib/public-origin';
-import { resolvePartner, useDemoPartners } from '../partners/resolve';
+import { resolvePartner, usePartnerSource } from '../partners/resolve';
 import { useInProcessSandbox } from '../vendor-api/from-env';
 
 // What the local stack plugs into the product (production plugs in none of it):
 // the sandbox, reached in process by the vendor client (requests, Durable
-// Object alarms, queue consumers) while it is the vendor; the development
-// secrets it signs with while the real ones are unset; the demo partners and
-// their webhook receiver; and in-memory verifications where no Durable Object
-// is bound (node tests).
+// Object alarms, queue consumers) while it is the vendor; a secret source (the
+// development secrets it signs with while the real ones are unset); a partner
+// source (the demo partners, with their development server keys); a webhook
+// transport (the demo partners' receiver inside the worker); and in-memory
+// verifications where no Durable Object is bound (node tests). Its routes (the
+// demo home, the sandbox, the receiver, the demo's server) are mounted below.
 useInProcessSandbox('/sandbox', (request, env, ctx) => sandbox.fetch(request, env, ctx));
 useSandboxDefaults({
   customerId: DEFAULT_CREDENTIALS.customers[0]!.customerId,
@@ -44,8 +46,8 @@ useSandboxDefaults({
   sealingKey: DEV_SEALING_KEY,
 });
 useDevSecrets(devSecrets);
-useDemoPartners(demoPartnerSource);
-useDemoWebhooks(demoWebhooks);
+usePartnerSource(demoPartnerSource);
+useWebhookTransport(demoWebhooks);
 useMemoryVerificationsWithoutBinding();
 
 // The sandbox exists only while it is the vendor. Its vendor API answers

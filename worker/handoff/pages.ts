@@ -4,10 +4,9 @@
  * handed-off hosted flow ends on. Calm, plain, never an error: the person's
  * part is done, or they go back to where they started.
  */
+import { esc, htmlPage } from '../../rules/html';
 import { fill } from '../../rules/message';
 import { isRtl, type PageLang, type PageStrings } from './page-strings';
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export const HANDOFF_CSS = `body{margin:0;font:1.0625rem/1.5 system-ui,sans-serif;color:#17202a;background:#f3f5f7}
 main{max-width:32rem;margin:12vh auto;padding:1.5rem;background:#fff;border-radius:14px;box-shadow:0 1px 2px rgb(16 24 40/6%),0 6px 24px rgb(16 24 40/8%)}
@@ -50,22 +49,15 @@ export function continuePage(lang: PageLang, t: PageStrings, action: string, par
 }
 
 export function handoffPage(lang: PageLang, title: string, message: string, extra = ''): string {
-  return `<!doctype html>
-<html lang="${lang}"${isRtl(lang) ? ' dir="rtl"' : ''}>
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<meta name="referrer" content="no-referrer">
-<title>${esc(title)}</title>
-<link rel="stylesheet" href="/handoff/page.css">
-</head>
-<body>
-<main>
+  return htmlPage({
+    lang,
+    rtl: isRtl(lang),
+    title,
+    stylesheet: '/handoff/page.css',
+    body: `<main>
 <h1>${esc(title)}</h1>
 <p>${esc(message)}</p>
 ${extra}</main>
-</body>
-</html>
-`;
+`,
+  });
 }

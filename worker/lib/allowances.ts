@@ -70,11 +70,25 @@ export function allowances(env: Env): Allowances {
     if (!m) memory.set(env, (m = new MemoryAllowances(() => Date.now())));
     return m;
   }
-  const stub = (key: string) => ns.get(ns.idFromName(key));
+  const stub = (key: string) => ns.get(ns.idFromName(objectOf(key)));
   return {
-    take: (key, id, until, max) => stub(key).take(id, until, max),
-    release: (key, id) => stub(key).release(id),
+    take: (key, id, until, max) => stub(key).take(key, id, until, max),
+    release: (key, id) => stub(key).release(key, id),
   };
+}
+
+/** Objects the hashed budgets (clients, numbers) are spread over. */
+export const LIMIT_SHARDS = 64;
+
+/**
+ * The object that keeps a budget: a partner's open budget its own (its
+ * partner's every link asks it); a hashed key (`hashKey`: one per client or
+ * number, new for nearly every request) one of LIMIT_SHARDS objects by its
+ * hash, always the same one, so the budget stays consistent across isolates.
+ */
+export function objectOf(key: string): string {
+  const hash = /^[\w-]+ ([0-9a-f]{32})$/.exec(key)?.[1];
+  return hash ? `shard ${parseInt(hash.slice(0, 8), 16) % LIMIT_SHARDS}` : key;
 }
 
 /** A budget key that names its subject without holding it in clear (SHA-256, first 16 bytes). */
@@ -88,19 +102,23 @@ export const tooMany = (what: string, retryAfterSeconds: number) =>
     'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
   });
 
-/** The holds of a new verification: its client's and its partner's open budgets (released when it ends). */
+/**
+ * The holds of a new verification: its client's and its partner's open
+ * budgets (released when it ends). Both are asked at once (two objects, one
+ * round trip); when either refuses, the other is given back before the 429.
+ */
 export async function holdOpen(env: Env, verificationId: string, ipKey: string, partnerId: string, now = Date.now()): Promise<string[]> {
   const a = allowances(env);
   const byIp = await hashKey('open-ip', ipKey);
   const byPartner = `open-partner ${partnerId}`;
-  if (!(await a.take(byIp, verificationId, now + OPEN_HOLD_MS, limit(env, 'LIMIT_OPEN_PER_IP')))) {
-    throw tooMany('verifications open from this connection', 15 * 60);
-  }
-  if (!(await a.take(byPartner, verificationId, now + OPEN_HOLD_MS, limit(env, 'LIMIT_OPEN_PER_PARTNER')))) {
-    await a.release(byIp, verificationId);
-    throw tooMany('verifications open for this site', 15 * 60);
-  }
-  return [byIp, byPartner];
+  const until = now + OPEN_HOLD_MS;
+  const [ipOk, partnerOk] = await Promise.all([
+    a.take(byIp, verificationId, until, limit(env, 'LIMIT_OPEN_PER_IP')),
+    a.take(byPartner, verificationId, until, limit(env, 'LIMIT_OPEN_PER_PARTNER')),
+  ]);
+  if (ipOk && partnerOk) return [byIp, byPartner];
+  await releaseHolds(env, verificationId, [...(ipOk ? [byIp] : []), ...(partnerOk ? [byPartner] : [])]);
+  throw tooMany(ipOk ? 'verifications open for this site' : 'verifications open from this connection', 15 * 60);
 }
 
 /** Gives a verification's holds back (it ended, or its link was never made). */

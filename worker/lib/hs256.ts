@@ -5,7 +5,7 @@
  * a signature that verifies (compared in constant time by WebCrypto), an
  * `exp` in the future and no `iat` or `nbf` in the future.
  */
-import { base64url, fromBase64url } from './base64url';
+import { base64url, fromBase64url } from '../../rules/base64url';
 
 const encoder = new TextEncoder();
 const keys = new Map<string, Promise<CryptoKey>>();

@@ -1,5 +1,5 @@
 /** Unguessable tokens and their comparison (handoff URLs, return secrets, browser keys). */
-import { base64url } from './base64url';
+import { base64url } from '../../rules/base64url';
 
 /** 128 random bits, base64url (22 characters). */
 export function randomToken(): string {

@@ -11,6 +11,7 @@
  *     sandbox as the vendor on a loopback host (a laptop), where it is open.
  * Configured, a request with neither a valid assertion nor the token is 401.
  */
+import { fromBase64url } from '../../rules/base64url';
 import { errorName } from '../lib/errors';
 import { usesSandbox, type Env } from '../lib/env';
 import { hasInProcessSandbox } from '../vendor-api/from-env';
@@ -60,13 +61,7 @@ async function teamKeys(domain: string, kid: string, now: number): Promise<RsaJw
   }
 }
 
-const b64url = (s: string): Uint8Array<ArrayBuffer> => {
-  const b = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4));
-  const out = new Uint8Array(b.length);
-  for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
-  return out;
-};
-const json = (s: string): Record<string, unknown> => JSON.parse(new TextDecoder().decode(b64url(s))) as Record<string, unknown>;
+const json = (s: string): Record<string, unknown> => JSON.parse(new TextDecoder().decode(fromBase64url(s))) as Record<string, unknown>;
 
 /** Seconds of clock difference allowed on `exp` and `nbf`. */
 const LEEWAY_S = 5;
@@ -95,7 +90,7 @@ export async function verifyAccessAssertion(env: Env, assertion: string, now = D
       ['verify'],
     );
     const signed = new TextEncoder().encode(`${h}.${p}`);
-    if (!(await crypto.subtle.verify('RSASSA-PKCS1-v1_5', key, b64url(sig), signed))) return false;
+    if (!(await crypto.subtle.verify('RSASSA-PKCS1-v1_5', key, fromBase64url(sig), signed))) return false;
     const claims = json(p);
     const seconds = now / 1000;
     const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];

@@ -4,10 +4,10 @@
  * and range, a POST form per failed delivery for "Redeliver"), an SVG chart
  * with the same numbers in a table beside it.
  */
+import { esc, htmlPage } from '../../rules/html';
 import type { Delivery } from './store';
 import type { Summary } from './report';
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const int = (n: number) => n.toLocaleString('en-US');
 const pct = (n: number, of: number) => (of > 0 ? `${((100 * n) / of).toFixed(1)}%` : '–');
 const ms = (n: number | null) => (n === null ? '–' : `${int(n)} ms`);
@@ -139,19 +139,8 @@ export function opsPage(p: PageInput): string {
     )
     .join(' ');
   const w = s.webhooks;
-  const title = `Operator console – ${p.partner ? esc(p.partner) : 'all partners'}, ${p.range}`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<meta name="referrer" content="no-referrer">
-<title>${title}</title>
-<link rel="stylesheet" href="/ops/ops.css">
-</head>
-<body>
-<header>
+  const title = `Operator console – ${p.partner || 'all partners'}, ${p.range}`;
+  const body = `<header>
 <h1>Operator console</h1>
 <p class="note">Counts per partner. No personal data: no names, dates of birth, phone numbers or customer references are kept here. Times are UTC.</p>
 </header>
@@ -242,7 +231,6 @@ ${failedRows}
 <p><a href="/ops/api/webhooks?state=all">All deliveries as JSON</a> · <a href="/ops/api/funnel${p.partner ? `?partner=${encodeURIComponent(p.partner)}` : ''}">Funnel as JSON</a></p>
 </section>
 </main>
-</body>
-</html>
 `;
+  return htmlPage({ lang: 'en', title, stylesheet: OPS_CSS_ASSET, body });
 }

@@ -1,9 +1,10 @@
 /**
  * Which partner a request works for, from its exact `Origin`: the registry
  * first, then the environment's partner (ALLOWED_ORIGINS and the KYC_*
- * settings), then, while DEMO is on, the two demo partners on the worker's
- * own origin (where the local stack plugged them in: useDemoPartners). An origin that is none of these belongs to no partner (403);
- * with DEMO off that includes the worker's own origin.
+ * settings), then the partners a deployment plugs in (`usePartnerSource`: the
+ * local stack's demo partners on the worker's own origin, while DEMO is on).
+ * An origin that is none of these belongs to no partner (403); production
+ * plugs in none, so its own origin is no partner.
  */
 import { usesSandbox, type Env } from '../lib/env';
 import { sandboxDefaults } from '../lib/sandbox-defaults';
@@ -21,7 +22,7 @@ export function operatorCredentials(env: Env): Pick<Partner, 'customerId' | 'chi
   };
 }
 
-/** The environment's flow, SMS, Turnstile and webhook settings: its own partner's, and the demo partners'. */
+/** The environment's flow, SMS, Turnstile and webhook settings: its own partner's, and a plugged source's. */
 export function environmentSettings(
   env: Env,
 ): Pick<Partner, 'flowId' | 'smsSenderName' | 'smsTemplateId' | 'turnstileSecret' | 'webhookUrl' | 'webhookSecret'> {
@@ -47,25 +48,31 @@ export function environmentPartner(env: Env, origins: string[]): Partner {
   };
 }
 
-/** The demo partners, while DEMO is on: plugged in by the local stack (worker/demo/demo-partners.ts); production has none. */
-export interface DemoPartnerSource {
-  /** The demo partner whose page `origin` is. */
+/**
+ * Partners a deployment plugs in beside the registry and the environment's
+ * (the local stack: worker/demo/demo-partners.ts, the demo partners while DEMO
+ * is on); production has none.
+ */
+export interface PartnerSource {
+  /** The partner whose page `origin` is. */
   byOrigin(env: Env, requestUrl: string, origin: string): Partner | undefined;
-  /** The demo partners' ids. */
+  /** Their ids. */
   ids: readonly string[];
-  /** The demo partner named `id` (one of `ids`), while DEMO is on. */
+  /** The partner named `id` (one of `ids`), while it is on. */
   byId(env: Env, requestUrl: string, id: string): Partner | undefined;
+  /** Their `/v1` server keys (partnerId → `kyc_sk_…`), while they have some. */
+  serverKeys?(env: Env): Promise<Record<string, string> | undefined>;
 }
 
-let demoPartners: DemoPartnerSource | undefined;
+let plugged: PartnerSource | undefined;
 
-/** Called once by the entry that has the demo (entry/local-app.ts). */
-export function useDemoPartners(source: DemoPartnerSource): void {
-  demoPartners = source;
+/** Called once by the entry that has such partners (entry/local-app.ts). */
+export function usePartnerSource(source: PartnerSource): void {
+  plugged = source;
 }
 
-/** The demo partners' ids where this deployment has them (none in production). */
-export const demoPartnerIds = (): readonly string[] => demoPartners?.ids ?? [];
+/** The plugged partner source, where this deployment has one (none in production). */
+export const pluggedPartners = (): PartnerSource | undefined => plugged;
 
 /**
  * The partner whose page `originHeader` is, or undefined. Throws when the
@@ -79,17 +86,17 @@ export async function resolvePartner(env: Env, requestUrl: string, originHeader:
   if (registered) return registered;
   const configured = configuredOrigins(env);
   if (configured.includes(origin)) return environmentPartner(env, configured);
-  // With DEMO off the own origin is no partner (issue 15): a deployment's own
-  // pages cannot create vendor records or send texts, whatever ALLOWED_ORIGINS says.
-  return demoPartners?.byOrigin(env, requestUrl, origin);
+  // Unless a plugged source claims it (the demo, while DEMO is on), the own origin is no partner
+  // (issue 15): a deployment's own pages cannot create vendor records or send texts.
+  return plugged?.byOrigin(env, requestUrl, origin);
 }
 
-/** A partner named by id (`/api/ruok?partner=`): registry, environment or demo. */
+/** A partner named by id (`/api/ruok?partner=`): registry, environment or a plugged source. */
 export async function partnerById(env: Env, requestUrl: string, id: string): Promise<Partner | undefined> {
   if (id === ENVIRONMENT_PARTNER_ID) {
     const configured = configuredOrigins(env);
     return environmentPartner(env, configured.length ? configured : [ownOrigin(env, requestUrl)]);
   }
-  if (demoPartners?.ids.includes(id)) return demoPartners.byId(env, requestUrl, id);
+  if (plugged?.ids.includes(id)) return plugged.byId(env, requestUrl, id);
   return (await registryPartnerById(env, id)) ?? undefined;
 }

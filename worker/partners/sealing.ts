@@ -16,6 +16,7 @@
  * 14 KB gzip, this about 1. Tests seal with jose and open with this.
  */
 import type { JWK } from 'jose';
+import { base64url, fromBase64url } from '../../rules/base64url';
 import { usesSandbox, type Env } from '../lib/env';
 import { sandboxDefaults } from '../lib/sandbox-defaults';
 import type { SealedField } from './partner';
@@ -111,10 +112,7 @@ export function sealedKid(sealed: string): string | undefined {
 
 function b64u(s: string): Uint8Array<ArrayBuffer> {
   if (!/^[A-Za-z0-9_-]*$/.test(s)) throw new SealingError('not base64url');
-  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4));
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
+  return fromBase64url(s);
 }
 
 function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
@@ -188,7 +186,7 @@ export async function open(keys: Map<string, JWK>, partnerId: string, field: Sea
     const cek = new Uint8Array(await crypto.subtle.digest('SHA-256', concat(u32(1), z, otherInfo)));
     const key = await crypto.subtle.importKey('raw', cek, 'AES-GCM', false, ['decrypt']);
     // JWE's additional data: the protected header, then the caller's associated data (§5.1 step 14).
-    const aad = new TextEncoder().encode(`${protectedB64}.${b64uEncode(associatedData(partnerId, field))}`);
+    const aad = new TextEncoder().encode(`${protectedB64}.${base64url(associatedData(partnerId, field))}`);
     const plaintext = await crypto.subtle.decrypt(
       { name: 'AES-GCM', iv: b64u(ivB64), additionalData: aad, tagLength: 128 },
       key,
@@ -198,10 +196,4 @@ export async function open(keys: Map<string, JWK>, partnerId: string, field: Sea
   } catch {
     throw new SealingError(`${field} does not open for this partner`);
   }
-}
-
-function b64uEncode(b: Uint8Array): string {
-  let bin = '';
-  for (const x of b) bin += String.fromCharCode(x);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }

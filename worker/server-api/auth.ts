@@ -1,17 +1,16 @@
 /**
  * Who calls `/v1`: `Authorization: Bearer kyc_sk_…`, hashed (SHA-256) and
  * compared with the hashes each partner has: the environment's partner
- * (secret PARTNER_SERVER_KEYS, one or two keys), the demo partners'
- * development keys (sandbox only, made on first use), the registry's
+ * (secret PARTNER_SERVER_KEYS, one or two keys), a plugged partner source's
+ * keys (the local stack's demo partners: development keys made on first use), the registry's
  * partners (up to two hashes each; KV `serverkey:<hash>` names the partner,
  * its record is the truth). A missing, malformed or unknown key is one and
  * the same 401.
  */
-import { bindingIfAny, demoEnabled, list, usesSandbox, type Env } from '../lib/env';
+import { bindingIfAny, list, type Env } from '../lib/env';
 import { ApiError } from '../lib/errors';
-import { devSecrets } from '../lib/dev-secrets';
 import { ENVIRONMENT_PARTNER_ID, serverKeyIndexKey, type Partner } from '../partners/partner';
-import { demoPartnerIds, partnerById } from '../partners/resolve';
+import { partnerById, pluggedPartners } from '../partners/resolve';
 import { bearerKey, hashIn, SERVER_KEY, serverKeyHash } from './keys';
 
 export const unauthenticated = () =>
@@ -29,12 +28,6 @@ function environmentKeyHashes(env: Env): Promise<string[]> {
   return envHashes.hashes;
 }
 
-/** The demo partners' development keys (sandbox and DEMO only): partnerId → key. */
-export async function demoServerKeys(env: Env): Promise<Record<string, string> | undefined> {
-  if (!usesSandbox(env) || !demoEnabled(env)) return undefined;
-  return (await devSecrets(env))?.demoServerKeys;
-}
-
 export interface Caller {
   partner: Partner;
   /** The key's hash: what its rate limit counts by. */
@@ -47,11 +40,12 @@ export async function authenticate(env: Env, requestUrl: string, authorization: 
   if (!key) throw unauthenticated();
   const hash = await serverKeyHash(key);
   // Every source is asked, whatever matched first: the time taken says nothing about which.
-  const [envMatch, demoId, registryId] = await Promise.all([
+  const source = pluggedPartners();
+  const [envMatch, pluggedId, registryId] = await Promise.all([
     environmentKeyHashes(env).then((hs) => hashIn(hash, hs)),
-    demoServerKeys(env).then(async (keys) => {
+    Promise.resolve(source?.serverKeys?.(env)).then(async (keys) => {
       let found: string | undefined;
-      for (const id of demoPartnerIds()) {
+      for (const id of source?.ids ?? []) {
         const k = keys?.[id];
         if (k && hashIn(hash, [await serverKeyHash(k)])) found = id;
       }
@@ -61,7 +55,7 @@ export async function authenticate(env: Env, requestUrl: string, authorization: 
   ]);
   let partner: Partner | undefined;
   if (envMatch) partner = await partnerById(env, requestUrl, ENVIRONMENT_PARTNER_ID);
-  else if (demoId) partner = await partnerById(env, requestUrl, demoId);
+  else if (pluggedId) partner = await partnerById(env, requestUrl, pluggedId);
   else if (registryId) {
     const p = await partnerById(env, requestUrl, registryId);
     // The record is the truth: an index entry left by a rotation grants nothing.

@@ -10,7 +10,7 @@
 import type { Env } from '../lib/env';
 import { safeEqual } from '../lib/random';
 import { sessionSecret } from '../browser-api/session';
-import { base64url } from './result-token';
+import { base64url } from '../../rules/base64url';
 
 export const CLIENT_SECRET = /^(vrf_[0-9A-HJKMNP-TV-Z]{26})_secret_([A-Za-z0-9_-]{43})$/;
 

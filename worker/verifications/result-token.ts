@@ -1,10 +1,10 @@
 /**
  * The result token: a compact JWS (ES256, WebCrypto) a partner's server can
  * verify offline against our JWKS with any JOSE library. Header `{alg: ES256,
- * kid, typ: kyc-result+jwt}`; claims as the contract names them. Nothing
+ * kid, typ: kyc-result+jwt}`; claims as docs/trusted-outcomes.md ("The result token") names them. Nothing
  * personal: the entity id is the vendor's opaque id.
  */
-import { base64url } from '../lib/base64url';
+import { base64url } from '../../rules/base64url';
 import type { SigningKey } from './signing-keys';
 
 /** Lifetime of a token: long enough to hand from the page to its server. */
@@ -26,8 +26,6 @@ export interface ResultClaims {
 }
 
 const encoder = new TextEncoder();
-
-export { base64url };
 
 const part = (value: unknown) => base64url(encoder.encode(JSON.stringify(value)));
 

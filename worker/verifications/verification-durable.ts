@@ -9,7 +9,7 @@ import { releaseHolds } from '../lib/allowances';
 import { bindingIfAny, usesSandbox, type Env } from '../lib/env';
 import { deleteIndex, indexRow, rowKey, writeIndex } from './verification-index';
 import { pollSchedule } from './settings';
-import type { DemoDelivery, LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
+import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
 import { askVendor, enqueue, observeSafely, type Observation } from './verification-store';
 import { emitOne } from '../ops/events';
@@ -67,9 +67,6 @@ export class VerificationStore extends DurableObject<Env> {
   }
   webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
     return this.logic.webhookOutcome(state, attempts, status);
-  }
-  recordDemoDelivery(d: DemoDelivery): Promise<void> {
-    return this.logic.recordDemoDelivery(d);
   }
   renew(r: Renewal): Promise<Verification | undefined> {
     return this.logic.renew(r);

@@ -21,7 +21,6 @@ import {
   webhookEvent,
   type PollCause,
   type PollSchedule,
-  type DemoDelivery,
   type LinkStart,
   type Renewal,
   type Verification,
@@ -98,8 +97,8 @@ export class VerificationLogic {
   }
 
   async create(v: Verification): Promise<void> {
-    await this.d.save(v);
-    await this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule));
+    // The record and its first alarm together: one storage commit, not two in series.
+    await Promise.all([this.d.save(v), this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule))]);
   }
 
   /**
@@ -144,7 +143,7 @@ export class VerificationLogic {
     const v = await this.d.load();
     if (!v) return undefined;
     const now = this.d.now();
-    const { customerRef: _r, entityId: _e, checkId: _c, token: _t, link: _l, handoff: _h, demoDeliveries: _d, ...rest } = v;
+    const { customerRef: _r, entityId: _e, checkId: _c, token: _t, link: _l, handoff: _h, ...rest } = v;
     const redacted: Verification = { ...rest, redactedAt: v.redactedAt ?? now };
     if (isOpen(v)) return this.end({ ...redacted, canceledAt: now });
     await this.d.save(redacted);
@@ -387,13 +386,6 @@ export class VerificationLogic {
     await this.d.save(this.returnedOnce({ ...v, handoff: { ...h, browserKey, returned: outcome } }, outcome));
     await this.observe(hint, true).catch(() => undefined); // the alarm tries again if the vendor is down
     return { browserKey, needsCode: h.code !== undefined && !h.claimed && isOpen(v) };
-  }
-
-  /** A delivery the demo receiver verified (kept: the last 10); one already recorded (same webhook-id: a retry or a replay) is ignored. */
-  async recordDemoDelivery(d: DemoDelivery): Promise<void> {
-    const v = await this.d.load();
-    if (!v || v.demoDeliveries?.some((x) => x.webhookId === d.webhookId)) return;
-    await this.d.save({ ...v, demoDeliveries: [...(v.demoDeliveries ?? []), d].slice(-10) });
   }
 
   /** What the delivery queue learnt about the webhook. */

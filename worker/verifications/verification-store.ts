@@ -11,7 +11,7 @@ import { vendorMismatch } from '../vendor-api/errors';
 import { vendorClient } from '../vendor-api/from-env';
 import { partnerById } from '../partners/resolve';
 import { pollSchedule } from './settings';
-import { CHECKING, type DemoDelivery, type LinkStart, type Renewal, type Verification, type WebhookEvent } from './verification';
+import { CHECKING, type LinkStart, type Renewal, type Verification, type WebhookEvent } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint, type VerificationDeps } from './verification-logic';
 import type { WebhookState } from './verification';
 import { emitOne, type WaitUntil } from '../ops/events';
@@ -77,7 +77,6 @@ export interface Verifications {
   create(v: Verification): Promise<void>;
   observe(id: string, hint?: ReturnHint): Promise<Verification | undefined>;
   webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number): Promise<void>;
-  recordDemoDelivery(id: string, d: DemoDelivery): Promise<void>;
   /** The record as it is, without asking the vendor. */
   read(id: string): Promise<Verification | undefined>;
   /** A new link for the same verification; undefined when it has ended or had its renewals. */
@@ -141,9 +140,6 @@ export class MemoryVerifications implements Verifications {
   }
   webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number) {
     return this.logic(id).webhookOutcome(state, attempts, status);
-  }
-  recordDemoDelivery(id: string, d: DemoDelivery) {
-    return this.logic(id).recordDemoDelivery(d);
   }
   async read(id: string) {
     return this.records.get(id);
@@ -221,7 +217,6 @@ export function verifications(env: Env): Verifications {
     create: (v) => stub(v.id).create(v),
     observe: async (id, hint = {}) => unpack(await stub(id).observe(hint)),
     webhookOutcome: (id, state, attempts, status) => stub(id).webhookOutcome(state, attempts, status),
-    recordDemoDelivery: (id, d) => stub(id).recordDemoDelivery(d),
     read: (id) => stub(id).read(),
     renew: (id, r) => stub(id).renew(r),
     openHandoff: (id, token, consume = true) => stub(id).openHandoff(token, consume),

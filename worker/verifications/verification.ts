@@ -87,8 +87,6 @@ export interface Verification {
   handoff?: Handoff;
   /** The open-verification budgets it holds (`lib/allowances.ts`), given back when it ends. */
   holds?: string[];
-  /** Demo partners only: what their receiver inside the worker accepted (the demo shows it). */
-  demoDeliveries?: DemoDelivery[];
 }
 
 /** Continued on another device; the browser that arrives back with `returnSecret` gets `browserKey` (its cookie). */
@@ -167,18 +165,6 @@ export function claimCode(): string {
   const n = crypto.getRandomValues(new Uint32Array(1))[0]!;
   // 4,294,000,000 is a multiple of 10^6: values at or above it would skew the digits.
   return n >= 4_294_000_000 ? claimCode() : String(n % 1_000_000).padStart(6, '0');
-}
-
-export interface DemoDelivery {
-  webhookId: string;
-  type: string;
-  checkStatus?: string;
-  reason?: string;
-  /** The event's `data.livemode` (false while the sandbox is the vendor). */
-  livemode?: boolean;
-  /** The receiver checked the signature (the demo receiver records nothing it could not verify). */
-  signature: 'verified';
-  receivedAt: number;
 }
 
 export const newVerificationId = () => `vrf_${ulid()}`;

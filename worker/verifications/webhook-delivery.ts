@@ -16,8 +16,8 @@ import { verifications } from './verification-store';
 import { webhookTarget, type WebhookTarget } from './webhook-target';
 import { partnerById } from '../partners/resolve';
 import { webhookSignature } from './webhook-signature';
-import { bindingIfAny, demoEnabled } from '../lib/env';
-import { demoWebhooks } from './demo-webhooks';
+import { bindingIfAny } from '../lib/env';
+import { pluggedWebhookRoute } from './webhook-transport';
 import { emit, message, type WebhookResult } from '../ops/events';
 import { errorName } from '../lib/errors';
 
@@ -110,11 +110,9 @@ export async function handleWebhookMessage(env: Env, body: WebhookEvent | Webhoo
   const partner = await partnerById(env, m.workerOrigin, m.partnerId);
   let target = webhookTarget(env, partner, m.workerOrigin);
   let send: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
-  // A demo partner with no endpoint of its own: the receiver inside the worker, called in-process.
-  const demo = demoWebhooks();
-  if (!target && partner?.source === 'demo' && demo && demoEnabled(env)) {
-    ({ target, send } = await demo(env, m.workerOrigin));
-  }
+  // A partner with no endpoint of its own: the route the deployment plugged in, if any.
+  const route = !target && partner ? await pluggedWebhookRoute(env, partner, m.workerOrigin) : undefined;
+  if (route) ({ target, send } = route);
   const store = verifications(env);
   if (!target) {
     log('info', 'webhook_skipped_unconfigured', m);

@@ -1,4 +1,7 @@
-/** base64url without padding (RFC 4648 §5), as JOSE writes it. */
+/**
+ * base64url without padding (RFC 4648 §5), as JOSE writes it: the one copy the
+ * worker, the sandbox and the demo page use (plain functions, no dependencies).
+ */
 
 export function base64url(bytes: Uint8Array | ArrayBuffer): string {
   const b = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);

@@ -1,0 +1,56 @@
+/**
+ * What the demo receiver accepted, per verification: the sales demo shows it
+ * next to each event ("signature verified"). Demo data, so it is kept by the
+ * demo (its Durable Object, DEV_SECRETS), never on the verification record.
+ * Nothing personal: ids, event types, statuses. Without the binding (node
+ * tests) a map per environment object stands in.
+ */
+import type { Env } from '../lib/env';
+
+export interface DemoDelivery {
+  webhookId: string;
+  type: string;
+  checkStatus?: string;
+  reason?: string;
+  /** The event's `data.livemode` (false while the sandbox is the vendor). */
+  livemode?: boolean;
+  /** The receiver checked the signature (the demo receiver records nothing it could not verify). */
+  signature: 'verified';
+  receivedAt: number;
+}
+
+/** Per verification, the last deliveries kept. */
+export const DELIVERIES_KEPT = 10;
+/** Verifications whose deliveries are kept (the oldest go first: verification ids sort by time). */
+export const VERIFICATIONS_KEPT = 500;
+
+/** `list` plus `d` (one already there, by webhook-id: a retry or a replay, is ignored), the last few kept. */
+export function withDelivery(list: DemoDelivery[], d: DemoDelivery): DemoDelivery[] | undefined {
+  if (list.some((x) => x.webhookId === d.webhookId)) return undefined;
+  return [...list, d].slice(-DELIVERIES_KEPT);
+}
+
+export interface DemoDeliveries {
+  record(verificationId: string, d: DemoDelivery): Promise<void>;
+  list(verificationId: string): Promise<DemoDelivery[]>;
+}
+
+const memory = new WeakMap<Env, Map<string, DemoDelivery[]>>();
+
+export function demoDeliveries(env: Env): DemoDeliveries {
+  const ns = env.DEV_SECRETS;
+  if (ns) {
+    const stub = ns.get(ns.idFromName('dev-secrets'));
+    return { record: (id, d) => stub.recordDelivery(id, d), list: (id) => stub.deliveries(id) };
+  }
+  let m = memory.get(env);
+  if (!m) memory.set(env, (m = new Map<string, DemoDelivery[]>()));
+  const map = m;
+  return {
+    record: async (id, d) => {
+      const next = withDelivery(map.get(id) ?? [], d);
+      if (next) map.set(id, next);
+    },
+    list: async (id) => map.get(id) ?? [],
+  };
+}
