@@ -5,6 +5,7 @@
  * redirect addresses an HTTP caller may use) comes in as a callback.
  */
 import type { SandboxStore } from './store-durable';
+import { httpUrl } from '../rules/http-url';
 
 export interface SandboxEnv {
   /** JSON: the sandbox's customers, children, keys and switches. */
@@ -36,10 +37,5 @@ export interface SandboxAppEnv {
 
 /** `value` as a serialised http(s) origin, or undefined. */
 export function httpOrigin(value: string): string | undefined {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
+  return httpUrl(value)?.origin;
 }

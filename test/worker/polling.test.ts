@@ -8,9 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pollSchedule } from '../../worker/verifications/settings';
+import { readConfig } from '../../worker/config';
 import { defaultSchedule, fixedSchedule, simulate } from '../support/polling-sim';
 import { nodeEnv } from '../support/node-env';
+
+const pollSchedule = (env: Parameters<typeof readConfig>[0]) => readConfig(env).outcomes.poll;
 
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
 

@@ -2,20 +2,20 @@
 import { Hono } from 'hono/tiny';
 import { createMiddleware } from 'hono/factory';
 import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
-import { livemode, usesSandbox, type AppEnv } from '../lib/env';
+import type { AppEnv } from '../lib/env';
 import { countText, holdOpen, releaseHolds } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
 import { fingerprint, idempotencyStore } from '../lib/idempotency';
 import { clientIp, enforce, ipKey } from '../lib/limits';
-import { isReturnOrigin, normaliseOrigin, ownOrigin } from '../lib/origins';
-import { parsePhone, smsAllowedCountries } from '../lib/phone';
+import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
+import { trustedOwnOrigin } from '../config';
+import { parsePhone } from '../lib/phone';
 import { createSession, sessionSecret } from './session';
 import { verifyTurnstile } from '../lib/turnstile';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
 import { readJson } from '../lib/validation';
-import { verificationGraceSeconds } from '../verifications/settings';
 import {
   CHECKING,
   claimCode,
@@ -52,6 +52,9 @@ onboardingLink.use(
 
 onboardingLink.post('/onboarding-link', async (c) => {
   const env = c.env;
+  const cfg = c.var.config;
+  // The configuration guard refused the request unless the worker knows its own origin.
+  const own = trustedOwnOrigin(cfg, c.req.url)!;
   const { data, text } = await readJson(c, (b) =>
     'session' in b ? RenewLinkRequest : 'clientSecret' in b && !('name' in b) ? ResumeLinkRequest : OnboardingLinkRequest,
   );
@@ -87,7 +90,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
   const { phone, issues } = parsePhone(body.phone.code, body.phone.number);
   if (!phone) throw validationError(issues);
   if (body.sendSMS) {
-    const allowed = smsAllowedCountries(env);
+    const allowed = cfg.sms.allowedCountries;
     if (!phone.country || !allowed.includes(phone.country)) {
       // A valid mobile that may not get a text: its own code, so the widget can offer "continue on this device".
       throw new ApiError(400, 'SMS_NOT_ALLOWED', 'This number cannot receive a text message from this service.', [
@@ -99,7 +102,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
   // Every text costs money and reaches a stranger's phone: with a real vendor a
   // texted link needs the bot check, unless the operator turned that off on
   // purpose (SMS_REQUIRES_TURNSTILE=off; docs/security.md says what it costs).
-  if (body.sendSMS && !usesSandbox(env) && !partner.turnstileSecret && env.SMS_REQUIRES_TURNSTILE?.trim().toLowerCase() !== 'off') {
+  if (body.sendSMS && cfg.livemode && !partner.turnstileSecret && cfg.sms.requiresTurnstile) {
     throw new ApiError(400, 'SMS_NOT_ALLOWED', 'Text messages need the bot check (Turnstile) on this site.', [
       { issue: 'needs the bot check (Turnstile) on this site', issueLocation: 'sendSMS' },
     ]);
@@ -110,7 +113,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
   }
   const returnUrl = started?.server?.returnUrl ?? body.returnUrl ?? origin;
   const returnOrigin = normaliseOrigin(returnUrl);
-  if (!isReturnOrigin(env, c.req.url, partner, returnOrigin)) {
+  if (!isReturnOrigin(own, partner, returnOrigin)) {
     throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
   }
 
@@ -161,7 +164,6 @@ onboardingLink.post('/onboarding-link', async (c) => {
     holds = await holdOpen(env, verificationId, ipKey(clientIp(c.req.raw.headers)), partner.id);
     const secret = (await sessionSecret(env))!; // the misconfiguration guard ran first
     const name = body.name;
-    const own = ownOrigin(env, c.req.url);
     // A handed-off flow (QR, copied link, or a texted link) ends on the
     // worker's own page, with a single-use secret.
     const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
@@ -216,7 +218,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
         entityId,
         partnerOrigin: origin,
         linkExpiresAt: expiresAt,
-        deadline: expiresAt + verificationGraceSeconds(env) * 1000,
+        deadline: expiresAt + cfg.outcomes.graceSeconds * 1000,
         holds,
         ...(handoff ? { handoff } : {}),
         link: kept,
@@ -234,11 +236,11 @@ onboardingLink.post('/onboarding-link', async (c) => {
         ...(customerRef ? { customerRef, customerRefSource: 'page' as const } : {}),
         entityId,
         workerOrigin: own,
-        livemode: livemode(env),
+        livemode: cfg.livemode,
         createdAt: now,
         linkCreatedAt: now,
         linkExpiresAt: expiresAt,
-        deadline: expiresAt + verificationGraceSeconds(env) * 1000,
+        deadline: expiresAt + cfg.outcomes.graceSeconds * 1000,
         status: CHECKING,
         polls: 0,
         holds,

@@ -9,7 +9,7 @@
 import { Hono } from 'hono/tiny';
 import { plainHome } from '../assets/home';
 import { bindingIfAny, demoEnabled, demoExplicitlyOn, usesSandbox, type AppEnv } from '../lib/env';
-import { isDeployed } from '../lib/public-origin';
+import { isDeployed } from '../config';
 
 /** The sandbox's banner, and the real vendor's, both written in demo/index.html. */
 const BANNER = /<!-- vendor-banner\b[^>]*-->[\s\S]*?<!-- \/vendor-banner -->/;
@@ -17,7 +17,7 @@ const REAL_BANNER = /<template id="real-vendor-banner">([\s\S]*?)<\/template>/;
 
 export const home = new Hono<AppEnv>().get('/', async (c) => {
   // Deployed with the sandbox and no DEMO=on, /api fails closed: no demo page over it.
-  const refused = usesSandbox(c.env) && isDeployed(c.env, c.req.url) && !demoExplicitlyOn(c.env);
+  const refused = usesSandbox(c.env) && isDeployed(c.var.config, c.req.url) && !demoExplicitlyOn(c.env);
   const assets = bindingIfAny(c.env, 'ASSETS');
   if (demoEnabled(c.env) && assets && !refused) {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- test/tsconfig.json compiles this file with DOM types too

@@ -10,24 +10,9 @@
  *
  * Keys never hold an address or a number in clear: `hashKey` first.
  */
+import { config } from '../config';
 import { bindingIfAny, type Env } from './env';
 import { ApiError } from './errors';
-
-/** Defaults (docs/security.md has the arithmetic); each overridable by a var of the same name. */
-export const LIMIT_DEFAULTS = {
-  /** Texts one number may get in 24 hours, across every partner. */
-  LIMIT_SMS_PER_NUMBER_PER_DAY: 10,
-  /** Verifications one client IP (IPv6: /64) may hold open at once, across every partner. */
-  LIMIT_OPEN_PER_IP: 20,
-  /** Verifications one partner may hold open at once. */
-  LIMIT_OPEN_PER_PARTNER: 5000,
-} as const;
-export type LimitName = keyof typeof LIMIT_DEFAULTS;
-
-export function limit(env: Env, name: LimitName): number {
-  const n = Number((env as unknown as Record<string, string | undefined>)[name]?.trim() || NaN);
-  return Number.isInteger(n) && n > 0 ? n : LIMIT_DEFAULTS[name];
-}
 
 /** How long an open verification's hold lasts at most: a link's hour, the grace, and renewals' room. */
 export const OPEN_HOLD_MS = 3 * 60 * 60 * 1000;
@@ -113,8 +98,8 @@ export async function holdOpen(env: Env, verificationId: string, ipKey: string, 
   const byPartner = `open-partner ${partnerId}`;
   const until = now + OPEN_HOLD_MS;
   const [ipOk, partnerOk] = await Promise.all([
-    a.take(byIp, verificationId, until, limit(env, 'LIMIT_OPEN_PER_IP')),
-    a.take(byPartner, verificationId, until, limit(env, 'LIMIT_OPEN_PER_PARTNER')),
+    a.take(byIp, verificationId, until, config(env).limits.LIMIT_OPEN_PER_IP),
+    a.take(byPartner, verificationId, until, config(env).limits.LIMIT_OPEN_PER_PARTNER),
   ]);
   if (ipOk && partnerOk) return [byIp, byPartner];
   await releaseHolds(env, verificationId, [...(ipOk ? [byIp] : []), ...(partnerOk ? [byPartner] : [])]);
@@ -130,7 +115,7 @@ export async function releaseHolds(env: Env, verificationId: string, holds: read
 /** One more text to this number today (across partners), or 429. */
 export async function countText(env: Env, e164: string, id: string, now = Date.now()): Promise<void> {
   const key = await hashKey('sms-day', e164);
-  if (!(await allowances(env).take(key, id, now + DAY_MS, limit(env, 'LIMIT_SMS_PER_NUMBER_PER_DAY')))) {
+  if (!(await allowances(env).take(key, id, now + DAY_MS, config(env).limits.LIMIT_SMS_PER_NUMBER_PER_DAY))) {
     throw tooMany('text messages to this number today', 60 * 60);
   }
 }

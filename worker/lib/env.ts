@@ -5,6 +5,7 @@
  * (the configuration table in docs/configuration.md); each line says what it is.
  * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
  */
+import type { Config } from '../config';
 import type { Partner } from '../partners/partner';
 
 export interface Env extends CloudflareBindings {
@@ -136,6 +137,8 @@ export interface AppEnv {
   Bindings: Env;
   Variables: {
     requestId: string;
+    /** The configuration, read once per isolate (config.ts; set by the first middleware). */
+    config: Config;
     vendorStatus?: number;
     partner?: Partner;
     /** The settings a misconfigured deployment lacks (their names), for the log line. */
@@ -148,22 +151,10 @@ export interface AppEnv {
   };
 }
 
-export const DEFAULTS = {
-  channel: 'api',
-  searchPath: '/v2/kyc/entity/search',
-  timeoutMs: 8000,
-  smsAllowedCountries: ['AU', 'NZ', 'GB', 'IE', 'US', 'CA'],
-} as const;
-
 /** True while the built-in sandbox is the vendor (docs/api.md: unset or `sandbox`). */
 export function usesSandbox(env: Pick<Env, 'KYC_BASE_URL'>): boolean {
   const base = env.KYC_BASE_URL?.trim();
   return !base || base === 'sandbox';
-}
-
-export function timeoutMs(env: Env): number {
-  const n = Number(env.KYC_TIMEOUT_MS);
-  return Number.isFinite(n) && n > 0 ? Math.min(n, 60_000) : DEFAULTS.timeoutMs;
 }
 
 /** Splits a comma list, trimming and dropping blanks. */

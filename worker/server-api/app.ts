@@ -8,11 +8,12 @@ import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
 import type * as z from 'zod';
 import type { AppEnv } from '../lib/env';
-import { bindingIfAny, livemode, usesSandbox } from '../lib/env';
+import { bindingIfAny } from '../lib/env';
 import { ApiError, validationError, zodIssues } from '../lib/errors';
 import { fingerprint, idempotencyStore } from '../lib/idempotency';
 import { clientIp, enforce } from '../lib/limits';
-import { normaliseOrigin, ownOrigin } from '../lib/origins';
+import { normaliseOrigin } from '../lib/origins';
+import { trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault, vendorMismatch } from '../vendor-api/errors';
@@ -77,7 +78,7 @@ export function summary(v: Verification, livemode: boolean): VerificationSummary
 }
 
 async function describe(c: Context<AppEnv>, v: Verification, person?: Person): Promise<V1Verification> {
-  const livemode = !usesSandbox(c.env);
+  const livemode = c.var.config.livemode;
   const w = v.webhook;
   return {
     ...summary(v, livemode),
@@ -192,7 +193,8 @@ serverApi.post(PATHS.verifications, async (c) => {
   const partner = c.get('partner')!;
   const headers = check(IdempotencyHeader, { 'Idempotency-Key': c.req.header('Idempotency-Key') });
   const { data: body, text } = await readJson(c, CreateVerificationRequest);
-  const own = ownOrigin(env, c.req.url);
+  // The configuration guard refused the request unless the worker knows its own origin.
+  const own = trustedOwnOrigin(c.var.config, c.req.url)!;
   if (body.returnUrl !== undefined) {
     const origin = normaliseOrigin(body.returnUrl);
     if (!origin || !/^https?:\/\//i.test(body.returnUrl) || !(partner.origins.includes(origin) || origin === own)) {
@@ -226,7 +228,7 @@ serverApi.post(PATHS.verifications, async (c) => {
       customerRef: body.customerRef,
       customerRefSource: 'server',
       workerOrigin: own,
-      livemode: livemode(env),
+      livemode: c.var.config.livemode,
       createdAt: now,
       linkExpiresAt: 0,
       deadline: expiresAt,
@@ -236,7 +238,7 @@ serverApi.post(PATHS.verifications, async (c) => {
       server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
     };
     await verifications(env).create(v);
-    const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(expiresAt)!, livemode: !usesSandbox(env) };
+    const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(expiresAt)!, livemode: c.var.config.livemode };
     if (store && scoped) await store.finish(scoped, print, { status: 201, body: JSON.stringify(answer) });
     return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
   } catch (err) {

@@ -8,7 +8,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { releaseHolds } from '../lib/allowances';
 import { bindingIfAny, usesSandbox, type Env } from '../lib/env';
 import { deleteIndex, indexRow, rowKey, writeIndex } from './verification-index';
-import { pollSchedule } from './settings';
+import { config } from '../config';
 import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
 import { askVendor, enqueue, observeSafely, type Observation } from './verification-store';
@@ -29,7 +29,7 @@ export class VerificationStore extends DurableObject<Env> {
     },
     setAlarm: (at) => this.ctx.storage.setAlarm(at),
     now: () => Date.now(),
-    schedule: pollSchedule(this.env),
+    schedule: config(this.env).outcomes.poll,
     askVendor: (v) => askVendor(this.env, v, this.ctx),
     enqueue: (e) => enqueue(this.env, e),
     release: (v) => releaseHolds(this.env, v.id, v.holds),

@@ -10,7 +10,7 @@ import { VendorError, type VendorFault } from '../vendor-api/client';
 import { vendorMismatch } from '../vendor-api/errors';
 import { vendorClient } from '../vendor-api/from-env';
 import { partnerById } from '../partners/resolve';
-import { pollSchedule } from './settings';
+import { config } from '../config';
 import { CHECKING, type LinkStart, type Renewal, type Verification, type WebhookEvent } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint, type VerificationDeps } from './verification-logic';
 import type { WebhookState } from './verification';
@@ -21,6 +21,7 @@ export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil
   const partner = await partnerById(env, v.workerOrigin, v.partnerId);
   // A partner removed meanwhile: nobody may ask on its behalf any more.
   if (!partner) throw new VendorError({ kind: 'status', status: 403 });
+  const { provider } = config(env).vendor;
   try {
     const answer = await vendorClient(env, partner, {
       origin: v.workerOrigin,
@@ -30,7 +31,7 @@ export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil
       entity: { entityId: v.entityId! }, // polled only once a link exists
       ...(v.checkId ? { checkId: v.checkId } : {}),
       ...(v.token ? { token: v.token } : {}),
-      ...(env.KYC_PROVIDER ? { provider: env.KYC_PROVIDER } : {}),
+      ...(provider ? { provider } : {}),
     });
     return { checkStatus: answer.checkStatus, entityId: answer.entity?.entityId };
   } catch (err) {
@@ -118,7 +119,7 @@ export class MemoryVerifications implements Verifications {
         remove: async () => void this.records.delete(id),
         setAlarm: async (at) => void this.alarms.set(id, at),
         now: () => this.clock.now(),
-        schedule: pollSchedule(this.env),
+        schedule: config(this.env).outcomes.poll,
         askVendor: (v) => askVendor(this.env, v),
         release: (v) => releaseHolds(this.env, v.id, v.holds),
         enqueue: async (e) => {
