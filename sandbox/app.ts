@@ -9,7 +9,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { ulid } from 'ulid';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { base64url } from '../rules/base64url';
 import { httpOrigin, type SandboxAppEnv, type SandboxEnv } from './env';
 import { isHttpUrl } from '../rules/http-url';
@@ -146,7 +146,7 @@ function assertStorable(record: EntityRecord): void {
   }
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.infer<S> {
+function parse<S extends z.ZodMiniType>(schema: S, value: unknown, prefix = ''): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw invalid(zodIssues(parsed.error, prefix));
   return parsed.data;

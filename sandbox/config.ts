@@ -3,7 +3,7 @@
  * search cap (SANDBOX_SEARCH_CAP) and how long its data lives
  * (SANDBOX_TTL_SECONDS). docs/sandbox.md documents every value.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { SandboxEnv as Env } from './env';
 
 export const DEFAULT_SEARCH_CAP = 50;
@@ -16,25 +16,26 @@ export const OUTBOX_TTL_SECONDS = 15 * 60;
 /** Profiles every customer knows unless its credentials list its own. */
 export const DEFAULT_PROFILES = ['default', 'safe_harbour', 'international'];
 
-const keys = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
+const nonEmpty = () => z.string().check(z.minLength(1));
+const keys = z.union([nonEmpty(), z.array(nonEmpty()).check(z.minLength(1))]);
 
 const ChildConfig = z.object({
-  childId: z.string().min(1),
+  childId: nonEmpty(),
   apiKey: keys,
 });
 
 const CustomerConfig = z.object({
-  customerId: z.string().min(1),
+  customerId: nonEmpty(),
   /** One key, or several while a key rotates. */
   apiKey: keys,
   /** `?child=true` search across the children (the spec: enabled by administrators). */
-  childSearch: z.boolean().default(false),
+  childSearch: z._default(z.boolean(), false),
   /** Names `entity.entityProfile` may take. */
-  profiles: z.array(z.string().min(1)).optional(),
-  children: z.array(ChildConfig).default([]),
+  profiles: z.optional(z.array(nonEmpty())),
+  children: z._default(z.array(ChildConfig), []),
 });
 
-export const SandboxCredentials = z.object({ customers: z.array(CustomerConfig).min(1) });
+export const SandboxCredentials = z.object({ customers: z.array(CustomerConfig).check(z.minLength(1)) });
 export type SandboxCredentials = z.infer<typeof SandboxCredentials>;
 export type CustomerConfig = z.infer<typeof CustomerConfig>;
 

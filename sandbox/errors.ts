@@ -4,7 +4,7 @@
  * Handlers throw `SandboxError`; the app's `onError` turns it (and anything
  * unexpected) into a JSON answer. Issues never echo the offending value.
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 
 export interface Issue {
   issue: string;
@@ -37,7 +37,7 @@ export function notFound(what: string, issueLocation: string): SandboxError {
 }
 
 /** Maps zod issues to `{issue, issueLocation}` without ever including the value. */
-export function zodIssues(error: z.ZodError, prefix = ''): Issue[] {
+export function zodIssues(error: z.core.$ZodError, prefix = ''): Issue[] {
   return error.issues.map((i) => ({
     issue: describe(i),
     issueLocation: [prefix, ...i.path.map(String)].filter(Boolean).join('.') || prefix || 'body',

@@ -4,7 +4,7 @@
  * (`import type`), which costs it no bytes; the worker validates with the
  * schemas. Rules are docs/api.md's "Browser-facing API".
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { dateOfBirthProblem, MAX_AGE_YEARS, type DateOfBirthProblem } from '../rules/date-of-birth';
 import { isVisiblyBlank, nameCharacterProblem, normaliseName, type NameCharacterProblem } from '../rules/name';
 
@@ -34,25 +34,24 @@ const NAME_CHARACTER_MESSAGES: Record<NameCharacterProblem, string> = {
 
 /** A name part: NFC, trimmed, whitespace collapsed (rules/name.ts), then checked. */
 const namePart = (max = MAX_NAME) =>
-  z
-    .string()
-    .transform(normaliseName)
-    .pipe(
-      z
-        .string()
-        .max(max, `must be at most ${max} characters`)
-        .refine(safeText, SAFE_TEXT_MESSAGE)
-        .refine((s) => s === '' || !isVisiblyBlank(s), 'must contain letters a reader can see')
-        .superRefine((s, ctx) => {
-          const problem = nameCharacterProblem(s);
-          if (problem) ctx.addIssue({ code: 'custom', message: NAME_CHARACTER_MESSAGES[problem] });
-        }),
-    );
+  z.pipe(
+    z.pipe(z.string(), z.transform(normaliseName)),
+    z.string().check(
+      z.maxLength(max, `must be at most ${max} characters`),
+      z.refine(safeText, SAFE_TEXT_MESSAGE),
+      z.refine((s) => s === '' || !isVisiblyBlank(s), 'must contain letters a reader can see'),
+      z.superRefine((s, ctx) => {
+        const problem = nameCharacterProblem(s);
+        if (problem) ctx.addIssue({ code: 'custom', message: NAME_CHARACTER_MESSAGES[problem] });
+      }),
+    ),
+  );
 
 /** An optional name part: blank after trimming counts as absent. */
-const optionalNamePart = namePart()
-  .optional()
-  .transform((s) => (s ? s : undefined));
+const optionalNamePart = z.pipe(
+  z.optional(namePart()),
+  z.transform((s: string | undefined) => (s ? s : undefined)),
+);
 
 /** What the person reads for each problem of `rules/date-of-birth.ts`. */
 const DATE_OF_BIRTH_MESSAGES: Record<DateOfBirthProblem, string> = {
@@ -62,46 +61,50 @@ const DATE_OF_BIRTH_MESSAGES: Record<DateOfBirthProblem, string> = {
   'too-old': `must be at most ${MAX_AGE_YEARS} years ago`,
 };
 
+/** A client secret as the page passes it on (its form is checked where it is used). */
+const clientSecret = () => z.string().check(z.minLength(1, 'is required'), z.maxLength(200, 'is too long'));
+
 export const OnboardingLinkRequest = z.strictObject({
   name: z.strictObject({
     givenName: optionalNamePart,
     middleName: optionalNamePart,
-    familyName: namePart().pipe(z.string().min(1, 'is required')),
+    familyName: z.pipe(namePart(), z.string().check(z.minLength(1, 'is required'))),
   }),
-  dateOfBirth: z.string().superRefine((value, ctx) => {
-    const problem = dateOfBirthProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: DATE_OF_BIRTH_MESSAGES[problem] });
-  }),
+  dateOfBirth: z.string().check(
+    z.superRefine((value, ctx) => {
+      const problem = dateOfBirthProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: DATE_OF_BIRTH_MESSAGES[problem] });
+    }),
+  ),
   phone: z.strictObject({
-    code: z
-      .string()
-      .trim()
-      .regex(/^\+[1-9]\d{0,3}$/, 'must be a country code with a leading +, e.g. +61'),
-    number: z.string().trim().min(1, 'is required').max(32, 'is too long'),
+    code: z.string().check(z.trim(), z.regex(/^\+[1-9]\d{0,3}$/, 'must be a country code with a leading +, e.g. +61')),
+    number: z.string().check(z.trim(), z.minLength(1, 'is required'), z.maxLength(32, 'is too long')),
   }),
   consent: z.literal(true, { error: 'must be true' }),
-  sendSMS: z.boolean().optional(),
+  sendSMS: z.optional(z.boolean()),
   /**
    * Continue on another device: the answer's `url` is then a single-use
    * handoff URL on the worker (with `qr`, its QR code), and the hosted flow
    * ends on the worker's own "All done" page instead of `returnUrl`.
    */
-  handoff: z.boolean().optional(),
-  customerRef: z.string().trim().min(1).max(100, 'must be at most 100 characters').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
+  handoff: z.optional(z.boolean()),
+  customerRef: z.optional(
+    z.string().check(z.trim(), z.minLength(1), z.maxLength(100, 'must be at most 100 characters'), z.refine(safeText, SAFE_TEXT_MESSAGE)),
+  ),
   /** The widget's language (a BCP 47 tag): the phone's pages of a handoff or texted link speak it. */
-  lang: z
-    .string()
-    .max(35, 'is too long')
-    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag such as fr or fr-CA')
-    .optional(),
-  returnUrl: z.string().max(2048, 'is too long').optional(),
-  turnstileToken: z.string().max(2048, 'is too long').optional(),
+  lang: z.optional(
+    z
+      .string()
+      .check(z.maxLength(35, 'is too long'), z.regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag such as fr or fr-CA')),
+  ),
+  returnUrl: z.optional(z.string().check(z.maxLength(2048, 'is too long'))),
+  turnstileToken: z.optional(z.string().check(z.maxLength(2048, 'is too long'))),
   /**
    * A verification the partner's server started (`POST /v1/verifications`):
    * the link is made for it, with the server's `customerRef` (so a
    * `customerRef` here is refused).
    */
-  clientSecret: z.string().min(1, 'is required').max(200, 'is too long').optional(),
+  clientSecret: z.optional(clientSecret()),
 });
 export type OnboardingLinkRequest = z.input<typeof OnboardingLinkRequest>;
 
@@ -110,8 +113,8 @@ export type OnboardingLinkRequest = z.input<typeof OnboardingLinkRequest>;
  * the client secret alone. The same link again while it is valid (no second
  * vendor link), a new one for the same entity once it has expired.
  */
-export const ResumeLinkRequest = OnboardingLinkRequest.pick({ lang: true, returnUrl: true, turnstileToken: true }).extend({
-  clientSecret: z.string().min(1, 'is required').max(200, 'is too long'),
+export const ResumeLinkRequest = z.extend(z.pick(OnboardingLinkRequest, { lang: true, returnUrl: true, turnstileToken: true }), {
+  clientSecret: clientSecret(),
 });
 export type ResumeLinkRequest = z.input<typeof ResumeLinkRequest>;
 
@@ -121,8 +124,8 @@ export type ResumeLinkRequest = z.input<typeof ResumeLinkRequest>;
  * same verification, the same way to the phone (never a text: a texted link
  * is sent again only when the person asks, with their details).
  */
-export const RenewLinkRequest = OnboardingLinkRequest.pick({ lang: true, returnUrl: true, turnstileToken: true }).extend({
-  session: z.string().min(1, 'is required').max(4096, 'is too long'),
+export const RenewLinkRequest = z.extend(z.pick(OnboardingLinkRequest, { lang: true, returnUrl: true, turnstileToken: true }), {
+  session: z.string().check(z.minLength(1, 'is required'), z.maxLength(4096, 'is too long')),
 });
 export type RenewLinkRequest = z.input<typeof RenewLinkRequest>;
 
@@ -154,13 +157,13 @@ export interface OnboardingLinkAnswer {
 
 export const ResultRequest = z.strictObject({
   /** Missing is answered 401 by the route, like an expired or tampered one. */
-  session: z.string().max(4096, 'is too long').optional(),
+  session: z.optional(z.string().check(z.maxLength(4096, 'is too long'))),
   /** Instead of `session`: the client secret of a verification the partner's server started. */
-  clientSecret: z.string().min(1, 'is required').max(200, 'is too long').optional(),
-  checkId: z.string().trim().min(1).max(200, 'is too long').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
-  token: z.string().trim().min(1).max(2048, 'is too long').refine(safeText, SAFE_TEXT_MESSAGE).optional(),
+  clientSecret: z.optional(clientSecret()),
+  checkId: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200, 'is too long'), z.refine(safeText, SAFE_TEXT_MESSAGE))),
+  token: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(2048, 'is too long'), z.refine(safeText, SAFE_TEXT_MESSAGE))),
   /** Back from the hosted flow on this device: how it ended (`kyc_return`), counted once for the operator. */
-  returned: z.enum(['success', 'error']).optional(),
+  returned: z.optional(z.enum(['success', 'error'])),
 });
 export type ResultRequest = z.input<typeof ResultRequest>;
 

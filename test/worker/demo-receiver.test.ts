@@ -13,6 +13,8 @@ import { describe, it } from 'node:test';
 import type { Env } from '../../worker/lib/env';
 import { app } from '../../worker/entry/local-app';
 import { demoTarget, DEMO_RECEIVER_PATH } from '../../worker/demo/demo-receiver';
+import { useDemoDeliveries } from '../../worker/demo/deliveries';
+import { MemoryDemoDeliveries } from '../support/demo-deliveries';
 import { CHECKING, newVerificationId, type Verification } from '../../worker/verifications/verification';
 import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
 import { webhookSignature } from '../../worker/verifications/webhook-signature';
@@ -24,6 +26,7 @@ async function setup() {
   const env: Env = nodeEnv({ DEMO: 'on' });
   const store = new MemoryVerifications(env);
   useMemoryVerifications(env, store);
+  useDemoDeliveries(env, new MemoryDemoDeliveries());
   const now = Date.now();
   const v: Verification = {
     id: newVerificationId(),

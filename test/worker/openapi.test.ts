@@ -13,7 +13,9 @@ import { openapiDocument } from '../../scripts/openapi';
 import { Hono } from 'hono/tiny';
 import { ApiError } from '../../worker/lib/errors';
 import { serverApi } from '../../worker/server-api/app';
+import * as requests from '../../worker/server-api/requests';
 import { honoPath } from '../../worker/server-api/routes';
+import * as documented from '../../worker/server-api/schemas';
 
 const ROOT = join(import.meta.dirname, '../..');
 const FILE = join(ROOT, 'worker/server-api/openapi.json');
@@ -86,6 +88,46 @@ describe('the OpenAPI document of /v1', () => {
     assert.equal(res.headers.get('Cache-Control'), 'no-store');
     assert.deepEqual(await res.json(), doc);
     assert.equal(res.headers.get('Access-Control-Allow-Origin'), null);
+  });
+
+  it('is generated from what the worker validates with: its zod/mini schemas rebuilt in classic zod accept and refuse the same', () => {
+    const cases = {
+      CreateVerificationRequest: [
+        { customerRef: ' r-1 ', sms: true, expiresInSeconds: 600, returnUrl: 'https://shop.example/done' },
+        { customerRef: '' },
+        { customerRef: 'r', expiresInSeconds: 299 },
+        { customerRef: 'r', expiresInSeconds: 1.5 },
+        { customerRef: 'r\u0000' },
+        { customerRef: 'r', extra: 1 },
+        {},
+      ],
+      ListQuery: [
+        { limit: '20', status: 'open', customerRef: 'r', cursor: 'c' },
+        { limit: '0' },
+        { limit: 'x' },
+        { status: 'done' },
+        { other: '1' },
+        {},
+      ],
+      GetQuery: [{ include: 'person' }, { include: 'all' }, {}],
+      IdempotencyHeader: [
+        { 'Idempotency-Key': 'key-12345678' },
+        { 'Idempotency-Key': 'short' },
+        { 'Idempotency-Key': 'key-12345678', Other: 'x' },
+      ],
+    } as const;
+    let refused = 0;
+    for (const [name, inputs] of Object.entries(cases) as [keyof typeof cases, readonly unknown[]][]) {
+      for (const input of inputs) {
+        const worker = requests[name].safeParse(input);
+        const doc = documented[name].safeParse(input);
+        assert.equal(doc.success, worker.success, `${name} ${JSON.stringify(input)}`);
+        assert.deepEqual(doc.data, worker.data, `${name} ${JSON.stringify(input)}`);
+        if (!worker.success) refused++;
+      }
+      assert.ok((documented[name] as unknown) !== requests[name]); // two schemas: the check compares something
+    }
+    assert.ok(refused >= 8, 'the cases include refused input');
   });
 
   it('answers 404 (not a stale copy) when the build has not put the document among the assets', async () => {

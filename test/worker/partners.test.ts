@@ -14,6 +14,7 @@ import type { KVNamespace } from '@cloudflare/workers-types';
 import type { Env } from '../../worker/lib/env';
 import { buildRecord, removeRecord, writeRecord, type PartnerInput, type RegistryStore } from '../../worker/partners/admin';
 import { partnerKey } from '../../worker/partners/partner';
+import { DEMO_PARTNERS } from '../../worker/demo/partners';
 import { clearPartnerCache, registryPartnerByOrigin } from '../../worker/partners/registry';
 import { publicJwk } from '../../worker/partners/sealing';
 import { webhookTarget } from '../../worker/verifications/webhook-target';
@@ -366,6 +367,8 @@ describe('input validation of the registry writer', () => {
       ]),
       ['gamma', { ...beta, webhookUrl: 'https://hooks.example/x' }, /webhookSecret/],
       ['environment', beta, /reserved/],
+      // The partners the local stack plugs in (the demo's) keep their ids: the registry may not take them.
+      ...DEMO_PARTNERS.map((d): [string, PartnerInput, RegExp] => [d.id, beta, /reserved/]),
       ['Gamma', beta, /partnerId/],
     ];
     for (const [id, input, problem] of cases) {

@@ -7,7 +7,7 @@
  * when the person asks, with the details they typed.
  */
 import type { Context } from 'hono';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { OnboardingLinkAnswer, RenewLinkRequest } from '../contract';
 import type { AppEnv } from '../lib/env';
 import { ApiError, validationError } from '../lib/errors';

@@ -8,7 +8,7 @@
  * hosted URL).
  */
 import type { Context } from 'hono';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { OnboardingLinkAnswer, ResumeLinkRequest } from '../contract';
 import type { AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';

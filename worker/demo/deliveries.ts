@@ -3,7 +3,7 @@
  * next to each event ("signature verified"). Demo data, so it is kept by the
  * demo (its Durable Object, DEV_SECRETS), never on the verification record.
  * Nothing personal: ids, event types, statuses. Without the binding (node
- * tests) a map per environment object stands in.
+ * tests) the test injects a store (test/support/demo-deliveries.ts).
  */
 import type { Env } from '../lib/env';
 
@@ -35,7 +35,12 @@ export interface DemoDeliveries {
   list(verificationId: string): Promise<DemoDelivery[]>;
 }
 
-const memory = new WeakMap<Env, Map<string, DemoDelivery[]>>();
+const injected = new WeakMap<Env, DemoDeliveries>();
+
+/** Node tests (no Durable Object binding): the store the receiver uses for `env`. */
+export function useDemoDeliveries(env: Env, store: DemoDeliveries): void {
+  injected.set(env, store);
+}
 
 export function demoDeliveries(env: Env): DemoDeliveries {
   const ns = env.DEV_SECRETS;
@@ -43,14 +48,7 @@ export function demoDeliveries(env: Env): DemoDeliveries {
     const stub = ns.get(ns.idFromName('dev-secrets'));
     return { record: (id, d) => stub.recordDelivery(id, d), list: (id) => stub.deliveries(id) };
   }
-  let m = memory.get(env);
-  if (!m) memory.set(env, (m = new Map<string, DemoDelivery[]>()));
-  const map = m;
-  return {
-    record: async (id, d) => {
-      const next = withDelivery(map.get(id) ?? [], d);
-      if (next) map.set(id, next);
-    },
-    list: async (id) => map.get(id) ?? [],
-  };
+  const store = injected.get(env);
+  if (!store) throw new Error('DEV_SECRETS is not bound');
+  return store;
 }

@@ -26,7 +26,7 @@ export function demoPartner(env: Env, requestUrl: string, origin: string): Partn
   return {
     id: demo.id,
     displayName: demo.displayName,
-    source: 'demo',
+    source: 'plugged',
     origins: [o.origin],
     customerId: env.KYC_CUSTOMER_ID ?? sandboxDefaults()?.customerId ?? '',
     childId: demo.childId,

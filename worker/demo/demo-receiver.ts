@@ -23,6 +23,7 @@ import { decodeWebhookSecret, type WebhookTarget } from '../verifications/webhoo
 import { webhookSignature } from '../verifications/webhook-signature';
 import type { WebhookTransport } from '../verifications/webhook-transport';
 import { demoDeliveries } from './deliveries';
+import { DEMO_PARTNERS } from './partners';
 import { safeEqual } from '../lib/random';
 
 /** How far a delivery's timestamp may be from now (the spec's usual tolerance). */
@@ -86,6 +87,6 @@ export const demoReceiver = new Hono<AppEnv>()
  * receiver, in process; any other partner's have no route here.
  */
 export const demoWebhooks: WebhookTransport = async (env, partner, workerOrigin) =>
-  partner.source === 'demo' && demoEnabled(env)
+  partner.source === 'plugged' && DEMO_PARTNERS.some((d) => d.id === partner.id) && demoEnabled(env)
     ? { target: await demoTarget(env, workerOrigin), send: async (url, init) => demoReceiver.fetch(new Request(url, init), env) }
     : undefined;

@@ -20,12 +20,12 @@ import { readJson } from '../lib/validation';
 import { demoPartner, demoServerKeys } from './demo-partners';
 import { serverApi } from '../server-api/app';
 import { DEMO_PARTNERS } from './partners';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 const nothingHere = () => new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
 
 const StartRequest = z.strictObject({
-  customerRef: z.string().trim().min(1).max(100),
+  customerRef: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
 });
 
 export const demoServer = new Hono<AppEnv>()

@@ -5,7 +5,7 @@
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import type { ErrorObject } from '../contract';
 import type { AppEnv } from './env';
 
@@ -77,8 +77,47 @@ function location(path: readonly PropertyKey[]): string {
   return path.map((p) => (typeof p === 'number' ? String(p) : SAFE_KEY.test(String(p)) ? String(p) : '<unknown>')).join('.');
 }
 
+/**
+ * The English texts of the problems our schemas leave without a message of
+ * their own (`.check(z.minLength(1))`, an enum, a literal), word for word
+ * what zod's English locale says. zod/mini loads no locale (its text would be
+ * "Invalid input"), and loading zod's whole English locale for these few
+ * would cost more bytes: pass `PARSE` to every `safeParse` whose messages
+ * someone reads.
+ */
+export const zodEnglish = (i: z.core.$ZodRawIssue): string | undefined => {
+  switch (i.code) {
+    case 'invalid_type': {
+      const name = (t: string, v?: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? String(v) : t === 'nan' ? 'NaN' : t);
+      return `Invalid input: expected ${name(i.expected)}, received ${name(z.util.parsedType(i.input), i.input)}`;
+    }
+    case 'invalid_value':
+      return i.values.length === 1
+        ? `Invalid input: expected ${z.util.stringifyPrimitive(i.values[0])}`
+        : `Invalid option: expected one of ${z.util.joinValues(i.values, '|')}`;
+    case 'too_big':
+    case 'too_small': {
+      const big = i.code === 'too_big';
+      const bound = big ? i.maximum : i.minimum;
+      const adj = i.exact ? 'exactly ' : i.inclusive ? (big ? '<=' : '>=') : big ? '<' : '>';
+      const unit = i.origin === 'string' ? 'characters' : i.origin === 'array' || i.origin === 'set' ? 'items' : undefined;
+      const what = `Too ${big ? 'big' : 'small'}: expected ${i.origin}`;
+      return unit ? `${what} to have ${adj}${bound.toString()} ${unit}` : `${what} to be ${adj}${bound.toString()}`;
+    }
+    case 'invalid_format':
+      return i.format === 'regex' && 'pattern' in i ? `Invalid string: must match pattern ${String(i.pattern)}` : `Invalid ${i.format}`;
+    case 'unrecognized_keys':
+      return `Unrecognized key${i.keys.length > 1 ? 's' : ''}: ${z.util.joinValues(i.keys, ', ')}`;
+    default:
+      return undefined; // zod's own fallback, "Invalid input", as the English locale says
+  }
+};
+
+/** Options for a `safeParse` whose issues are shown: zod's English texts, and the input on each issue (read, never repeated). */
+export const PARSE = { reportInput: true, error: zodEnglish } as const;
+
 /** One issue per bad field, without values (zod's own messages carry none, except the keys we filter). */
-export function zodIssues(error: z.ZodError): Issue[] {
+export function zodIssues(error: z.core.$ZodError): Issue[] {
   const out: Issue[] = [];
   for (const issue of error.issues) {
     if (issue.code === 'unrecognized_keys') {

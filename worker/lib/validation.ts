@@ -4,11 +4,11 @@
  * values, this maps each problem to an ErrorObject issue without the value.
  */
 import type { Context } from 'hono';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { AppEnv } from './env';
-import { ApiError, validationError, zodIssues } from './errors';
+import { ApiError, PARSE, validationError, zodIssues } from './errors';
 
-export async function readJson<S extends z.ZodType>(
+export async function readJson<S extends z.ZodMiniType>(
   c: Context<AppEnv>,
   /** The schema, or a choice of schema by the object's keys (one route, two kinds of body). */
   schemaOf: S | ((body: object) => S),
@@ -33,10 +33,11 @@ export async function readJson<S extends z.ZodType>(
       { issue: 'must be a JSON object', issueLocation: '<body>' },
     ]);
   }
-  // reportInput: so a present value of the wrong type reads "must be a string", not "is required"
-  // (the value itself is never put in an answer: zodIssues keeps the message and the path only).
+  // PARSE: zod's English texts, and reportInput so a present value of the wrong type reads "must be a
+  // string", not "is required" (the value itself is never put in an answer: zodIssues keeps the message
+  // and the path only).
   const schema = typeof schemaOf === 'function' ? schemaOf(json) : schemaOf;
-  const parsed = schema.safeParse(json, { reportInput: true });
+  const parsed = schema.safeParse(json, PARSE);
   if (!parsed.success) throw validationError(zodIssues(parsed.error));
   return { data: parsed.data, text };
 }

@@ -19,6 +19,7 @@ import {
   webhookUrlProblem,
   type SealedField,
 } from './partner';
+import { zodEnglish } from '../lib/errors';
 import { seal } from './seal';
 import { sealedKid } from './sealing';
 
@@ -133,7 +134,7 @@ export async function buildRecord(
     ...opt('serverKeyHashes', input.serverKeyHashes ?? prev?.serverKeyHashes),
     updatedAt: (options.now ?? new Date()).toISOString(),
   };
-  const checked = PartnerRecord.safeParse(record);
+  const checked = PartnerRecord.safeParse(record, { error: zodEnglish }); // zod/mini: the English texts are ours
   if (!checked.success) throw new InputError(checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   return checked.data;
 }

@@ -5,7 +5,7 @@
  * what a request runs with once the record is resolved and opened.
  * docs/partners.md explains both for an operator.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { httpUrl } from '../../rules/http-url';
 
 export interface Partner {
@@ -13,8 +13,8 @@ export interface Partner {
   id: string;
   /** Shown on the handoff pages and in the demo. */
   displayName: string;
-  /** Where it came from: the KV registry, the worker's environment, or the built-in demo. */
-  source: 'registry' | 'environment' | 'demo';
+  /** Where it came from: the KV registry, the worker's environment, or a partner source the deployment plugged in (the local stack's demo partners). */
+  source: 'registry' | 'environment' | 'plugged';
   /** Exact origins (scheme://host[:port]) of its pages: CORS, and where its return URLs may point. */
   origins: readonly string[];
   /** Sent as `X-Service-CustomerID` (the operator's account). */
@@ -62,42 +62,44 @@ export function exactOrigin(value: string): string | undefined {
 }
 
 const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(max, `must be at most ${max} characters`)
+  z.string().check(
+    z.trim(),
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(max, `must be at most ${max} characters`),
     // eslint-disable-next-line no-control-regex -- refusing control characters is the point
-    .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'contains control characters');
+    z.refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'contains control characters'),
+  );
 
 /** A sealed value: a JWE in compact form whose associated data is not stored (see sealing.ts). */
 const sealed = z
   .string()
-  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'must be a sealed value');
+  .check(z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'must be a sealed value'));
 
 export const PartnerRecord = z.strictObject({
   v: z.literal(1),
-  partnerId: z.string().regex(PARTNER_ID, 'must be lower-case letters, digits and dashes (at most 63)'),
+  partnerId: z.string().check(z.regex(PARTNER_ID, 'must be lower-case letters, digits and dashes (at most 63)')),
   displayName: text(80),
   origins: z
-    .array(z.string().refine((o) => exactOrigin(o) === o, 'must be an origin such as https://shop.example (no path, no trailing slash)'))
-    .min(1, 'needs at least one origin')
-    .max(20),
+    .array(
+      z
+        .string()
+        .check(z.refine((o) => exactOrigin(o) === o, 'must be an origin such as https://shop.example (no path, no trailing slash)')),
+    )
+    .check(z.minLength(1, 'needs at least one origin'), z.maxLength(20)),
   childId: text(128),
   apiKey: sealed,
-  flowId: text(128).optional(),
-  smsSenderName: text(64).optional(),
-  smsTemplateId: text(128).optional(),
-  turnstileSecret: sealed.optional(),
-  webhookUrl: z.string().max(2048).optional(),
-  webhookSecret: sealed.optional(),
+  flowId: z.optional(text(128)),
+  smsSenderName: z.optional(text(64)),
+  smsTemplateId: z.optional(text(128)),
+  turnstileSecret: z.optional(sealed),
+  webhookUrl: z.optional(z.string().check(z.maxLength(2048))),
+  webhookSecret: z.optional(sealed),
   /** SHA-256 (hex) of its `/v1` server keys, newest first; never a key itself. */
-  serverKeyHashes: z
-    .array(z.string().regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex'))
-    .max(2, 'holds at most two keys')
-    .optional(),
+  serverKeyHashes: z.optional(
+    z.array(z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex'))).check(z.maxLength(2, 'holds at most two keys')),
+  ),
   /** When the record was last written (ISO 8601); for `npm run partners -- list`. */
-  updatedAt: z.string().max(40),
+  updatedAt: z.string().check(z.maxLength(40)),
 });
 export type PartnerRecord = z.infer<typeof PartnerRecord>;
 

@@ -6,10 +6,10 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import type { AppEnv } from '../lib/env';
 import { bindingIfAny } from '../lib/env';
-import { ApiError, validationError, zodIssues } from '../lib/errors';
+import { ApiError, PARSE, validationError, zodIssues } from '../lib/errors';
 import { fingerprint, idempotencyStore } from '../lib/idempotency';
 import { clientIp, enforce } from '../lib/limits';
 import { normaliseOrigin } from '../lib/origins';
@@ -34,8 +34,8 @@ const iso = (t: number | undefined | null) => (t === null ? undefined : iso1(t))
 const iso1 = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
 const notFound = () => new ApiError(404, 'NOT_FOUND', 'There is no such verification.');
 
-function check<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const parsed = schema.safeParse(input, { reportInput: true });
+function check<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input, PARSE);
   if (!parsed.success) throw validationError(zodIssues(parsed.error));
   return parsed.data;
 }

@@ -1,16 +1,63 @@
 /**
- * The partner's server API (`/v1`) in zod: what the routes validate with and
- * what they answer, and (through `.meta()`, zod's own metadata) what the
- * OpenAPI 3.1 document says about them. `routes.ts` puts these into the route
- * table; `npm run openapi` generates `openapi.json` from that table with
- * @hono/zod-openapi, so the document and the code cannot drift apart.
- * Plain `zod` here: the generator is a build tool, not part of the worker.
+ * The partner's server API (`/v1`) in zod: what the routes answer and (through
+ * `.meta()`, zod's own metadata) what the OpenAPI 3.1 document says about
+ * them, and what they validate (`requests.ts`) as the generator reads it.
+ * `routes.ts` puts these into the route table; `npm run openapi` generates
+ * `openapi.json` from that table with @hono/zod-openapi, so the document and
+ * the code cannot drift apart. Plain `zod` here: the generator is a build
+ * tool, not part of the worker, and reads classic zod only.
  */
 import * as z from 'zod';
-import { VERIFICATION_STATUSES } from './requests';
+import * as requests from './requests';
 
-// What the routes validate (the worker bundles only these); the rest of this file is what they answer, for the document.
-export * from './requests';
+const { VERIFICATION_STATUSES } = requests;
+export { VERIFICATION_STATUSES, type VerificationStatus } from './requests';
+
+/** The classes a zod/mini schema of `requests.ts` has in classic zod, by its `def.type`. */
+const CLASSIC: Record<string, new (def: never) => z.ZodType> = {
+  string: z.ZodString,
+  number: z.ZodNumber,
+  boolean: z.ZodBoolean,
+  enum: z.ZodEnum,
+  literal: z.ZodLiteral,
+  never: z.ZodNever,
+  unknown: z.ZodUnknown,
+  object: z.ZodObject,
+  array: z.ZodArray,
+  optional: z.ZodOptional,
+  pipe: z.ZodPipe,
+  transform: z.ZodTransform,
+};
+
+/**
+ * The same schema in classic zod, for the generator: the same definition
+ * (checks, messages, transforms: the very objects the worker validates with)
+ * and the same metadata, in classic zod's classes. A kind of schema not
+ * listed above fails here, so the document never quietly skips a rule.
+ */
+function classic(schema: z.core.$ZodType): z.ZodType {
+  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
+  const Class = CLASSIC[def.type];
+  if (!Class) throw new Error(`requests.ts: no classic zod for a ${def.type} schema (add it to CLASSIC)`);
+  const twin: Record<string, unknown> = { ...def };
+  for (const key of ['innerType', 'in', 'out', 'element', 'catchall'] as const) {
+    if (def[key]) twin[key] = classic(def[key] as z.core.$ZodType);
+  }
+  if (def.type === 'object') {
+    const shape = def.shape as Record<string, z.core.$ZodType>;
+    twin.shape = Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, classic(v)]));
+  }
+  const out = new Class(twin as never);
+  const meta = z.globalRegistry.get(schema);
+  return meta ? out.meta(meta) : out; // as classic zod's `.meta()` would have made it
+}
+const classicObject = (schema: z.core.$ZodObject) => classic(schema) as z.ZodObject;
+
+// What the routes validate, as the generator reads it.
+export const CreateVerificationRequest = classicObject(requests.CreateVerificationRequest);
+export const GetQuery = classicObject(requests.GetQuery);
+export const ListQuery = classicObject(requests.ListQuery);
+export const IdempotencyHeader = classicObject(requests.IdempotencyHeader);
 
 const isoTime = (description: string) => z.string().meta({ description: `${description} (ISO 8601, UTC)`, format: 'date-time' });
 

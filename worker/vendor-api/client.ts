@@ -6,7 +6,7 @@
  * and every answer parsed by the spec's schemas. No retries: the onboarding
  * link may send an SMS.
  */
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import {
   ErrorObject,
   OnboardingUrlResponse,
@@ -83,7 +83,7 @@ export function createVendorClient(config: VendorConfig) {
     return h;
   }
 
-  async function call<S extends z.ZodType>(
+  async function call<S extends z.ZodMiniType>(
     operation: VendorOperation,
     method: 'GET' | 'POST',
     path: string,
@@ -106,7 +106,7 @@ export function createVendorClient(config: VendorConfig) {
     }
   }
 
-  async function exchange<S extends z.ZodType>(method: 'GET' | 'POST', path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+  async function exchange<S extends z.ZodMiniType>(method: 'GET' | 'POST', path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {

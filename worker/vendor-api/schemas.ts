@@ -6,208 +6,208 @@
  * exist, not that others never appear, and a vendor adding a field must not
  * break us. Types are JSON types; "date" fields are strings.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 const str = z.string();
 const date = z.string(); // YYYY-MM-DD per spec; checked where it matters
 const dateTime = z.string();
 
 export const KeyValuePair = z.looseObject({
-  kvpKey: str.optional(),
-  kvpType: str.optional(),
-  kvpValue: str.optional(),
+  kvpKey: z.optional(str),
+  kvpType: z.optional(str),
+  kvpValue: z.optional(str),
 });
 
 export const EntityFlag = z.looseObject({
-  flag: str.optional(),
-  value: z.number().int().optional(),
+  flag: z.optional(str),
+  value: z.optional(z.number().check(z.int())),
 });
 
 export const PersonalName = z.looseObject({
   familyName: str, // required by the spec
-  givenName: str.optional(),
-  middleName: str.optional(),
-  honourific: str.optional(),
-  displayName: str.optional(),
+  givenName: z.optional(str),
+  middleName: z.optional(str),
+  honourific: z.optional(str),
+  displayName: z.optional(str),
 });
 
 export const DateOfBirth = z.looseObject({
-  dateOfBirth: date.optional(),
-  yearOfBirth: str.optional(),
-  country: str.optional(),
-  locality: str.optional(),
-  unstructuredDateOfBirth: str.optional(),
+  dateOfBirth: z.optional(date),
+  yearOfBirth: z.optional(str),
+  country: z.optional(str),
+  locality: z.optional(str),
+  unstructuredDateOfBirth: z.optional(str),
 });
 
 export const Address = z.looseObject({
-  addressId: str.optional(),
-  addressType: str.optional(),
-  buildingName: str.optional(),
-  careOf: str.optional(),
-  unitNumber: str.optional(),
-  streetNumber: str.optional(),
-  streetName: str.optional(),
-  streetType: str.optional(),
-  suburb: str.optional(),
-  town: str.optional(),
-  region: str.optional(),
-  state: str.optional(),
-  postalCode: str.optional(),
+  addressId: z.optional(str),
+  addressType: z.optional(str),
+  buildingName: z.optional(str),
+  careOf: z.optional(str),
+  unitNumber: z.optional(str),
+  streetNumber: z.optional(str),
+  streetName: z.optional(str),
+  streetType: z.optional(str),
+  suburb: z.optional(str),
+  town: z.optional(str),
+  region: z.optional(str),
+  state: z.optional(str),
+  postalCode: z.optional(str),
   country: str, // required by the spec
-  startDate: date.optional(),
-  endDate: date.optional(),
-  longForm: str.optional(),
-  unstructuredLongForm: str.optional(),
-  extraData: z.array(KeyValuePair).optional(),
+  startDate: z.optional(date),
+  endDate: z.optional(date),
+  longForm: z.optional(str),
+  unstructuredLongForm: z.optional(str),
+  extraData: z.optional(z.array(KeyValuePair)),
 });
 
 export const ScannedDocument = z.looseObject({
-  scanDocId: str.optional(),
-  scanData: str.optional(),
-  scanMIME: str.optional(),
-  scanFilename: str.optional(),
-  scanType: str.optional(),
-  scanSide: z.enum(['F', 'B']).optional(),
-  scanPageNum: z.number().int().min(0).optional(),
-  scanCreated: dateTime.optional(),
-  scanDataRetrievalState: str.optional(),
-  ScanDelete: z.boolean().optional(),
+  scanDocId: z.optional(str),
+  scanData: z.optional(str),
+  scanMIME: z.optional(str),
+  scanFilename: z.optional(str),
+  scanType: z.optional(str),
+  scanSide: z.optional(z.enum(['F', 'B'])),
+  scanPageNum: z.optional(z.number().check(z.int(), z.gte(0))),
+  scanCreated: z.optional(dateTime),
+  scanDataRetrievalState: z.optional(str),
+  ScanDelete: z.optional(z.boolean()),
 });
 
 export const IdentityDocument = z.looseObject({
-  documentId: str.optional(),
+  documentId: z.optional(str),
   idType: str, // required by the spec
-  idSubType: str.optional(),
+  idSubType: z.optional(str),
   country: str, // required by the spec
-  region: str.optional(),
-  idNumber: str.optional(),
-  idIssued: date.optional(),
-  idExpiry: date.optional(),
-  documentStatus: str.optional(),
-  createdFromScan: z.boolean().optional(),
-  manuallyModified: z.boolean().optional(),
-  docScan: z.array(ScannedDocument).optional(),
-  extraData: z.array(KeyValuePair).optional(),
+  region: z.optional(str),
+  idNumber: z.optional(str),
+  idIssued: z.optional(date),
+  idExpiry: z.optional(date),
+  documentStatus: z.optional(str),
+  createdFromScan: z.optional(z.boolean()),
+  manuallyModified: z.optional(z.boolean()),
+  docScan: z.optional(z.array(ScannedDocument)),
+  extraData: z.optional(z.array(KeyValuePair)),
 });
 
-const CodeDescription = z.looseObject({ code: str.optional(), description: str.optional() });
-const Effective = { effectiveFrom: dateTime.optional(), effectiveTo: dateTime.optional() };
+const CodeDescription = z.looseObject({ code: z.optional(str), description: z.optional(str) });
+const Effective = { effectiveFrom: z.optional(dateTime), effectiveTo: z.optional(dateTime) };
 
 export const Abr = z.looseObject({
-  abn: str.optional(),
-  acn: str.optional(),
-  description: str.optional(),
-  name: str.optional(),
-  status: str.optional(),
-  statusEffectiveFrom: str.optional(),
-  type: str.optional(),
-  typeCode: str.optional(),
-  lastUpdated: dateTime.optional(),
-  registeredDate: dateTime.optional(),
-  updatedDate: dateTime.optional(),
-  addresses: z.array(z.looseObject({ ...Effective, postcode: str.optional(), stateCode: str.optional() })).optional(),
-  businessNames: z.array(z.looseObject({ ...Effective, name: str.optional(), type: str.optional() })).optional(),
-  charityEndorsements: z.array(z.looseObject({ ...Effective, type: str.optional() })).optional(),
-  charityTypes: z.array(z.looseObject({ ...Effective, description: str.optional() })).optional(),
-  dgrEndorsements: z.array(z.looseObject({ endorsedFrom: dateTime.optional(), endorsedTo: dateTime.optional() })).optional(),
-  gst: z.array(z.looseObject(Effective)).optional(),
-  historicalChanges: z
-    .array(
+  abn: z.optional(str),
+  acn: z.optional(str),
+  description: z.optional(str),
+  name: z.optional(str),
+  status: z.optional(str),
+  statusEffectiveFrom: z.optional(str),
+  type: z.optional(str),
+  typeCode: z.optional(str),
+  lastUpdated: z.optional(dateTime),
+  registeredDate: z.optional(dateTime),
+  updatedDate: z.optional(dateTime),
+  addresses: z.optional(z.array(z.looseObject({ ...Effective, postcode: z.optional(str), stateCode: z.optional(str) }))),
+  businessNames: z.optional(z.array(z.looseObject({ ...Effective, name: z.optional(str), type: z.optional(str) }))),
+  charityEndorsements: z.optional(z.array(z.looseObject({ ...Effective, type: z.optional(str) }))),
+  charityTypes: z.optional(z.array(z.looseObject({ ...Effective, description: z.optional(str) }))),
+  dgrEndorsements: z.optional(z.array(z.looseObject({ endorsedFrom: z.optional(dateTime), endorsedTo: z.optional(dateTime) }))),
+  gst: z.optional(z.array(z.looseObject(Effective))),
+  historicalChanges: z.optional(
+    z.array(
       z.looseObject({
-        date: dateTime.optional(),
-        businessName: z.array(str).optional(),
-        entityStatus: z.array(str).optional(),
-        goodsAndServicesTax: z.array(str).optional(),
-        mainBusinessPhysicalAddress: z.array(str).optional(),
-        mainName: z.array(str).optional(),
-        mainTradingName: z.array(str).optional(),
+        date: z.optional(dateTime),
+        businessName: z.optional(z.array(str)),
+        entityStatus: z.optional(z.array(str)),
+        goodsAndServicesTax: z.optional(z.array(str)),
+        mainBusinessPhysicalAddress: z.optional(z.array(str)),
+        mainName: z.optional(z.array(str)),
+        mainTradingName: z.optional(z.array(str)),
       }),
-    )
-    .optional(),
+    ),
+  ),
 });
 
 export const OrganisationData = z.looseObject({
-  registeredName: str.optional(),
-  kycCustomerType: str.optional(),
-  normalisedLegalStatus: str.optional(),
-  adverseCreditDataPresent: z.boolean().optional(),
-  disclosingEntityIndicator: z.boolean().optional(),
-  includesNonBeneficiallyHeld: z.boolean().optional(),
-  ownershipResolved: z.boolean().optional(),
-  aliases: z.array(str).optional(),
-  lastCheckDate: date.optional(),
-  reviewDate: date.optional(),
-  startDate: date.optional(),
-  class: CodeDescription.optional(),
-  subclass: CodeDescription.optional(),
-  subType: CodeDescription.optional(),
-  type: CodeDescription.optional(),
-  status: CodeDescription.optional(),
-  industryCodes: z.array(CodeDescription).optional(),
-  industryDeclarations: z.array(z.looseObject({ description: str.optional(), language: str.optional() })).optional(),
-  contactDetails: z
-    .looseObject({ email: str.optional(), faxNumber: str.optional(), telephoneNumber: str.optional(), websiteURL: str.optional() })
-    .optional(),
-  legalFormDetails: z
-    .looseObject({
-      basis: str.optional(),
-      capital: str.optional(),
-      comments: str.optional(),
-      control: str.optional(),
-      incorp: str.optional(),
-      partner: str.optional(),
-      responsibility: str.optional(),
-      stocks: str.optional(),
-    })
-    .optional(),
-  registration: z
-    .looseObject({
-      countryIso: str.optional(),
-      date: date.optional(),
-      number: str.optional(),
-      previousNumber: str.optional(),
-      registryCode: str.optional(),
-      registryDescription: str.optional(),
-      state: str.optional(),
-      unstructuredDate: str.optional(),
-      unstructuredFoundationDate: str.optional(),
-    })
-    .optional(),
-  blockingReasons: z
-    .array(
+  registeredName: z.optional(str),
+  kycCustomerType: z.optional(str),
+  normalisedLegalStatus: z.optional(str),
+  adverseCreditDataPresent: z.optional(z.boolean()),
+  disclosingEntityIndicator: z.optional(z.boolean()),
+  includesNonBeneficiallyHeld: z.optional(z.boolean()),
+  ownershipResolved: z.optional(z.boolean()),
+  aliases: z.optional(z.array(str)),
+  lastCheckDate: z.optional(date),
+  reviewDate: z.optional(date),
+  startDate: z.optional(date),
+  class: z.optional(CodeDescription),
+  subclass: z.optional(CodeDescription),
+  subType: z.optional(CodeDescription),
+  type: z.optional(CodeDescription),
+  status: z.optional(CodeDescription),
+  industryCodes: z.optional(z.array(CodeDescription)),
+  industryDeclarations: z.optional(z.array(z.looseObject({ description: z.optional(str), language: z.optional(str) }))),
+  contactDetails: z.optional(
+    z.looseObject({ email: z.optional(str), faxNumber: z.optional(str), telephoneNumber: z.optional(str), websiteURL: z.optional(str) }),
+  ),
+  legalFormDetails: z.optional(
+    z.looseObject({
+      basis: z.optional(str),
+      capital: z.optional(str),
+      comments: z.optional(str),
+      control: z.optional(str),
+      incorp: z.optional(str),
+      partner: z.optional(str),
+      responsibility: z.optional(str),
+      stocks: z.optional(str),
+    }),
+  ),
+  registration: z.optional(
+    z.looseObject({
+      countryIso: z.optional(str),
+      date: z.optional(date),
+      number: z.optional(str),
+      previousNumber: z.optional(str),
+      registryCode: z.optional(str),
+      registryDescription: z.optional(str),
+      state: z.optional(str),
+      unstructuredDate: z.optional(str),
+      unstructuredFoundationDate: z.optional(str),
+    }),
+  ),
+  blockingReasons: z.optional(
+    z.array(
       z.looseObject({
-        type: str.optional(),
-        description: str.optional(),
-        candidates: z
-          .array(
+        type: z.optional(str),
+        description: z.optional(str),
+        candidates: z.optional(
+          z.array(
             z.looseObject({
-              address: str.optional(),
-              code: str.optional(),
-              countryIso: str.optional(),
-              registeredName: str.optional(),
-              registryDescription: str.optional(),
-              subdivision: str.optional(),
+              address: z.optional(str),
+              code: z.optional(str),
+              countryIso: z.optional(str),
+              registeredName: z.optional(str),
+              registryDescription: z.optional(str),
+              subdivision: z.optional(str),
             }),
-          )
-          .optional(),
+          ),
+        ),
       }),
-    )
-    .optional(),
-  shareStructure: z
-    .array(
+    ),
+  ),
+  shareStructure: z.optional(
+    z.array(
       z.looseObject({
-        amountDue: z.number().optional(),
-        amountPaid: z.number().optional(),
-        classCode: str.optional(),
-        classTitle: str.optional(),
-        docNumber: str.optional(),
-        docNumberQualifier: str.optional(),
-        sharesIssued: z.number().int().optional(),
-        status: str.optional(),
+        amountDue: z.optional(z.number()),
+        amountPaid: z.optional(z.number()),
+        classCode: z.optional(str),
+        classTitle: z.optional(str),
+        docNumber: z.optional(str),
+        docNumberQualifier: z.optional(str),
+        sharesIssued: z.optional(z.number().check(z.int())),
+        status: z.optional(str),
       }),
-    )
-    .optional(),
-  registries: z.looseObject({ abr: Abr.optional() }).optional(),
+    ),
+  ),
+  registries: z.optional(z.looseObject({ abr: z.optional(Abr) })),
 });
 
 export const ENTITY_TYPES = ['INDIVIDUAL', 'TRUST', 'ORGANISATION'] as const;
@@ -215,51 +215,51 @@ export const GENDERS = ['U', 'F', 'M', 'O'] as const;
 
 /** Entity as the vendor stores and returns it. */
 export const Entity = z.looseObject({
-  entityId: str.optional(),
-  entityType: str.optional(),
-  entityProfile: str.optional(),
-  name: PersonalName.optional(),
-  dateOfBirth: DateOfBirth.optional(),
-  gender: str.optional(),
-  addresses: z.array(Address).optional(),
-  identityDocs: z.array(IdentityDocument).optional(),
-  extraData: z.array(KeyValuePair).optional(),
-  flags: z.array(EntityFlag).optional(),
-  organisationData: OrganisationData.optional(),
+  entityId: z.optional(str),
+  entityType: z.optional(str),
+  entityProfile: z.optional(str),
+  name: z.optional(PersonalName),
+  dateOfBirth: z.optional(DateOfBirth),
+  gender: z.optional(str),
+  addresses: z.optional(z.array(Address)),
+  identityDocs: z.optional(z.array(IdentityDocument)),
+  extraData: z.optional(z.array(KeyValuePair)),
+  flags: z.optional(z.array(EntityFlag)),
+  organisationData: z.optional(OrganisationData),
 });
 
 /** The search request narrows entityType and gender to the spec's enums (4.3). */
-export const SearchEntity = Entity.extend({
-  entityType: z.enum(ENTITY_TYPES).optional(),
-  gender: z.enum(GENDERS).optional(),
+export const SearchEntity = z.extend(Entity, {
+  entityType: z.optional(z.enum(ENTITY_TYPES)),
+  gender: z.optional(z.enum(GENDERS)),
 });
 
-export const RequestedDocument = z.looseObject({ documentType: str.optional(), subType: str.optional() });
+export const RequestedDocument = z.looseObject({ documentType: z.optional(str), subType: z.optional(str) });
 
 export const ErrorObject = z.looseObject({
-  errorCode: str.optional(),
-  errorMsg: str.optional(),
-  issues: z.array(z.looseObject({ issue: str.optional(), issueLocation: str.optional() })).optional(),
-  requestId: str.optional(),
+  errorCode: z.optional(str),
+  errorMsg: z.optional(str),
+  issues: z.optional(z.array(z.looseObject({ issue: z.optional(str), issueLocation: z.optional(str) }))),
+  requestId: z.optional(str),
 });
 
 // ---- 4.1 onboarding link ----
 export const OnboardingUrlRequest = z.looseObject({
-  applicationRef: str.optional(),
-  channelRef: str.optional(),
-  consent: z.boolean().optional(),
-  customerRef: str.optional(),
-  entity: Entity.optional(),
-  flowId: str.optional(),
-  requestedDocuments: z.array(RequestedDocument).optional(),
-  sendSMS: z.boolean().optional(),
-  phoneNumber: str.optional(),
-  phoneCode: str.optional(),
-  recipientName: str.optional(),
-  senderName: str.optional(),
-  messageTemplateId: str.optional(),
-  successRedirectURL: str.optional(),
-  errorRedirectURL: str.optional(),
+  applicationRef: z.optional(str),
+  channelRef: z.optional(str),
+  consent: z.optional(z.boolean()),
+  customerRef: z.optional(str),
+  entity: z.optional(Entity),
+  flowId: z.optional(str),
+  requestedDocuments: z.optional(z.array(RequestedDocument)),
+  sendSMS: z.optional(z.boolean()),
+  phoneNumber: z.optional(str),
+  phoneCode: z.optional(str),
+  recipientName: z.optional(str),
+  senderName: z.optional(str),
+  messageTemplateId: z.optional(str),
+  successRedirectURL: z.optional(str),
+  errorRedirectURL: z.optional(str),
 });
 export const OnboardingUrlResponse = z.looseObject({
   entity: Entity,
@@ -270,23 +270,23 @@ export const OnboardingUrlResponse = z.looseObject({
 
 // ---- 4.2 result ----
 export const ResultRequest = z.looseObject({
-  checkId: str.optional(),
-  entity: Entity.optional(),
-  provider: str.optional(),
-  reprocessResult: z.boolean().optional(),
-  token: str.optional(),
+  checkId: z.optional(str),
+  entity: z.optional(Entity),
+  provider: z.optional(str),
+  reprocessResult: z.optional(z.boolean()),
+  token: z.optional(str),
 });
 export const ResultResponse = z.looseObject({
   checkStatus: str,
-  entity: Entity.optional(),
+  entity: z.optional(Entity),
 });
 
 // ---- 4.3 entity search ----
 export const SearchQuery = z.object({
-  child: z.enum(['true', 'false']).optional(),
-  searchType: str.optional(),
-  onlyEntityIds: z.enum(['true', 'false']).optional(),
-  resultLimit: z.string().regex(/^\d+$/).optional(),
+  child: z.optional(z.enum(['true', 'false'])),
+  searchType: z.optional(str),
+  onlyEntityIds: z.optional(z.enum(['true', 'false'])),
+  resultLimit: z.optional(z.string().check(z.regex(/^\d+$/))),
 });
 export interface SearchOptions {
   child?: boolean;
@@ -297,13 +297,13 @@ export interface SearchOptions {
 /** A search result element. The spec does not show its field names; these are ours (docs/sandbox.md). */
 export const SearchResult = z.looseObject({
   entityId: str,
-  confidence: z.number().optional(),
-  entity: Entity.optional(),
+  confidence: z.optional(z.number()),
+  entity: z.optional(Entity),
 });
 export const SearchResponse = z.looseObject({
   requestId: str,
-  entitySearchResults: z.array(SearchResult).optional(),
-  totalEntitiesMatched: z.number().int().optional(),
+  entitySearchResults: z.optional(z.array(SearchResult)),
+  totalEntitiesMatched: z.optional(z.number().check(z.int())),
 });
 
 // ---- 4.4 health ----
