@@ -5,7 +5,7 @@ import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type Onboar
 import type { AppEnv } from '../lib/env';
 import { countText, holdOpen, releaseHolds } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
-import { fingerprint, idempotencyStore } from '../lib/idempotency';
+import { idempotency } from '../middleware/idempotency';
 import { clientIp, enforce, ipKey } from '../lib/limits';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
@@ -50,7 +50,7 @@ onboardingLink.use(
   }),
 );
 
-onboardingLink.post('/onboarding-link', async (c) => {
+onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
   const env = c.env;
   const cfg = c.var.config;
   // The configuration guard refused the request unless the worker knows its own origin.
@@ -121,26 +121,17 @@ onboardingLink.post('/onboarding-link', async (c) => {
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
     throw validationError([{ issue: 'must be 8 to 128 letters, digits or -_:.', issueLocation: 'Idempotency-Key' }]);
   }
-  // A key belongs to one partner (and origin): another partner's page reusing it starts afresh.
-  const scoped = key ? `${partner.id} ${origin} ${key}` : undefined;
-  const store = scoped ? idempotencyStore(env, scoped) : undefined;
-  // The Turnstile token is left out: it is single-use, so a retry may carry a fresh one.
-  const print = scoped ? await fingerprint(JSON.stringify({ ...JSON.parse(text), turnstileToken: undefined })) : '';
-  let botChecked = false;
-  if (store && scoped) {
-    const claim = await store.claim(scoped, print);
-    botChecked = claim.kind === 'new' && claim.verified === true;
-    if (claim.kind === 'replay') {
-      c.header('Idempotent-Replayed', 'true');
-      return c.body(claim.answer.body, claim.answer.status as 200, { 'Content-Type': 'application/json' });
-    }
-    if (claim.kind === 'busy') {
-      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This request is already being processed.', [], { 'Retry-After': '1' });
-    }
-    if (claim.kind === 'mismatch') {
-      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a different request.');
-    }
+  const idempotent = c.var.idempotency;
+  if (key) {
+    // A key belongs to one partner (and origin): another partner's page reusing it starts afresh.
+    // The Turnstile token is left out: it is single-use, so a retry may carry a fresh one.
+    const replay = await idempotent.claim(
+      `${partner.id} ${origin} ${key}`,
+      JSON.stringify({ ...(JSON.parse(text) as object), turnstileToken: undefined }),
+    );
+    if (replay) return replay;
   }
+  let botChecked = idempotent.verified;
 
   let holds: string[] | undefined;
   let holdId = '';
@@ -153,6 +144,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
       await verifyTurnstile(env, partner.turnstileSecret, body.turnstileToken, clientIp(c.req.raw.headers), new URL(origin).hostname);
       botChecked = Boolean(partner.turnstileSecret);
     }
+    if (botChecked) idempotent.botChecked();
     const verificationId = started?.id ?? newVerificationId();
     // Per number, whichever partner asks: a minute's texts, and a day's.
     if (body.sendSMS) {
@@ -263,25 +255,13 @@ onboardingLink.post('/onboarding-link', async (c) => {
       ...(handoffUrl ? { qr: qrModules(handoffUrl) } : {}),
     };
     const json = JSON.stringify(answer);
-    if (store && scoped) await store.finish(scoped, print, { status: 200, body: json });
     track(c, { type: 'link.created', channel: body.sendSMS ? 'sms' : body.handoff ? 'handoff' : 'redirect' });
     return c.body(json, 200, { 'Content-Type': 'application/json' });
   } catch (err) {
     if (holds && !created) await releaseHolds(env, holdId, holds);
-    const apiError = err instanceof VendorError ? vendorFault(err, 'link') : err;
-    if (store && scoped) {
-      // When the vendor may have acted (a timeout or an unreadable answer), a
-      // replay must not ask it again: that could text the person twice.
-      const outcomeUnknown = err instanceof VendorError && (err.fault.kind === 'timeout' || err.fault.kind === 'bad-answer');
-      if (outcomeUnknown && apiError instanceof ApiError) {
-        await store.finish(scoped, print, {
-          status: apiError.status,
-          body: JSON.stringify({ errorCode: apiError.errorCode, errorMsg: apiError.errorMsg, issues: [], requestId: c.get('requestId') }),
-        });
-      } else {
-        await store.release(scoped, print, botChecked);
-      }
-    }
-    throw apiError;
+    // When the vendor may have acted (a timeout or an unreadable answer), a
+    // replay must not ask it again: that could text the person twice.
+    if (err instanceof VendorError && (err.fault.kind === 'timeout' || err.fault.kind === 'bad-answer')) idempotent.outcomeUnknown();
+    throw err instanceof VendorError ? vendorFault(err, 'link') : err;
   }
 });

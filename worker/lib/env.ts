@@ -6,6 +6,7 @@
  * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
  */
 import type { Config } from '../config';
+import type { Idempotency } from '../middleware/idempotency';
 import type { Partner } from '../partners/partner';
 
 export interface Env extends CloudflareBindings {
@@ -139,6 +140,8 @@ export interface AppEnv {
     requestId: string;
     /** The configuration, read once per isolate (config.ts; set by the first middleware). */
     config: Config;
+    /** Idempotency-Key on the routes that mount middleware/idempotency.ts. */
+    idempotency: Idempotency;
     vendorStatus?: number;
     partner?: Partner;
     /** The settings a misconfigured deployment lacks (their names), for the log line. */

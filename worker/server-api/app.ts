@@ -10,7 +10,7 @@ import type * as z from 'zod/mini';
 import type { AppEnv } from '../lib/env';
 import { bindingIfAny } from '../lib/env';
 import { ApiError, PARSE, validationError, zodIssues } from '../lib/errors';
-import { fingerprint, idempotencyStore } from '../lib/idempotency';
+import { idempotency } from '../middleware/idempotency';
 import { clientIp, enforce } from '../lib/limits';
 import { normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
@@ -188,7 +188,20 @@ serverApi.use('/v1/*', async (c, next) => {
   await next();
 });
 
-serverApi.post(PATHS.verifications, async (c) => {
+// Idempotency-Key (middleware/idempotency.ts): the client secret is not kept with the answer; a replay derives it again.
+const idempotentCreate = idempotency({
+  replay: async (c, answer) => {
+    const stored = JSON.parse(answer.body) as Omit<CreatedVerification, 'clientSecret'>;
+    return c.json({ ...stored, clientSecret: await clientSecretFor(c.env, stored.verificationId) } satisfies CreatedVerification, 201);
+  },
+  keep: async (res) => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- test/tsconfig.json compiles this file with DOM types too
+    const { clientSecret: _secret, ...answer } = (await res.json()) as CreatedVerification;
+    return { status: res.status, body: JSON.stringify(answer) };
+  },
+});
+
+serverApi.post(PATHS.verifications, idempotentCreate, async (c) => {
   const env = c.env;
   const partner = c.get('partner')!;
   const headers = check(IdempotencyHeader, { 'Idempotency-Key': c.req.header('Idempotency-Key') });
@@ -202,49 +215,31 @@ serverApi.post(PATHS.verifications, async (c) => {
     }
   }
   const key = headers['Idempotency-Key'];
-  const scoped = key ? `${partner.id} v1 ${key}` : undefined;
-  const store = scoped ? idempotencyStore(env, scoped) : undefined;
-  const print = scoped ? await fingerprint(text) : '';
-  if (store && scoped) {
-    const claim = await store.claim(scoped, print);
-    if (claim.kind === 'replay') {
-      // The client secret is not kept with the answer: it is derived again.
-      const stored = JSON.parse(claim.answer.body) as Omit<CreatedVerification, 'clientSecret'>;
-      c.header('Idempotent-Replayed', 'true');
-      return c.json({ ...stored, clientSecret: await clientSecretFor(env, stored.verificationId) } satisfies CreatedVerification, 201);
-    }
-    if (claim.kind === 'busy')
-      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This request is already being processed.', [], { 'Retry-After': '1' });
-    if (claim.kind === 'mismatch')
-      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a different request.');
+  if (key) {
+    const replay = await c.var.idempotency.claim(`${partner.id} v1 ${key}`, text);
+    if (replay) return replay;
   }
-  try {
-    const now = Date.now();
-    const expiresAt = now + (body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000;
-    const v: Verification = {
-      id: newVerificationId(),
-      partnerId: partner.id,
-      partnerOrigin: '',
-      customerRef: body.customerRef,
-      customerRefSource: 'server',
-      workerOrigin: own,
-      livemode: c.var.config.livemode,
-      createdAt: now,
-      linkExpiresAt: 0,
-      deadline: expiresAt,
-      status: CHECKING,
-      polls: 0,
-      webhook: { state: 'none', attempts: 0 },
-      server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
-    };
-    await verifications(env).create(v);
-    const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(expiresAt)!, livemode: c.var.config.livemode };
-    if (store && scoped) await store.finish(scoped, print, { status: 201, body: JSON.stringify(answer) });
-    return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
-  } catch (err) {
-    if (store && scoped) await store.release(scoped, print);
-    throw err;
-  }
+  const now = Date.now();
+  const expiresAt = now + (body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000;
+  const v: Verification = {
+    id: newVerificationId(),
+    partnerId: partner.id,
+    partnerOrigin: '',
+    customerRef: body.customerRef,
+    customerRefSource: 'server',
+    workerOrigin: own,
+    livemode: c.var.config.livemode,
+    createdAt: now,
+    linkExpiresAt: 0,
+    deadline: expiresAt,
+    status: CHECKING,
+    polls: 0,
+    webhook: { state: 'none', attempts: 0 },
+    server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
+  };
+  await verifications(env).create(v);
+  const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(expiresAt)!, livemode: c.var.config.livemode };
+  return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
 });
 
 serverApi.get(PATHS.verifications, async (c) => {
