@@ -18,7 +18,7 @@ import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { pool, saveResults } from './support';
 import { adultDateOfBirth } from '../support/dates';
 import { testSigningKeys } from '../support/signing-keys';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
 import { nodeEnv } from '../support/node-env';
 
 setFlagsFromString('--expose-gc');
@@ -51,7 +51,7 @@ before(async () => {
     LIMIT_OPEN_PER_IP: '1000000',
     LIMIT_OPEN_PER_PARTNER: '1000000',
   });
-  useMemoryVerifications(env, (verificationStore = new MemoryVerifications(env)));
+  useNodeTwins(env, { verifications: (verificationStore = new MemoryVerifications(env)) });
 });
 after(async () => {
   await vendor?.close();

@@ -11,7 +11,7 @@ import { app } from '../../worker/entry/local-app';
 import type { Env } from '../../worker/lib/env';
 import { adultDateOfBirth, isoInstantAfter } from '../support/dates';
 import { newSigningJwk } from '../support/signing-keys';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
 import { nodeEnv } from '../support/node-env';
 
 export const VENDOR = 'https://vendor.test';
@@ -131,7 +131,7 @@ export async function call(path: string, init: RequestInit & { json?: unknown } 
     if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
   }
   if (!headers.has('Origin') && (init.method ?? 'GET') !== 'GET') headers.set('Origin', PARTNER);
-  const res = await app.request(`${WORKER}${path}`, { ...init, headers, body }, env);
+  const res = await app.request(`${WORKER}${path}`, { ...init, headers, body }, useNodeTwins(env));
   const text = await res.text();
   answerBodies.push(text);
   let json: unknown;
@@ -163,7 +163,7 @@ export function clockedEnv() {
   };
   const e: Env = { ...baseEnv };
   const store = new MemoryVerifications(e, clock);
-  useMemoryVerifications(e, store);
+  useNodeTwins(e, { verifications: store });
   return { e, store, clock };
 }
 

@@ -12,7 +12,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createApp } from '../../worker/app';
 import type { Env } from '../../worker/lib/env';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
 import { adultDateOfBirth, isoInstantAfter } from '../support/dates';
 import { newSigningJwk } from '../support/signing-keys';
 import { nodeEnv } from '../support/node-env';
@@ -80,7 +80,7 @@ describe('the production composition', () => {
       ALLOWED_ORIGINS: 'https://shop.example',
     });
     const store = new MemoryVerifications(env);
-    useMemoryVerifications(env, store);
+    useNodeTwins(env, { verifications: store });
     const res = await link(env, 'https://shop.example');
     assert.equal(res.status, 200, await res.clone().text());
     const { verificationId } = (await res.json()) as { verificationId: string };

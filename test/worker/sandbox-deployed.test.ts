@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { app } from '../../worker/entry/local-app';
 import type { Env } from '../../worker/lib/env';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
 import { adultDateOfBirth } from '../support/dates';
 import { startHarness, stopHarness } from './harness';
 import { nodeEnv } from '../support/node-env';
@@ -29,7 +29,7 @@ const search = (base: string, env: Env) =>
 function deployedEnv(over: Partial<Env> = {}): Env {
   // A deliberate public sales demo: a deployed worker runs the sandbox only with DEMO=on.
   const env: Env = nodeEnv({ PUBLIC_ORIGIN: PUBLIC, DEMO: 'on', ...over });
-  useMemoryVerifications(env, new MemoryVerifications(env));
+  useNodeTwins(env, { verifications: new MemoryVerifications(env) });
   return env;
 }
 

@@ -20,7 +20,6 @@ import { demoPartnerSource } from '../demo/demo-partners';
 import { devSecrets } from '../demo/dev-secrets';
 import { useDevSecrets } from '../lib/dev-secrets';
 import { useWebhookTransport } from '../verifications/webhook-transport';
-import { useMemoryVerificationsWithoutBinding } from '../verifications/verification-store';
 import { home } from '../demo/home';
 import { demoServer } from '../demo/server-keys';
 import { demoExplicitlyOn, usesSandbox, type AppEnv } from '../lib/env';
@@ -36,8 +35,7 @@ import { useInProcessSandbox } from '../vendor-api/from-env';
 // Object alarms, queue consumers) while it is the vendor; a secret source (the
 // development secrets it signs with while the real ones are unset); a partner
 // source (the demo partners, with their development server keys); a webhook
-// transport (the demo partners' receiver inside the worker); and in-memory
-// verifications where no Durable Object is bound (node tests). Its routes (the
+// transport (the demo partners' receiver inside the worker). Its routes (the
 // demo home, the sandbox, the receiver, the demo's server) are mounted below.
 useInProcessSandbox('/sandbox', (request, env, ctx) => sandbox.fetch(request, env, ctx));
 useSandboxDefaults({
@@ -48,7 +46,6 @@ useSandboxDefaults({
 useDevSecrets(devSecrets);
 usePartnerSource(demoPartnerSource);
 useWebhookTransport(demoWebhooks);
-useMemoryVerificationsWithoutBinding();
 
 // The sandbox exists only while it is the vendor. Its vendor API answers
 // HTTP callers with the documented default credentials on loopback hosts only

@@ -5,13 +5,13 @@
  * that lapse (`until`), kept by one Durable Object per budget key
  * (`allowances-durable.ts`, binding LIMITS); an entry is taken before the
  * vendor is called and released when its verification ends (or lapses on
- * its own, so a lost release never holds a budget for good). Without the
- * binding (node tests), a map in memory with the same rules.
+ * its own, so a lost release never holds a budget for good). Node tests,
+ * which have no binding, inject budgets in memory (test/support/node-twins.ts).
  *
  * Keys never hold an address or a number in clear: `hashKey` first.
  */
 import { config } from '../config';
-import { bindingIfAny, type Env } from './env';
+import { bindingIfAny, missingBinding, type Env } from './env';
 import { ApiError } from './errors';
 
 /** How long an open verification's hold lasts at most: a link's hour, the grace, and renewals' room. */
@@ -33,27 +33,19 @@ export interface Allowances {
   release(key: string, id: string): Promise<void>;
 }
 
-class MemoryAllowances implements Allowances {
-  readonly budgets = new Map<string, Map<string, number>>();
-  constructor(private readonly now: () => number) {}
-  async take(key: string, id: string, until: number, max: number) {
-    let b = this.budgets.get(key);
-    if (!b) this.budgets.set(key, (b = new Map<string, number>()));
-    return takeFrom(b, id, until, max, this.now());
-  }
-  async release(key: string, id: string) {
-    this.budgets.get(key)?.delete(id);
-  }
-}
+const injected = new WeakMap<Env, Allowances>();
 
-const memory = new WeakMap<Env, MemoryAllowances>();
+/** Node tests (no LIMITS binding): the budgets requests carrying `env` use (test/support/node-twins.ts). */
+export function useAllowances(env: Env, store: Allowances): void {
+  injected.set(env, store);
+}
 
 export function allowances(env: Env): Allowances {
   const ns = bindingIfAny(env, 'LIMITS');
   if (!ns) {
-    let m = memory.get(env);
-    if (!m) memory.set(env, (m = new MemoryAllowances(() => Date.now())));
-    return m;
+    const store = injected.get(env);
+    if (!store) throw missingBinding('LIMITS');
+    return store;
   }
   const stub = (key: string) => ns.get(ns.idFromName(objectOf(key)));
   return {

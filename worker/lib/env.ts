@@ -8,6 +8,7 @@
 import type { Config } from '../config';
 import type { Idempotency } from '../middleware/idempotency';
 import type { Partner } from '../partners/partner';
+import { ApiError } from './errors';
 
 export interface Env extends CloudflareBindings {
   /** Vendor host root (`{base_url}`). Unset or `sandbox` = the built-in sandbox. */
@@ -203,4 +204,15 @@ export function demoEnabled(env: Env): boolean {
  */
 export function bindingIfAny<K extends keyof CloudflareBindings>(env: Pick<Env, K>, name: K): Env[K] | undefined {
   return (env as Partial<Pick<Env, K>>)[name];
+}
+
+/**
+ * The answer of a store whose binding is missing (a wrangler.toml without it,
+ * or a node test that injected no twin): 500 MISCONFIGURED naming the binding,
+ * never a silent stand-in.
+ */
+export function missingBinding(name: keyof CloudflareBindings): ApiError {
+  return new ApiError(500, 'MISCONFIGURED', `The service is misconfigured (${name}). The operator has to fix its settings.`, [
+    { issue: 'is not bound', issueLocation: name },
+  ]);
 }
