@@ -97,7 +97,7 @@ export async function opsCost(o: OpsBenchOptions): Promise<OpsBenchResult> {
     const t = { eventsOn: link(on.url), eventsOff: link(off.url) };
     for (const x of Object.values(t)) await preflight(x);
     o.log('  warm-up (discarded)');
-    await rounds(t, o.connections, 1, 1, () => {});
+    await rounds(t, o.connections, 2, 1, () => {}, true);
     o.log(`  link route, events on vs off, ${o.connections} connections, ${o.repeats} × ${o.durationS} s each`);
     const m = await rounds(t, o.connections, o.durationS, o.repeats, o.log);
     const compared = against(o.connections, m.eventsOn, m.eventsOff);

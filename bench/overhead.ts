@@ -154,7 +154,7 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
 
     // Warm-up: JIT in workerd, the vendor and the load generator; discarded.
     o.log('  warm-up (discarded)');
-    await rounds(t, o.connections, 1, 1, () => {});
+    await rounds(t, o.connections, 2, 1, () => {}, true);
 
     o.log(`  item 3 at ${o.connections} connections, all targets round-robin, ${o.repeats} × ${o.durationS} s each`);
     const m = await rounds(t, o.connections, o.durationS, o.repeats, o.log);

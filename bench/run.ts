@@ -21,6 +21,7 @@
  *   npm run bench -- --build        npm run build first (otherwise only when dist/ is missing)
  *   npm run bench -- --break=polling   make an item fail on purpose (the bench's own test)
  *   npm run bench -- --no-write     write nothing (print the table only)
+ *   npm run bench -- --render=bench/results/<run>.json   the table of a recorded run, into latest.* and the docs
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -137,7 +138,31 @@ function machine(browserVersion: string | undefined) {
   };
 }
 
+/** The line above the table: the run's own date, mode, length, machine and commit. */
+function headerOf(results: BenchResults): string {
+  const m = results.machine;
+  const failed = results.failed.length ? `; items that could not measure: ${results.failed.join('; ')}` : '';
+  return `kyc-onboard benchmarks, ${results.date.slice(0, 16).replace('T', ' ')} UTC, ${results.mode} run${results.only ? ` of ${results.only.join(', ')}` : ''} (${results.durationS} s): ${m.cpus} × ${m.cpuModel}, ${m.memoryGB} GB, Node ${m.node}, Chromium ${m.chromium}, wrangler ${m.wrangler}, commit ${m.commit}, 1-minute load average ${m.loadAvg1mStart} at the start, ${m.loadAvg1mEnd} at the end${failed}`;
+}
+
+/**
+ * `--render=<bench/results/….json>`: the table of a recorded run, printed and
+ * written as latest.* and into docs/benchmarks.md, as that run left it (its
+ * date, its failures as error rows). Measures nothing.
+ */
+function render(file: string): number {
+  const results = JSON.parse(readFileSync(file, 'utf8')) as BenchResults;
+  const table = rows(results);
+  const header = headerOf(results);
+  process.stdout.write(`\n${header}\n\n${textTable(table)}\n`);
+  writeLatest(join(ROOT, 'bench/results'), results, header, table);
+  log(`[bench] rendered ${file} into bench/results/latest.* and docs/benchmarks.md`);
+  return 0;
+}
+
 async function main(): Promise<number> {
+  const renderFrom = argv.find((a) => a.startsWith('--render='))?.slice('--render='.length);
+  if (renderFrom) return render(renderFrom);
   installSignalHandlers();
   const started = performance.now();
   const load0 = loadavg()[0]!;
@@ -146,6 +171,7 @@ async function main(): Promise<number> {
   const results: BenchResults = {
     date: new Date().toISOString(),
     mode: quick ? 'quick' : 'full',
+    ...(only ? { only } : {}),
     durationS: 0,
     machine: {},
     notes: [],
@@ -244,8 +270,7 @@ async function main(): Promise<number> {
   if (it.workerSize && 'checkDeployPassed' in it.workerSize) results.budgets.workerGzip = it.workerSize.checkDeployPassed;
 
   const table = rows(results);
-  const m = results.machine;
-  const header = `kyc-onboard benchmarks, ${results.date.slice(0, 16).replace('T', ' ')} UTC, ${results.mode} run (${results.durationS} s): ${m.cpus} × ${m.cpuModel}, ${m.memoryGB} GB, Node ${m.node}, Chromium ${m.chromium}, wrangler ${m.wrangler}, commit ${m.commit}, 1-minute load average ${m.loadAvg1mStart} at the start, ${m.loadAvg1mEnd} at the end`;
+  const header = headerOf(results);
   process.stdout.write(`\n${header}\n\n${textTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`);
 
   const dir = join(ROOT, 'bench/results');
@@ -267,27 +292,31 @@ async function main(): Promise<number> {
   return 0;
 }
 
-/** bench/results/<date>….json, and for a full run of everything latest.json, latest.md and the README's table. */
+/** bench/results/<date>….json, and for a full run of everything that measured every item latest.* and the docs' table. */
 function writeResults(dir: string, results: BenchResults, header: string, table: ReturnType<typeof rows>): void {
   mkdirSync(dir, { recursive: true });
-  const json = JSON.stringify(results, null, 2) + '\n';
   const stamp = results.date.slice(0, 16).replace(/:/g, '-') + 'Z';
-  // latest.* is the README's table: only a full run of everything replaces it.
-  if (!only && !quick && !broken.length) {
-    writeFileSync(join(dir, 'latest.json'), json);
-    const md = `${header}\n\n${markdownTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`;
-    writeFileSync(join(dir, 'latest.md'), md);
-    // docs/benchmarks.md (and the README, if it has them) carry the latest table between their markers.
-    for (const page of ['docs/benchmarks.md', 'README.md']) {
-      const file = join(ROOT, page);
-      if (!existsSync(file)) continue;
-      const text = readFileSync(file, 'utf8');
-      const next = text.replace(/(<!-- bench:table -->\n)[\s\S]*?(<!-- \/bench:table -->)/, `$1${md.replace(/\$/g, '$$$$')}$2`);
-      if (next !== text) writeFileSync(file, next);
-    }
+  // latest.* is the table of docs/benchmarks.md: only a full run of everything, every item measured, replaces it.
+  const latest = !only && !quick && !broken.length && !results.failed.length;
+  if (latest) writeLatest(dir, results, header, table);
+  const suffix = `${quick ? '-quick' : ''}${only ? '-' + only.join('+') : ''}${results.failed.length || broken.length ? '-failed' : ''}`;
+  writeFileSync(join(dir, `${stamp}${suffix}.json`), JSON.stringify(results, null, 2) + '\n');
+  log(`[bench] wrote bench/results/${latest ? 'latest.json, latest.md, ' : ''}${stamp}${suffix}.json`);
+}
+
+/** latest.json, latest.md, and the table between the markers of docs/benchmarks.md (and the README's, if it has them). */
+function writeLatest(dir: string, results: BenchResults, header: string, table: ReturnType<typeof rows>): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
+  const md = `${header}\n\n${markdownTable(table)}\n\n${results.notes.map((n) => `* ${n}`).join('\n')}\n`;
+  writeFileSync(join(dir, 'latest.md'), md);
+  for (const page of ['docs/benchmarks.md', 'README.md']) {
+    const file = join(ROOT, page);
+    if (!existsSync(file)) continue;
+    const text = readFileSync(file, 'utf8');
+    const next = text.replace(/(<!-- bench:table -->\n)[\s\S]*?(<!-- \/bench:table -->)/, `$1${md.replace(/\$/g, '$$$$')}$2`);
+    if (next !== text) writeFileSync(file, next);
   }
-  writeFileSync(join(dir, `${stamp}${quick ? '-quick' : ''}${only ? '-' + only.join('+') : ''}.json`), json);
-  log(`[bench] wrote bench/results/${only || quick ? '' : 'latest.json, latest.md, '}${stamp}….json`);
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;

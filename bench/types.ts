@@ -18,6 +18,8 @@ export type Outcome<T> = T | { error: string };
 export interface BenchResults {
   date: string;
   mode: 'full' | 'quick';
+  /** The items asked for (`--only`), when not all. */
+  only?: string[];
   durationS: number;
   machine: Record<string, unknown>;
   notes: string[];
