@@ -12,6 +12,7 @@ import { ulid } from 'ulid';
 import type * as z from 'zod/mini';
 import { base64url } from '../rules/base64url';
 import { httpOrigin, type SandboxAppEnv, type SandboxEnv } from './env';
+import { isHttpUrl } from '../rules/http-url';
 import {
   CHECKING,
   OnboardingUrlRequest,
@@ -161,15 +162,6 @@ async function isAllowedRedirect(c: C, value: string): Promise<boolean> {
   }
 }
 
-function absoluteHttpUrl(value: string): boolean {
-  try {
-    const u = new URL(value);
-    return u.protocol === 'https:' || u.protocol === 'http:';
-  } catch {
-    return false;
-  }
-}
-
 function linkId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24));
   return base64url(bytes);
@@ -266,7 +258,7 @@ sandbox.post('/idv/v2/idvalidate/onboarding-url', async (c) => {
   }
   for (const key of ['successRedirectURL', 'errorRedirectURL'] as const) {
     const v = body[key];
-    if (v !== undefined && !absoluteHttpUrl(v)) issues.push({ issue: 'must be an absolute http(s) URL', issueLocation: key });
+    if (v !== undefined && !isHttpUrl(v)) issues.push({ issue: 'must be an absolute http(s) URL', issueLocation: key });
     // Not an open redirect on the worker's origin: an HTTP caller (a developer
     // on loopback, or a holder of SANDBOX_CREDENTIALS) may send people back
     // only to a partner's page or the worker's own. The worker's in-process

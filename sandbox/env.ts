@@ -4,7 +4,8 @@
  * product; whatever it needs from the deployment that mounts it (which
  * redirect addresses an HTTP caller may use) comes in as a callback.
  */
-import type { DurableObjectNamespace } from '@cloudflare/workers-types';
+import type { SandboxStore } from './store-durable';
+import { httpUrl } from '../rules/http-url';
 
 export interface SandboxEnv {
   /** JSON: the sandbox's customers, children, keys and switches. */
@@ -14,7 +15,7 @@ export interface SandboxEnv {
   /** How long sandbox data lives, in seconds. Default 86400. */
   SANDBOX_TTL_SECONDS?: string;
   /** Durable Object (SQLite) that holds the sandbox's state. Absent = in memory (node tests). */
-  SANDBOX_STORE?: DurableObjectNamespace;
+  SANDBOX_STORE?: DurableObjectNamespace<SandboxStore>;
 }
 
 /**
@@ -36,10 +37,5 @@ export interface SandboxAppEnv {
 
 /** `value` as a serialised http(s) origin, or undefined. */
 export function httpOrigin(value: string): string | undefined {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
+  return httpUrl(value)?.origin;
 }

@@ -236,5 +236,5 @@ export const DURABLE_OBJECT_NAME = 'sandbox';
 export function storeFor(env: Pick<Env, 'SANDBOX_STORE'>): SandboxStoreApi {
   const ns = env.SANDBOX_STORE;
   if (!ns) return memoryStore;
-  return ns.get(ns.idFromName(DURABLE_OBJECT_NAME)) as unknown as SandboxStoreApi;
+  return ns.get(ns.idFromName(DURABLE_OBJECT_NAME));
 }

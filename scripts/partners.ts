@@ -43,7 +43,8 @@ import {
   type RegistryStore,
 } from '../worker/partners/admin';
 import { SEALING_PUBLIC_KEY } from '../worker/partners/partner';
-import { cacheSeconds, KV_PROPAGATION_SECONDS } from '../worker/partners/registry';
+import { KV_PROPAGATION_SECONDS } from '../worker/partners/registry';
+import { cacheSeconds } from '../worker/config';
 import { DEV_SEALING_KEY, publicJwk, sealedKid } from '../worker/partners/sealing';
 import { newServerKey, serverKeyHash } from '../worker/server-api/keys';
 
@@ -320,7 +321,7 @@ function needId(a: Args): string {
 }
 
 function bound(): string {
-  const cache = cacheSeconds({ PARTNERS_CACHE_SECONDS: devVars().get('PARTNERS_CACHE_SECONDS') });
+  const cache = cacheSeconds(devVars().get('PARTNERS_CACHE_SECONDS'));
   return `${cache + KV_PROPAGATION_SECONDS} s (PARTNERS_CACHE_SECONDS ${cache} s + KV propagation up to ${KV_PROPAGATION_SECONDS} s)`;
 }
 

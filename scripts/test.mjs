@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 const steps = [
   ['chromium', ['node', 'scripts/ensure-chromium.mjs']],
   ['typecheck', ['npm', 'run', '-s', 'typecheck']],
+  ['binding types match wrangler.toml (wrangler types)', ['npm', 'run', '-s', 'check:types']],
   ['format check (prettier)', ['npm', 'run', '-s', 'format:check']],
   ['lint (eslint: type-checked rules, import boundaries)', ['npm', 'run', '-s', 'lint']],
   ['build', ['npm', 'run', '-s', 'build']],

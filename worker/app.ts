@@ -1,5 +1,5 @@
 /**
- * The worker's Hono app, assembled: middleware in one order (request id → log
+ * The worker's Hono app, assembled: middleware in one order (configuration → request id → log
  * → secure headers → no-store → rate limit → partner → CORS → origin guard →
  * body limit → configuration guard), the routes every deployment has, and one
  * error envelope. `createApp` takes what differs per deployment: the local
@@ -20,6 +20,7 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { ulid } from './lib/ids';
 import type { AppEnv } from './lib/env';
+import { withConfig } from './config';
 import { configGuard } from './middleware/config-guard';
 import { securityHeaders as securityHeadersFor } from './middleware/security-headers';
 import { ApiError, errorName, errorResponse } from './lib/errors';
@@ -179,6 +180,8 @@ export interface AppParts {
 /** The worker's app: the middleware in its order, the routes, one error envelope. */
 export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  // First: every middleware and route after it reads `c.var.config` (config.ts), never the env's strings.
+  app.use('*', withConfig);
   app.use('*', requestLog);
   // Second, so every answer carries them: an error thrown by any later
   // middleware (a 403 from the origin guard, a 413, a 429) becomes its answer

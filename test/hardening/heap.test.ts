@@ -18,7 +18,8 @@ import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { pool, saveResults } from './support';
 import { adultDateOfBirth } from '../support/dates';
 import { testSigningKeys } from '../support/signing-keys';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
+import { nodeEnv } from '../support/node-env';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -35,7 +36,7 @@ let verificationStore: MemoryVerifications;
 
 before(async () => {
   vendor = await startFakeVendor(undefined, { record: false });
-  env = {
+  env = nodeEnv({
     KYC_BASE_URL: vendor.url,
     KYC_API_KEY: 'heap-key',
     KYC_CUSTOMER_ID: 'heap-customer',
@@ -49,8 +50,8 @@ before(async () => {
     // so their in-memory entries are part of what is measured.
     LIMIT_OPEN_PER_IP: '1000000',
     LIMIT_OPEN_PER_PARTNER: '1000000',
-  };
-  useMemoryVerifications(env, (verificationStore = new MemoryVerifications(env)));
+  });
+  useNodeTwins(env, { verifications: (verificationStore = new MemoryVerifications(env)) });
 });
 after(async () => {
   await vendor?.close();

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { freshSandbox } from '../support/vendor-sandbox';
 import { assertErrorObject, childA, childB, client, other, parent, person, raw, rejects } from './helpers';
+import { nodeEnv } from '../support/node-env';
 
 beforeEach(() => freshSandbox());
 
@@ -14,7 +15,7 @@ describe('sandbox credentials', () => {
   });
 
   it('works with the documented defaults when SANDBOX_CREDENTIALS is unset', async () => {
-    const e = {};
+    const e = nodeEnv();
     assert.deepEqual(await client(parent, e).ruok(), { status: 'OK' });
     assert.deepEqual(await client(childA, e).ruok(), { status: 'OK' });
     assert.deepEqual(await client(childB, e).ruok(), { status: 'OK' });
@@ -64,7 +65,7 @@ describe('sandbox credentials', () => {
   });
 
   it('answers a 500 ErrorObject (a server fault, not bad input) when SANDBOX_CREDENTIALS is broken', async () => {
-    const r = await raw('GET', '/v2/kyc/ruok', { creds: parent, env: { SANDBOX_CREDENTIALS: '{not json' } });
+    const r = await raw('GET', '/v2/kyc/ruok', { creds: parent, env: nodeEnv({ SANDBOX_CREDENTIALS: '{not json' }) });
     assert.equal(r.status, 500);
     assertErrorObject(r.body, 'SANDBOX_MISCONFIGURED');
   });

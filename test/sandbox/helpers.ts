@@ -5,6 +5,7 @@ import { sandbox } from '../../sandbox/app';
 import { DEFAULT_CREDENTIALS } from '../../sandbox/config';
 import { createVendorClient, VendorError, type VendorClient } from '../../worker/vendor-api/client';
 import type { OnboardingUrlRequest } from '../../worker/vendor-api/schemas';
+import { nodeEnv } from '../support/node-env';
 
 export const ORIGIN = 'https://kyc.test';
 export const BASE = `${ORIGIN}/sandbox`;
@@ -23,7 +24,7 @@ export const CREDENTIALS = {
   ],
 };
 
-export const env: Env = { SANDBOX_CREDENTIALS: JSON.stringify(CREDENTIALS) };
+export const env: Env = nodeEnv({ SANDBOX_CREDENTIALS: JSON.stringify(CREDENTIALS) });
 
 export interface Creds {
   customerId: string;

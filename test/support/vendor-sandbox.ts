@@ -10,6 +10,7 @@ import { http, type HttpHandler } from 'msw';
 import type { Env } from '../../worker/lib/env';
 import { sandbox } from '../../sandbox/app';
 import { clock, memoryStore } from '../../sandbox/store';
+import { nodeEnv } from './node-env';
 
 export const SANDBOX_BASE = 'https://vendor.test/sandbox';
 
@@ -25,7 +26,7 @@ export function rewriteToSandboxPath(request: Request, base = SANDBOX_BASE): Req
 }
 
 /** msw handlers that serve `base/*` from the sandbox (in-memory store unless `env.SANDBOX_STORE` is given). */
-export function sandboxHandlers(base = SANDBOX_BASE, env: Env = {}): HttpHandler[] {
+export function sandboxHandlers(base = SANDBOX_BASE, env: Env = nodeEnv()): HttpHandler[] {
   const root = base.replace(/\/+$/, '');
   return [http.all(`${root}/*`, ({ request }) => sandbox.fetch(rewriteToSandboxPath(request, root), env))];
 }

@@ -9,9 +9,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { allowances, hashKey, holdOpen, LIMIT_SHARDS, objectOf } from '../../worker/lib/allowances';
-import type { Env } from '../../worker/lib/env';
+import { nodeEnv } from '../support/node-env';
+import { useNodeTwins } from '../support/node-twins';
 
-const envWith = (vars: Record<string, string> = {}) => ({ ...vars }) as unknown as Env;
+// Node has no LIMITS binding: each env gets budgets in memory (test/support/node-twins.ts).
+const envWith = (vars: Record<string, string> = {}) => useNodeTwins(nodeEnv(vars));
 
 describe('allowances', () => {
   it('keeps a partner budget in its own object and spreads hashed budgets over the shards, always the same one', async () => {

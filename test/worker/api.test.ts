@@ -29,6 +29,7 @@ import {
   vendorRequests,
 } from './harness';
 import { adultDateOfBirth, isoDayBefore } from '../support/dates';
+import { nodeEnv } from '../support/node-env';
 
 before(startHarness);
 after(stopHarness);
@@ -66,7 +67,7 @@ describe('POST /api/onboarding-link', () => {
     assert.equal(seen.headers['api_key'], API_KEY);
     assert.equal(seen.headers['x-service-customerid'], 'cust-42');
     assert.equal(seen.headers['x-service-customerchildid'], 'child-7');
-    assert.equal(seen.headers['x-service-channel'], baseEnv.KYC_CHANNEL!.slice(0, 64));
+    assert.equal(seen.headers['x-service-channel'], baseEnv.KYC_CHANNEL.slice(0, 64));
     assert.equal(seen.headers['x-service-channel'].length, 64);
     assert.equal(seen.headers['content-type'], 'application/json');
     assert.deepEqual(seen.body, {
@@ -112,7 +113,7 @@ describe('POST /api/onboarding-link', () => {
   });
 
   it('sends the child header only when configured, and a person with one name', async () => {
-    const env = { ...baseEnv, KYC_CUSTOMER_CHILD_ID: undefined, KYC_CHANNEL: undefined, KYC_FLOW_ID: undefined };
+    const env = nodeEnv({ ...baseEnv, KYC_CUSTOMER_CHILD_ID: undefined, KYC_CHANNEL: undefined, KYC_FLOW_ID: undefined });
     const res = await link({ ...person, name: { familyName: 'Suharto' } }, {}, env);
     assert.equal(res.status, 200, res.text);
     const seen = vendorRequests[0]!;

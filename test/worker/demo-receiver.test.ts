@@ -16,15 +16,16 @@ import { demoTarget, DEMO_RECEIVER_PATH } from '../../worker/demo/demo-receiver'
 import { useDemoDeliveries } from '../../worker/demo/deliveries';
 import { MemoryDemoDeliveries } from '../support/demo-deliveries';
 import { CHECKING, newVerificationId, type Verification } from '../../worker/verifications/verification';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
 import { webhookSignature } from '../../worker/verifications/webhook-signature';
+import { nodeEnv } from '../support/node-env';
 
 const ORIGIN = 'http://127.0.0.1:8787';
 
 async function setup() {
-  const env: Env = { DEMO: 'on' };
+  const env: Env = nodeEnv({ DEMO: 'on' });
   const store = new MemoryVerifications(env);
-  useMemoryVerifications(env, store);
+  useNodeTwins(env, { verifications: store });
   useDemoDeliveries(env, new MemoryDemoDeliveries());
   const now = Date.now();
   const v: Verification = {

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Env } from '../../worker/lib/env';
 import { decodeQr } from '../support/qr';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
 import { http, HttpResponse } from 'msw';
 import {
   baseEnv,
@@ -51,7 +51,7 @@ async function enterCode(e: Env, form: { headers: Headers }, returnPath: string,
 function env(): Env {
   // The page dictionaries other than English come from the static assets (here: their sources).
   const e: Env = { ...baseEnv, ASSETS: pageAssets as unknown as Env['ASSETS'] };
-  useMemoryVerifications(e, new MemoryVerifications(e));
+  useNodeTwins(e, { verifications: new MemoryVerifications(e) });
   return e;
 }
 
@@ -265,7 +265,7 @@ describe('the phone pages speak the widget’s language', () => {
 
   it('without the assets (or when a file cannot be read) the page is English, and says so in its lang', async () => {
     const e: Env = { ...baseEnv };
-    useMemoryVerifications(e, new MemoryVerifications(e));
+    useNodeTwins(e, { verifications: new MemoryVerifications(e) });
     const res = await call(`/handoff/vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ?t=${'A'.repeat(22)}&l=is`, {}, e);
     assert.match(res.text, /<html lang="en">/);
     assert.match(res.text, /<h1>This link no longer works<\/h1>/);

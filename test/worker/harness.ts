@@ -11,7 +11,8 @@ import { app } from '../../worker/entry/local-app';
 import type { Env } from '../../worker/lib/env';
 import { adultDateOfBirth, isoInstantAfter } from '../support/dates';
 import { newSigningJwk } from '../support/signing-keys';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
+import { nodeEnv } from '../support/node-env';
 
 export const VENDOR = 'https://vendor.test';
 export const PARTNER = 'https://partner.example';
@@ -24,7 +25,7 @@ export const SIGNING_JWK = await newSigningJwk('test-key-1');
 
 export { newSigningJwk };
 
-export const baseEnv: Env = {
+export const baseEnv: Env = nodeEnv({
   PUBLIC_ORIGIN: WORKER,
   RESULT_SIGNING_KEYS: JSON.stringify([SIGNING_JWK]),
   KYC_BASE_URL: VENDOR,
@@ -44,7 +45,7 @@ export const baseEnv: Env = {
   SMS_REQUIRES_TURNSTILE: 'off',
   // Node requests all come from one client ("unknown"): the open-verification budgets are tested in workerd (limits-workerd.test.ts).
   LIMIT_OPEN_PER_IP: '1000000',
-};
+});
 
 export interface Seen {
   method: string;
@@ -130,7 +131,7 @@ export async function call(path: string, init: RequestInit & { json?: unknown } 
     if (!headers.has('Content-Type')) headers.set('Content-Type', 'application/json');
   }
   if (!headers.has('Origin') && (init.method ?? 'GET') !== 'GET') headers.set('Origin', PARTNER);
-  const res = await app.request(`${WORKER}${path}`, { ...init, headers, body }, env);
+  const res = await app.request(`${WORKER}${path}`, { ...init, headers, body }, useNodeTwins(env));
   const text = await res.text();
   answerBodies.push(text);
   let json: unknown;
@@ -162,7 +163,7 @@ export function clockedEnv() {
   };
   const e: Env = { ...baseEnv };
   const store = new MemoryVerifications(e, clock);
-  useMemoryVerifications(e, store);
+  useNodeTwins(e, { verifications: store });
   return { e, store, clock };
 }
 

@@ -10,7 +10,7 @@ import { http, HttpResponse, delay } from 'msw';
 import type { Env } from '../../worker/lib/env';
 import type { OpsMessage } from '../../worker/ops/events';
 import { isOpsMessage } from '../../worker/ops/consumer';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
 import { ENVIRONMENT_PARTNER_ID } from '../../worker/partners/partner';
 import { baseEnv, call, linkAnswer, okVendor, person, secrets, startHarness, stopHarness, VENDOR, vendor } from './harness';
 
@@ -33,7 +33,7 @@ function stack(queue: Env['EVENTS_QUEUE']) {
   const env: Env = { ...baseEnv, RESULT_POLL_SECONDS: '30', VERIFICATION_GRACE_SECONDS: '60', EVENTS_QUEUE: queue };
   let now = Date.now();
   const store = new MemoryVerifications(env, { now: () => now });
-  useMemoryVerifications(env, store);
+  useNodeTwins(env, { verifications: store });
   return { env, store, advance: (ms: number) => void (now += ms) };
 }
 

@@ -9,7 +9,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { http, HttpResponse } from 'msw';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import type { Env } from '../../worker/lib/env';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
 import {
   baseEnv,
   call,
@@ -34,7 +34,7 @@ function stack(over: Partial<Env> = {}) {
   const env: Env = { ...baseEnv, RESULT_POLL_SECONDS: '30', VERIFICATION_GRACE_SECONDS: '900', ...over };
   let now = Date.now();
   const store = new MemoryVerifications(env, { now: () => now });
-  useMemoryVerifications(env, store);
+  useNodeTwins(env, { verifications: store });
   return {
     env,
     store,

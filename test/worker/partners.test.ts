@@ -20,6 +20,7 @@ import { publicJwk } from '../../worker/partners/sealing';
 import { webhookTarget } from '../../worker/verifications/webhook-target';
 import { resetRuokCache } from '../../worker/browser-api/ruok';
 import { baseEnv, call, okVendor, person, startHarness, stopHarness, vendor, vendorRequests, VENDOR, WORKER } from './harness';
+import { nodeEnv } from '../support/node-env';
 
 /** The subset of KVNamespace the worker uses, over a Map (and a RegistryStore over the same Map). */
 function memoryKv(): { kv: KVNamespace; store: RegistryStore; data: Map<string, string> } {
@@ -395,7 +396,7 @@ describe('input validation of the registry writer', () => {
 
 describe('webhook targets of a sandbox worker', () => {
   it('allow loopback and private addresses on a laptop only: a deployed sandbox demo is held to the public rules', () => {
-    const sandboxEnv: Env = { DEMO: 'on' };
+    const sandboxEnv: Env = nodeEnv({ DEMO: 'on' });
     const secret = 'whsec_' + 'A'.repeat(32);
     for (const url of ['https://10.0.0.5/hooks', 'https://[::7f00:1]/hooks', 'https://localhost./hooks', 'https://198.18.0.1/hooks']) {
       assert.ok(webhookTarget(sandboxEnv, { webhookUrl: url, webhookSecret: secret }, 'http://127.0.0.1:8787'), `${url} on a laptop`);

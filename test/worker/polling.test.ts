@@ -8,20 +8,26 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pollSchedule } from '../../worker/verifications/settings';
+import { readConfig } from '../../worker/config';
 import { defaultSchedule, fixedSchedule, simulate } from '../support/polling-sim';
+import { nodeEnv } from '../support/node-env';
+
+const pollSchedule = (env: Parameters<typeof readConfig>[0]) => readConfig(env).outcomes.poll;
 
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
 
 describe('polling budget (controlled clock)', () => {
   it('reads RESULT_POLL_MAX_SECONDS: default 900, never below RESULT_POLL_SECONDS', () => {
-    assert.deepEqual(pollSchedule({}), { pollMs: 30_000, maxMs: 900_000 });
-    assert.deepEqual(pollSchedule({ RESULT_POLL_SECONDS: '10', RESULT_POLL_MAX_SECONDS: '120' }), {
+    assert.deepEqual(pollSchedule(nodeEnv({})), { pollMs: 30_000, maxMs: 900_000 });
+    assert.deepEqual(pollSchedule(nodeEnv({ RESULT_POLL_SECONDS: '10', RESULT_POLL_MAX_SECONDS: '120' })), {
       pollMs: 10_000,
       maxMs: 120_000,
     });
-    assert.deepEqual(pollSchedule({ RESULT_POLL_SECONDS: '60', RESULT_POLL_MAX_SECONDS: '20' }), { pollMs: 60_000, maxMs: 60_000 });
-    assert.deepEqual(pollSchedule({ RESULT_POLL_MAX_SECONDS: 'soon' }), { pollMs: 30_000, maxMs: 900_000 });
+    assert.deepEqual(pollSchedule(nodeEnv({ RESULT_POLL_SECONDS: '60', RESULT_POLL_MAX_SECONDS: '20' })), {
+      pollMs: 60_000,
+      maxMs: 60_000,
+    });
+    assert.deepEqual(pollSchedule(nodeEnv({ RESULT_POLL_MAX_SECONDS: 'soon' })), { pollMs: 30_000, maxMs: 900_000 });
   });
 
   it('an abandoned verification (link never opened, one-hour link, default grace) costs at most 12 vendor result calls', async () => {

@@ -12,9 +12,10 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { createApp } from '../../worker/app';
 import type { Env } from '../../worker/lib/env';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
 import { adultDateOfBirth, isoInstantAfter } from '../support/dates';
 import { newSigningJwk } from '../support/signing-keys';
+import { nodeEnv } from '../support/node-env';
 
 const app = createApp();
 const LOCAL = 'http://127.0.0.1:8787';
@@ -48,7 +49,7 @@ const link = (env: Env, origin = LOCAL) =>
 
 describe('the production composition', () => {
   it('fails closed without KYC_BASE_URL even on loopback (it has no sandbox), naming the setting', async () => {
-    const env: Env = { ALLOWED_ORIGINS: LOCAL };
+    const env: Env = nodeEnv({ ALLOWED_ORIGINS: LOCAL });
     for (const res of [await link(env), await app.request(`${LOCAL}/api/ruok`, {}, env)]) {
       assert.equal(res.status, 500);
       const body = (await res.json()) as { errorCode: string; issues: { issueLocation: string }[] };
@@ -62,14 +63,14 @@ describe('the production composition', () => {
       assert.equal((await app.request(`${LOCAL}${path}`, {}, {})).status, 404, path);
     }
     // The own origin is no (demo) partner: 403 before anything else.
-    assert.equal((await link({ DEMO: 'on', KYC_BASE_URL: VENDOR })).status, 403);
+    assert.equal((await link(nodeEnv({ DEMO: 'on', KYC_BASE_URL: VENDOR }))).status, 403);
     const home = await app.request(`${LOCAL}/`, {}, { DEMO: 'on' });
     assert.equal(home.status, 200);
     assert.match(await home.text(), /An identity-verification service/);
   });
 
   it('works with a vendor configured, and its outcomes are live', async () => {
-    const env: Env = {
+    const env: Env = nodeEnv({
       KYC_BASE_URL: VENDOR,
       KYC_API_KEY: 'k',
       KYC_CUSTOMER_ID: 'c',
@@ -77,9 +78,9 @@ describe('the production composition', () => {
       PUBLIC_ORIGIN: 'https://kyc.example.com',
       RESULT_SIGNING_KEYS: JSON.stringify([await newSigningJwk('prod-1')]),
       ALLOWED_ORIGINS: 'https://shop.example',
-    };
+    });
     const store = new MemoryVerifications(env);
-    useMemoryVerifications(env, store);
+    useNodeTwins(env, { verifications: store });
     const res = await link(env, 'https://shop.example');
     assert.equal(res.status, 200, await res.clone().text());
     const { verificationId } = (await res.json()) as { verificationId: string };

@@ -9,9 +9,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { app } from '../../worker/entry/local-app';
 import type { Env } from '../../worker/lib/env';
-import { MemoryVerifications, useMemoryVerifications } from '../../worker/verifications/verification-store';
+import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
 import { adultDateOfBirth } from '../support/dates';
 import { startHarness, stopHarness } from './harness';
+import { nodeEnv } from '../support/node-env';
 
 before(startHarness);
 after(stopHarness);
@@ -27,8 +28,8 @@ const search = (base: string, env: Env) =>
 
 function deployedEnv(over: Partial<Env> = {}): Env {
   // A deliberate public sales demo: a deployed worker runs the sandbox only with DEMO=on.
-  const env: Env = { PUBLIC_ORIGIN: PUBLIC, DEMO: 'on', ...over };
-  useMemoryVerifications(env, new MemoryVerifications(env));
+  const env: Env = nodeEnv({ PUBLIC_ORIGIN: PUBLIC, DEMO: 'on', ...over });
+  useNodeTwins(env, { verifications: new MemoryVerifications(env) });
   return env;
 }
 
@@ -55,7 +56,7 @@ describe('the sandbox in a deployment', () => {
     const env = deployedEnv({
       RL_IP: {
         limit: async ({ key }: { key: string }) => ({ success: (counts.set(key, (counts.get(key) ?? 0) + 1).get(key) ?? 0) <= 3 }),
-      } as unknown as Env['RL_IP'],
+      },
     });
     const local = 'http://127.0.0.1:8787';
     const statuses: number[] = [];

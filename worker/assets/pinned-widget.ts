@@ -10,7 +10,7 @@
  * file itself is the static asset `/pinned/<version>-<hash>.js`.
  */
 import { Hono } from 'hono/tiny';
-import type { AppEnv } from '../lib/env';
+import { bindingIfAny, type AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 
 const PINNED = /^widget@([0-9A-Za-z.+-]+)\.js$/;
@@ -20,8 +20,9 @@ export const PINNED_WIDGET_PATH = /^\/widget@[0-9A-Za-z.+-]+\.js$/;
 
 export const pinnedWidget = new Hono<AppEnv>().get('/:file{widget@[0-9A-Za-z.+-]+\\.js}', async (c) => {
   const id = PINNED.exec(c.req.param('file'))?.[1];
-  if (!id || !c.env.ASSETS) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
-  const res = await c.env.ASSETS.fetch(new URL(`/pinned/${id}.js`, c.req.url).href);
+  const assets = bindingIfAny(c.env, 'ASSETS');
+  if (!id || !assets) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+  const res = await assets.fetch(new URL(`/pinned/${id}.js`, c.req.url).href);
   if (!res.ok) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- test/tsconfig.json compiles this file with DOM types too
   return new Response(res.body as unknown as BodyInit, {

@@ -2,20 +2,20 @@
 import { Hono } from 'hono/tiny';
 import { createMiddleware } from 'hono/factory';
 import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
-import { livemode, usesSandbox, type AppEnv } from '../lib/env';
+import type { AppEnv } from '../lib/env';
 import { countText, holdOpen, releaseHolds } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
-import { fingerprint, idempotencyStore } from '../lib/idempotency';
+import { idempotency } from '../middleware/idempotency';
 import { clientIp, enforce, ipKey } from '../lib/limits';
-import { isReturnOrigin, normaliseOrigin, ownOrigin } from '../lib/origins';
-import { parsePhone, smsAllowedCountries } from '../lib/phone';
+import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
+import { trustedOwnOrigin } from '../config';
+import { parsePhone } from '../lib/phone';
 import { createSession, sessionSecret } from './session';
 import { verifyTurnstile } from '../lib/turnstile';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
 import { readJson } from '../lib/validation';
-import { verificationGraceSeconds } from '../verifications/settings';
 import {
   CHECKING,
   claimCode,
@@ -50,8 +50,11 @@ onboardingLink.use(
   }),
 );
 
-onboardingLink.post('/onboarding-link', async (c) => {
+onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
   const env = c.env;
+  const cfg = c.var.config;
+  // The configuration guard refused the request unless the worker knows its own origin.
+  const own = trustedOwnOrigin(cfg, c.req.url)!;
   const { data, text } = await readJson(c, (b) =>
     'session' in b ? RenewLinkRequest : 'clientSecret' in b && !('name' in b) ? ResumeLinkRequest : OnboardingLinkRequest,
   );
@@ -87,7 +90,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
   const { phone, issues } = parsePhone(body.phone.code, body.phone.number);
   if (!phone) throw validationError(issues);
   if (body.sendSMS) {
-    const allowed = smsAllowedCountries(env);
+    const allowed = cfg.sms.allowedCountries;
     if (!phone.country || !allowed.includes(phone.country)) {
       // A valid mobile that may not get a text: its own code, so the widget can offer "continue on this device".
       throw new ApiError(400, 'SMS_NOT_ALLOWED', 'This number cannot receive a text message from this service.', [
@@ -99,7 +102,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
   // Every text costs money and reaches a stranger's phone: with a real vendor a
   // texted link needs the bot check, unless the operator turned that off on
   // purpose (SMS_REQUIRES_TURNSTILE=off; docs/security.md says what it costs).
-  if (body.sendSMS && !usesSandbox(env) && !partner.turnstileSecret && env.SMS_REQUIRES_TURNSTILE?.trim().toLowerCase() !== 'off') {
+  if (body.sendSMS && cfg.livemode && !partner.turnstileSecret && cfg.sms.requiresTurnstile) {
     throw new ApiError(400, 'SMS_NOT_ALLOWED', 'Text messages need the bot check (Turnstile) on this site.', [
       { issue: 'needs the bot check (Turnstile) on this site', issueLocation: 'sendSMS' },
     ]);
@@ -110,7 +113,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
   }
   const returnUrl = started?.server?.returnUrl ?? body.returnUrl ?? origin;
   const returnOrigin = normaliseOrigin(returnUrl);
-  if (!isReturnOrigin(env, c.req.url, partner, returnOrigin)) {
+  if (!isReturnOrigin(own, partner, returnOrigin)) {
     throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
   }
 
@@ -118,26 +121,17 @@ onboardingLink.post('/onboarding-link', async (c) => {
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
     throw validationError([{ issue: 'must be 8 to 128 letters, digits or -_:.', issueLocation: 'Idempotency-Key' }]);
   }
-  // A key belongs to one partner (and origin): another partner's page reusing it starts afresh.
-  const scoped = key ? `${partner.id} ${origin} ${key}` : undefined;
-  const store = scoped ? idempotencyStore(env, scoped) : undefined;
-  // The Turnstile token is left out: it is single-use, so a retry may carry a fresh one.
-  const print = scoped ? await fingerprint(JSON.stringify({ ...JSON.parse(text), turnstileToken: undefined })) : '';
-  let botChecked = false;
-  if (store && scoped) {
-    const claim = await store.claim(scoped, print);
-    botChecked = claim.kind === 'new' && claim.verified === true;
-    if (claim.kind === 'replay') {
-      c.header('Idempotent-Replayed', 'true');
-      return c.body(claim.answer.body, claim.answer.status as 200, { 'Content-Type': 'application/json' });
-    }
-    if (claim.kind === 'busy') {
-      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This request is already being processed.', [], { 'Retry-After': '1' });
-    }
-    if (claim.kind === 'mismatch') {
-      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a different request.');
-    }
+  const idempotent = c.var.idempotency;
+  if (key) {
+    // A key belongs to one partner (and origin): another partner's page reusing it starts afresh.
+    // The Turnstile token is left out: it is single-use, so a retry may carry a fresh one.
+    const replay = await idempotent.claim(
+      `${partner.id} ${origin} ${key}`,
+      JSON.stringify({ ...(JSON.parse(text) as object), turnstileToken: undefined }),
+    );
+    if (replay) return replay;
   }
+  let botChecked = idempotent.verified;
 
   let holds: string[] | undefined;
   let holdId = '';
@@ -150,6 +144,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
       await verifyTurnstile(env, partner.turnstileSecret, body.turnstileToken, clientIp(c.req.raw.headers), new URL(origin).hostname);
       botChecked = Boolean(partner.turnstileSecret);
     }
+    if (botChecked) idempotent.botChecked();
     const verificationId = started?.id ?? newVerificationId();
     // Per number, whichever partner asks: a minute's texts, and a day's.
     if (body.sendSMS) {
@@ -161,7 +156,6 @@ onboardingLink.post('/onboarding-link', async (c) => {
     holds = await holdOpen(env, verificationId, ipKey(clientIp(c.req.raw.headers)), partner.id);
     const secret = (await sessionSecret(env))!; // the misconfiguration guard ran first
     const name = body.name;
-    const own = ownOrigin(env, c.req.url);
     // A handed-off flow (QR, copied link, or a texted link) ends on the
     // worker's own page, with a single-use secret.
     const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
@@ -216,7 +210,7 @@ onboardingLink.post('/onboarding-link', async (c) => {
         entityId,
         partnerOrigin: origin,
         linkExpiresAt: expiresAt,
-        deadline: expiresAt + verificationGraceSeconds(env) * 1000,
+        deadline: expiresAt + cfg.outcomes.graceSeconds * 1000,
         holds,
         ...(handoff ? { handoff } : {}),
         link: kept,
@@ -234,11 +228,11 @@ onboardingLink.post('/onboarding-link', async (c) => {
         ...(customerRef ? { customerRef, customerRefSource: 'page' as const } : {}),
         entityId,
         workerOrigin: own,
-        livemode: livemode(env),
+        livemode: cfg.livemode,
         createdAt: now,
         linkCreatedAt: now,
         linkExpiresAt: expiresAt,
-        deadline: expiresAt + verificationGraceSeconds(env) * 1000,
+        deadline: expiresAt + cfg.outcomes.graceSeconds * 1000,
         status: CHECKING,
         polls: 0,
         holds,
@@ -261,25 +255,13 @@ onboardingLink.post('/onboarding-link', async (c) => {
       ...(handoffUrl ? { qr: qrModules(handoffUrl) } : {}),
     };
     const json = JSON.stringify(answer);
-    if (store && scoped) await store.finish(scoped, print, { status: 200, body: json });
     track(c, { type: 'link.created', channel: body.sendSMS ? 'sms' : body.handoff ? 'handoff' : 'redirect' });
     return c.body(json, 200, { 'Content-Type': 'application/json' });
   } catch (err) {
     if (holds && !created) await releaseHolds(env, holdId, holds);
-    const apiError = err instanceof VendorError ? vendorFault(err, 'link') : err;
-    if (store && scoped) {
-      // When the vendor may have acted (a timeout or an unreadable answer), a
-      // replay must not ask it again: that could text the person twice.
-      const outcomeUnknown = err instanceof VendorError && (err.fault.kind === 'timeout' || err.fault.kind === 'bad-answer');
-      if (outcomeUnknown && apiError instanceof ApiError) {
-        await store.finish(scoped, print, {
-          status: apiError.status,
-          body: JSON.stringify({ errorCode: apiError.errorCode, errorMsg: apiError.errorMsg, issues: [], requestId: c.get('requestId') }),
-        });
-      } else {
-        await store.release(scoped, print, botChecked);
-      }
-    }
-    throw apiError;
+    // When the vendor may have acted (a timeout or an unreadable answer), a
+    // replay must not ask it again: that could text the person twice.
+    if (err instanceof VendorError && (err.fault.kind === 'timeout' || err.fault.kind === 'bad-answer')) idempotent.outcomeUnknown();
+    throw err instanceof VendorError ? vendorFault(err, 'link') : err;
   }
 });

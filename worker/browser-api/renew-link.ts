@@ -13,9 +13,9 @@ import type { AppEnv } from '../lib/env';
 import { ApiError, validationError } from '../lib/errors';
 import { clientIp } from '../lib/limits';
 import { isOpen, linkExpiry, MAX_RENEWALS, type Renewal } from '../verifications/verification';
-import { verificationGraceSeconds } from '../verifications/settings';
 import { verifications } from '../verifications/verification-store';
-import { isReturnOrigin, normaliseOrigin, ownOrigin } from '../lib/origins';
+import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
+import { trustedOwnOrigin } from '../config';
 import { qrModules } from '../handoff/qr';
 import { randomToken } from '../lib/random';
 import { createSession, requireSession, sessionInvalid, sessionOwns, sessionSecret } from './session';
@@ -45,7 +45,9 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
       { issue: 'belongs to a texted link: send it again with the details', issueLocation: 'session' },
     ]);
   }
-  const pages = handoffUrls(ownOrigin(env, c.req.url), v.id, body.lang);
+  // The configuration guard refused the request unless the worker knows its own origin.
+  const own = trustedOwnOrigin(c.var.config, c.req.url)!;
+  const pages = handoffUrls(own, v.id, body.lang);
   let returnTo: string;
   let returnSecret: string | undefined;
   if (h) {
@@ -54,7 +56,7 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
     returnTo = pages.back(returnSecret);
   } else {
     returnTo = v.server?.returnUrl ?? body.returnUrl ?? v.partnerOrigin;
-    if (!isReturnOrigin(env, c.req.url, partner, normaliseOrigin(returnTo))) {
+    if (!isReturnOrigin(own, partner, normaliseOrigin(returnTo))) {
       throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
     }
   }
@@ -84,7 +86,7 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
   const openToken = h ? randomToken() : undefined;
   const renewal: Renewal = {
     linkExpiresAt,
-    deadline: linkExpiresAt + verificationGraceSeconds(env) * 1000,
+    deadline: linkExpiresAt + c.var.config.outcomes.graceSeconds * 1000,
     ...(openToken && returnSecret ? { link: { openToken, hostedUrl: link.url, returnSecret } } : {}),
     // A server-started verification keeps its link, so a resume answers the new one.
     ...(v.link && !h ? { sameDevice: { url: link.url, urlExpiry: link.urlExpiry, status: link.status } } : {}),

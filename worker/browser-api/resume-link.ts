@@ -15,7 +15,8 @@ import { ApiError } from '../lib/errors';
 import { qrModules } from '../handoff/qr';
 import { handoffUrls } from '../handoff/urls';
 import { lifecycle } from '../verifications/verification';
-import { normaliseOrigin, ownOrigin } from '../lib/origins';
+import { normaliseOrigin } from '../lib/origins';
+import { trustedOwnOrigin } from '../config';
 import { createSession, sessionSecret } from './session';
 import { clientSecretVerification } from './client-secret';
 import { renewLink } from './renew-link';
@@ -47,7 +48,8 @@ export async function resumeLink(c: Context<AppEnv>, body: z.output<typeof Resum
     return renewLink(c, { session, lang: body.lang, returnUrl: body.returnUrl, turnstileToken: body.turnstileToken });
   const h = v.handoff;
   const urlExpiry = v.link?.urlExpiry ?? new Date(v.linkExpiresAt).toISOString();
-  const handoffUrl = h?.kind === 'link' ? handoffUrls(ownOrigin(env, c.req.url), v.id, body.lang).open(h.openToken) : undefined;
+  const handoffUrl =
+    h?.kind === 'link' ? handoffUrls(trustedOwnOrigin(c.var.config, c.req.url)!, v.id, body.lang).open(h.openToken) : undefined;
   const answer: OnboardingLinkAnswer = {
     ...(h?.kind === 'sms' ? { claimCode: h.code } : { url: handoffUrl ?? v.link!.url }),
     urlExpiry,

@@ -45,10 +45,7 @@ export function useDemoDeliveries(env: Env, store: DemoDeliveries): void {
 export function demoDeliveries(env: Env): DemoDeliveries {
   const ns = env.DEV_SECRETS;
   if (ns) {
-    const stub = ns.get(ns.idFromName('dev-secrets')) as unknown as {
-      recordDelivery(verificationId: string, d: DemoDelivery): Promise<void>;
-      deliveries(verificationId: string): Promise<DemoDelivery[]>;
-    };
+    const stub = ns.get(ns.idFromName('dev-secrets'));
     return { record: (id, d) => stub.recordDelivery(id, d), list: (id) => stub.deliveries(id) };
   }
   const store = injected.get(env);

@@ -7,7 +7,7 @@
  */
 import { demoEnabled, usesSandbox, type Env } from '../lib/env';
 import { sandboxDefaults } from '../lib/sandbox-defaults';
-import { ownOrigin } from '../lib/origins';
+import { config, trustedOwnOrigin } from '../config';
 import type { Partner } from '../partners/partner';
 import { environmentSettings, type PartnerSource } from '../partners/resolve';
 import { devSecrets } from './dev-secrets';
@@ -16,7 +16,9 @@ import { DEMO_PARTNERS } from './partners';
 /** The demo partner for `origin`, while DEMO is on. */
 export function demoPartner(env: Env, requestUrl: string, origin: string): Partner | undefined {
   if (!demoEnabled(env)) return undefined;
-  const own = new URL(ownOrigin(env, requestUrl));
+  // The request's own origin where the worker's is not configured: such a deployment is refused by the
+  // configuration guard (naming PUBLIC_ORIGIN) before it serves anything.
+  const own = new URL(trustedOwnOrigin(config(env), requestUrl) ?? new URL(requestUrl).origin);
   const o = new URL(origin);
   if (o.protocol !== own.protocol || o.port !== own.port) return undefined;
   const demo = DEMO_PARTNERS.find((d) => d.host === o.hostname) ?? (o.origin === own.origin ? DEMO_PARTNERS[0] : undefined);
@@ -46,7 +48,7 @@ export const demoPartnerSource: PartnerSource = {
   byId(env, requestUrl, id) {
     const demo = DEMO_PARTNERS.find((d) => d.id === id);
     if (!demo || !demoEnabled(env)) return undefined;
-    const own = new URL(ownOrigin(env, requestUrl));
+    const own = new URL(trustedOwnOrigin(config(env), requestUrl) ?? new URL(requestUrl).origin);
     return demoPartner(env, requestUrl, `${own.protocol}//${demo.host}${own.port ? `:${own.port}` : ''}`);
   },
 };

@@ -45,9 +45,7 @@ let memo: Promise<DemoSecretValues> | undefined;
 export function devSecrets(env: Env): Promise<DemoSecretValues> {
   if (!memo) {
     const ns = env.DEV_SECRETS;
-    memo = ns
-      ? (ns.get(ns.idFromName('dev-secrets')) as unknown as { values(): Promise<DemoSecretValues> }).values()
-      : generateDevSecrets();
+    memo = ns ? ns.get(ns.idFromName('dev-secrets')).values() : generateDevSecrets();
     memo.catch(() => (memo = undefined)); // a failed call is not remembered
   }
   return memo;

@@ -8,8 +8,8 @@
  */
 import { Hono } from 'hono/tiny';
 import { plainHome } from '../assets/home';
-import { demoEnabled, demoExplicitlyOn, usesSandbox, type AppEnv } from '../lib/env';
-import { isDeployed } from '../lib/public-origin';
+import { bindingIfAny, demoEnabled, demoExplicitlyOn, usesSandbox, type AppEnv } from '../lib/env';
+import { isDeployed } from '../config';
 
 /** The sandbox's banner, and the real vendor's, both written in demo/index.html. */
 const BANNER = /<!-- vendor-banner\b[^>]*-->[\s\S]*?<!-- \/vendor-banner -->/;
@@ -17,10 +17,11 @@ const REAL_BANNER = /<template id="real-vendor-banner">([\s\S]*?)<\/template>/;
 
 export const home = new Hono<AppEnv>().get('/', async (c) => {
   // Deployed with the sandbox and no DEMO=on, /api fails closed: no demo page over it.
-  const refused = usesSandbox(c.env) && isDeployed(c.env, c.req.url) && !demoExplicitlyOn(c.env);
-  if (demoEnabled(c.env) && c.env.ASSETS && !refused) {
+  const refused = usesSandbox(c.env) && isDeployed(c.var.config, c.req.url) && !demoExplicitlyOn(c.env);
+  const assets = bindingIfAny(c.env, 'ASSETS');
+  if (demoEnabled(c.env) && assets && !refused) {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- test/tsconfig.json compiles this file with DOM types too
-    const res = await c.env.ASSETS.fetch(c.req.raw as unknown as Parameters<NonNullable<typeof c.env.ASSETS>['fetch']>[0]);
+    const res = await assets.fetch(c.req.raw as unknown as Parameters<typeof assets.fetch>[0]);
     // A copy: the asset's own headers are immutable, and the middleware adds to them.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- as above
     const headers = new Headers(res.headers as unknown as Headers);

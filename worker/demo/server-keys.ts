@@ -14,8 +14,8 @@
 import { Hono } from 'hono';
 import { demoEnabled, usesSandbox, type AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
-import { isLoopbackHost } from '../lib/public-origin';
-import { normaliseOrigin, ownOrigin } from '../lib/origins';
+import { isLoopbackHost, normaliseOrigin } from '../lib/origins';
+import { trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
 import { demoPartner, demoServerKeys } from './demo-partners';
 import { serverApi } from '../server-api/app';
@@ -37,7 +37,8 @@ export const demoServer = new Hono<AppEnv>()
   .get('/sandbox/demo/server-keys', async (c) => {
     if (!isLoopbackHost(new URL(c.req.url).hostname)) throw nothingHere();
     const keys = (await demoServerKeys(c.env)) ?? {};
-    const own = new URL(ownOrigin(c.env, c.req.url));
+    // On a loopback host (checked above): the request's origin is trusted.
+    const own = new URL(trustedOwnOrigin(c.var.config, c.req.url)!);
     return c.json({
       partners: DEMO_PARTNERS.map((d) => ({
         partnerId: d.id,

@@ -20,14 +20,13 @@ import { demoPartnerSource } from '../demo/demo-partners';
 import { devSecrets } from '../demo/dev-secrets';
 import { useDevSecrets } from '../lib/dev-secrets';
 import { useWebhookTransport } from '../verifications/webhook-transport';
-import { useMemoryVerificationsWithoutBinding } from '../verifications/verification-store';
 import { home } from '../demo/home';
 import { demoServer } from '../demo/server-keys';
 import { demoExplicitlyOn, usesSandbox, type AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { clientIp, enforce, ipKey } from '../lib/limits';
-import { ownOrigin } from '../lib/origins';
-import { isDeployed, isLoopbackHost } from '../lib/public-origin';
+import { isLoopbackHost } from '../lib/origins';
+import { config, isDeployed, trustedOwnOrigin } from '../config';
 import { resolvePartner, usePartnerSource } from '../partners/resolve';
 import { useInProcessSandbox } from '../vendor-api/from-env';
 
@@ -36,8 +35,7 @@ import { useInProcessSandbox } from '../vendor-api/from-env';
 // Object alarms, queue consumers) while it is the vendor; a secret source (the
 // development secrets it signs with while the real ones are unset); a partner
 // source (the demo partners, with their development server keys); a webhook
-// transport (the demo partners' receiver inside the worker); and in-memory
-// verifications where no Durable Object is bound (node tests). Its routes (the
+// transport (the demo partners' receiver inside the worker). Its routes (the
 // demo home, the sandbox, the receiver, the demo's server) are mounted below.
 useInProcessSandbox('/sandbox', (request, env, ctx) => sandbox.fetch(request, env, ctx));
 useSandboxDefaults({
@@ -48,7 +46,6 @@ useSandboxDefaults({
 useDevSecrets(devSecrets);
 usePartnerSource(demoPartnerSource);
 useWebhookTransport(demoWebhooks);
-useMemoryVerificationsWithoutBinding();
 
 // The sandbox exists only while it is the vendor. Its vendor API answers
 // HTTP callers with the documented default credentials on loopback hosts only
@@ -62,7 +59,7 @@ const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2)\//;
 function mountSandbox(app: Hono<AppEnv>): void {
   app.use('/sandbox/*', async (c, next) => {
     // Deployed without DEMO=on the sandbox is no vendor (the /api routes fail closed): nothing here either.
-    if (!usesSandbox(c.env) || (isDeployed(c.env, c.req.url) && !demoExplicitlyOn(c.env)))
+    if (!usesSandbox(c.env) || (isDeployed(c.var.config, c.req.url) && !demoExplicitlyOn(c.env)))
       throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
     if (SANDBOX_VENDOR_API.test(c.req.path) && !c.env.SANDBOX_CREDENTIALS?.trim() && !isLoopbackHost(new URL(c.req.url).hostname)) {
       throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
@@ -77,7 +74,8 @@ function mountSandbox(app: Hono<AppEnv>): void {
     // allows: a partner's page or the worker's own.
     const env = c.env;
     c.set('sandboxHttpCaller', async (origin, requestUrl) => {
-      if (origin === ownOrigin(env, requestUrl)) return true;
+      // The request's own origin where the worker's is not configured (as the demo partners take it).
+      if (origin === (trustedOwnOrigin(config(env), requestUrl) ?? new URL(requestUrl).origin)) return true;
       return Boolean(await resolvePartner(env, requestUrl, origin));
     });
     await next();

@@ -5,29 +5,14 @@
  * that lapse (`until`), kept by one Durable Object per budget key
  * (`allowances-durable.ts`, binding LIMITS); an entry is taken before the
  * vendor is called and released when its verification ends (or lapses on
- * its own, so a lost release never holds a budget for good). Without the
- * binding (node tests), a map in memory with the same rules.
+ * its own, so a lost release never holds a budget for good). Node tests,
+ * which have no binding, inject budgets in memory (test/support/node-twins.ts).
  *
  * Keys never hold an address or a number in clear: `hashKey` first.
  */
-import type { Env } from './env';
+import { config } from '../config';
+import { bindingIfAny, missingBinding, type Env } from './env';
 import { ApiError } from './errors';
-
-/** Defaults (docs/security.md has the arithmetic); each overridable by a var of the same name. */
-export const LIMIT_DEFAULTS = {
-  /** Texts one number may get in 24 hours, across every partner. */
-  LIMIT_SMS_PER_NUMBER_PER_DAY: 10,
-  /** Verifications one client IP (IPv6: /64) may hold open at once, across every partner. */
-  LIMIT_OPEN_PER_IP: 20,
-  /** Verifications one partner may hold open at once. */
-  LIMIT_OPEN_PER_PARTNER: 5000,
-} as const;
-export type LimitName = keyof typeof LIMIT_DEFAULTS;
-
-export function limit(env: Env, name: LimitName): number {
-  const n = Number((env as unknown as Record<string, string | undefined>)[name]?.trim() || NaN);
-  return Number.isInteger(n) && n > 0 ? n : LIMIT_DEFAULTS[name];
-}
 
 /** How long an open verification's hold lasts at most: a link's hour, the grace, and renewals' room. */
 export const OPEN_HOLD_MS = 3 * 60 * 60 * 1000;
@@ -48,33 +33,21 @@ export interface Allowances {
   release(key: string, id: string): Promise<void>;
 }
 
-class MemoryAllowances implements Allowances {
-  readonly budgets = new Map<string, Map<string, number>>();
-  constructor(private readonly now: () => number) {}
-  async take(key: string, id: string, until: number, max: number) {
-    let b = this.budgets.get(key);
-    if (!b) this.budgets.set(key, (b = new Map<string, number>()));
-    return takeFrom(b, id, until, max, this.now());
-  }
-  async release(key: string, id: string) {
-    this.budgets.get(key)?.delete(id);
-  }
+const injected = new WeakMap<Env, Allowances>();
+
+/** Node tests (no LIMITS binding): the budgets requests carrying `env` use (test/support/node-twins.ts). */
+export function useAllowances(env: Env, store: Allowances): void {
+  injected.set(env, store);
 }
 
-const memory = new WeakMap<Env, MemoryAllowances>();
-
 export function allowances(env: Env): Allowances {
-  const ns = env.LIMITS;
+  const ns = bindingIfAny(env, 'LIMITS');
   if (!ns) {
-    let m = memory.get(env);
-    if (!m) memory.set(env, (m = new MemoryAllowances(() => Date.now())));
-    return m;
+    const store = injected.get(env);
+    if (!store) throw missingBinding('LIMITS');
+    return store;
   }
-  type Stub = {
-    take(budget: string, id: string, until: number, max: number): Promise<boolean>;
-    release(budget: string, id: string): Promise<void>;
-  };
-  const stub = (key: string) => ns.get(ns.idFromName(objectOf(key))) as unknown as Stub;
+  const stub = (key: string) => ns.get(ns.idFromName(objectOf(key)));
   return {
     take: (key, id, until, max) => stub(key).take(key, id, until, max),
     release: (key, id) => stub(key).release(key, id),
@@ -117,8 +90,8 @@ export async function holdOpen(env: Env, verificationId: string, ipKey: string, 
   const byPartner = `open-partner ${partnerId}`;
   const until = now + OPEN_HOLD_MS;
   const [ipOk, partnerOk] = await Promise.all([
-    a.take(byIp, verificationId, until, limit(env, 'LIMIT_OPEN_PER_IP')),
-    a.take(byPartner, verificationId, until, limit(env, 'LIMIT_OPEN_PER_PARTNER')),
+    a.take(byIp, verificationId, until, config(env).limits.LIMIT_OPEN_PER_IP),
+    a.take(byPartner, verificationId, until, config(env).limits.LIMIT_OPEN_PER_PARTNER),
   ]);
   if (ipOk && partnerOk) return [byIp, byPartner];
   await releaseHolds(env, verificationId, [...(ipOk ? [byIp] : []), ...(partnerOk ? [byPartner] : [])]);
@@ -134,7 +107,7 @@ export async function releaseHolds(env: Env, verificationId: string, holds: read
 /** One more text to this number today (across partners), or 429. */
 export async function countText(env: Env, e164: string, id: string, now = Date.now()): Promise<void> {
   const key = await hashKey('sms-day', e164);
-  if (!(await allowances(env).take(key, id, now + DAY_MS, limit(env, 'LIMIT_SMS_PER_NUMBER_PER_DAY')))) {
+  if (!(await allowances(env).take(key, id, now + DAY_MS, config(env).limits.LIMIT_SMS_PER_NUMBER_PER_DAY))) {
     throw tooMany('text messages to this number today', 60 * 60);
   }
 }

@@ -1,12 +1,16 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the generated types are a global declaration file (no module to import)
+/// <reference path="../worker-configuration.d.ts" />
 /**
  * The worker's bindings. Names are part of the product contract
  * (the configuration table in docs/configuration.md); each line says what it is.
  * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
  */
+import type { Config } from '../config';
+import type { Idempotency } from '../middleware/idempotency';
 import type { Partner } from '../partners/partner';
-import type { D1Database, DurableObjectNamespace, Fetcher, KVNamespace, Queue, RateLimit } from '@cloudflare/workers-types';
+import { ApiError } from './errors';
 
-export interface Env {
+export interface Env extends CloudflareBindings {
   /** Vendor host root (`{base_url}`). Unset or `sandbox` = the built-in sandbox. */
   KYC_BASE_URL?: string;
   /** Secret. Sent as header `api_key`. Sandbox default `sandbox-key`. */
@@ -15,8 +19,8 @@ export interface Env {
   KYC_CUSTOMER_ID?: string;
   /** Secret/var. Sent as `X-Service-CustomerChildID`, only when set. */
   KYC_CUSTOMER_CHILD_ID?: string;
-  /** Sent as `X-Service-Channel`, truncated to 64 chars; never taken from the browser. Default `api`. */
-  KYC_CHANNEL?: string;
+  /** Sent as `X-Service-Channel`, truncated to 64 chars; never taken from the browser. `api` in wrangler.toml. */
+  KYC_CHANNEL: string;
   /** `flowId` of the hosted flow. */
   KYC_FLOW_ID?: string;
   /** `provider` sent with the result call. */
@@ -27,8 +31,8 @@ export interface Env {
   KYC_SMS_TEMPLATE_ID?: string;
   /** Path of entity search under `{base_url}`. Default `/v2/kyc/entity/search`. */
   KYC_SEARCH_PATH?: string;
-  /** Timeout of every vendor call, in milliseconds. Default 8000. */
-  KYC_TIMEOUT_MS?: string;
+  /** Timeout of every vendor call, in milliseconds. 8000 in wrangler.toml (and by default). */
+  KYC_TIMEOUT_MS: string;
   /** Comma list of partner origins (CORS and redirect targets). The worker's own origin stays a redirect target (handoff pages); it is a partner only while DEMO is on. */
   ALLOWED_ORIGINS?: string;
   /** Secret. Signs session tokens. May be unset only while the sandbox is the vendor. */
@@ -86,34 +90,40 @@ export interface Env {
   /** The Access application's audience tag (AUD) the assertion must name. */
   OPS_ACCESS_AUD?: string;
 
+  // Bindings: their types are generated from wrangler.toml by `npm run cf-typegen`
+  // (../worker-configuration.d.ts; `npm run check:types` catches drift). Each is named
+  // again here for its line of documentation; the ones production always has are
+  // present, the local stack's own (SANDBOX_STORE, DEV_SECRETS) optional.
   /** Static assets: the widget bundle and the demo (dist/public). */
-  ASSETS?: Fetcher;
-  /** Durable Object (SQLite) that holds the sandbox's state. */
-  SANDBOX_STORE?: DurableObjectNamespace;
+  ASSETS: CloudflareBindings['ASSETS'];
+  /** Durable Object (SQLite) that holds the sandbox's state. Local stack only. */
+  SANDBOX_STORE?: CloudflareBindings['SANDBOX_STORE'];
   /** Durable Object that remembers answers per Idempotency-Key. */
-  IDEMPOTENCY?: DurableObjectNamespace;
-  /** Workers KV: the partner registry (`npm run partners`). Absent or empty = the environment is the one partner. */
-  PARTNERS?: KVNamespace;
+  IDEMPOTENCY: CloudflareBindings['IDEMPOTENCY'];
+  /** Workers KV: the partner registry (`npm run partners`). Empty = the environment is the one partner. */
+  PARTNERS: CloudflareBindings['PARTNERS'];
   /** Durable Object per verification: its record and its polling alarm. */
-  VERIFICATIONS?: DurableObjectNamespace;
-  /** Durable Object with the sandbox's generated development secrets. */
-  DEV_SECRETS?: DurableObjectNamespace;
+  VERIFICATIONS: CloudflareBindings['VERIFICATIONS'];
+  /** Durable Object with the sandbox's generated development secrets. Local stack only. */
+  DEV_SECRETS?: CloudflareBindings['DEV_SECRETS'];
   /** Queue of webhook events (this worker consumes it). */
-  WEBHOOK_QUEUE?: Queue;
+  WEBHOOK_QUEUE: CloudflareBindings['WEBHOOK_QUEUE'];
   /** Dead-letter queue: events whose last attempt failed (this worker consumes and records it). */
-  WEBHOOK_DLQ?: Queue;
+  WEBHOOK_DLQ: CloudflareBindings['WEBHOOK_DLQ'];
   /** Queue of the operator's events (worker/ops/events.ts); this worker consumes it into D1 rollups. */
-  EVENTS_QUEUE?: Queue;
+  EVENTS_QUEUE: CloudflareBindings['EVENTS_QUEUE'];
   /** D1: the verification index and the operator console's rollups (migrations/). */
-  DB?: D1Database;
+  DB: CloudflareBindings['DB'];
   /** Rate limit per IPv6 /48 on every /api route (next to RL_IP's /64). */
-  RL_IP_48?: RateLimit;
+  RL_IP_48: CloudflareBindings['RL_IP_48'];
   /** Rate limit per client IP on every /api route. */
-  RL_IP?: RateLimit;
+  RL_IP: CloudflareBindings['RL_IP'];
   /** Rate limit per destination phone number for SMS (across partners). */
-  RL_SMS?: RateLimit;
+  RL_SMS: CloudflareBindings['RL_SMS'];
   /** Durable Object per budget that outlives a window: texts per number per day, open verifications per IP and per partner. */
-  LIMITS?: DurableObjectNamespace;
+  LIMITS: CloudflareBindings['LIMITS'];
+  /** Rate limit per server key on `/v1`. */
+  RL_SERVER_KEY: CloudflareBindings['RL_SERVER_KEY'];
   /** Texts one number may get in 24 hours, across partners. Default 10. */
   LIMIT_SMS_PER_NUMBER_PER_DAY?: string;
   /** Verifications one client IP (IPv6: /64) may hold open at once, across partners. Default 20. */
@@ -122,8 +132,6 @@ export interface Env {
   LIMIT_OPEN_PER_PARTNER?: string;
   /** `off`: a texted link needs no Turnstile with a real vendor (a documented risk). Default: required. */
   SMS_REQUIRES_TURNSTILE?: string;
-  /** Rate limit per server key on `/v1`. */
-  RL_SERVER_KEY?: RateLimit;
 }
 
 /** Hono's generic for apps and handlers of this worker. */
@@ -131,6 +139,10 @@ export interface AppEnv {
   Bindings: Env;
   Variables: {
     requestId: string;
+    /** The configuration, read once per isolate (config.ts; set by the first middleware). */
+    config: Config;
+    /** Idempotency-Key on the routes that mount middleware/idempotency.ts. */
+    idempotency: Idempotency;
     vendorStatus?: number;
     partner?: Partner;
     /** The settings a misconfigured deployment lacks (their names), for the log line. */
@@ -143,22 +155,10 @@ export interface AppEnv {
   };
 }
 
-export const DEFAULTS = {
-  channel: 'api',
-  searchPath: '/v2/kyc/entity/search',
-  timeoutMs: 8000,
-  smsAllowedCountries: ['AU', 'NZ', 'GB', 'IE', 'US', 'CA'],
-} as const;
-
 /** True while the built-in sandbox is the vendor (docs/api.md: unset or `sandbox`). */
-export function usesSandbox(env: Env): boolean {
+export function usesSandbox(env: Pick<Env, 'KYC_BASE_URL'>): boolean {
   const base = env.KYC_BASE_URL?.trim();
   return !base || base === 'sandbox';
-}
-
-export function timeoutMs(env: Env): number {
-  const n = Number(env.KYC_TIMEOUT_MS);
-  return Number.isFinite(n) && n > 0 ? Math.min(n, 60_000) : DEFAULTS.timeoutMs;
 }
 
 /** Splits a comma list, trimming and dropping blanks. */
@@ -193,4 +193,26 @@ export function demoEnabled(env: Env): boolean {
   if (v === 'on' || v === 'true' || v === '1') return true;
   if (v === 'off' || v === 'false' || v === '0') return false;
   return usesSandbox(env);
+}
+
+/**
+ * A binding production always has (so `Env` types it as present), read where
+ * the code works on without it: the node test tier runs the app with no
+ * Cloudflare runtime (no rate limiters, queues, D1, assets or KV), and these
+ * paths say what happens then. Stores without their binding are not among
+ * them: they fail with MISCONFIGURED (lib/durable.ts).
+ */
+export function bindingIfAny<K extends keyof CloudflareBindings>(env: Pick<Env, K>, name: K): Env[K] | undefined {
+  return (env as Partial<Pick<Env, K>>)[name];
+}
+
+/**
+ * The answer of a store whose binding is missing (a wrangler.toml without it,
+ * or a node test that injected no twin): 500 MISCONFIGURED naming the binding,
+ * never a silent stand-in.
+ */
+export function missingBinding(name: keyof CloudflareBindings): ApiError {
+  return new ApiError(500, 'MISCONFIGURED', `The service is misconfigured (${name}). The operator has to fix its settings.`, [
+    { issue: 'is not bound', issueLocation: name },
+  ]);
 }

@@ -6,10 +6,10 @@
  * reaches; a key always maps to the same one of IDEMPOTENCY_SHARDS objects,
  * which serialises the claims for that key. Shards rather than an object per
  * key: a warm object answers in place, where a new object per request would
- * be created (and its storage opened) on every link request. Without the
- * binding (node tests) an in-memory map stands in with the same behaviour.
+ * be created (and its storage opened) on every link request. Node tests,
+ * which have no binding, inject records in memory (test/support/node-twins.ts).
  */
-import type { Env } from './env';
+import { bindingIfAny, missingBinding, type Env } from './env';
 
 export const IDEMPOTENCY_TTL_MS = 10 * 60 * 1000;
 export const IDEMPOTENCY_SHARDS = 32;
@@ -25,7 +25,7 @@ export type Claim =
   /** `verified`: this exact request already passed the bot check before a definite failure freed the key. */
   { kind: 'new'; verified?: boolean } | { kind: 'replay'; answer: StoredAnswer } | { kind: 'busy' } | { kind: 'mismatch' };
 
-interface Record {
+export interface Record {
   fingerprint: string;
   at: number;
   answer?: StoredAnswer;
@@ -36,7 +36,7 @@ interface Record {
   released?: true;
 }
 
-/** The record logic, shared by the Durable Object and the in-memory stand-in. */
+/** The record logic, shared by the Durable Object and the node tests' twin. */
 export class IdempotencyRecords {
   constructor(
     private readonly get: (key: string) => Promise<Record | undefined>,
@@ -77,20 +77,21 @@ export interface IdempotencyStoreApi {
   release(key: string, fingerprint?: string, verified?: boolean): Promise<void>;
 }
 
-const memory = new Map<string, Record>();
-const memoryRecords = new IdempotencyRecords(
-  async (k) => memory.get(k),
-  async (k, r) => {
-    memory.set(k, r);
-    if (memory.size > 10_000) memory.delete(memory.keys().next().value!);
-  },
-  async (k) => void memory.delete(k),
-);
+const injected = new WeakMap<Env, IdempotencyStoreApi>();
+
+/** Node tests (no IDEMPOTENCY binding): the records requests carrying `env` use (test/support/node-twins.ts). */
+export function useIdempotencyStore(env: Env, store: IdempotencyStoreApi): void {
+  injected.set(env, store);
+}
 
 export function idempotencyStore(env: Env, scopedKey: string): IdempotencyStoreApi {
-  const ns = env.IDEMPOTENCY;
-  if (!ns) return memoryRecords;
-  return ns.get(ns.idFromName(`shard-${shardOf(scopedKey)}`)) as unknown as IdempotencyStoreApi;
+  const ns = bindingIfAny(env, 'IDEMPOTENCY');
+  if (!ns) {
+    const store = injected.get(env);
+    if (!store) throw missingBinding('IDEMPOTENCY');
+    return store;
+  }
+  return ns.get(ns.idFromName(`shard-${shardOf(scopedKey)}`));
 }
 
 /** FNV-1a: a stable, even spread of keys over the shards. */

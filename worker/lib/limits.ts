@@ -6,7 +6,6 @@
  * window are in allowances.ts. Without a binding (node tests, or a deployment
  * that removed it) nothing is limited.
  */
-import type { RateLimit } from '@cloudflare/workers-types';
 import { ApiError } from './errors';
 
 /** Both bindings use 60-second windows (wrangler.toml). */

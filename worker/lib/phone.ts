@@ -16,7 +16,6 @@
  */
 import { parsePhoneNumberFromString as parseWith, type MetadataJson } from 'libphonenumber-js/core';
 import metadataJson from './phone-metadata.json';
-import { DEFAULTS, list, type Env } from './env';
 import type { Issue } from './errors';
 
 const metadata = metadataJson as unknown as MetadataJson;
@@ -32,11 +31,6 @@ export interface ParsedPhone {
   national: string;
   /** ISO 3166-1 alpha-2, when the number pins one down. */
   country?: string;
-}
-
-export function smsAllowedCountries(env: Env): string[] {
-  const l = list(env.SMS_ALLOWED_COUNTRIES).map((c) => c.toUpperCase());
-  return l.length ? l : [...DEFAULTS.smsAllowedCountries];
 }
 
 export function parsePhone(code: string, number: string): { phone?: ParsedPhone; issues: Issue[] } {

@@ -6,7 +6,8 @@
  * claim it), a token solved on the partner's real page is. The verify URL is
  * configurable so tests can use a local fake.
  */
-import { timeoutMs, type Env } from './env';
+import { config } from '../config';
+import type { Env } from './env';
 import { ApiError } from './errors';
 
 /**
@@ -41,7 +42,7 @@ export async function verifyTurnstile(
       method: 'POST',
       body: form,
       redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs(env)),
+      signal: AbortSignal.timeout(config(env).vendor.timeoutMs),
     });
     // Only a readable verdict from siteverify can refuse the person; a
     // siteverify that is down or answers garbage is our problem (502).

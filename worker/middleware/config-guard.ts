@@ -12,27 +12,28 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { configuredSessionSecret } from '../browser-api/session';
-import { demoExplicitlyOn, usesSandbox, type AppEnv, type Env } from '../lib/env';
+import type { AppEnv, Env } from '../lib/env';
+import { isDeployed, trustedOwnOrigin, type Config } from '../config';
 import { ApiError, type Issue } from '../lib/errors';
-import { configuredPublicOrigin, isDeployed, isLoopbackHost, publicOrigin } from '../lib/public-origin';
+import { isLoopbackHost } from '../lib/origins';
 import { configuredKeyJwks } from '../verifications/signing-keys';
 import { hasInProcessSandbox } from '../vendor-api/from-env';
 
 const NOT_SET = 'is not set';
 
 /** The settings that keep this request from being served, each with what is wrong; empty when none. */
-export function misconfiguration(env: Env, requestUrl: string): Issue[] {
+export function misconfiguration(env: Env, cfg: Config, requestUrl: string): Issue[] {
   const issues: Issue[] = [];
   const add = (issueLocation: string, issue: string) => issues.push({ issue, issueLocation });
-  if (usesSandbox(env)) {
+  if (cfg.vendor.sandbox) {
     if (!hasInProcessSandbox()) add('KYC_BASE_URL', `${NOT_SET}: this deployment has no sandbox; set the vendor's base URL`);
-    else if (isDeployed(env, requestUrl) && !demoExplicitlyOn(env))
+    else if (isDeployed(cfg, requestUrl) && !cfg.demoExplicit)
       add('KYC_BASE_URL', `${NOT_SET}: a deployed worker uses the sandbox only with DEMO=on set explicitly`);
   } else {
     // https, or `api_key` would travel in clear: plain http only to a loopback host (a vendor double on this machine).
     let baseOk: boolean;
     try {
-      const base = new URL(env.KYC_BASE_URL!.trim());
+      const base = new URL(cfg.vendor.baseUrl ?? '');
       baseOk = base.protocol === 'https:' || (base.protocol === 'http:' && isLoopbackHost(base.hostname));
     } catch {
       baseOk = false;
@@ -41,11 +42,11 @@ export function misconfiguration(env: Env, requestUrl: string): Issue[] {
     if (!env.KYC_API_KEY) add('KYC_API_KEY', NOT_SET);
     if (!env.KYC_CUSTOMER_ID) add('KYC_CUSTOMER_ID', NOT_SET);
     if (!configuredSessionSecret(env)) add('SESSION_SECRET', `${NOT_SET} (required with a real vendor)`);
-    if (!configuredPublicOrigin(env)) add('PUBLIC_ORIGIN', `${NOT_SET} (required with a real vendor)`);
+    if (!cfg.publicOrigin) add('PUBLIC_ORIGIN', `${NOT_SET} (required with a real vendor)`);
     if (!env.RESULT_SIGNING_KEYS?.trim()) add('RESULT_SIGNING_KEYS', `${NOT_SET} (required with a real vendor)`);
   }
   // Tokens need an issuer: PUBLIC_ORIGIN, or the request's origin on loopback.
-  if (!issues.some((i) => i.issueLocation === 'PUBLIC_ORIGIN') && !publicOrigin(env, requestUrl))
+  if (!issues.some((i) => i.issueLocation === 'PUBLIC_ORIGIN') && !trustedOwnOrigin(cfg, requestUrl))
     add('PUBLIC_ORIGIN', `${NOT_SET} (required off loopback hosts)`);
   if (env.RESULT_SIGNING_KEYS?.trim() && !configuredKeyJwks(env))
     add('RESULT_SIGNING_KEYS', 'must be a JSON array of private P-256 JWKs with kid');
@@ -60,7 +61,7 @@ export function misconfigured(issues: Issue[]): ApiError {
 
 /** Mount before the routes of /api and /v1: `app.use('/v1/*', configGuard)`. */
 export const configGuard = createMiddleware<AppEnv>(async (c, next) => {
-  const issues = misconfiguration(c.env, c.req.url);
+  const issues = misconfiguration(c.env, c.var.config, c.req.url);
   if (issues.length) {
     c.set(
       'missing',

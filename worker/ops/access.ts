@@ -15,7 +15,8 @@ import { fromBase64url } from '../../rules/base64url';
 import { errorName } from '../lib/errors';
 import { usesSandbox, type Env } from '../lib/env';
 import { hasInProcessSandbox } from '../vendor-api/from-env';
-import { configuredPublicOrigin, isLoopbackHost } from '../lib/public-origin';
+import { isLoopbackHost } from '../lib/origins';
+import { config } from '../config';
 
 export type Access = { kind: 'allowed'; by: 'access' | 'token' | 'local' } | { kind: 'not-found' } | { kind: 'unauthorized' };
 
@@ -125,7 +126,7 @@ export function openLocally(env: Env, requestUrl: string): boolean {
   // Production has no sandbox (entry/production.ts): never open there.
   if (!usesSandbox(env) || !hasInProcessSandbox()) return false;
   if (!isLoopbackHost(new URL(requestUrl).hostname)) return false;
-  const configured = configuredPublicOrigin(env);
+  const configured = config(env).publicOrigin;
   return !configured || isLoopbackHost(new URL(configured).hostname);
 }
 

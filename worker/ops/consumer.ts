@@ -6,8 +6,7 @@
  * line. The scheduled clean-up (Cron Trigger) forgets what is past its
  * retention.
  */
-import type { MessageBatch } from '@cloudflare/workers-types';
-import type { Env } from '../lib/env';
+import { bindingIfAny, type Env } from '../lib/env';
 import type { OpsMessage } from './events';
 import { cleanUp, record } from './store';
 import { errorName } from '../lib/errors';
@@ -68,13 +67,14 @@ export async function consumeOpsBatch(batch: MessageBatch, env: Env): Promise<vo
     else dropped++;
   }
   if (dropped) console.error(JSON.stringify({ level: 'error', event: 'ops_event_malformed', count: dropped }));
-  if (!env.DB) {
+  const db = bindingIfAny(env, 'DB');
+  if (!db) {
     console.error(JSON.stringify({ level: 'error', event: 'ops_no_database', count: events.length }));
     batch.retryAll({ delaySeconds: 60 });
     return;
   }
   try {
-    await record(env.DB, events);
+    await record(db, events);
     batch.ackAll();
   } catch (err) {
     console.error(JSON.stringify({ level: 'error', event: 'ops_rollup_failed', count: events.length, error: errorName(err) }));
@@ -84,7 +84,8 @@ export async function consumeOpsBatch(batch: MessageBatch, env: Env): Promise<vo
 
 /** The Cron Trigger: retention. `scheduledTime` is now (tests pass a later one). */
 export async function scheduledCleanUp(env: Env, scheduledTime: number): Promise<void> {
-  if (!env.DB) return;
-  const removed = await cleanUp(env.DB, scheduledTime);
+  const db = bindingIfAny(env, 'DB');
+  if (!db) return;
+  const removed = await cleanUp(db, scheduledTime);
   console.log(JSON.stringify({ level: 'info', event: 'ops_clean_up', ...removed }));
 }

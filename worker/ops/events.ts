@@ -10,7 +10,7 @@
  * missing queue costs a log line, never a request. Without the binding
  * (a deployment that has not created the queue, node tests) nothing is sent.
  */
-import type { Env } from '../lib/env';
+import { bindingIfAny, type Env } from '../lib/env';
 import type { VendorOperation, VendorOutcome } from '../vendor-api/client';
 import { errorName } from '../lib/errors';
 
@@ -116,7 +116,7 @@ function logFailure(err: unknown, count: number): void {
  * given up.
  */
 export function emit(env: Pick<Env, 'EVENTS_QUEUE'>, ctx: WaitUntil | undefined, messages: OpsMessage[]): Promise<void> {
-  const queue = env.EVENTS_QUEUE;
+  const queue = bindingIfAny(env, 'EVENTS_QUEUE');
   if (!queue || messages.length === 0) return Promise.resolve();
   let sending: Promise<void>;
   try {

@@ -4,7 +4,6 @@
  * the same plus p90, vendor calls by outcome with p50/p95 latency, webhook
  * success and the funnel per day.
  */
-import type { D1Database } from '@cloudflare/workers-types';
 import { DAY_MS, readCounts, readDays, readValues, type CountRow, type Range, type ValueRow } from './store';
 
 export interface PartnerFunnel {

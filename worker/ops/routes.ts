@@ -11,7 +11,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono/tiny';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppEnv } from '../lib/env';
+import { bindingIfAny, type AppEnv } from '../lib/env';
 import { ApiError, validationError } from '../lib/errors';
 import { redeliverWebhook } from '../verifications/webhook-redeliver';
 import { VERIFICATION_ID } from '../verifications/verification';
@@ -26,7 +26,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]
 const MAX_RANGE_MS = 400 * DAY_MS;
 
 function database(c: Context<AppEnv>) {
-  const db = c.env.DB;
+  const db = bindingIfAny(c.env, 'DB');
   if (!db) throw new ApiError(500, 'MISCONFIGURED', 'The operator console needs the D1 database (binding DB).');
   return db;
 }
@@ -100,7 +100,7 @@ ops.use('/ops/*', async (c, next) => {
 
 // The stylesheet is a static asset (worker/ops/ops.css, copied by the build), answered here behind the console's checks.
 ops.get(OPS_CSS_ASSET, async (c) => {
-  const res = c.env.ASSETS ? await c.env.ASSETS.fetch(new URL(OPS_CSS_ASSET, c.req.url).href) : undefined;
+  const res = await bindingIfAny(c.env, 'ASSETS')?.fetch(new URL(OPS_CSS_ASSET, c.req.url).href);
   if (!res?.ok) throw new ApiError(404, 'NOT_FOUND', 'The console stylesheet is not built: run `npm run build`.');
   return c.body(await res.text(), 200, { 'Content-Type': 'text/css; charset=utf-8' });
 });

@@ -3,7 +3,6 @@
  * consumer's writes (hourly rollups, webhook attempts, exactly once per event
  * id), the scheduled clean-up, and the reads behind /ops.
  */
-import type { D1Database, D1PreparedStatement } from '@cloudflare/workers-types';
 import type { OpsMessage } from './events';
 
 export const HOUR_MS = 60 * 60 * 1000;

@@ -6,6 +6,7 @@
  * docs/partners.md explains both for an operator.
  */
 import * as z from 'zod/mini';
+import { httpUrl } from '../../rules/http-url';
 
 export interface Partner {
   /** `partnerId`: lower-case letters, digits and dashes. */
@@ -55,15 +56,9 @@ export const SEALING_PUBLIC_KEY = 'meta:sealing-public-key';
 
 /** An exact origin as browsers send it: scheme://host[:port], nothing else. */
 export function exactOrigin(value: string): string | undefined {
-  try {
-    const u = new URL(value);
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') return undefined;
-    // "https://a.example/" normalises to the origin; a path, query or credentials do not belong here.
-    if (u.origin !== value.replace(/\/$/, '')) return undefined;
-    return u.origin;
-  } catch {
-    return undefined;
-  }
+  const u = httpUrl(value);
+  // "https://a.example/" normalises to the origin; a path, query or credentials do not belong here.
+  return u && u.origin === value.replace(/\/$/, '') ? u.origin : undefined;
 }
 
 const text = (max: number) =>

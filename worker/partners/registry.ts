@@ -9,24 +9,16 @@
  * first); they are kept apart from the partners found, so such a flood never
  * evicts a cached partner. Both caches are bounded.
  */
-import { usesSandbox, type Env } from '../lib/env';
+import { config } from '../config';
+import { bindingIfAny, usesSandbox, type Env } from '../lib/env';
 import { sandboxDefaults } from '../lib/sandbox-defaults';
 import { originKey, partnerKey, PartnerRecord, SEALED_FIELDS, type Partner, type SealedField } from './partner';
 import { open, SealingError, sealingKeys } from './sealing';
 
-export const DEFAULT_CACHE_SECONDS = 30;
-export const MAX_CACHE_SECONDS = 300;
 const MAX_ENTRIES = 2000;
 
 /** KV itself propagates a change to other locations within about this long. */
 export const KV_PROPAGATION_SECONDS = 60;
-
-export function cacheSeconds(env: Pick<Env, 'PARTNERS_CACHE_SECONDS'>): number {
-  const raw = env.PARTNERS_CACHE_SECONDS?.trim();
-  if (!raw) return DEFAULT_CACHE_SECONDS;
-  const n = Number(raw);
-  return Number.isFinite(n) && n >= 0 ? Math.min(n, MAX_CACHE_SECONDS) : DEFAULT_CACHE_SECONDS;
-}
 
 /** A record that is present but unusable (bad JSON, wrong shape, a secret that does not open). */
 export class RegistryError extends Error {
@@ -57,21 +49,21 @@ function configKey(env: Env): string {
 }
 
 async function cached(env: Env, key: string, load: () => Promise<Partner | null>, now: number): Promise<Partner | null> {
-  const config = configKey(env);
+  const settings = configKey(env);
   const hit = cache.get(key) ?? misses.get(key);
-  if (hit && hit.config === config && now - hit.at < cacheSeconds(env) * 1000) return hit.value;
+  if (hit && hit.config === settings && now - hit.at < config(env).partnersCacheSeconds * 1000) return hit.value;
   const value = await load(); // errors are not cached: the next request tries again
   const into = value ? cache : misses;
   cache.delete(key);
   misses.delete(key);
   if (into.size >= MAX_ENTRIES) into.delete(into.keys().next().value!);
-  into.set(key, { at: now, config, value });
+  into.set(key, { at: now, config: settings, value });
   return value;
 }
 
 /** The registry partner owning `origin` (an exact, normalised origin), or null. */
 export async function registryPartnerByOrigin(env: Env, origin: string, now = Date.now()): Promise<Partner | null> {
-  const kv = env.PARTNERS;
+  const kv = bindingIfAny(env, 'PARTNERS');
   if (!kv) return null;
   return cached(
     env,
@@ -90,12 +82,12 @@ export async function registryPartnerByOrigin(env: Env, origin: string, now = Da
 
 /** The registry partner with this id, or null. */
 export async function registryPartnerById(env: Env, id: string, now = Date.now()): Promise<Partner | null> {
-  if (!env.PARTNERS) return null;
+  if (!bindingIfAny(env, 'PARTNERS')) return null;
   return cached(env, `p ${id}`, () => loadPartner(env, id), now);
 }
 
 async function loadPartner(env: Env, id: string): Promise<Partner | null> {
-  const raw = await env.PARTNERS!.get(partnerKey(id));
+  const raw = await env.PARTNERS.get(partnerKey(id));
   if (raw === null) return null;
   let record: PartnerRecord;
   try {

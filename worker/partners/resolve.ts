@@ -8,7 +8,8 @@
  */
 import { usesSandbox, type Env } from '../lib/env';
 import { sandboxDefaults } from '../lib/sandbox-defaults';
-import { configuredOrigins, normaliseOrigin, ownOrigin } from '../lib/origins';
+import { normaliseOrigin } from '../lib/origins';
+import { config, trustedOwnOrigin } from '../config';
 import { ENVIRONMENT_PARTNER_ID, type Partner } from './partner';
 import { registryPartnerById, registryPartnerByOrigin } from './registry';
 
@@ -84,7 +85,7 @@ export async function resolvePartner(env: Env, requestUrl: string, originHeader:
   if (!origin) return undefined;
   const registered = await registryPartnerByOrigin(env, origin);
   if (registered) return registered;
-  const configured = configuredOrigins(env);
+  const configured = config(env).allowedOrigins;
   if (configured.includes(origin)) return environmentPartner(env, configured);
   // Unless a plugged source claims it (the demo, while DEMO is on), the own origin is no partner
   // (issue 15): a deployment's own pages cannot create vendor records or send texts.
@@ -94,8 +95,11 @@ export async function resolvePartner(env: Env, requestUrl: string, originHeader:
 /** A partner named by id (`/api/ruok?partner=`): registry, environment or a plugged source. */
 export async function partnerById(env: Env, requestUrl: string, id: string): Promise<Partner | undefined> {
   if (id === ENVIRONMENT_PARTNER_ID) {
-    const configured = configuredOrigins(env);
-    return environmentPartner(env, configured.length ? configured : [ownOrigin(env, requestUrl)]);
+    const cfg = config(env);
+    const configured = cfg.allowedOrigins;
+    // The request's own origin where the worker's is not configured: such a deployment is refused by the
+    // configuration guard (naming PUBLIC_ORIGIN) before it serves anything.
+    return environmentPartner(env, configured.length ? configured : [trustedOwnOrigin(cfg, requestUrl) ?? new URL(requestUrl).origin]);
   }
   if (plugged?.ids.includes(id)) return plugged.byId(env, requestUrl, id);
   return (await registryPartnerById(env, id)) ?? undefined;

@@ -8,11 +8,12 @@ import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
 import type * as z from 'zod/mini';
 import type { AppEnv } from '../lib/env';
-import { livemode, usesSandbox } from '../lib/env';
+import { bindingIfAny } from '../lib/env';
 import { ApiError, PARSE, validationError, zodIssues } from '../lib/errors';
-import { fingerprint, idempotencyStore } from '../lib/idempotency';
+import { idempotency } from '../middleware/idempotency';
 import { clientIp, enforce } from '../lib/limits';
-import { normaliseOrigin, ownOrigin } from '../lib/origins';
+import { normaliseOrigin } from '../lib/origins';
+import { trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault, vendorMismatch } from '../vendor-api/errors';
@@ -77,7 +78,7 @@ export function summary(v: Verification, livemode: boolean): VerificationSummary
 }
 
 async function describe(c: Context<AppEnv>, v: Verification, person?: Person): Promise<V1Verification> {
-  const livemode = !usesSandbox(c.env);
+  const livemode = c.var.config.livemode;
   const w = v.webhook;
   return {
     ...summary(v, livemode),
@@ -165,7 +166,7 @@ serverApi.use('/v1/*', async (c, next) => {
 // static assets: read through ASSETS, not bundled (19.5 KB). run_worker_first covers /v1/*, so the answer
 // is this route's: no-store and no CORS, as every /v1 answer.
 serverApi.get(PATHS.openapi, async (c) => {
-  const res = c.env.ASSETS ? await c.env.ASSETS.fetch(new URL(PATHS.openapi, c.req.url).href) : undefined;
+  const res = await bindingIfAny(c.env, 'ASSETS')?.fetch(new URL(PATHS.openapi, c.req.url).href);
   if (!res?.ok) throw new ApiError(404, 'NOT_FOUND', 'The OpenAPI document is not built: run `npm run build`.');
   return c.body(await res.text(), 200, { 'Content-Type': 'application/json' });
 });
@@ -187,12 +188,26 @@ serverApi.use('/v1/*', async (c, next) => {
   await next();
 });
 
-serverApi.post(PATHS.verifications, async (c) => {
+// Idempotency-Key (middleware/idempotency.ts): the client secret is not kept with the answer; a replay derives it again.
+const idempotentCreate = idempotency({
+  replay: async (c, answer) => {
+    const stored = JSON.parse(answer.body) as Omit<CreatedVerification, 'clientSecret'>;
+    return c.json({ ...stored, clientSecret: await clientSecretFor(c.env, stored.verificationId) } satisfies CreatedVerification, 201);
+  },
+  keep: async (res) => {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- test/tsconfig.json compiles this file with DOM types too
+    const { clientSecret: _secret, ...answer } = (await res.json()) as CreatedVerification;
+    return { status: res.status, body: JSON.stringify(answer) };
+  },
+});
+
+serverApi.post(PATHS.verifications, idempotentCreate, async (c) => {
   const env = c.env;
   const partner = c.get('partner')!;
   const headers = check(IdempotencyHeader, { 'Idempotency-Key': c.req.header('Idempotency-Key') });
   const { data: body, text } = await readJson(c, CreateVerificationRequest);
-  const own = ownOrigin(env, c.req.url);
+  // The configuration guard refused the request unless the worker knows its own origin.
+  const own = trustedOwnOrigin(c.var.config, c.req.url)!;
   if (body.returnUrl !== undefined) {
     const origin = normaliseOrigin(body.returnUrl);
     if (!origin || !/^https?:\/\//i.test(body.returnUrl) || !(partner.origins.includes(origin) || origin === own)) {
@@ -200,49 +215,31 @@ serverApi.post(PATHS.verifications, async (c) => {
     }
   }
   const key = headers['Idempotency-Key'];
-  const scoped = key ? `${partner.id} v1 ${key}` : undefined;
-  const store = scoped ? idempotencyStore(env, scoped) : undefined;
-  const print = scoped ? await fingerprint(text) : '';
-  if (store && scoped) {
-    const claim = await store.claim(scoped, print);
-    if (claim.kind === 'replay') {
-      // The client secret is not kept with the answer: it is derived again.
-      const stored = JSON.parse(claim.answer.body) as Omit<CreatedVerification, 'clientSecret'>;
-      c.header('Idempotent-Replayed', 'true');
-      return c.json({ ...stored, clientSecret: await clientSecretFor(env, stored.verificationId) } satisfies CreatedVerification, 201);
-    }
-    if (claim.kind === 'busy')
-      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This request is already being processed.', [], { 'Retry-After': '1' });
-    if (claim.kind === 'mismatch')
-      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a different request.');
+  if (key) {
+    const replay = await c.var.idempotency.claim(`${partner.id} v1 ${key}`, text);
+    if (replay) return replay;
   }
-  try {
-    const now = Date.now();
-    const expiresAt = now + (body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000;
-    const v: Verification = {
-      id: newVerificationId(),
-      partnerId: partner.id,
-      partnerOrigin: '',
-      customerRef: body.customerRef,
-      customerRefSource: 'server',
-      workerOrigin: own,
-      livemode: livemode(env),
-      createdAt: now,
-      linkExpiresAt: 0,
-      deadline: expiresAt,
-      status: CHECKING,
-      polls: 0,
-      webhook: { state: 'none', attempts: 0 },
-      server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
-    };
-    await verifications(env).create(v);
-    const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(expiresAt)!, livemode: !usesSandbox(env) };
-    if (store && scoped) await store.finish(scoped, print, { status: 201, body: JSON.stringify(answer) });
-    return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
-  } catch (err) {
-    if (store && scoped) await store.release(scoped, print);
-    throw err;
-  }
+  const now = Date.now();
+  const expiresAt = now + (body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000;
+  const v: Verification = {
+    id: newVerificationId(),
+    partnerId: partner.id,
+    partnerOrigin: '',
+    customerRef: body.customerRef,
+    customerRefSource: 'server',
+    workerOrigin: own,
+    livemode: c.var.config.livemode,
+    createdAt: now,
+    linkExpiresAt: 0,
+    deadline: expiresAt,
+    status: CHECKING,
+    polls: 0,
+    webhook: { state: 'none', attempts: 0 },
+    server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
+  };
+  await verifications(env).create(v);
+  const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(expiresAt)!, livemode: c.var.config.livemode };
+  return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
 });
 
 serverApi.get(PATHS.verifications, async (c) => {
@@ -250,9 +247,10 @@ serverApi.get(PATHS.verifications, async (c) => {
   if (q.cursor !== undefined && !VERIFICATION_ID.test(q.cursor)) {
     throw validationError([{ issue: 'is not a cursor of this list', issueLocation: 'cursor' }]);
   }
-  if (!c.env.DB) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
+  const db = bindingIfAny(c.env, 'DB');
+  if (!db) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
   const limit = q.limit ?? DEFAULT_LIMIT;
-  const rows = await listIndex(c.env.DB, c.get('partner')!.id, { ...q, limit: limit + 1 });
+  const rows = await listIndex(db, c.get('partner')!.id, { ...q, limit: limit + 1 });
   const page = rows.slice(0, limit).map(fromRow);
   return c.json({ data: page, ...(rows.length > limit ? { nextCursor: page.at(-1)!.verificationId } : {}) });
 });

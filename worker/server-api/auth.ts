@@ -7,7 +7,7 @@
  * its record is the truth). A missing, malformed or unknown key is one and
  * the same 401.
  */
-import { list, type Env } from '../lib/env';
+import { bindingIfAny, list, type Env } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { ENVIRONMENT_PARTNER_ID, serverKeyIndexKey, type Partner } from '../partners/partner';
 import { partnerById, pluggedPartners } from '../partners/resolve';
@@ -51,7 +51,7 @@ export async function authenticate(env: Env, requestUrl: string, authorization: 
       }
       return found;
     }),
-    env.PARTNERS ? env.PARTNERS.get(serverKeyIndexKey(hash)) : Promise.resolve(null),
+    bindingIfAny(env, 'PARTNERS')?.get(serverKeyIndexKey(hash)) ?? Promise.resolve(null),
   ]);
   let partner: Partner | undefined;
   if (envMatch) partner = await partnerById(env, requestUrl, ENVIRONMENT_PARTNER_ID);

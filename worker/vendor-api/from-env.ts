@@ -8,7 +8,8 @@
  * lives).
  */
 import type { Context, ExecutionContext } from 'hono';
-import { DEFAULTS, timeoutMs, usesSandbox, type AppEnv, type Env } from '../lib/env';
+import { config } from '../config';
+import type { AppEnv, Env } from '../lib/env';
 import type { Partner } from '../partners/partner';
 import { emitOne, type WaitUntil } from '../ops/events';
 import { createVendorClient, type VendorClient } from './client';
@@ -50,15 +51,16 @@ export function vendorClient(
   as: VendorCredentials,
   { origin, ctx, onStatus, partnerId, waitUntil }: VendorOptions,
 ): VendorClient {
-  const inSandbox = usesSandbox(env);
+  const { vendor } = config(env);
+  const inSandbox = vendor.sandbox;
   return createVendorClient({
-    baseUrl: inSandbox ? `${origin}${sandboxPath}` : env.KYC_BASE_URL!.trim(),
+    baseUrl: vendor.baseUrl ?? `${origin}${sandboxPath}`,
     apiKey: as.apiKey,
     customerId: as.customerId,
     childId: as.childId,
-    channel: env.KYC_CHANNEL || DEFAULTS.channel,
-    timeoutMs: timeoutMs(env),
-    searchPath: env.KYC_SEARCH_PATH || DEFAULTS.searchPath,
+    channel: vendor.channel,
+    timeoutMs: vendor.timeoutMs,
+    searchPath: vendor.searchPath,
     fetch: async (request) => {
       const response = inSandbox ? await sandboxFetch(request, env, ctx) : await fetch(request);
       onStatus?.(response.status);

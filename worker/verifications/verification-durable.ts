@@ -6,9 +6,9 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import { releaseHolds } from '../lib/allowances';
-import { usesSandbox, type Env } from '../lib/env';
+import { bindingIfAny, usesSandbox, type Env } from '../lib/env';
 import { deleteIndex, indexRow, rowKey, writeIndex } from './verification-index';
-import { pollSchedule } from './settings';
+import { config } from '../config';
 import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
 import { askVendor, enqueue, observeSafely, type Observation } from './verification-store';
@@ -24,11 +24,12 @@ export class VerificationStore extends DurableObject<Env> {
     remove: async () => {
       const v = await this.ctx.storage.get<Verification>('v');
       await this.ctx.storage.deleteAll();
-      if (v && this.env.DB) await deleteIndex(this.env.DB, v.id).catch(() => this.indexFailed(v.id));
+      const db = bindingIfAny(this.env, 'DB');
+      if (v && db) await deleteIndex(db, v.id).catch(() => this.indexFailed(v.id));
     },
     setAlarm: (at) => this.ctx.storage.setAlarm(at),
     now: () => Date.now(),
-    schedule: pollSchedule(this.env),
+    schedule: config(this.env).outcomes.poll,
     askVendor: (v) => askVendor(this.env, v, this.ctx),
     enqueue: (e) => enqueue(this.env, e),
     release: (v) => releaseHolds(this.env, v.id, v.holds),
@@ -40,7 +41,7 @@ export class VerificationStore extends DurableObject<Env> {
 
   /** The verification's row in D1, on every state change. A failure is logged; the next change writes it again. */
   private async index(v: Verification): Promise<void> {
-    const db = this.env.DB;
+    const db = bindingIfAny(this.env, 'DB');
     if (!db) return;
     const row = indexRow(v, !usesSandbox(this.env));
     const key = rowKey(row);

@@ -5,7 +5,6 @@
  * deletes it when the verification is forgotten. Nothing personal: ids,
  * statuses, times and the partner's own `customerRef` (gone after a redaction).
  */
-import type { D1Database } from '@cloudflare/workers-types';
 import { lifecycle, type Verification } from './verification';
 
 export interface IndexRow {

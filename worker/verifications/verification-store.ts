@@ -1,26 +1,27 @@
 /**
  * Access to verifications: a Durable Object each (`verification-durable.ts`,
- * keyed by verificationId), or without the binding (node tests) a map in
- * memory with the same logic and a controllable clock.
+ * keyed by verificationId). Node tests, which have no binding, inject a store
+ * (test/support/memory-verifications.ts); without either the answer is 500
+ * MISCONFIGURED naming the binding.
  */
-import type { Env } from '../lib/env';
-import { releaseHolds } from '../lib/allowances';
+import { bindingIfAny, missingBinding, type Env } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { VendorError, type VendorFault } from '../vendor-api/client';
 import { vendorMismatch } from '../vendor-api/errors';
 import { vendorClient } from '../vendor-api/from-env';
 import { partnerById } from '../partners/resolve';
-import { pollSchedule } from './settings';
+import { config } from '../config';
 import { CHECKING, type LinkStart, type Renewal, type Verification, type WebhookEvent } from './verification';
-import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint, type VerificationDeps } from './verification-logic';
+import type { Arrival, ClaimOutcome, ReturnHint } from './verification-logic';
 import type { WebhookState } from './verification';
-import { emitOne, type WaitUntil } from '../ops/events';
+import type { WaitUntil } from '../ops/events';
 
 /** Asks the vendor about a verification's check, as its partner: the entity always, and what the browser brought back. */
 export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil) {
   const partner = await partnerById(env, v.workerOrigin, v.partnerId);
   // A partner removed meanwhile: nobody may ask on its behalf any more.
   if (!partner) throw new VendorError({ kind: 'status', status: 403 });
+  const { provider } = config(env).vendor;
   try {
     const answer = await vendorClient(env, partner, {
       origin: v.workerOrigin,
@@ -30,7 +31,7 @@ export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil
       entity: { entityId: v.entityId! }, // polled only once a link exists
       ...(v.checkId ? { checkId: v.checkId } : {}),
       ...(v.token ? { token: v.token } : {}),
-      ...(env.KYC_PROVIDER ? { provider: env.KYC_PROVIDER } : {}),
+      ...(provider ? { provider } : {}),
     });
     return { checkStatus: answer.checkStatus, entityId: answer.entity?.entityId };
   } catch (err) {
@@ -46,7 +47,7 @@ export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil
 
 /** Hands the event to the webhook queue; without one (no webhook configured in tests) it is dropped. */
 export async function enqueue(env: Env, event: WebhookEvent): Promise<void> {
-  await env.WEBHOOK_QUEUE?.send(event, { contentType: 'json' });
+  await bindingIfAny(env, 'WEBHOOK_QUEUE')?.send(event, { contentType: 'json' });
 }
 
 /**
@@ -66,7 +67,7 @@ export async function observeSafely(run: () => Promise<Verification | undefined>
   }
 }
 
-function unpack(o: Observation): Verification | undefined {
+export function unpack(o: Observation): Verification | undefined {
   if ('fault' in o) throw new VendorError(o.fault);
   if ('mismatch' in o) throw vendorMismatch();
   return o.v;
@@ -97,136 +98,21 @@ export interface Verifications {
   redeliver(id: string): Promise<WebhookEvent | undefined>;
 }
 
-/** The in-memory stand-in (node tests): one logic per id, a controllable clock, alarms run by hand. */
-export class MemoryVerifications implements Verifications {
-  readonly records = new Map<string, Verification>();
-  readonly alarms = new Map<string, number>();
-  readonly events: WebhookEvent[] = [];
-  private readonly logics = new Map<string, VerificationLogic>();
+const injected = new WeakMap<Env, Verifications>();
 
-  constructor(
-    private readonly env: Env,
-    readonly clock: { now(): number } = { now: () => Date.now() },
-  ) {}
-
-  logic(id: string): VerificationLogic {
-    let l = this.logics.get(id);
-    if (!l) {
-      const deps: VerificationDeps = {
-        load: async () => this.records.get(id),
-        save: async (v) => void this.records.set(id, v),
-        remove: async () => void this.records.delete(id),
-        setAlarm: async (at) => void this.alarms.set(id, at),
-        now: () => this.clock.now(),
-        schedule: pollSchedule(this.env),
-        askVendor: (v) => askVendor(this.env, v),
-        release: (v) => releaseHolds(this.env, v.id, v.holds),
-        enqueue: async (e) => {
-          this.events.push(e);
-          await enqueue(this.env, e);
-        },
-        emit: (partnerId, event) => emitOne(this.env, undefined, partnerId, event),
-      };
-      l = new VerificationLogic(deps);
-      this.logics.set(id, l);
-    }
-    return l;
-  }
-  create(v: Verification) {
-    return this.logic(v.id).create(v);
-  }
-  async observe(id: string, hint: ReturnHint = {}) {
-    return unpack(await observeSafely(() => this.logic(id).observe(hint)));
-  }
-  webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number) {
-    return this.logic(id).webhookOutcome(state, attempts, status);
-  }
-  async read(id: string) {
-    return this.records.get(id);
-  }
-  renew(id: string, r: Renewal) {
-    return this.logic(id).renew(r);
-  }
-  openHandoff(id: string, token: string, consume = true) {
-    return this.logic(id).openHandoff(token, consume);
-  }
-  arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint) {
-    return this.logic(id).arrive(secret, outcome, hint);
-  }
-  claim(id: string, browserKey: string, code: string) {
-    return this.logic(id).claim(browserKey, code);
-  }
-  startLink(id: string, s: LinkStart) {
-    return this.logic(id).startLink(s);
-  }
-  cancel(id: string) {
-    return this.logic(id).cancel();
-  }
-  redact(id: string) {
-    return this.logic(id).redact();
-  }
-  redeliver(id: string) {
-    return this.logic(id).redeliver();
-  }
-  /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
-  forgetAllBut(...keep: string[]): void {
-    for (const map of [this.records, this.alarms, this.logics] as Map<string, unknown>[]) {
-      for (const id of [...map.keys()]) if (!keep.includes(id)) map.delete(id);
-    }
-    this.events.length = 0;
-  }
-  /** Runs every alarm that is due on the clock. */
-  async runDueAlarms(): Promise<void> {
-    for (const [id, at] of [...this.alarms]) {
-      if (at <= this.clock.now()) {
-        this.alarms.delete(id);
-        await this.logic(id).alarm();
-      }
-    }
-  }
-}
-
-const memory = new WeakMap<Env, MemoryVerifications>();
-
-/** Node tests: use this store (with its clock) for requests carrying `env`. */
-export function useMemoryVerifications(env: Env, store: MemoryVerifications): void {
-  memory.set(env, store);
-}
-
-let withoutBinding = false;
-
-/**
- * Node tests and the local stack without bindings: an in-memory store per
- * `env` when VERIFICATIONS is not bound (entry/local-app.ts turns it on).
- * Production never does, so its bundle holds no in-memory store.
- */
-export function useMemoryVerificationsWithoutBinding(): void {
-  withoutBinding = true;
+/** Node tests (no Durable Object binding): the store requests carrying `env` use (test/support/memory-verifications.ts). */
+export function useMemoryVerifications(env: Env, store: Verifications): void {
+  injected.set(env, store);
 }
 
 export function verifications(env: Env): Verifications {
-  const ns = env.VERIFICATIONS;
+  const ns = bindingIfAny(env, 'VERIFICATIONS');
   if (!ns) {
-    let m = memory.get(env);
-    if (!m && withoutBinding) memory.set(env, (m = new MemoryVerifications(env)));
-    if (!m) throw new Error('VERIFICATIONS is not bound');
-    return m;
+    const store = injected.get(env);
+    if (!store) throw missingBinding('VERIFICATIONS');
+    return store;
   }
-  type Stub = {
-    create(v: Verification): Promise<void>;
-    observe(h: ReturnHint): Promise<Observation>;
-    webhookOutcome(s: WebhookState, a: number, st?: number): Promise<void>;
-    read(): Promise<Verification | undefined>;
-    renew(r: Renewal): Promise<Verification | undefined>;
-    openHandoff(token: string, consume: boolean): Promise<string | undefined>;
-    arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
-    claim(browserKey: string, code: string): Promise<ClaimOutcome>;
-    startLink(s: LinkStart): Promise<Verification | undefined>;
-    cancel(): Promise<Verification | undefined>;
-    redact(): Promise<Verification | undefined>;
-    redeliver(): Promise<WebhookEvent | undefined>;
-  };
-  const stub = (id: string) => ns.get(ns.idFromName(id)) as unknown as Stub;
+  const stub = (id: string) => ns.get(ns.idFromName(id));
   return {
     create: (v) => stub(v.id).create(v),
     observe: async (id, hint = {}) => unpack(await stub(id).observe(hint)),

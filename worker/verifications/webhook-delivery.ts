@@ -10,12 +10,13 @@
  * verification id, never the body.
  */
 import type { Env } from '../lib/env';
-import { webhookMaxAttempts, webhookRetrySchedule, webhookTimeoutMs } from './settings';
+import { config } from '../config';
 import type { WebhookEvent } from './verification';
 import { verifications } from './verification-store';
 import { webhookTarget, type WebhookTarget } from './webhook-target';
 import { partnerById } from '../partners/resolve';
 import { webhookSignature } from './webhook-signature';
+import { bindingIfAny } from '../lib/env';
 import { pluggedWebhookRoute } from './webhook-transport';
 import { emit, message, type WebhookResult } from '../ops/events';
 import { errorName } from '../lib/errors';
@@ -86,7 +87,7 @@ async function requeue(env: Env, m: WebhookMessage, delaySeconds: number, now: n
   const delay = Math.min(delaySeconds, MAX_QUEUE_DELAY_SECONDS);
   const notBefore = delaySeconds > MAX_QUEUE_DELAY_SECONDS ? now + delaySeconds * 1000 : undefined;
   const { notBefore: _old, ...rest } = m;
-  await env.WEBHOOK_QUEUE!.send({ ...rest, ...(notBefore ? { notBefore } : {}) } satisfies WebhookMessage, {
+  await env.WEBHOOK_QUEUE.send({ ...rest, ...(notBefore ? { notBefore } : {}) } satisfies WebhookMessage, {
     contentType: 'json',
     delaySeconds: delay,
   });
@@ -120,7 +121,7 @@ export async function handleWebhookMessage(env: Env, body: WebhookEvent | Webhoo
   // Redacted since it was queued (`POST /v1/…/redact`): it goes without customerRef and entityId.
   const event = (await store.read(m.verificationId))?.redactedAt !== undefined ? { ...m, body: redactedBody(m.body) } : m;
   const started = Date.now();
-  const result = await deliverOnce(target, event, webhookTimeoutMs(env), now, send);
+  const result = await deliverOnce(target, event, config(env).outcomes.webhookTimeoutMs, now, send);
   const ms = Date.now() - started;
   // The operator's webhook.attempt: status or failure kind, time, attempt number, what came of it.
   const counted = (outcome: WebhookResult) =>
@@ -143,13 +144,13 @@ export async function handleWebhookMessage(env: Env, body: WebhookEvent | Webhoo
   }
   const status = result.status;
   log('error', 'webhook_failed', m, { status: status ?? null });
-  if (m.attempt >= webhookMaxAttempts(env)) {
+  if (m.attempt >= config(env).outcomes.webhookMaxAttempts) {
     await counted('dead');
-    await env.WEBHOOK_DLQ?.send({ ...m, notBefore: undefined } satisfies WebhookMessage, { contentType: 'json' });
+    await bindingIfAny(env, 'WEBHOOK_DLQ')?.send({ ...m, notBefore: undefined } satisfies WebhookMessage, { contentType: 'json' });
     return;
   }
   await counted('retry');
-  const schedule = webhookRetrySchedule(env);
+  const schedule = config(env).outcomes.webhookRetrySchedule;
   const wait = result.retryAfterSeconds ?? schedule[Math.min(m.attempt - 1, schedule.length - 1)]!;
   await store.webhookOutcome(m.verificationId, 'queued', m.attempt, status);
   await requeue(env, { ...m, attempt: m.attempt + 1 }, wait, now);

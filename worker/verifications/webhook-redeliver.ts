@@ -7,7 +7,7 @@
  * redeliver`) and the partner's `POST /v1/verifications/{id}/webhook/redeliver`
  * share the mechanism: the verification object's `redeliver()`.
  */
-import type { Env } from '../lib/env';
+import { bindingIfAny, type Env } from '../lib/env';
 import type { WebhookEvent } from './verification';
 import { verifications } from './verification-store';
 
@@ -24,7 +24,7 @@ export async function redeliverWebhook(env: Env, verificationId: string, options
   const store = verifications(env);
   const v = await store.read(verificationId);
   if (!v || (options.partnerId !== undefined && v.partnerId !== options.partnerId)) return { kind: 'not-found' };
-  if (!env.WEBHOOK_QUEUE) return { kind: 'unavailable' };
+  if (!bindingIfAny(env, 'WEBHOOK_QUEUE')) return { kind: 'unavailable' };
   // In the verification's own object (VerificationLogic.redeliver): the record marked queued and the event enqueued together.
   const event = await store.redeliver(v.id);
   if (!event) return { kind: 'not-ended' };

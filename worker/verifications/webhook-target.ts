@@ -5,7 +5,7 @@
  * or a secret that is not `whsec_` + base64 means no delivery, logged.
  */
 import { usesSandbox, type Env } from '../lib/env';
-import { isLoopbackHost } from '../lib/public-origin';
+import { isLoopbackHost } from '../lib/origins';
 import { webhookUrlProblem, type Partner } from '../partners/partner';
 
 export interface WebhookTarget {

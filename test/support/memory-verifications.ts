@@ -1,0 +1,103 @@
+/**
+ * Verifications in memory, for node tests that run the app without the
+ * VERIFICATIONS Durable Object: the worker's own VerificationLogic per id, a
+ * controllable clock, alarms run by hand. Injected with
+ * `useMemoryVerifications(env, store)` (worker/verifications/verification-store.ts),
+ * or by `useNodeTwins` (test/support/node-twins.ts).
+ */
+import type { Env } from '../../worker/lib/env';
+import { releaseHolds } from '../../worker/lib/allowances';
+import { config } from '../../worker/config';
+import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from '../../worker/verifications/verification';
+import { VerificationLogic, type ReturnHint, type VerificationDeps } from '../../worker/verifications/verification-logic';
+import { askVendor, enqueue, observeSafely, unpack, type Verifications } from '../../worker/verifications/verification-store';
+import { emitOne } from '../../worker/ops/events';
+
+/** The in-memory stand-in (node tests): one logic per id, a controllable clock, alarms run by hand. */
+export class MemoryVerifications implements Verifications {
+  readonly records = new Map<string, Verification>();
+  readonly alarms = new Map<string, number>();
+  readonly events: WebhookEvent[] = [];
+  private readonly logics = new Map<string, VerificationLogic>();
+
+  constructor(
+    private readonly env: Env,
+    readonly clock: { now(): number } = { now: () => Date.now() },
+  ) {}
+
+  logic(id: string): VerificationLogic {
+    let l = this.logics.get(id);
+    if (!l) {
+      const deps: VerificationDeps = {
+        load: async () => this.records.get(id),
+        save: async (v) => void this.records.set(id, v),
+        remove: async () => void this.records.delete(id),
+        setAlarm: async (at) => void this.alarms.set(id, at),
+        now: () => this.clock.now(),
+        schedule: config(this.env).outcomes.poll,
+        askVendor: (v) => askVendor(this.env, v),
+        release: (v) => releaseHolds(this.env, v.id, v.holds),
+        enqueue: async (e) => {
+          this.events.push(e);
+          await enqueue(this.env, e);
+        },
+        emit: (partnerId, event) => emitOne(this.env, undefined, partnerId, event),
+      };
+      l = new VerificationLogic(deps);
+      this.logics.set(id, l);
+    }
+    return l;
+  }
+  create(v: Verification) {
+    return this.logic(v.id).create(v);
+  }
+  async observe(id: string, hint: ReturnHint = {}) {
+    return unpack(await observeSafely(() => this.logic(id).observe(hint)));
+  }
+  webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number) {
+    return this.logic(id).webhookOutcome(state, attempts, status);
+  }
+  async read(id: string) {
+    return this.records.get(id);
+  }
+  renew(id: string, r: Renewal) {
+    return this.logic(id).renew(r);
+  }
+  openHandoff(id: string, token: string, consume = true) {
+    return this.logic(id).openHandoff(token, consume);
+  }
+  arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint) {
+    return this.logic(id).arrive(secret, outcome, hint);
+  }
+  claim(id: string, browserKey: string, code: string) {
+    return this.logic(id).claim(browserKey, code);
+  }
+  startLink(id: string, s: LinkStart) {
+    return this.logic(id).startLink(s);
+  }
+  cancel(id: string) {
+    return this.logic(id).cancel();
+  }
+  redact(id: string) {
+    return this.logic(id).redact();
+  }
+  redeliver(id: string) {
+    return this.logic(id).redeliver();
+  }
+  /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
+  forgetAllBut(...keep: string[]): void {
+    for (const map of [this.records, this.alarms, this.logics] as Map<string, unknown>[]) {
+      for (const id of [...map.keys()]) if (!keep.includes(id)) map.delete(id);
+    }
+    this.events.length = 0;
+  }
+  /** Runs every alarm that is due on the clock. */
+  async runDueAlarms(): Promise<void> {
+    for (const [id, at] of [...this.alarms]) {
+      if (at <= this.clock.now()) {
+        this.alarms.delete(id);
+        await this.logic(id).alarm();
+      }
+    }
+  }
+}
