@@ -15,7 +15,6 @@ import {
   en,
   assertStopped,
   fillForm,
-  freePort,
   openBrowser,
   recordEvents,
   recordedEvents,
@@ -38,11 +37,13 @@ const partnerPage = (workerUrl: string) => `<!doctype html>
 </html>`;
 
 async function partnerAndWorker(allowPartner: boolean) {
-  const partnerPort = await freePort();
-  const partnerOrigin = `http://127.0.0.1:${partnerPort}`;
+  // The partner's server listens first (its pages filled in once the worker runs): the worker has to know
+  // the partner's origin before it starts, and a port only picked, not held, could be taken by the stack meanwhile.
+  const pages: Record<string, string> = {};
+  const partner = await staticServer(pages);
+  const partnerOrigin = partner.url;
   const worker = await startStack(allowPartner ? { ALLOWED_ORIGINS: partnerOrigin } : {});
-  // The partner's port is chosen first: the worker has to know the origin before it starts.
-  const partner = await staticServer({ '/': partnerPage(worker.url), '/shop/verify': partnerPage(worker.url) }, partnerPort);
+  pages['/'] = pages['/shop/verify'] = partnerPage(worker.url);
   return { worker, partner, partnerOrigin };
 }
 
