@@ -14,10 +14,11 @@ import { realNow } from '../support/dates';
 const MIN = 60_000;
 
 function harness(start = realNow()) {
-  const state: { v?: Verification; alarm?: number; now: number; asked: number; events: WebhookEvent[] } = {
+  const state: { v?: Verification; alarm?: number; now: number; asked: number; events: WebhookEvent[]; released: string[] } = {
     now: start,
     asked: 0,
     events: [],
+    released: [],
   };
   const logic = new VerificationLogic({
     load: async () => state.v,
@@ -31,6 +32,7 @@ function harness(start = realNow()) {
       return { checkStatus: CHECKING, entityId: 'entity-1' };
     },
     enqueue: async (e) => void state.events.push(e),
+    release: async (v) => void state.released.push(v.id),
   });
   /** Runs the alarms due up to `until`, as the Durable Object would. */
   const runUntil = async (until: number) => {
@@ -84,8 +86,10 @@ describe('a server-started verification', () => {
     const polled = state.asked;
     assert.ok(polled > 0, 'polled once linked');
 
+    assert.deepEqual(state.released, [], 'an open one keeps its open-verification holds');
     const canceled = await logic.cancel();
     assert.equal(lifecycle(canceled!), 'canceled');
+    assert.deepEqual(state.released, [canceled!.id], 'canceling gives its holds back at once');
     assert.deepEqual(
       state.events.map((e) => e.type),
       ['verification.canceled'],

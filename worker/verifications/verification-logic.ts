@@ -155,6 +155,7 @@ export class VerificationLogic {
     await this.d.save(ended);
     if (ended.canceledAt !== undefined) this.emit(ended, { type: 'verification.canceled' });
     await this.d.enqueue(webhookEvent(ended));
+    await this.d.release?.(ended).catch(() => undefined); // a canceled one holds no open budget (else it lapses by itself)
     await this.d.setAlarm(this.d.now() + RETENTION_MS);
     return ended;
   }
