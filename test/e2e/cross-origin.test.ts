@@ -42,7 +42,10 @@ async function partnerAndWorker(allowPartner: boolean) {
   const pages: Record<string, string> = {};
   const partner = await staticServer(pages);
   const partnerOrigin = partner.url;
-  const worker = await startStack(allowPartner ? { ALLOWED_ORIGINS: partnerOrigin } : {});
+  const worker = await startStack(allowPartner ? { ALLOWED_ORIGINS: partnerOrigin } : {}).catch(async (err: unknown) => {
+    await partner.stop(); // or its open server keeps the test's process alive
+    throw err;
+  });
   pages['/'] = pages['/shop/verify'] = partnerPage(worker.url);
   return { worker, partner, partnerOrigin };
 }
