@@ -18,7 +18,6 @@ import { isLoopbackHost, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
 import { demoPartner, demoServerKeys } from './demo-partners';
-import { serverApi } from '../server-api/app';
 import { DEMO_PARTNERS } from './partners';
 import * as z from 'zod/mini';
 
@@ -28,48 +27,54 @@ const StartRequest = z.strictObject({
   customerRef: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
 });
 
-export const demoServer = new Hono<AppEnv>()
-  .use('/sandbox/demo/*', async (c, next) => {
-    if (!usesSandbox(c.env) || !demoEnabled(c.env)) throw nothingHere();
-    await next();
-    c.header('Cache-Control', 'no-store');
-  })
-  .get('/sandbox/demo/server-keys', async (c) => {
-    if (!isLoopbackHost(new URL(c.req.url).hostname)) throw nothingHere();
-    const keys = (await demoServerKeys(c.env)) ?? {};
-    // On a loopback host (checked above): the request's origin is trusted.
-    const own = new URL(trustedOwnOrigin(c.var.config, c.req.url)!);
-    return c.json({
-      partners: DEMO_PARTNERS.map((d) => ({
-        partnerId: d.id,
-        displayName: d.displayName,
-        origin: `${own.protocol}//${d.host}${own.port ? `:${own.port}` : ''}`,
-        serverKey: keys[d.id],
-      })),
+/**
+ * The demo's routes. `product` is the whole app the local entry built: the
+ * demo partner's server calls `/v1` through it, as a partner's server would
+ * through the network (its configuration, guards and middleware included).
+ */
+export const demoServer = (product: Pick<Hono<AppEnv>, 'fetch'>) =>
+  new Hono<AppEnv>()
+    .use('/sandbox/demo/*', async (c, next) => {
+      if (!usesSandbox(c.env) || !demoEnabled(c.env)) throw nothingHere();
+      await next();
+      c.header('Cache-Control', 'no-store');
+    })
+    .get('/sandbox/demo/server-keys', async (c) => {
+      if (!isLoopbackHost(new URL(c.req.url).hostname)) throw nothingHere();
+      const keys = (await demoServerKeys(c.env)) ?? {};
+      // On a loopback host (checked above): the request's origin is trusted.
+      const own = new URL(trustedOwnOrigin(c.var.config, c.req.url)!);
+      return c.json({
+        partners: DEMO_PARTNERS.map((d) => ({
+          partnerId: d.id,
+          displayName: d.displayName,
+          origin: `${own.protocol}//${d.host}${own.port ? `:${own.port}` : ''}`,
+          serverKey: keys[d.id],
+        })),
+      });
+    })
+    .post('/sandbox/demo/start', async (c) => {
+      const origin = normaliseOrigin(c.req.header('Origin') ?? '');
+      const partner = origin ? demoPartner(c.env, c.req.url, origin) : undefined;
+      if (!partner) throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'This site is not a demo partner.');
+      const { data } = await readJson(c, StartRequest);
+      const key = (await demoServerKeys(c.env))?.[partner.id];
+      if (!key) throw nothingHere();
+      let ctx;
+      try {
+        ctx = c.executionCtx;
+      } catch {
+        ctx = undefined;
+      }
+      // What a partner's server does: POST /v1/verifications with its server key (here in process).
+      const res = await product.fetch(
+        new Request(new URL('/v1/verifications', c.req.url), {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ customerRef: data.customerRef, sms: true }),
+        }),
+        c.env,
+        ctx,
+      );
+      return new Response(res.body, { status: res.status, headers: { 'Content-Type': 'application/json' } });
     });
-  })
-  .post('/sandbox/demo/start', async (c) => {
-    const origin = normaliseOrigin(c.req.header('Origin') ?? '');
-    const partner = origin ? demoPartner(c.env, c.req.url, origin) : undefined;
-    if (!partner) throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'This site is not a demo partner.');
-    const { data } = await readJson(c, StartRequest);
-    const key = (await demoServerKeys(c.env))?.[partner.id];
-    if (!key) throw nothingHere();
-    let ctx;
-    try {
-      ctx = c.executionCtx;
-    } catch {
-      ctx = undefined;
-    }
-    // What a partner's server does: POST /v1/verifications with its server key (here in process).
-    const res = await serverApi.fetch(
-      new Request(new URL('/v1/verifications', c.req.url), {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ customerRef: data.customerRef, sms: true }),
-      }),
-      c.env,
-      ctx,
-    );
-    return new Response(res.body, { status: res.status, headers: { 'Content-Type': 'application/json' } });
-  });

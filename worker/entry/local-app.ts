@@ -98,6 +98,6 @@ export const app = createApp({
     app.route('/', home);
     mountSandbox(app);
     app.route('/', demoReceiver);
-    app.route('/', demoServer);
+    app.route('/', demoServer(app));
   },
 });
