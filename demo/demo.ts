@@ -11,6 +11,7 @@
  */
 import type {} from '../widget/index.js';
 import { DEMO_PARTNERS, demoPartnerForHost } from '../worker/demo/partners';
+import type { DemoDelivery } from '../worker/demo/delivery';
 import { fromBase64url } from '../rules/base64url';
 import { LANGUAGES, RTL_LANGUAGES } from '../rules/language';
 
@@ -376,15 +377,6 @@ for (const type of EVENTS) {
 // accepted, and what it does with a forged event.
 
 const HOOKS_KEY = 'kyc-demo:verifications';
-interface Delivery {
-  webhookId: string;
-  type: string;
-  checkStatus?: string;
-  reason?: string;
-  livemode?: boolean;
-  signature: 'verified';
-  receivedAt: number;
-}
 let hooksTimer: ReturnType<typeof setTimeout> | undefined;
 
 function rememberVerification(id: string | undefined): void {
@@ -407,7 +399,7 @@ async function pollHooks(times: number): Promise<void> {
     try {
       const res = await fetch(`/sandbox/demo-webhooks/${id}`, { headers: { accept: 'application/json' } });
       if (!res.ok) continue;
-      const { deliveries } = (await res.json()) as { deliveries: Delivery[] };
+      const { deliveries } = (await res.json()) as { deliveries: DemoDelivery[] };
       for (const d of deliveries) {
         const outcome = d.checkStatus ?? d.reason ?? '';
         // livemode false: the sandbox made this outcome; a partner's server acts on it only in a test setup.

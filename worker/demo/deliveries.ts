@@ -6,18 +6,9 @@
  * tests) the test injects a store (test/support/demo-deliveries.ts).
  */
 import type { Env } from '../lib/env';
+import type { DemoDelivery } from './delivery';
 
-export interface DemoDelivery {
-  webhookId: string;
-  type: string;
-  checkStatus?: string;
-  reason?: string;
-  /** The event's `data.livemode` (false while the sandbox is the vendor). */
-  livemode?: boolean;
-  /** The receiver checked the signature (the demo receiver records nothing it could not verify). */
-  signature: 'verified';
-  receivedAt: number;
-}
+export type { DemoDelivery } from './delivery';
 
 /** Per verification, the last deliveries kept. */
 export const DELIVERIES_KEPT = 10;
