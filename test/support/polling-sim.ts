@@ -6,7 +6,9 @@
  * result calls it costs. Used by the polling tests and the bench's polling
  * item (the same schedule, the same code).
  */
-import { CHECKING, isOpen, type PollSchedule, type Verification } from '../../worker/verifications/verification';
+import { CHECKING, type Verification } from '../../worker/verifications/verification';
+import { isOpen } from '../../worker/verifications/lifecycle';
+import type { PollSchedule } from '../../worker/verifications/poll-schedule';
 import { VerificationLogic } from '../../worker/verifications/verification-logic';
 
 /** The widget's waits between `/api/result` calls after a return (its default `pollIntervals`, seconds). */

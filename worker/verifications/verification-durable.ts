@@ -30,6 +30,7 @@ export class VerificationStore extends DurableObject<Env> {
     setAlarm: (at) => this.ctx.storage.setAlarm(at),
     now: () => Date.now(),
     schedule: config(this.env).outcomes.poll,
+    lifecycle: config(this.env).outcomes.lifecycle,
     askVendor: (v) => askVendor(this.env, v, this.ctx),
     enqueue: (e) => enqueue(this.env, e),
     release: (v) => releaseHolds(this.env, v.id, v.holds),
