@@ -33,6 +33,8 @@ export interface JourneyResult {
   /** Seconds after the link at which each call was made. */
   callTimes: number[];
   outcome: 'final' | 'expired';
+  /** Why it expired. */
+  reason?: string;
   /** Seconds after the link at which the worker knew the outcome (final or expired). */
   endedAt: number;
 }
@@ -110,6 +112,7 @@ export async function simulate(j: Journey, o: SimOptions): Promise<JourneyResult
     vendorCalls: callTimes.length,
     callTimes,
     outcome: v.expiredAt === undefined ? 'final' : 'expired',
+    ...(v.expiredReason ? { reason: v.expiredReason } : {}),
     endedAt: (v.finalAt ?? v.expiredAt!) / 1000,
   };
 }

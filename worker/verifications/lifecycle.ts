@@ -254,13 +254,20 @@ export interface VendorAnswer {
 }
 
 /**
+ * Whether an answer may be taken about `entityId`: a final status only when
+ * it names that entity; "not finished" when it names no entity or that one.
+ */
+export const aboutEntity = (a: VendorAnswer, entityId: string) =>
+  a.entityId === entityId || (a.entityId === undefined && (a.checkStatus === CHECKING || !a.checkStatus));
+
+/**
  * The vendor answered about `entityId` (the entity the poll asked about).
- * Credited only when the answer names that entity and it is still this
- * verification's: a redaction, a cancel or an expiry meanwhile wins.
- * An answer about an earlier attempt's check is not a new attempt.
+ * Credited only when the answer names that entity (`aboutEntity`) and it is
+ * still this verification's: a redaction, a cancel or an expiry meanwhile
+ * wins. An answer about an earlier attempt's check is not a new attempt.
  */
 export function answered(v: Verification, a: VendorAnswer, entityId: string, now: number): Verification | undefined {
-  if (!isOpen(v) || v.entityId !== entityId || a.entityId !== entityId) return undefined;
+  if (!isOpen(v) || v.entityId !== entityId || !aboutEntity(a, entityId)) return undefined;
   const polled: Verification = { ...v, failedPolls: 0, vendorAnsweredAt: now };
   const earlier = a.checkId !== undefined && (v.attempts ?? []).some((x) => x.checkId === a.checkId);
   if (a.checkStatus === CHECKING || !a.checkStatus || earlier || requiresInput(v)) return polled;

@@ -10,6 +10,7 @@ import { randomToken, safeEqual } from '../lib/random';
 import type { OpsEvent } from '../ops/events';
 import { errorName } from '../lib/errors';
 import {
+  aboutEntity,
   answered,
   arrived,
   awaitingClaim,
@@ -272,8 +273,8 @@ export class VerificationLogic {
       if (cause !== 'alarm') await this.reschedule();
       throw err;
     }
-    if (answer.entityId !== asked.entityId) {
-      // Never credited: an answer without an entity, or about someone else's.
+    if (!aboutEntity(answer, asked.entityId!)) {
+      // Never credited: a result without an entity, or about someone else's.
       console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: asked.id }));
       await this.apply(pollFailed);
       if (cause !== 'alarm') await this.reschedule();
