@@ -68,7 +68,8 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     started = await clientSecretVerification(c, body.clientSecret);
     const status = lifecycle(started);
     // A link exists already: the same one again (no second vendor link), or a new one once it expired.
-    if (status === 'open' || status === 'requires_input') return resumeLink(c, { clientSecret: body.clientSecret, lang: body.lang, returnUrl: body.returnUrl });
+    if (status === 'open' || status === 'requires_input')
+      return resumeLink(c, { clientSecret: body.clientSecret, lang: body.lang, returnUrl: body.returnUrl });
     if (status === 'final') {
       throw new ApiError(409, 'VERIFICATION_ENDED', 'This verification has ended already.', [
         { issue: 'belongs to a verification that has ended', issueLocation: 'clientSecret' },
@@ -213,18 +214,18 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     } else {
       verification = startedWithLink(
         {
-        id: verificationId,
-        partnerId: partner.id,
-        partnerOrigin: origin,
-        // Whoever calls this route chose it (an Origin header is no authentication): `page`.
-        ...(customerRef ? { customerRef, customerRefSource: 'page' as const } : {}),
-        entityId,
-        workerOrigin: own,
-        livemode: cfg.livemode,
-        createdAt: now,
-        holds,
-        ...(handoff ? { handoff } : {}),
-        ...(partner.maxAttempts ? { maxAttempts: partner.maxAttempts } : {}),
+          id: verificationId,
+          partnerId: partner.id,
+          partnerOrigin: origin,
+          // Whoever calls this route chose it (an Origin header is no authentication): `page`.
+          ...(customerRef ? { customerRef, customerRefSource: 'page' as const } : {}),
+          entityId,
+          workerOrigin: own,
+          livemode: cfg.livemode,
+          createdAt: now,
+          holds,
+          ...(handoff ? { handoff } : {}),
+          ...(partner.maxAttempts ? { maxAttempts: partner.maxAttempts } : {}),
         },
         link.urlExpiry,
         now,

@@ -107,10 +107,7 @@ function linkTimes(urlExpiry: string | undefined, now: number, s: LifecycleSetti
 }
 
 /** What happens at or after the deadline: end it now, or ask the vendor once more first. */
-export type ExpiryDecision =
-  | { kind: 'expire'; reason: ExpiredReason }
-  | { kind: 'final' }
-  | { kind: 'ask' };
+export type ExpiryDecision = { kind: 'expire'; reason: ExpiredReason } | { kind: 'final' } | { kind: 'ask' };
 
 /**
  * What decides a verification has expired (undefined before its deadline, or
@@ -150,10 +147,7 @@ export function startedWithLink(input: LinkedInput, urlExpiry: string | undefine
 }
 
 /** start: a verification the partner's server made (`POST /v1/verifications`), no link yet, open for `expiresInSeconds`. */
-export function startedByServer(
-  input: Omit<LinkedInput, 'entityId' | 'partnerOrigin'>,
-  expiresInSeconds: number,
-): Verification {
+export function startedByServer(input: Omit<LinkedInput, 'entityId' | 'partnerOrigin'>, expiresInSeconds: number): Verification {
   return {
     ...input,
     partnerOrigin: '',

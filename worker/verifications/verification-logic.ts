@@ -383,7 +383,9 @@ export class VerificationLogic {
     if (!v || h?.kind !== 'link' || !safeEqual(token, h.openToken) || !handoffOpened(v, this.d.now())) return undefined;
     if (!consume) return h.hostedUrl;
     // Used once: the token must still be this one when the write happens.
-    const r = await this.apply((x) => (x.handoff?.kind === 'link' && x.handoff.openToken === token ? handoffOpened(x, this.d.now()) : undefined));
+    const r = await this.apply((x) =>
+      x.handoff?.kind === 'link' && x.handoff.openToken === token ? handoffOpened(x, this.d.now()) : undefined,
+    );
     if (!r) return undefined;
     this.emit(r.after, { type: 'handoff.opened' });
     return h.hostedUrl;
@@ -417,4 +419,3 @@ export class VerificationLogic {
     }));
   }
 }
-

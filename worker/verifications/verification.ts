@@ -185,11 +185,7 @@ export const newVerificationId = () => `vrf_${ulid()}`;
 export const VERIFICATION_ID = /^vrf_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export type WebhookEventType =
-  | 'verification.completed'
-  | 'verification.expired'
-  | 'verification.canceled'
-  | 'verification.requires_input'
-  | 'verification.redacted';
+  'verification.completed' | 'verification.expired' | 'verification.canceled' | 'verification.requires_input' | 'verification.redacted';
 
 /** A webhook event, byte for byte what every attempt sends. */
 export interface WebhookEvent {
