@@ -132,11 +132,11 @@ function deferred<T>() {
 /** A vendor the test answers by hand, one call at a time. */
 function heldVendor() {
   const calls: { resolve: (a: Answer) => void; reject: (e: unknown) => void }[] = [];
-  const started = deferred<void>();
+  const started = deferred<true>();
   const vendor: Vendor = () => {
     const d = deferred<Answer>();
     calls.push(d);
-    started.resolve();
+    started.resolve(true);
     return d.promise;
   };
   return { vendor, calls, started: started.promise };
@@ -184,9 +184,13 @@ describe('a write made while the vendor is asked is never undone', () => {
     const poll = logic.observe();
     await held.started;
     const later = start + 70 * MIN;
-    // Both shapes of a renewal: the vendor's urlExpiry, and the times it gives.
-    const renewal = { urlExpiry: new Date(later).toISOString(), linkExpiresAt: later, deadline: later + 15 * MIN };
-    assert.ok(await logic.renew(renewal as never));
+    // Both shapes of a renewal: the vendor's urlExpiry, and the times the old logic took from its caller.
+    const renewal: Parameters<VerificationLogic['renew']>[0] & Record<string, unknown> = {
+      urlExpiry: new Date(later).toISOString(),
+      linkExpiresAt: later,
+      deadline: later + 15 * MIN,
+    };
+    assert.ok(await logic.renew(renewal));
     held.calls[0]!.resolve({ checkStatus: CHECKING, entityId: ENTITY });
     await poll;
     assert.equal(state.v!.renewals, 1);
