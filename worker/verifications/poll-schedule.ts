@@ -50,7 +50,8 @@ export function pollDue(v: Verification, now: number, s: PollSchedule, cause: Po
   // A server-started verification without a link, or one waiting for the next attempt, has nothing to ask about.
   if (!isOpen(v) || !hasLink(v) || requiresInput(v)) return false;
   if (afterDeadline(v, now)) {
-    return !askedSinceDeadline(v) || now - v.lastPolledAt! >= doubled(s, v.failedPolls ?? 0);
+    // A person who just came back is asked about at once here too (a return's own budget, HINT_POLLS, bounds it).
+    return cause === 'returned' || !askedSinceDeadline(v) || now - v.lastPolledAt! >= doubled(s, v.failedPolls ?? 0);
   }
   if (v.polls >= maxPolls(v, s)) return false;
   return cause === 'returned' || v.lastPolledAt === undefined || now - v.lastPolledAt >= pollWait(v, s, cause);
@@ -71,9 +72,10 @@ export const pollStarted = (v: Verification, now: number, cause: PollCause): Ver
 /** When the alarm should next look at an open verification: its next poll on the schedule, or its deadline. */
 export function nextAlarmAt(v: Verification, now: number, s: PollSchedule, l: LifecycleSettings): number {
   if (afterDeadline(v, now)) {
-    // Asking a vendor that could not answer at the deadline, on its back-off, until it answers or the wait ends.
-    const due = askedSinceDeadline(v) ? v.lastPolledAt! + doubled(s, v.failedPolls ?? 0) : now;
-    return Math.min(vendorWaitEnds(v, l), Math.max(due, now + 1000));
+    // Not asked since the deadline: now (once: that poll marks it asked). Then a vendor that
+    // could not answer is asked on its back-off, until it answers or the wait ends.
+    if (!askedSinceDeadline(v)) return now;
+    return Math.min(vendorWaitEnds(v, l), Math.max(v.lastPolledAt! + doubled(s, v.failedPolls ?? 0), now + 1000));
   }
   const due =
     v.polls >= maxPolls(v, s) || !hasLink(v) || requiresInput(v)
