@@ -173,7 +173,9 @@ describe('a write made while the vendor is asked is never undone', () => {
     held.calls[0]!.resolve({ checkStatus: CHECKING, entityId: ENTITY });
     await poll;
     assert.notEqual(state.v!.redactedAt, undefined);
-    assert.doesNotMatch(JSON.stringify(state.v), /acct-secret-ref|entity-own/);
+    assert.doesNotMatch(JSON.stringify(state.v), /acct-secret-ref|entity-own|client-hash/);
+    assert.equal(state.v!.holds, undefined, "the holds name the person's client address");
+    assert.equal(state.v!.server?.returnUrl, undefined, "the server's return URL can name the account");
     assert.notEqual(state.v!.canceledAt, undefined, 'an open verification is canceled by its redaction');
   });
 
