@@ -127,7 +127,7 @@ export function opsPage(p: PageInput): string {
 <td><form method="post" action="/ops/redeliver${query()}"><input type="hidden" name="verificationId" value="${esc(d.verificationId)}"><button type="submit" class="secondary">Redeliver<span class="visually-hidden"> ${esc(d.type)} for ${esc(d.verificationId)}</span></button></form></td></tr>`,
         )
         .join('\n')
-    : '<tr><td colspan="8">No failed deliveries.</td></tr>';
+    : '<tr><td colspan="8">Every event was delivered.</td></tr>';
   const partnerOptions = [
     `<option value=""${p.partner ? '' : ' selected'}>All partners</option>`,
     ...p.partners.map((id) => `<option value="${esc(id)}"${id === p.partner ? ' selected' : ''}>${esc(id)}</option>`),
@@ -221,7 +221,7 @@ ${vendorRows}
 </div>
 <div class="scroll">
 <table>
-<caption>Failed deliveries (the last attempt failed), newest first</caption>
+<caption>Undelivered events (queued, failed or dead), newest first</caption>
 <thead><tr><th scope="col">Verification</th><th scope="col">Partner</th><th scope="col">Event</th><th scope="col">State</th><th scope="col" class="n">Attempts</th><th scope="col">Last answer</th><th scope="col">Last attempt</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>
 ${failedRows}
