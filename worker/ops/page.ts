@@ -76,6 +76,8 @@ export interface PageInput {
   failed: Delivery[];
   /** After a redelivery, what happened (shown as a status message). */
   notice?: { ok: boolean; text: string };
+  /** Settings that make the worker answer 500 MISCONFIGURED (names only). */
+  misconfigured?: string[];
 }
 
 export function opsPage(p: PageInput): string {
@@ -146,6 +148,7 @@ export function opsPage(p: PageInput): string {
 </header>
 <main>
 ${p.notice ? `<p class="status${p.notice.ok ? '' : ' bad'}" role="status">${esc(p.notice.text)}</p>` : ''}
+${p.misconfigured?.length ? `<p class="status bad" role="alert">Misconfigured: ${esc(p.misconfigured.join(', '))}. Every /api and /v1 route answers 500 MISCONFIGURED until these settings are fixed.</p>` : ''}
 <section aria-labelledby="filters-h">
 <h2 id="filters-h">Partner and range</h2>
 <form class="filters" method="get" action="/ops">

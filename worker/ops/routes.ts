@@ -18,6 +18,7 @@ import { VERIFICATION_ID } from '../verifications/verification';
 import { checkAccess } from './access';
 import { OPS_CSS_ASSET, opsPage, RANGES, type RangeName } from './page';
 import { funnel, summary } from './report';
+import { misconfiguration } from '../middleware/config-guard';
 import { DAY_MS, readDeliveries, readPartners, type DeliveryFilter } from './store';
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -172,6 +173,7 @@ ops.get('/ops', async (c) => {
     summary(db, { from, to: now, ...(partner ? { partner } : {}) }),
     readDeliveries(db, 'undelivered', partner, 50),
   ]);
+  const misconfigured = [...new Set(misconfiguration(c.env, c.var.config, c.req.url).map((i) => i.issueLocation))];
   const redelivered = c.req.query('redelivered');
   const refused = c.req.query('redeliver_failed');
   const notice =
@@ -188,6 +190,7 @@ ops.get('/ops', async (c) => {
       summary: s,
       failed,
       ...(notice ? { notice } : {}),
+      ...(misconfigured.length ? { misconfigured } : {}),
     }),
   );
 });
