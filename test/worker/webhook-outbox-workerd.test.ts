@@ -114,7 +114,15 @@ interface V1 {
   webhook: {
     state: string;
     attempts: number;
-    undelivered?: { webhookId: string; type: string; sequence: number; state: string; attempts: number; lastAttemptAt?: string; nextAttemptAt?: string }[];
+    undelivered?: {
+      webhookId: string;
+      type: string;
+      sequence: number;
+      state: string;
+      attempts: number;
+      lastAttemptAt?: string;
+      nextAttemptAt?: string;
+    }[];
   };
 }
 
