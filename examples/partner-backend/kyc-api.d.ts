@@ -353,10 +353,10 @@ export interface components {
         };
         WebhookStatus: {
             /**
-             * @description `none`: no event yet (or no endpoint); `queued`: being delivered or retried; `delivered`: a 2xx; `gone`: the endpoint answered 410; `dead`: every attempt failed.
+             * @description `none`: no event yet (or no endpoint); `queued`: handed to the queue, being delivered; `failed`: the last attempt failed and the next is scheduled; `delivered`: a 2xx; `gone`: the endpoint answered 410; `dead`: every attempt failed.
              * @enum {string}
              */
-            state: "none" | "queued" | "delivered" | "gone" | "dead";
+            state: "none" | "queued" | "failed" | "delivered" | "gone" | "dead";
             attempts: number;
             /**
              * Format: date-time
@@ -365,6 +365,27 @@ export interface components {
             lastAttemptAt?: string;
             /** @description The HTTP status of your endpoint's last answer. */
             lastResponseStatus?: number;
+            /** @description Every event of this verification not delivered yet (queued, failed or dead), oldest first. */
+            undelivered: {
+                webhookId: string;
+                type: string;
+                /** @description `data.sequence` of the event: 1, 2, 3… per verification. */
+                sequence: number;
+                /** @enum {string} */
+                state: "queued" | "failed" | "dead";
+                attempts: number;
+                lastResponseStatus?: number;
+                /**
+                 * Format: date-time
+                 * @description The last attempt (ISO 8601, UTC)
+                 */
+                lastAttemptAt?: string;
+                /**
+                 * Format: date-time
+                 * @description When the next attempt is due (ISO 8601, UTC)
+                 */
+                nextAttemptAt?: string;
+            }[];
         };
         RedeliveredWebhook: {
             verificationId: string;

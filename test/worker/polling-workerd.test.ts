@@ -49,7 +49,7 @@ before(async () => {
       KYC_BASE_URL: vendor.url,
       KYC_API_KEY: 'test-key',
       KYC_CUSTOMER_ID: 'test-customer',
-      SESSION_SECRET: 'polling-session-secret-5151',
+      SESSION_SECRET: 'polling-session-secret-5151-xxxx',
       ALLOWED_ORIGINS: ORIGIN,
       RESULT_POLL_SECONDS: String(POLL),
       RESULT_POLL_MAX_SECONDS: String(MAX),

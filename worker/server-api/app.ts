@@ -82,6 +82,7 @@ export function summary(v: Verification, livemode: boolean): VerificationSummary
 async function describe(c: Context<AppEnv>, v: Verification, person?: Person): Promise<V1Verification> {
   const livemode = c.var.config.livemode;
   const w = v.webhook;
+  const owed = await verifications(c.env).undelivered(v.id);
   return {
     ...summary(v, livemode),
     ...(lifecycle(v) === 'final' && v.entityId !== undefined ? { resultToken: await issueResultToken(c.env, v) } : {}),
@@ -90,6 +91,16 @@ async function describe(c: Context<AppEnv>, v: Verification, person?: Person): P
       attempts: w.attempts,
       ...(w.at !== undefined && w.attempts > 0 ? { lastAttemptAt: iso(w.at) } : {}),
       ...(w.lastStatus !== undefined ? { lastResponseStatus: w.lastStatus } : {}),
+      undelivered: owed.map((e) => ({
+        webhookId: e.webhookId,
+        type: e.type,
+        sequence: e.sequence,
+        state: e.state,
+        attempts: e.attempts,
+        ...(e.lastResponseStatus !== undefined ? { lastResponseStatus: e.lastResponseStatus } : {}),
+        ...(e.lastAttemptAt !== undefined ? { lastAttemptAt: iso(e.lastAttemptAt) } : {}),
+        ...(e.nextAttemptAt !== undefined ? { nextAttemptAt: iso(e.nextAttemptAt) } : {}),
+      })),
     },
     ...(person ? { person } : {}),
   };

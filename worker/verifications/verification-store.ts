@@ -16,6 +16,7 @@ import { CHECKING, type LinkStart, type Renewal, type Verification, type Webhook
 import type { Arrival, ClaimOutcome, ReturnHint } from './verification-logic';
 import type { WebhookState } from './verification';
 import type { WaitUntil } from '../ops/events';
+import type { AttemptReport, ReportResult, UndeliveredEvent } from './webhook-outbox';
 
 /**
  * Asks the vendor about a verification's entity, as its partner. Never with
@@ -52,11 +53,6 @@ export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil
     }
     throw err;
   }
-}
-
-/** Hands the event to the webhook queue; without one (no webhook configured in tests) it is dropped. */
-export async function enqueue(env: Env, event: WebhookEvent): Promise<void> {
-  await bindingIfAny(env, 'WEBHOOK_QUEUE')?.send(event, { contentType: 'json' });
 }
 
 /**
@@ -105,6 +101,14 @@ export interface Verifications {
   redact(id: string): Promise<Verification | undefined>;
   /** `/v1` redeliver: the event queued again; undefined while it has not ended. */
   redeliver(id: string): Promise<WebhookEvent | undefined>;
+  /** The events not delivered yet (queued, failed, dead). */
+  undelivered(id: string): Promise<UndeliveredEvent[]>;
+  /** The queue consumer: the event to attempt (its outbox copy), or undefined when that attempt is no longer owed. */
+  outboxEvent(id: string, sequence: number, attempt: number): Promise<WebhookEvent | undefined>;
+  /** The queue consumer: what an attempt came to; undefined when it was already reported. */
+  webhookAttempt(id: string, sequence: number, attempt: number, report: AttemptReport): Promise<ReportResult | undefined>;
+  /** An event queued before the outbox existed, handed to it. */
+  adopt(id: string, event: WebhookEvent): Promise<void>;
 }
 
 const injected = new WeakMap<Env, Verifications>();
@@ -135,5 +139,9 @@ export function verifications(env: Env): Verifications {
     cancel: (id) => stub(id).cancel(),
     redact: (id) => stub(id).redact(),
     redeliver: (id) => stub(id).redeliver(),
+    undelivered: (id) => stub(id).undelivered(),
+    outboxEvent: (id, sequence, attempt) => stub(id).outboxEvent(sequence, attempt),
+    webhookAttempt: (id, sequence, attempt, report) => stub(id).webhookAttempt(sequence, attempt, report),
+    adopt: (id, event) => stub(id).adopt(event),
   };
 }

@@ -13,7 +13,8 @@ export const CHECKING = 'CHECKING';
 /** Who set a verification's `customerRef`. */
 export type CustomerRefSource = 'server' | 'page';
 
-export type WebhookState = 'none' | 'queued' | 'delivered' | 'gone' | 'dead';
+/** The last event's delivery; `failed`: its last attempt failed and another is scheduled. */
+export type WebhookState = 'none' | 'queued' | 'failed' | 'delivered' | 'gone' | 'dead';
 
 export interface Verification {
   /** `vrf_` + a ULID. */
