@@ -84,6 +84,12 @@ export class MemoryVerifications implements Verifications {
   redeliver(id: string) {
     return this.logic(id).redeliver();
   }
+  async askNow(id: string) {
+    return unpack(await observeSafely(() => this.logic(id).observe({}, true)));
+  }
+  expireNow(id: string) {
+    return this.logic(id).expireNow();
+  }
   /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
   forgetAllBut(...keep: string[]): void {
     for (const map of [this.records, this.alarms, this.logics] as Map<string, unknown>[]) {

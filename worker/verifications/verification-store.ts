@@ -96,6 +96,10 @@ export interface Verifications {
   redact(id: string): Promise<Verification | undefined>;
   /** `/v1` redeliver: the event queued again; undefined while it has not ended. */
   redeliver(id: string): Promise<WebhookEvent | undefined>;
+  /** The sandbox command (local stack only): the vendor asked at once, as for a person back from the hosted flow. */
+  askNow(id: string): Promise<Verification | undefined>;
+  /** The sandbox command (local stack only): an open verification ends as expired now. */
+  expireNow(id: string): Promise<Verification | undefined>;
 }
 
 const injected = new WeakMap<Env, Verifications>();
@@ -126,5 +130,7 @@ export function verifications(env: Env): Verifications {
     cancel: (id) => stub(id).cancel(),
     redact: (id) => stub(id).redact(),
     redeliver: (id) => stub(id).redeliver(),
+    askNow: async (id) => unpack(await stub(id).askNow()),
+    expireNow: (id) => stub(id).expireNow(),
   };
 }
