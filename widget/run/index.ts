@@ -378,7 +378,7 @@ export function install(flow: Flow, d: Deps): Run {
       if (!p || !flow.showsForm()) return;
       const v = flow.values;
       const put = (k: 'givenName' | 'middleName' | 'familyName' | 'dobDay' | 'dobMonth' | 'dobYear' | 'phoneNumber', x?: string) => {
-        if (typeof x === 'string' && x && !v[k]) v[k] = x;
+        if (typeof x === 'string' && x && !flow.typed.has(k)) v[k] = x;
       };
       put('givenName', p.name?.givenName);
       put('middleName', p.name?.middleName);
@@ -390,7 +390,8 @@ export function install(flow: Flow, d: Deps): Run {
         put('dobYear', dob[1]);
       }
       // The country code has a default: the prefill's wins while no number is typed.
-      if (typeof p.phone?.code === 'string' && p.phone.code && !v.phoneNumber) v.phoneCode = p.phone.code;
+      if (typeof p.phone?.code === 'string' && p.phone.code && !flow.typed.has('phoneNumber') && !flow.typed.has('phoneCode'))
+        v.phoneCode = p.phone.code;
       put('phoneNumber', p.phone?.number);
       host.requestUpdate();
     },
