@@ -107,6 +107,30 @@ describe('<kyc-onboard> client-secret and prefill', () => {
   });
 });
 
+describe('<kyc-onboard> a client secret the worker refuses', () => {
+  it('tells the person to go back to the site and start again, and the console what the integrator got wrong', async () => {
+    mockApi({
+      result: () =>
+        errorAnswer(401, 'CLIENT_SECRET_INVALID', [{ issue: 'is not a valid client secret for this site', issueLocation: 'clientSecret' }]),
+    });
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.map(String).join(' '));
+    let el!: KycOnboard;
+    try {
+      el = await mount(html`<kyc-onboard client-secret=${SECRET}></kyc-onboard>`);
+      await waitState(el, 'error');
+    } finally {
+      console.error = original;
+    }
+    const alert = el.shadowRoot!.querySelector('[role=alert]')!;
+    expect(alert.textContent).to.contain(`This link to verify is no longer valid: go back to ${location.hostname} and start again.`);
+    expect(alert.querySelector('button'), 'starting again on this page would only be refused again').to.equal(null);
+    expect(errors.some((e) => /client-secret/.test(e) && /POST \/v1\/verifications/.test(e))).to.equal(true);
+    expect(errors.join(' ')).not.to.contain(SECRET);
+  });
+});
+
 // `prefill` and `client-secret` take effect whenever they are set: a page (or a framework wrapper) that sets them a
 // moment late must not get an empty form. Each moment: before the first render, right after it (the run chunk not
 // loaded by this element), while it loads, and after it started; never over what the person typed.

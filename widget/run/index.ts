@@ -114,6 +114,11 @@ export function install(flow: Flow, d: Deps): Run {
         `<kyc-onboard>: the worker refused this page's origin (${location.origin}): add it to the worker's ALLOWED_ORIGINS (or to the partner's origins). Request ${f.requestId}.`,
       );
     }
+    if (f.errorCode === 'CLIENT_SECRET_INVALID') {
+      console.error(
+        `<kyc-onboard>: the worker refused client-secret: it is not the clientSecret your server got from POST /v1/verifications for this site's partner (another partner's or environment's, altered or cut short, or this page's origin is not the partner's). Pass the clientSecret of the verification, as it is. Request ${f.requestId}.`,
+      );
+    }
     if (unplaced.length) console.error(`<kyc-onboard>: the worker refused the request: ${unplaced.join('; ')}. Request ${f.requestId}.`);
     set('error');
     d.emit(host, 'kyc-error', { errorCode: f.errorCode, requestId: f.requestId, retryable: f.retryable, status: f.status });
