@@ -312,7 +312,8 @@ export const server = createServer(async (req, res) => {
         return json(res, 401, { error: 'signature refused' });
       }
       const { type, data } = event;
-      if (!TEST_MODE && data?.livemode !== true) return json(res, 400, { error: 'test-mode event refused (livemode is not true)' });
+      // A sandbox or test worker's event: acknowledged (any other answer is retried for days), never recorded.
+      if (!TEST_MODE && data?.livemode !== true) return json(res, 200, { ignored: 'test-mode event (livemode is not true)' });
       if (!VERIFICATION_ID.test(String(data?.verificationId))) return json(res, 400, { error: 'no verificationId' });
       // At least once: the same webhook-id may come again; recording is idempotent.
       // Matched by verificationId: data.customerRef (set by a page) never picks the account.
