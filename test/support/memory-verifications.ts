@@ -108,6 +108,12 @@ export class MemoryVerifications implements Verifications {
   async adopt(id: string, event: WebhookEvent) {
     if (this.records.has(id)) this.outboxes.set(id, added(this.outboxes.get(id) ?? [], event, this.clock.now()));
   }
+  async askNow(id: string) {
+    return unpack(await observeSafely(() => this.logic(id).observe({}, true)));
+  }
+  expireNow(id: string) {
+    return this.logic(id).expireNow();
+  }
   /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
   forgetAllBut(...keep: string[]): void {
     for (const map of [this.records, this.alarms, this.logics, this.outboxes] as Map<string, unknown>[]) {

@@ -252,6 +252,13 @@ export class VerificationStore extends DurableObject<Env> {
   redeliver(): Promise<WebhookEvent | undefined> {
     return this.settle(this.logic.redeliver());
   }
+  /** The vendor asked at once, as for a person back from the hosted flow (the sandbox command). */
+  askNow(): Promise<Observation> {
+    return observeSafely(() => this.logic.observe({}, true));
+  }
+  expireNow(): Promise<Verification | undefined> {
+    return this.logic.expireNow();
+  }
   read(): Promise<Verification | undefined> {
     return this.ctx.storage.get<Verification>('v');
   }

@@ -109,6 +109,10 @@ export interface Verifications {
   webhookAttempt(id: string, sequence: number, attempt: number, report: AttemptReport): Promise<ReportResult | undefined>;
   /** An event queued before the outbox existed, handed to it. */
   adopt(id: string, event: WebhookEvent): Promise<void>;
+  /** The sandbox command (local stack only): the vendor asked at once, as for a person back from the hosted flow. */
+  askNow(id: string): Promise<Verification | undefined>;
+  /** The sandbox command (local stack only): an open verification ends as expired now. */
+  expireNow(id: string): Promise<Verification | undefined>;
 }
 
 const injected = new WeakMap<Env, Verifications>();
@@ -143,5 +147,7 @@ export function verifications(env: Env): Verifications {
     outboxEvent: (id, sequence, attempt) => stub(id).outboxEvent(sequence, attempt),
     webhookAttempt: (id, sequence, attempt, report) => stub(id).webhookAttempt(sequence, attempt, report),
     adopt: (id, event) => stub(id).adopt(event),
+    askNow: async (id) => unpack(await stub(id).askNow()),
+    expireNow: (id) => stub(id).expireNow(),
   };
 }
