@@ -21,7 +21,8 @@ import { ApiError } from '../lib/errors';
 import type { AppEnv } from '../lib/env';
 import { isLoopbackHost } from '../lib/origins';
 import { readJson } from '../lib/validation';
-import { hasLink, isOpen, lifecycle, VERIFICATION_ID, type Verification } from '../verifications/verification';
+import { VERIFICATION_ID, type Verification } from '../verifications/verification';
+import { hasLink, isOpen, lifecycle } from '../verifications/lifecycle';
 import { verifications } from '../verifications/verification-store';
 
 const CompleteRequest = z.object({ status: z.enum(FINAL_CHECK_STATUSES) });
