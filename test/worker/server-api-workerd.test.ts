@@ -286,6 +286,7 @@ describe('/v1 verifications', () => {
     const jwks = createRemoteJWKSet(new URL(`${worker.url}/.well-known/jwks.json`));
     const { payload } = await jwtVerify(final.resultToken!, jwks, { audience: PARTNERS.alpha.origin, currentDate: new Date(realNow()) });
     assert.equal(payload.customer_ref, ref, 'the server’s reference, not a page’s');
+    assert.equal(payload.customer_ref_source, 'server');
     assert.equal(payload.sub, made.verificationId);
 
     const withPerson = await get('alpha', made.verificationId, '?include=person');
@@ -331,17 +332,38 @@ describe('/v1 verifications', () => {
     assert.equal((await get('beta', made.verificationId)).body.status, 'created', 'untouched');
   });
 
-  it('the browser-created path (customer-ref on the page) shows up in /v1 as customerRefSource "page"', async () => {
+  it('a page-set customer-ref: its token says customer_ref_source "page"; listing by customerRef finds only the server’s unless asked', async () => {
     const ref = `page-${crypto.randomUUID().slice(0, 8)}`;
+    const server = await create('beta', ref);
     const res = await api('/api/onboarding-link', PARTNERS.beta.origin, { ...PERSON, customerRef: ref });
     assert.equal(res.status, 200);
-    const { verificationId } = (await res.json()) as { verificationId: string };
-    const listed = await v1(`/v1/verifications?customerRef=${ref}`, PARTNERS.beta.serverKey);
-    const page = (await listed.json()) as { data: { verificationId: string; status: string; customerRefSource: string }[] };
-    assert.deepEqual(
-      page.data.map((d) => [d.verificationId, d.status, d.customerRefSource]),
-      [[verificationId, 'open', 'page']],
-    );
+    const { verificationId, url, session } = (await res.json()) as { verificationId: string; url: string; session: string };
+    type Row = { verificationId: string; status: string; customerRefSource: string };
+    const list = async (query: string) =>
+      ((await (await v1(`/v1/verifications?${query}`, PARTNERS.beta.serverKey)).json()) as { data: Row[] }).data.map((d) => [
+        d.verificationId,
+        d.status,
+        d.customerRefSource,
+      ]);
+    assert.deepEqual(await list(`customerRef=${ref}`), [[server.verificationId, 'created', 'server']], 'the server’s reference only');
+    assert.deepEqual(await list(`customerRef=${ref}&customerRefSource=page`), [[verificationId, 'open', 'page']]);
+    assert.deepEqual(await list(`customerRef=${ref}&customerRefSource=any`), [
+      [verificationId, 'open', 'page'],
+      [server.verificationId, 'created', 'server'],
+    ]);
+    const bad = await v1(`/v1/verifications?customerRefSource=browser`, PARTNERS.beta.serverKey);
+    assert.equal(bad.status, 400);
+    assert.deepEqual(((await bad.json()) as { issues: { issueLocation: string }[] }).issues.map((i) => i.issueLocation), ['customerRefSource']);
+
+    await fetch(url, { method: 'POST', body: new URLSearchParams({ outcome: 'complete' }), redirect: 'manual' });
+    const token = await until('the page’s token', async () => {
+      const a = (await (await api('/api/result', PARTNERS.beta.origin, { session })).json()) as { resultToken?: string };
+      return a.resultToken;
+    });
+    const jwks = createRemoteJWKSet(new URL(`${worker.url}/.well-known/jwks.json`));
+    const { payload } = await jwtVerify(token, jwks, { audience: PARTNERS.beta.origin, currentDate: new Date(realNow()) });
+    assert.equal(payload.customer_ref, ref);
+    assert.equal(payload.customer_ref_source, 'page', 'a page-set reference is marked as such in the token');
   });
 
   it('cancel: polling stops, the secret and the session stop working, verification.canceled goes out', async () => {

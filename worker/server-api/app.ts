@@ -250,7 +250,14 @@ serverApi.get(PATHS.verifications, async (c) => {
   const db = bindingIfAny(c.env, 'DB');
   if (!db) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
   const limit = q.limit ?? DEFAULT_LIMIT;
-  const rows = await listIndex(db, c.get('partner')!.id, { ...q, limit: limit + 1 });
+  // A page-set reference is whatever a script claiming the partner's origin sent: looking a customer up by
+  // reference finds only the server's own unless the caller asks for the page's too.
+  const { customerRefSource = q.customerRef !== undefined ? 'server' : 'any', ...filter } = q;
+  const rows = await listIndex(db, c.get('partner')!.id, {
+    ...filter,
+    ...(customerRefSource !== 'any' ? { customerRefSource } : {}),
+    limit: limit + 1,
+  });
   const page = rows.slice(0, limit).map(fromRow);
   return c.json({ data: page, ...(rows.length > limit ? { nextCursor: page.at(-1)!.verificationId } : {}) });
 });
