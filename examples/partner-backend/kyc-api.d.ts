@@ -367,6 +367,8 @@ export interface operations {
         parameters: {
             query?: {
                 customerRef?: string;
+                /** @description Whose `customerRef` to list: `server` (set by your server through this API), `page` (set on the page, where any script can claim your origin) or `any`. Default: `server` when `customerRef` is given, else `any`. */
+                customerRefSource?: "server" | "page" | "any";
                 status?: "created" | "open" | "final" | "expired" | "canceled";
                 /** @description 1–100, default 20. */
                 limit?: string;

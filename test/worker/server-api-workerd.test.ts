@@ -353,7 +353,10 @@ describe('/v1 verifications', () => {
     ]);
     const bad = await v1(`/v1/verifications?customerRefSource=browser`, PARTNERS.beta.serverKey);
     assert.equal(bad.status, 400);
-    assert.deepEqual(((await bad.json()) as { issues: { issueLocation: string }[] }).issues.map((i) => i.issueLocation), ['customerRefSource']);
+    assert.deepEqual(
+      ((await bad.json()) as { issues: { issueLocation: string }[] }).issues.map((i) => i.issueLocation),
+      ['customerRefSource'],
+    );
 
     await fetch(url, { method: 'POST', body: new URLSearchParams({ outcome: 'complete' }), redirect: 'manual' });
     const token = await until('the page’s token', async () => {
