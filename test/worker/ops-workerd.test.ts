@@ -205,6 +205,44 @@ describe('ops access in a deployment', () => {
     }
   });
 
+  it('OPS_TOKEN: 40 wrong tokens from one client meet a 429, then its right token waits too; other clients are not held', async () => {
+    const token = 'ops_' + crypto.randomUUID();
+    const w = await startMiniflareWorker({ vars: { OPS_TOKEN: token } });
+    const as = (ip: string, t: string) =>
+      fetch(`${w.url}/ops/api/funnel`, { headers: { Authorization: `Bearer ${t}`, 'CF-Connecting-IP': ip } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) statuses.push((await as('198.51.100.40', `wrong-${i}-${token}`)).status);
+      assert.ok(statuses.includes(429), `40 wrong tokens met no 429: ${[...new Set(statuses)].join(', ')}`);
+      const limited = await as('198.51.100.40', token);
+      assert.equal(limited.status, 429);
+      assert.equal(((await limited.json()) as { errorCode: string }).errorCode, 'RATE_LIMITED');
+      assert.equal((await as('198.51.100.41', token)).status, 200, 'another client');
+    } finally {
+      await w.dispose();
+    }
+  });
+
+  it('an OPS_TOKEN under 32 characters is refused: 500 MISCONFIGURED naming OPS_TOKEN, even to the right token', async () => {
+    const short = 'abcd1234';
+    const w = await startMiniflareWorker({ vars: { OPS_TOKEN: short } });
+    try {
+      for (const headers of [{}, { Authorization: `Bearer ${short}` }] as Record<string, string>[]) {
+        const res = await fetch(`${w.url}/ops/api/funnel`, { headers });
+        assert.equal(res.status, 500);
+        const body = (await res.json()) as { errorCode: string; issues: { issueLocation: string }[] };
+        assert.equal(body.errorCode, 'MISCONFIGURED');
+        assert.deepEqual(
+          body.issues.map((i) => i.issueLocation),
+          ['OPS_TOKEN'],
+        );
+        assert.ok(!JSON.stringify(body).includes(short), 'the token is not in the answer');
+      }
+    } finally {
+      await w.dispose();
+    }
+  });
+
   it('Cloudflare Access: only an assertion signed by the team’s key, for this audience, unexpired, opens it', async () => {
     const team = 'kyc-team.cloudflareaccess.com';
     const aud = 'a'.repeat(64);

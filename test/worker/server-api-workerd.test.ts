@@ -182,6 +182,26 @@ describe('/v1 keys', () => {
   });
 });
 
+describe('/v1 wrong keys per client', () => {
+  it('70 wrong keys from one IPv6 /64 meet a 429; then even a right key from that /64 or its /48 is refused before any lookup', async () => {
+    const from = (ip: string, key: string) => v1('/v1/verifications', key, { headers: { 'CF-Connecting-IP': ip } });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 70; i++) statuses.push((await from(`2001:db8:70:6400::${i.toString(16)}`, newServerKey())).status);
+    assert.ok(statuses.includes(429), `70 wrong keys met no 429: ${[...new Set(statuses)].join(', ')}`);
+    assert.ok(
+      statuses.slice(0, 19).every((s) => s === 401),
+      'the first wrong keys are plain 401s',
+    );
+    // A registry partner's right key needs the KV read to be recognised: a 429 shows it was never looked up.
+    const right = await from('2001:db8:70:6400::ffff', PARTNERS.alpha.serverKey);
+    assert.equal(right.status, 429, 'refused before the key is looked up');
+    assert.equal(((await right.json()) as { errorCode: string }).errorCode, 'RATE_LIMITED');
+    assert.match(right.headers.get('Retry-After') ?? '', /^\d+$/);
+    assert.equal((await from('2001:db8:70:65ff::1', PARTNERS.alpha.serverKey)).status, 429, 'another /64 of the same /48');
+    assert.equal((await from('2001:db8:71::1', PARTNERS.alpha.serverKey)).status, 200, 'another /48 has its own count');
+  });
+});
+
 describe('/v1 verifications', () => {
   it('bad input names each field; unknown and malformed ids are 404', async () => {
     const key = PARTNERS.alpha.serverKey;

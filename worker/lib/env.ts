@@ -122,6 +122,8 @@ export interface Env extends CloudflareBindings {
   RL_SMS: CloudflareBindings['RL_SMS'];
   /** Durable Object per budget that outlives a window: texts per number per day, open verifications per IP and per partner. */
   LIMITS: CloudflareBindings['LIMITS'];
+  /** Rate limit on failed credentials (a wrong `/v1` key, a wrong `/ops` token) per client: failed-attempts.ts. */
+  RL_AUTH_FAIL: CloudflareBindings['RL_AUTH_FAIL'];
   /** Rate limit per server key on `/v1`. */
   RL_SERVER_KEY: CloudflareBindings['RL_SERVER_KEY'];
   /** Texts one number may get in 24 hours, across partners. Default 10. */

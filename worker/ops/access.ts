@@ -6,19 +6,27 @@
  *     audience, expiry), never trusted because it is there; WebCrypto does
  *     it, as for the worker's other tokens (jose's JWT verification would add
  *     about 7 KB gzip to the bundle; the tests sign with jose);
- *   - `Authorization: Bearer <OPS_TOKEN>` (the CLI), compared in constant time;
+ *   - `Authorization: Bearer <OPS_TOKEN>` (the CLI), compared in constant time; a token
+ *     under 32 characters is a misconfiguration (500 naming OPS_TOKEN), never a password;
  *   - neither configured: 404, as if there were no console, except with the
  *     sandbox as the vendor on a loopback host (a laptop), where it is open.
  * Configured, a request with neither a valid assertion nor the token is 401.
  */
 import { fromBase64url } from '../../rules/base64url';
-import { errorName } from '../lib/errors';
+import { errorName, type Issue } from '../lib/errors';
 import { usesSandbox, type Env } from '../lib/env';
 import { hasInProcessSandbox } from '../vendor-api/from-env';
 import { isLoopbackHost } from '../lib/origins';
 import { config } from '../config';
 
-export type Access = { kind: 'allowed'; by: 'access' | 'token' | 'local' } | { kind: 'not-found' } | { kind: 'unauthorized' };
+export type Access =
+  | { kind: 'allowed'; by: 'access' | 'token' | 'local' }
+  | { kind: 'not-found' }
+  | { kind: 'unauthorized' }
+  | { kind: 'misconfigured'; issues: Issue[] };
+
+/** A shorter OPS_TOKEN can be guessed: the console refuses to run with one. */
+export const OPS_TOKEN_MIN_LENGTH = 32;
 
 /** The team domain as a host name (`team.cloudflareaccess.com`), from either a host or an https origin. */
 export function teamDomain(env: Env): string | undefined {
@@ -134,6 +142,12 @@ export async function checkAccess(env: Env, requestUrl: string, headers: Headers
   const token = env.OPS_TOKEN?.trim();
   const accessOn = Boolean(teamDomain(env) && env.OPS_ACCESS_AUD?.trim());
   if (!token && !accessOn) return openLocally(env, requestUrl) ? { kind: 'allowed', by: 'local' } : { kind: 'not-found' };
+  if (token && token.length < OPS_TOKEN_MIN_LENGTH) {
+    return {
+      kind: 'misconfigured',
+      issues: [{ issueLocation: 'OPS_TOKEN', issue: `must be at least ${OPS_TOKEN_MIN_LENGTH} characters` }],
+    };
+  }
   if (token) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(headers.get('Authorization') ?? '');
     if (m && (await tokenEquals(m[1]!, token))) return { kind: 'allowed', by: 'token' };

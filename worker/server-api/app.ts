@@ -11,7 +11,8 @@ import type { AppEnv } from '../lib/env';
 import { bindingIfAny } from '../lib/env';
 import { ApiError, PARSE, validationError, zodIssues } from '../lib/errors';
 import { idempotency } from '../middleware/idempotency';
-import { clientIp, enforce } from '../lib/limits';
+import { countFailedAttempt, refuseLimitedClient } from '../lib/failed-attempts';
+import { enforce } from '../lib/limits';
 import { normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
@@ -174,13 +175,14 @@ serverApi.get(PATHS.openapi, async (c) => {
 serverApi.use('/v1/*', async (c, next) => {
   if (c.req.method === 'OPTIONS')
     throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This API is for servers: no CORS.', [], { Allow: 'GET, POST' });
+  // A client that kept sending wrong keys is refused before its key is looked up (no registry read).
+  const limited = refuseLimitedClient('v1', c.req.raw.headers);
+  if (limited) throw limited;
   let caller;
   try {
     caller = await authenticate(c.env, c.req.url, c.req.header('Authorization'));
   } catch (err) {
-    // Bad keys spend the client's budget: guessing costs as much as calling.
-    if (err instanceof ApiError && err.errorCode === 'UNAUTHENTICATED')
-      await enforce(c.env.RL_IP, `v1 ${clientIp(c.req.raw.headers)}`, 'requests');
+    if (err instanceof ApiError && err.errorCode === 'UNAUTHENTICATED') await countFailedAttempt(c.env, 'v1', c.req.raw.headers);
     throw err;
   }
   c.set('partner', caller.partner);
