@@ -61,7 +61,7 @@ describe('registry partners in workerd, with a fake vendor', () => {
     const key = { ...(await exportJWK(privateKey)), kid: 'wd-seal-1' };
     worker = await startMiniflareWorker({
       vars: {
-        OPS_TOKEN: 'ops-token-for-ruok-0123456789',
+        OPS_TOKEN: 'ops-token-for-ruok-0123456789-abcdef',
         KYC_BASE_URL: vendor.url,
         KYC_API_KEY: 'operator-key-wd',
         KYC_CUSTOMER_ID: 'op-customer',
