@@ -304,7 +304,7 @@ describe('sealing', () => {
 describe('/api/ruok', () => {
   it('checks the operator’s credentials, or a named partner’s (for the operator only)', async () => {
     const ops = { ...env, OPS_TOKEN: 'ops-token-0123456789abcdef-0123456789' };
-    const asOperator = { headers: { Authorization: 'Bearer ops-token-0123456789abcdef' } };
+    const asOperator = { headers: { Authorization: 'Bearer ops-token-0123456789abcdef-0123456789' } };
     assert.equal((await call('/api/ruok', {}, env)).status, 200);
     assert.equal(vendorRequests.at(-1)!.headers['api_key'], baseEnv.KYC_API_KEY);
     // To anyone but the operator, a known and an unknown id answer alike (no enumeration), and the vendor is not asked.
