@@ -279,15 +279,12 @@ export interface components {
             person?: {
                 /** @description The vendor's entity id (the same as the verification's `entityId`). */
                 entityId: string;
-                entityType?: string;
                 name?: {
                     familyName: string;
                     givenName?: string;
                     middleName?: string;
                     honourific?: string;
                     displayName?: string;
-                } & {
-                    [key: string]: unknown;
                 };
                 dateOfBirth?: {
                     /** @description YYYY-MM-DD */
@@ -296,39 +293,32 @@ export interface components {
                     country?: string;
                     locality?: string;
                     unstructuredDateOfBirth?: string;
-                } & {
-                    [key: string]: unknown;
                 };
-                gender?: string;
-                addresses?: ({
-                    country: string;
-                } & {
-                    [key: string]: unknown;
-                })[];
-                /** @description Identity documents, without scan data. */
-                identityDocs?: ({
-                    documentId?: string;
-                    idType: string;
-                    country: string;
-                    /** @description Scan metadata only: `scanData` is never included. */
-                    docScan?: ({
-                        scanDocId?: string;
-                        scanMIME?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                    extraData?: ({
-                        kvpKey?: string;
-                        kvpType?: string;
-                        kvpValue?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                } & {
-                    [key: string]: unknown;
-                })[];
-            } & {
-                [key: string]: unknown;
+                addresses?: {
+                    addressType?: string;
+                    buildingName?: string;
+                    careOf?: string;
+                    unitNumber?: string;
+                    streetNumber?: string;
+                    streetName?: string;
+                    streetType?: string;
+                    suburb?: string;
+                    town?: string;
+                    region?: string;
+                    state?: string;
+                    postalCode?: string;
+                    country?: string;
+                    startDate?: string;
+                    endDate?: string;
+                    longForm?: string;
+                    unstructuredLongForm?: string;
+                }[];
+                /** @description Each identity document's type, country and number only: no scans, no `extraData`. */
+                identityDocs?: {
+                    idType?: string;
+                    country?: string;
+                    idNumber?: string;
+                }[];
             };
         };
         WebhookStatus: {

@@ -25,6 +25,7 @@ import { lifecycle, newVerificationId, CHECKING, VERIFICATION_ID, type Verificat
 import { verifications } from '../verifications/verification-store';
 import { listIndex, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
+import { personFrom } from './person';
 import { CreateVerificationRequest, GetQuery, IdempotencyHeader, ListQuery } from './requests';
 import type { CreatedVerification, Person, Verification as V1Verification, VerificationSummary } from './schemas';
 
@@ -105,8 +106,8 @@ async function own(c: Context<AppEnv>): Promise<Verification> {
 
 /**
  * The vendor's entity for a final verification, through the result
- * operation, at request time: never stored, never logged. Scan data never
- * leaves: each scan keeps its metadata only.
+ * operation, at request time: never stored, never logged; only the allow-list
+ * of person.ts leaves.
  */
 async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person> {
   let answer;
@@ -126,19 +127,7 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
     console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: v.id, route: 'v1.person' }));
     throw vendorMismatch();
   }
-  const { identityDocs, ...rest } = entity as Person & Record<string, unknown>;
-  return {
-    ...rest,
-    entityId: entity.entityId,
-    ...(Array.isArray(identityDocs)
-      ? {
-          identityDocs: identityDocs.map((d) => ({
-            ...d,
-            ...(Array.isArray(d.docScan) ? { docScan: d.docScan.map(({ scanData: _drop, ...scan }) => scan) } : {}),
-          })),
-        }
-      : {}),
-  } as Person;
+  return personFrom({ ...entity, entityId: v.entityId! });
 }
 
 /**
