@@ -119,108 +119,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        CreatedVerification: {
-            /**
-             * @description `vrf_` + a ULID.
-             * @example vrf_01JD0000000000000000000000
-             */
-            verificationId: string;
-            /** @description Give it to the page (`<kyc-onboard client-secret>`); never put it in a URL, a log line or storage beyond `sessionStorage`. */
-            clientSecret: string;
-            /** @enum {string} */
-            status: "created";
-            /**
-             * Format: date-time
-             * @description Until when the client secret can start the verification (ISO 8601, UTC)
-             */
-            expiresAt: string;
-            /** @description `false` while the sandbox is the vendor. */
-            livemode: boolean;
-        };
-        /** @description Every error answer of the worker. */
-        ErrorObject: {
-            /** @description A stable code, e.g. `UNAUTHENTICATED`, `NOT_FOUND`, `VALIDATION_FAILED`. */
-            errorCode: string;
-            /** @description What went wrong, in English, for a developer. */
-            errorMsg: string;
-            /** @description One entry per bad field. */
-            issues: {
-                issue: string;
-                /** @description The field path (`customerRef`, `limit`, `Idempotency-Key`), never its value. */
-                issueLocation: string;
-            }[];
-            /** @description Quote it when you ask for support (also in the `X-Request-Id` header). */
-            requestId: string;
-        };
-        CreateVerificationRequest: {
-            /** @description Your own reference for the person's account (1–100 characters). Comes back in the result token and webhooks. */
-            customerRef: string;
-            /** @description Where the hosted flow returns the person: a page on one of your origins. Default: the page that embeds the widget. */
-            returnUrl?: string;
-            /** @description May the person choose to get the link by text message (the widget offers "Text me a link"). */
-            sms?: boolean;
-            /** @description How long the client secret can start or resume the verification: 300–86400 seconds, default 86400. */
-            expiresInSeconds?: number;
-        };
-        VerificationList: {
-            /** @description Newest first. */
-            data: components["schemas"]["VerificationSummary"][];
-            /** @description Pass as `cursor` for the next page; absent on the last page. */
-            nextCursor?: string;
-        };
-        /** @description A verification as the list shows it. */
-        VerificationSummary: {
-            verificationId: string;
-            /**
-             * @description `created`: made by your server, no link yet; `open`: the person has a link; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.
-             * @enum {string}
-             */
-            status: "created" | "open" | "final" | "expired" | "canceled";
-            /** @description `CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …). */
-            checkStatus?: string;
-            customerRef?: string;
-            /**
-             * @description `server`: set by `POST /v1/verifications`; `page`: set by a page (`customer-ref`).
-             * @enum {string}
-             */
-            customerRefSource: "server" | "page";
-            /** @description The vendor's entity id, once a link was made. */
-            entityId?: string;
-            /** @description The page origin that made the link (the result token's `aud`). */
-            partnerOrigin?: string;
-            /**
-             * Format: date-time
-             * @description Created (ISO 8601, UTC)
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description The first link was made (ISO 8601, UTC)
-             */
-            linkCreatedAt?: string;
-            /**
-             * Format: date-time
-             * @description The status became final (ISO 8601, UTC)
-             */
-            finalAt?: string;
-            /**
-             * Format: date-time
-             * @description Canceled (ISO 8601, UTC)
-             */
-            canceledAt?: string;
-            /**
-             * Format: date-time
-             * @description Redacted (ISO 8601, UTC)
-             */
-            redactedAt?: string;
-            /**
-             * Format: date-time
-             * @description It stops (no final status by then: `expired`) (ISO 8601, UTC)
-             */
-            expiresAt: string;
-            /** @description `false` while the sandbox is the vendor. */
-            livemode: boolean;
-        };
         Verification: {
             verificationId: string;
             /**
@@ -336,6 +234,108 @@ export interface components {
             /** @description The HTTP status of your endpoint's last answer. */
             lastResponseStatus?: number;
         };
+        CreatedVerification: {
+            /**
+             * @description `vrf_` + a ULID.
+             * @example vrf_01JD0000000000000000000000
+             */
+            verificationId: string;
+            /** @description Give it to the page (`<kyc-onboard client-secret>`); never put it in a URL, a log line or storage beyond `sessionStorage`. */
+            clientSecret: string;
+            /** @enum {string} */
+            status: "created";
+            /**
+             * Format: date-time
+             * @description Until when the client secret can start the verification (ISO 8601, UTC)
+             */
+            expiresAt: string;
+            /** @description `false` while the sandbox is the vendor. */
+            livemode: boolean;
+        };
+        /** @description Every error answer of the worker. */
+        ErrorObject: {
+            /** @description A stable code, e.g. `UNAUTHENTICATED`, `NOT_FOUND`, `VALIDATION_FAILED`. */
+            errorCode: string;
+            /** @description What went wrong, in English, for a developer. */
+            errorMsg: string;
+            /** @description One entry per bad field. */
+            issues: {
+                issue: string;
+                /** @description The field path (`customerRef`, `limit`, `Idempotency-Key`), never its value. */
+                issueLocation: string;
+            }[];
+            /** @description Quote it when you ask for support (also in the `X-Request-Id` header). */
+            requestId: string;
+        };
+        CreateVerificationRequest: {
+            /** @description Your own reference for the person's account (1–100 characters). Comes back in the result token and webhooks. */
+            customerRef: string;
+            /** @description Where the hosted flow returns the person: a page on one of your origins. Default: the page that embeds the widget. */
+            returnUrl?: string;
+            /** @description May the person choose to get the link by text message (the widget offers "Text me a link"). */
+            sms?: boolean;
+            /** @description How long the client secret can start or resume the verification: 300–86400 seconds, default 86400. */
+            expiresInSeconds?: number;
+        };
+        VerificationList: {
+            /** @description Newest first. */
+            data: components["schemas"]["VerificationSummary"][];
+            /** @description Pass as `cursor` for the next page; absent on the last page. */
+            nextCursor?: string;
+        };
+        /** @description A verification as the list shows it. */
+        VerificationSummary: {
+            verificationId: string;
+            /**
+             * @description `created`: made by your server, no link yet; `open`: the person has a link; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.
+             * @enum {string}
+             */
+            status: "created" | "open" | "final" | "expired" | "canceled";
+            /** @description `CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …). */
+            checkStatus?: string;
+            customerRef?: string;
+            /**
+             * @description `server`: set by `POST /v1/verifications`; `page`: set by a page (`customer-ref`).
+             * @enum {string}
+             */
+            customerRefSource: "server" | "page";
+            /** @description The vendor's entity id, once a link was made. */
+            entityId?: string;
+            /** @description The page origin that made the link (the result token's `aud`). */
+            partnerOrigin?: string;
+            /**
+             * Format: date-time
+             * @description Created (ISO 8601, UTC)
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The first link was made (ISO 8601, UTC)
+             */
+            linkCreatedAt?: string;
+            /**
+             * Format: date-time
+             * @description The status became final (ISO 8601, UTC)
+             */
+            finalAt?: string;
+            /**
+             * Format: date-time
+             * @description Canceled (ISO 8601, UTC)
+             */
+            canceledAt?: string;
+            /**
+             * Format: date-time
+             * @description Redacted (ISO 8601, UTC)
+             */
+            redactedAt?: string;
+            /**
+             * Format: date-time
+             * @description It stops (no final status by then: `expired`) (ISO 8601, UTC)
+             */
+            expiresAt: string;
+            /** @description `false` while the sandbox is the vendor. */
+            livemode: boolean;
+        };
         RedeliveredWebhook: {
             verificationId: string;
             type: string;
@@ -434,7 +434,16 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created. */
+            /** @description A replay (the same `Idempotency-Key`) of a verification that has since been canceled, completed or expired: the verification as it is now, without a client secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description Created (or a replay of a verification still created or open: the same answer again). */
             201: {
                 headers: {
                     [name: string]: unknown;

@@ -239,6 +239,22 @@ describe('/v1 verifications', () => {
     assert.equal(other.status, 409);
   });
 
+  it('Idempotency-Key: a replay after a cancel answers the verification as it is now, without the dead client secret', async () => {
+    const headers = { 'Idempotency-Key': `idem-${crypto.randomUUID()}` };
+    const key = PARTNERS.alpha.serverKey;
+    const first = (await (await v1('/v1/verifications', key, { body: { customerRef: 'acct-idem-cancel' }, headers })).json()) as Created;
+    const canceled = await v1(`/v1/verifications/${first.verificationId}/cancel`, key, { method: 'POST' });
+    assert.equal(canceled.status, 200);
+    const replay = await v1('/v1/verifications', key, { body: { customerRef: 'acct-idem-cancel' }, headers });
+    assert.equal(replay.status, 200);
+    assert.equal(replay.headers.get('Idempotent-Replayed'), 'true');
+    const body = (await replay.json()) as Record<string, unknown>;
+    assert.equal(body.verificationId, first.verificationId);
+    assert.equal(body.status, 'canceled');
+    assert.ok(body.canceledAt);
+    assert.equal(body.clientSecret, undefined, 'no client secret that no longer works');
+  });
+
   it('server first: create → link with the client secret → hosted flow → token with the server’s customer_ref → the verified person → the list', async () => {
     const ref = `acct-${crypto.randomUUID().slice(0, 8)}`;
     const made = await create('alpha', ref);

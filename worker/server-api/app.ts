@@ -180,9 +180,15 @@ serverApi.use('/v1/*', async (c, next) => {
 });
 
 // Idempotency-Key (middleware/idempotency.ts): the client secret is not kept with the answer; a replay derives it again.
+// A verification that has moved on (canceled, final, expired) is answered as it is now, without a secret that no
+// longer works.
 const idempotentCreate = idempotency({
   replay: async (c, answer) => {
     const stored = JSON.parse(answer.body) as Omit<CreatedVerification, 'clientSecret'>;
+    const now = await verifications(c.env).read(stored.verificationId);
+    if (!now || now.partnerId !== c.get('partner')!.id) throw notFound();
+    const status = lifecycle(now);
+    if (status !== 'created' && status !== 'open') return c.json(await describe(c, now), 200);
     return c.json({ ...stored, clientSecret: await clientSecretFor(c.env, stored.verificationId) } satisfies CreatedVerification, 201);
   },
   keep: async (res) => {
