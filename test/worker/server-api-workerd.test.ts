@@ -446,14 +446,29 @@ describe('/v1 verifications', () => {
       await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: made.clientSecret })
     ).json()) as {
       url: string;
+      session: string;
     };
     await fetch(link.url, { method: 'POST', body: new URLSearchParams({ outcome: 'complete' }), redirect: 'manual' });
     await until('final', async () => ((await get('alpha', made.verificationId)).body.status === 'final' ? true : undefined));
     const first = await until('verification.completed', () => deliveries.find((d) => d.body.data.verificationId === made.verificationId));
     assert.equal(first.body.data.customerRef, ref);
+    const tokenBefore = (await (await api('/api/result', PARTNERS.alpha.origin, { clientSecret: made.clientSecret })).json()) as {
+      resultToken?: string;
+    };
+    assert.ok(tokenBefore.resultToken, 'a final verification’s secret gives its token before the redaction');
 
     const redacted = await v1(`/v1/verifications/${made.verificationId}/redact`, PARTNERS.alpha.serverKey, { method: 'POST' });
     assert.equal(redacted.status, 200);
+    // After the redaction neither the client secret nor the session gives a token.
+    for (const r of [
+      await api('/api/result', PARTNERS.alpha.origin, { clientSecret: made.clientSecret }),
+      await api('/api/result', PARTNERS.alpha.origin, { session: link.session }),
+      await api('/api/onboarding-link', PARTNERS.alpha.origin, { clientSecret: made.clientSecret }),
+    ]) {
+      const text = await r.text();
+      assert.ok(r.status === 409 || r.status === 401, `${r.status} ${text}`);
+      assert.doesNotMatch(text, /resultToken/);
+    }
     const after = (await get('alpha', made.verificationId)).body;
     assert.equal(after.customerRef, undefined);
     assert.equal(after.entityId, undefined);
