@@ -353,6 +353,20 @@ describe('/v1 verifications', () => {
     assert.equal(((await resumed.json()) as { status: string }).status, 'final');
   });
 
+  it('resuming a QR handoff from the client secret (a new tab) answers its handoff URL and its claim code', async () => {
+    const made = await create('alpha', 'acct-qr-resume');
+    const first = await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: made.clientSecret, handoff: true });
+    assert.equal(first.status, 200, await first.clone().text());
+    const link = (await first.json()) as { url: string; claimCode?: string; qr?: unknown };
+    assert.match(link.claimCode ?? '', /^\d{6}$/);
+    const resumed = await api('/api/onboarding-link', PARTNERS.alpha.origin, { clientSecret: made.clientSecret });
+    assert.equal(resumed.status, 200, await resumed.clone().text());
+    const again = (await resumed.json()) as { url: string; claimCode?: string; qr?: unknown };
+    assert.equal(again.url, link.url);
+    assert.equal(again.claimCode, link.claimCode, 'the code the phone will ask for');
+    assert.ok(again.qr);
+  });
+
   it('partner A’s key on partner B’s verification is 404 for every route', async () => {
     const made = await create('beta', 'acct-beta');
     for (const [method, path] of [
