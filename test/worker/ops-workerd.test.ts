@@ -173,6 +173,32 @@ describe('ops in workerd (local sandbox: open on loopback)', () => {
   });
 });
 
+describe('what the local stack opens for this machine only: decided by the connection, not the Host header', () => {
+  it('a client on the network claiming Host 127.0.0.1 gets neither the open console nor the demo’s server keys', async () => {
+    const w = await startMiniflareWorker({ vars: { DEMO: 'on' } });
+    try {
+      // From this machine (workerd passes the connection's address): open.
+      assert.equal((await fetch(`${w.url}/ops/api/funnel`)).status, 200);
+      assert.equal((await fetch(`${w.url}/sandbox/demo/server-keys`)).status, 200);
+      // A client on the network reaches the same port with `Host: 127.0.0.1`; its address is its own.
+      const fromNetwork = { 'CF-Connecting-IP': '192.168.1.20', Host: new URL(w.url).host };
+      assert.equal((await fetch(`${w.url}/ops/api/funnel`, { headers: fromNetwork })).status, 404);
+      assert.equal((await fetch(`${w.url}/sandbox/demo/server-keys`, { headers: fromNetwork })).status, 404);
+    } finally {
+      await w.dispose();
+    }
+    // Listening on the network (`HOST=0.0.0.0 npm start`): a client may claim 127.0.0.1 as its address too, so nothing opens.
+    const open = await startMiniflareWorker({ vars: { DEMO: 'on', LISTEN_HOST: '0.0.0.0' } });
+    try {
+      const claimed = { 'CF-Connecting-IP': '127.0.0.1' };
+      assert.equal((await fetch(`${open.url}/ops/api/funnel`, { headers: claimed })).status, 404);
+      assert.equal((await fetch(`${open.url}/sandbox/demo/server-keys`, { headers: claimed })).status, 404);
+    } finally {
+      await open.dispose();
+    }
+  });
+});
+
 describe('ops access in a deployment', () => {
   it('neither OPS_TOKEN nor Access configured: /ops is 404 (a real vendor, or a non-loopback public origin)', async () => {
     const w = await startMiniflareWorker({ vars: { KYC_BASE_URL: 'https://vendor.invalid' } });

@@ -83,6 +83,8 @@ export interface Env extends CloudflareBindings {
   /** Attempts in all. Default: the schedule's length + 1. */
   WEBHOOK_MAX_ATTEMPTS?: string;
 
+  /** Where `npm start` listens (its HOST): anything but a loopback address, and nothing opens for "this machine" (lib/local-client.ts). */
+  LISTEN_HOST?: string;
   /** Secret. `Authorization: Bearer <OPS_TOKEN>` opens /ops (the CLI, `npm run ops -- --remote`). */
   OPS_TOKEN?: string;
   /** Cloudflare Access team domain (`<team>.cloudflareaccess.com`): /ops verifies `Cf-Access-Jwt-Assertion` against its keys. */

@@ -17,6 +17,7 @@ import { errorName, type Issue } from '../lib/errors';
 import { usesSandbox, type Env } from '../lib/env';
 import { hasInProcessSandbox } from '../vendor-api/from-env';
 import { isLoopbackHost } from '../lib/origins';
+import { fromThisMachine } from '../lib/local-client';
 import { config } from '../config';
 
 export type Access =
@@ -129,11 +130,14 @@ export async function tokenEquals(given: string, expected: string): Promise<bool
   return diff === 0 && given.length > 0;
 }
 
-/** Open without credentials: the sandbox is the vendor and both the request and the configured public origin are loopback. */
-export function openLocally(env: Env, requestUrl: string): boolean {
+/**
+ * Open without credentials: the sandbox is the vendor, the request comes from this machine (by its
+ * connection's address, not its Host header: lib/local-client.ts) and the configured public origin is loopback.
+ */
+export function openLocally(env: Env, requestUrl: string, headers: Headers): boolean {
   // Production has no sandbox (entry/production.ts): never open there.
   if (!usesSandbox(env) || !hasInProcessSandbox()) return false;
-  if (!isLoopbackHost(new URL(requestUrl).hostname)) return false;
+  if (!fromThisMachine(env, requestUrl, headers)) return false;
   const configured = config(env).publicOrigin;
   return !configured || isLoopbackHost(new URL(configured).hostname);
 }
@@ -141,7 +145,7 @@ export function openLocally(env: Env, requestUrl: string): boolean {
 export async function checkAccess(env: Env, requestUrl: string, headers: Headers): Promise<Access> {
   const token = env.OPS_TOKEN?.trim();
   const accessOn = Boolean(teamDomain(env) && env.OPS_ACCESS_AUD?.trim());
-  if (!token && !accessOn) return openLocally(env, requestUrl) ? { kind: 'allowed', by: 'local' } : { kind: 'not-found' };
+  if (!token && !accessOn) return openLocally(env, requestUrl, headers) ? { kind: 'allowed', by: 'local' } : { kind: 'not-found' };
   if (token && token.length < OPS_TOKEN_MIN_LENGTH) {
     return {
       kind: 'misconfigured',
