@@ -97,6 +97,8 @@ export async function startVerification(account) {
   });
   if (!data) throw new Error(`the worker refused: ${error?.errorCode ?? 'no answer'}`);
   if (!TEST_MODE && data.livemode !== true) throw new Error('not livemode');
+  // A replay of a verification that has since ended comes back without a client secret: nothing to start.
+  if (!('clientSecret' in data)) throw new Error(`the verification is ${data.status} already`);
   const started = { verificationId: data.verificationId, clientSecret: data.clientSecret };
   accounts.set(account, { profile: known?.profile ?? DEFAULT_PROFILE, started });
   tie(data.verificationId, account);
