@@ -54,7 +54,7 @@ export function personFrom(entity: Entity & { entityId: string }): Person {
     entityId: entity.entityId,
     ...(name?.familyName !== undefined ? { name: name as Person['name'] } : {}),
     ...(dateOfBirth ? { dateOfBirth } : {}),
-    ...(addresses?.length ? { addresses: addresses as NonNullable<Person['addresses']> } : {}),
-    ...(identityDocs?.length ? { identityDocs: identityDocs as NonNullable<Person['identityDocs']> } : {}),
+    ...(addresses?.length ? { addresses: addresses } : {}),
+    ...(identityDocs?.length ? { identityDocs: identityDocs } : {}),
   };
 }
