@@ -193,6 +193,9 @@ const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
   String(port),
   '--inspector-port',
   '0',
+  // Where it listens: on anything but loopback, the worker opens nothing for "this machine" (worker/lib/local-client.ts).
+  '--var',
+  `LISTEN_HOST:${host}`,
   ...(process.env.STATE_DIR ? ['--persist-to', process.env.STATE_DIR] : []),
   ...envFiles.flatMap((f) => ['--env-file', f]),
 ]);

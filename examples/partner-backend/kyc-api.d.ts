@@ -119,6 +119,151 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Verification: {
+            verificationId: string;
+            /**
+             * @description `created`: made by your server, no link yet; `open`: the person has a link; `requires_input`: the last attempt ended `NO_MATCH` or `UNPROCESSABLE` and the person may try again; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.
+             * @enum {string}
+             */
+            status: "created" | "open" | "requires_input" | "final" | "expired" | "canceled";
+            /** @description Attempts that ended, oldest first (the last one decides a `final` status). */
+            attempts?: {
+                checkStatus: string;
+                /**
+                 * Format: date-time
+                 * @description The attempt ended (ISO 8601, UTC)
+                 */
+                endedAt: string;
+            }[];
+            /** @description `CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …). */
+            checkStatus?: string;
+            customerRef?: string;
+            /**
+             * @description `server`: set by `POST /v1/verifications`; `page`: set by a page (`customer-ref`).
+             * @enum {string}
+             */
+            customerRefSource: "server" | "page";
+            /** @description The vendor's entity id, once a link was made. */
+            entityId?: string;
+            /** @description The page origin that made the link (the result token's `aud`). */
+            partnerOrigin?: string;
+            /**
+             * Format: date-time
+             * @description Created (ISO 8601, UTC)
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The first link was made (ISO 8601, UTC)
+             */
+            linkCreatedAt?: string;
+            /**
+             * Format: date-time
+             * @description The status became final (ISO 8601, UTC)
+             */
+            finalAt?: string;
+            /**
+             * Format: date-time
+             * @description Canceled (ISO 8601, UTC)
+             */
+            canceledAt?: string;
+            /**
+             * Format: date-time
+             * @description Redacted (ISO 8601, UTC)
+             */
+            redactedAt?: string;
+            /**
+             * Format: date-time
+             * @description It stops (no final status by then: `expired`) (ISO 8601, UTC)
+             */
+            expiresAt: string;
+            /** @description `false` while the sandbox is the vendor. */
+            livemode: boolean;
+            /** @description Once final: the signed result token (as `kyc-complete` carries it). */
+            resultToken?: string;
+            webhook: components["schemas"]["WebhookStatus"];
+            /** @description With `?include=person`, once final. */
+            person?: {
+                /** @description The vendor's entity id (the same as the verification's `entityId`). */
+                entityId: string;
+                name?: {
+                    familyName: string;
+                    givenName?: string;
+                    middleName?: string;
+                    honourific?: string;
+                    displayName?: string;
+                };
+                dateOfBirth?: {
+                    /** @description YYYY-MM-DD */
+                    dateOfBirth?: string;
+                    yearOfBirth?: string;
+                    country?: string;
+                    locality?: string;
+                    unstructuredDateOfBirth?: string;
+                };
+                addresses?: {
+                    addressType?: string;
+                    buildingName?: string;
+                    careOf?: string;
+                    unitNumber?: string;
+                    streetNumber?: string;
+                    streetName?: string;
+                    streetType?: string;
+                    suburb?: string;
+                    town?: string;
+                    region?: string;
+                    state?: string;
+                    postalCode?: string;
+                    country?: string;
+                    startDate?: string;
+                    endDate?: string;
+                    longForm?: string;
+                    unstructuredLongForm?: string;
+                }[];
+                /** @description Each identity document's type, country and number only: no scans, no `extraData`. */
+                identityDocs?: {
+                    idType?: string;
+                    country?: string;
+                    idNumber?: string;
+                }[];
+            };
+        };
+        WebhookStatus: {
+            /**
+             * @description `none`: no event yet (or no endpoint); `queued`: handed to the queue, being delivered; `failed`: the last attempt failed and the next is scheduled; `delivered`: a 2xx; `gone`: the endpoint answered 410; `dead`: every attempt failed.
+             * @enum {string}
+             */
+            state: "none" | "queued" | "failed" | "delivered" | "gone" | "dead";
+            attempts: number;
+            /**
+             * Format: date-time
+             * @description The last attempt (ISO 8601, UTC)
+             */
+            lastAttemptAt?: string;
+            /** @description The HTTP status of your endpoint's last answer. */
+            lastResponseStatus?: number;
+            /** @description Every event of this verification not delivered yet (queued, failed or dead), oldest first. */
+            undelivered: {
+                webhookId: string;
+                type: string;
+                /** @description `data.sequence` of the event: 1, 2, 3… per verification. */
+                sequence: number;
+                /** @enum {string} */
+                state: "queued" | "failed" | "dead";
+                attempts: number;
+                lastResponseStatus?: number;
+                /**
+                 * Format: date-time
+                 * @description The last attempt (ISO 8601, UTC)
+                 */
+                lastAttemptAt?: string;
+                /**
+                 * Format: date-time
+                 * @description When the next attempt is due (ISO 8601, UTC)
+                 */
+                nextAttemptAt?: string;
+            }[];
+        };
         CreatedVerification: {
             /**
              * @description `vrf_` + a ULID.
@@ -232,161 +377,6 @@ export interface components {
             /** @description `false` while the sandbox is the vendor. */
             livemode: boolean;
         };
-        Verification: {
-            verificationId: string;
-            /**
-             * @description `created`: made by your server, no link yet; `open`: the person has a link; `requires_input`: the last attempt ended `NO_MATCH` or `UNPROCESSABLE` and the person may try again; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.
-             * @enum {string}
-             */
-            status: "created" | "open" | "requires_input" | "final" | "expired" | "canceled";
-            /** @description Attempts that ended, oldest first (the last one decides a `final` status). */
-            attempts?: {
-                checkStatus: string;
-                /**
-                 * Format: date-time
-                 * @description The attempt ended (ISO 8601, UTC)
-                 */
-                endedAt: string;
-            }[];
-            /** @description `CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …). */
-            checkStatus?: string;
-            customerRef?: string;
-            /**
-             * @description `server`: set by `POST /v1/verifications`; `page`: set by a page (`customer-ref`).
-             * @enum {string}
-             */
-            customerRefSource: "server" | "page";
-            /** @description The vendor's entity id, once a link was made. */
-            entityId?: string;
-            /** @description The page origin that made the link (the result token's `aud`). */
-            partnerOrigin?: string;
-            /**
-             * Format: date-time
-             * @description Created (ISO 8601, UTC)
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description The first link was made (ISO 8601, UTC)
-             */
-            linkCreatedAt?: string;
-            /**
-             * Format: date-time
-             * @description The status became final (ISO 8601, UTC)
-             */
-            finalAt?: string;
-            /**
-             * Format: date-time
-             * @description Canceled (ISO 8601, UTC)
-             */
-            canceledAt?: string;
-            /**
-             * Format: date-time
-             * @description Redacted (ISO 8601, UTC)
-             */
-            redactedAt?: string;
-            /**
-             * Format: date-time
-             * @description It stops (no final status by then: `expired`) (ISO 8601, UTC)
-             */
-            expiresAt: string;
-            /** @description `false` while the sandbox is the vendor. */
-            livemode: boolean;
-            /** @description Once final: the signed result token (as `kyc-complete` carries it). */
-            resultToken?: string;
-            webhook: components["schemas"]["WebhookStatus"];
-            /** @description With `?include=person`, once final. */
-            person?: {
-                /** @description The vendor's entity id (the same as the verification's `entityId`). */
-                entityId: string;
-                entityType?: string;
-                name?: {
-                    familyName: string;
-                    givenName?: string;
-                    middleName?: string;
-                    honourific?: string;
-                    displayName?: string;
-                } & {
-                    [key: string]: unknown;
-                };
-                dateOfBirth?: {
-                    /** @description YYYY-MM-DD */
-                    dateOfBirth?: string;
-                    yearOfBirth?: string;
-                    country?: string;
-                    locality?: string;
-                    unstructuredDateOfBirth?: string;
-                } & {
-                    [key: string]: unknown;
-                };
-                gender?: string;
-                addresses?: ({
-                    country: string;
-                } & {
-                    [key: string]: unknown;
-                })[];
-                /** @description Identity documents, without scan data. */
-                identityDocs?: ({
-                    documentId?: string;
-                    idType: string;
-                    country: string;
-                    /** @description Scan metadata only: `scanData` is never included. */
-                    docScan?: ({
-                        scanDocId?: string;
-                        scanMIME?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                    extraData?: ({
-                        kvpKey?: string;
-                        kvpType?: string;
-                        kvpValue?: string;
-                    } & {
-                        [key: string]: unknown;
-                    })[];
-                } & {
-                    [key: string]: unknown;
-                })[];
-            } & {
-                [key: string]: unknown;
-            };
-        };
-        WebhookStatus: {
-            /**
-             * @description `none`: no event yet (or no endpoint); `queued`: handed to the queue, being delivered; `failed`: the last attempt failed and the next is scheduled; `delivered`: a 2xx; `gone`: the endpoint answered 410; `dead`: every attempt failed.
-             * @enum {string}
-             */
-            state: "none" | "queued" | "failed" | "delivered" | "gone" | "dead";
-            attempts: number;
-            /**
-             * Format: date-time
-             * @description The last attempt (ISO 8601, UTC)
-             */
-            lastAttemptAt?: string;
-            /** @description The HTTP status of your endpoint's last answer. */
-            lastResponseStatus?: number;
-            /** @description Every event of this verification not delivered yet (queued, failed or dead), oldest first. */
-            undelivered: {
-                webhookId: string;
-                type: string;
-                /** @description `data.sequence` of the event: 1, 2, 3… per verification. */
-                sequence: number;
-                /** @enum {string} */
-                state: "queued" | "failed" | "dead";
-                attempts: number;
-                lastResponseStatus?: number;
-                /**
-                 * Format: date-time
-                 * @description The last attempt (ISO 8601, UTC)
-                 */
-                lastAttemptAt?: string;
-                /**
-                 * Format: date-time
-                 * @description When the next attempt is due (ISO 8601, UTC)
-                 */
-                nextAttemptAt?: string;
-            }[];
-        };
         RedeliveredWebhook: {
             verificationId: string;
             type: string;
@@ -408,6 +398,8 @@ export interface operations {
         parameters: {
             query?: {
                 customerRef?: string;
+                /** @description Whose `customerRef` to list: `server` (set by your server through this API), `page` (set on the page, where any script can claim your origin) or `any`. Default: `server` when `customerRef` is given, else `any`. */
+                customerRefSource?: "server" | "page" | "any";
                 status?: "created" | "open" | "requires_input" | "final" | "expired" | "canceled";
                 /** @description 1–100, default 20. */
                 limit?: string;
@@ -483,7 +475,16 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created. */
+            /** @description A replay (the same `Idempotency-Key`) of a verification that has since been canceled, completed or expired: the verification as it is now, without a client secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verification"];
+                };
+            };
+            /** @description Created (or a replay of a verification still created or open: the same answer again). */
             201: {
                 headers: {
                     [name: string]: unknown;

@@ -111,6 +111,8 @@ export async function startVerification(account) {
   });
   if (!data) throw new Error(`the worker refused: ${error?.errorCode ?? 'no answer'}`);
   if (!TEST_MODE && data.livemode !== true) throw new Error('not livemode');
+  // A replay of a verification that has since ended comes back without a client secret: nothing to start.
+  if (!('clientSecret' in data)) throw new Error(`the verification is ${data.status} already`);
   const started = { verificationId: data.verificationId, clientSecret: data.clientSecret };
   accounts.set(account, { profile: known?.profile ?? DEFAULT_PROFILE, started });
   tie(data.verificationId, account);
@@ -131,7 +133,10 @@ export async function readOutcome(account) {
   });
   if (!data) return { status: response.status === 409 ? 409 : 502, body: { error: error?.errorCode ?? 'no answer' } };
   if (!TEST_MODE && data.livemode !== true) return { status: 400, body: { error: 'not livemode' } };
-  if (data.customerRef !== account) return { status: 409, body: { error: 'verification of another account' } };
+  // Only a reference this server set names the account; a page's (customerRefSource "page") never does.
+  if (data.customerRefSource !== 'server' || data.customerRef !== account) {
+    return { status: 409, body: { error: 'verification of another account' } };
+  }
   const person = data.person;
   const match = {
     name: same(person?.name?.givenName, known.profile.givenName) && same(person?.name?.familyName, known.profile.familyName),
@@ -183,7 +188,8 @@ export async function verifyResultToken(token, account) {
   });
   if (!TEST_MODE && String(protectedHeader.kid).startsWith('sandbox-')) throw new Error('sandbox key');
   if (!TEST_MODE && payload.livemode !== true) throw new Error('not livemode');
-  // A reference a page set proves nothing on its own; when present it must at least agree.
+  // A reference a page set (customer_ref_source "page") proves nothing and credits nobody: only the tie below
+  // does. When present it must at least agree, whoever set it.
   if (payload.customer_ref !== undefined && payload.customer_ref !== account) throw new Error('token is for another account');
   if (!tie(String(payload.sub), account)) throw new Error('verification belongs to another account');
   return payload; // payload.check_status is the outcome; payload.sub the verificationId

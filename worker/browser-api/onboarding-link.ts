@@ -3,7 +3,7 @@ import { Hono } from 'hono/tiny';
 import { createMiddleware } from 'hono/factory';
 import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
 import type { AppEnv } from '../lib/env';
-import { countText, holdOpen, releaseHolds } from '../lib/allowances';
+import { countText, hashKey, holdOpen, releaseHolds } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
 import { idempotency } from '../middleware/idempotency';
 import { clientIp, enforce, ipKey } from '../lib/limits';
@@ -142,7 +142,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     const verificationId = started?.id ?? newVerificationId();
     // Per number, whichever partner asks: a minute's texts, and a day's.
     if (body.sendSMS) {
-      await enforce(env.RL_SMS, `sms ${phone.e164}`, 'text messages to this number');
+      await enforce(env.RL_SMS, await hashKey(env, 'sms', phone.e164), 'text messages to this number');
       await countText(env, phone.e164, verificationId);
     }
     // Open verifications per client and per partner; given back when it ends (or its link is never made).

@@ -37,7 +37,7 @@ async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
     }
   }
   const status = lifecycle(v);
-  if (status === 'canceled' || status === 'expired') throw verificationClosed();
+  if (status === 'canceled' || status === 'expired' || v.redactedAt !== undefined) throw verificationClosed();
   const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id, status, ...lastAttempt(v) };
   if (status === 'final') answer.resultToken = await issueResultToken(c.env, v);
   return c.json(answer);
@@ -71,8 +71,8 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   }
   // Gone (it ended longer ago than it is kept), or not this session's.
   if (!sessionOwns(session, v)) throw sessionInvalid();
-  // Canceled by the partner's server: the page stops asking.
-  if (v.canceledAt !== undefined) throw verificationClosed();
+  // Canceled or redacted by the partner's server: the page stops asking, and a redacted final one gives no token.
+  if (v.canceledAt !== undefined || v.redactedAt !== undefined) throw verificationClosed();
   // Ended without an outcome (the link ran out, or the code was entered wrongly
   // too often): final, and no token ever. Polling stops.
   if (v.expiredAt !== undefined && !isFinal(v)) {

@@ -4,8 +4,8 @@
  * again while it is valid, with no second vendor call; once it has expired, a
  * new one for the same entity (`renew-link.ts`). The way it went stays: this
  * device (the hosted flow's URL), a QR code or copied link (the worker's
- * handoff URL), or a texted link (its code only: this device never gets the
- * hosted URL).
+ * handoff URL, with its code), or a texted link (its code only: this device never
+ * gets the hosted URL).
  */
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
@@ -51,7 +51,9 @@ export async function resumeLink(c: Context<AppEnv>, body: z.output<typeof Resum
   const handoffUrl =
     h?.kind === 'link' ? handoffUrls(trustedOwnOrigin(c.var.config, c.req.url)!, v.id, body.lang).open(h.openToken) : undefined;
   const answer: OnboardingLinkAnswer = {
-    ...(h?.kind === 'sms' ? { claimCode: h.code } : { url: handoffUrl ?? v.link!.url }),
+    ...(h?.kind === 'sms' ? {} : { url: handoffUrl ?? v.link!.url }),
+    // Every handed-off link is credited only with its code: a new tab needs it as much as the first one did.
+    ...(h?.code !== undefined ? { claimCode: h.code } : {}),
     urlExpiry,
     status: v.link?.status ?? 'OK',
     smsSent: h?.kind === 'sms',

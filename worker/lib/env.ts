@@ -87,6 +87,8 @@ export interface Env extends CloudflareBindings {
   /** Attempts in all. Default: the schedule's length + 1. */
   WEBHOOK_MAX_ATTEMPTS?: string;
 
+  /** Where `npm start` listens (its HOST): anything but a loopback address, and nothing opens for "this machine" (lib/local-client.ts). */
+  LISTEN_HOST?: string;
   /** Secret. `Authorization: Bearer <OPS_TOKEN>` opens /ops (the CLI, `npm run ops -- --remote`). */
   OPS_TOKEN?: string;
   /** Cloudflare Access team domain (`<team>.cloudflareaccess.com`): /ops verifies `Cf-Access-Jwt-Assertion` against its keys. */
@@ -126,6 +128,8 @@ export interface Env extends CloudflareBindings {
   RL_SMS: CloudflareBindings['RL_SMS'];
   /** Durable Object per budget that outlives a window: texts per number per day, open verifications per IP and per partner. */
   LIMITS: CloudflareBindings['LIMITS'];
+  /** Rate limit on failed credentials (a wrong `/v1` key, a wrong `/ops` token) per client: failed-attempts.ts. */
+  RL_AUTH_FAIL: CloudflareBindings['RL_AUTH_FAIL'];
   /** Rate limit per server key on `/v1`. */
   RL_SERVER_KEY: CloudflareBindings['RL_SERVER_KEY'];
   /** Texts one number may get in 24 hours, across partners. Default 10. */

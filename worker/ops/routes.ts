@@ -15,6 +15,8 @@ import { bindingIfAny, type AppEnv } from '../lib/env';
 import { ApiError, validationError } from '../lib/errors';
 import { redeliverWebhook } from '../verifications/webhook-redeliver';
 import { VERIFICATION_ID } from '../verifications/verification';
+import { countFailedAttempt, refuseLimitedClient } from '../lib/failed-attempts';
+import { misconfigured } from '../middleware/config-guard';
 import { checkAccess } from './access';
 import { OPS_CSS_ASSET, opsPage, RANGES, type RangeName } from './page';
 import { funnel, summary } from './report';
@@ -70,9 +72,14 @@ export const ops = new Hono<AppEnv>();
 
 // Mounted at '/': every middleware names /ops, or it would run for the whole worker.
 const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
+  // A client that kept failing to sign in is refused before its token or assertion is checked.
+  const limited = refuseLimitedClient('ops', c.req.raw.headers);
+  if (limited) throw limited;
   const access = await checkAccess(c.env, c.req.url, c.req.raw.headers);
+  if (access.kind === 'misconfigured') throw misconfigured(access.issues);
   if (access.kind === 'not-found') throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
   if (access.kind === 'unauthorized') {
+    await countFailedAttempt(c.env, 'ops', c.req.raw.headers);
     throw new ApiError(401, 'UNAUTHENTICATED', 'Sign in through Cloudflare Access, or send Authorization: Bearer <OPS_TOKEN>.', [], {
       ...(c.env.OPS_TOKEN?.trim() ? { 'WWW-Authenticate': 'Bearer realm="ops"' } : {}),
       'Cache-Control': 'no-store',

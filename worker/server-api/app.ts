@@ -11,7 +11,8 @@ import type { AppEnv } from '../lib/env';
 import { bindingIfAny } from '../lib/env';
 import { ApiError, PARSE, validationError, zodIssues } from '../lib/errors';
 import { idempotency } from '../middleware/idempotency';
-import { clientIp, enforce } from '../lib/limits';
+import { countFailedAttempt, refuseLimitedClient } from '../lib/failed-attempts';
+import { enforce } from '../lib/limits';
 import { normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
@@ -25,6 +26,7 @@ import { lifecycle, startedByServer } from '../verifications/lifecycle';
 import { verifications } from '../verifications/verification-store';
 import { listIndex, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
+import { personFrom } from './person';
 import { CreateVerificationRequest, GetQuery, IdempotencyHeader, ListQuery } from './requests';
 import type { CreatedVerification, Person, Verification as V1Verification, VerificationSummary } from './schemas';
 
@@ -117,8 +119,8 @@ async function own(c: Context<AppEnv>): Promise<Verification> {
 
 /**
  * The vendor's entity for a final verification, through the result
- * operation, at request time: never stored, never logged. Scan data never
- * leaves: each scan keeps its metadata only.
+ * operation, at request time: never stored, never logged; only the allow-list
+ * of person.ts leaves.
  */
 async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person> {
   let answer;
@@ -138,19 +140,7 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
     console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: v.id, route: 'v1.person' }));
     throw vendorMismatch();
   }
-  const { identityDocs, ...rest } = entity as Person & Record<string, unknown>;
-  return {
-    ...rest,
-    entityId: entity.entityId,
-    ...(Array.isArray(identityDocs)
-      ? {
-          identityDocs: identityDocs.map((d) => ({
-            ...d,
-            ...(Array.isArray(d.docScan) ? { docScan: d.docScan.map(({ scanData: _drop, ...scan }) => scan) } : {}),
-          })),
-        }
-      : {}),
-  } as Person;
+  return personFrom({ ...entity, entityId: v.entityId! });
 }
 
 /**
@@ -187,13 +177,14 @@ serverApi.get(PATHS.openapi, async (c) => {
 serverApi.use('/v1/*', async (c, next) => {
   if (c.req.method === 'OPTIONS')
     throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This API is for servers: no CORS.', [], { Allow: 'GET, POST' });
+  // A client that kept sending wrong keys is refused before its key is looked up (no registry read).
+  const limited = refuseLimitedClient('v1', c.req.raw.headers);
+  if (limited) throw limited;
   let caller;
   try {
     caller = await authenticate(c.env, c.req.url, c.req.header('Authorization'));
   } catch (err) {
-    // Bad keys spend the client's budget: guessing costs as much as calling.
-    if (err instanceof ApiError && err.errorCode === 'UNAUTHENTICATED')
-      await enforce(c.env.RL_IP, `v1 ${clientIp(c.req.raw.headers)}`, 'requests');
+    if (err instanceof ApiError && err.errorCode === 'UNAUTHENTICATED') await countFailedAttempt(c.env, 'v1', c.req.raw.headers);
     throw err;
   }
   c.set('partner', caller.partner);
@@ -202,9 +193,15 @@ serverApi.use('/v1/*', async (c, next) => {
 });
 
 // Idempotency-Key (middleware/idempotency.ts): the client secret is not kept with the answer; a replay derives it again.
+// A verification that has moved on (canceled, final, expired) is answered as it is now, without a secret that no
+// longer works.
 const idempotentCreate = idempotency({
   replay: async (c, answer) => {
     const stored = JSON.parse(answer.body) as Omit<CreatedVerification, 'clientSecret'>;
+    const now = await verifications(c.env).read(stored.verificationId);
+    if (!now || now.partnerId !== c.get('partner')!.id) throw notFound();
+    const status = lifecycle(now);
+    if (status !== 'created' && status !== 'open') return c.json(await describe(c, now), 200);
     return c.json({ ...stored, clientSecret: await clientSecretFor(c.env, stored.verificationId) } satisfies CreatedVerification, 201);
   },
   keep: async (res) => {
@@ -260,7 +257,14 @@ serverApi.get(PATHS.verifications, async (c) => {
   const db = bindingIfAny(c.env, 'DB');
   if (!db) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
   const limit = q.limit ?? DEFAULT_LIMIT;
-  const rows = await listIndex(db, c.get('partner')!.id, { ...q, limit: limit + 1 });
+  // A page-set reference is whatever a script claiming the partner's origin sent: looking a customer up by
+  // reference finds only the server's own unless the caller asks for the page's too.
+  const { customerRefSource = q.customerRef !== undefined ? 'server' : 'any', ...filter } = q;
+  const rows = await listIndex(db, c.get('partner')!.id, {
+    ...filter,
+    ...(customerRefSource !== 'any' ? { customerRefSource } : {}),
+    limit: limit + 1,
+  });
   const page = rows.slice(0, limit).map(fromRow);
   return c.json({ data: page, ...(rows.length > limit ? { nextCursor: page.at(-1)!.verificationId } : {}) });
 });

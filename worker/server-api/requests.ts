@@ -67,6 +67,11 @@ export const ListQuery = z.strictObject({
   customerRef: meta(z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(100, 'must be at most 100 characters'))), {
     param: { name: 'customerRef', in: 'query' },
   }),
+  customerRefSource: meta(z.optional(z.enum(['server', 'page', 'any'], { error: 'must be one of server, page, any' })), {
+    param: { name: 'customerRefSource', in: 'query' },
+    description:
+      'Whose `customerRef` to list: `server` (set by your server through this API), `page` (set on the page, where any script can claim your origin) or `any`. Default: `server` when `customerRef` is given, else `any`.',
+  }),
   status: meta(z.optional(z.enum(VERIFICATION_STATUSES, { error: `must be one of ${VERIFICATION_STATUSES.join(', ')}` })), {
     param: { name: 'status', in: 'query' },
   }),

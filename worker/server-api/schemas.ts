@@ -119,57 +119,61 @@ export const WebhookStatus = z
   })
   .meta({ id: 'WebhookStatus' });
 
-const KeyValuePair = z.object({ kvpKey: z.string().optional(), kvpType: z.string().optional(), kvpValue: z.string().optional() }).loose();
+const text = () => z.string().optional();
 
 export const Person = z
-  .object({
+  .strictObject({
     entityId: z.string().meta({ description: "The vendor's entity id (the same as the verification's `entityId`)." }),
-    entityType: z.string().optional(),
     name: z
-      .object({
+      .strictObject({
         familyName: z.string(),
-        givenName: z.string().optional(),
-        middleName: z.string().optional(),
-        honourific: z.string().optional(),
-        displayName: z.string().optional(),
+        givenName: text(),
+        middleName: text(),
+        honourific: text(),
+        displayName: text(),
       })
-      .loose()
       .optional(),
     dateOfBirth: z
-      .object({
-        dateOfBirth: z.string().optional().meta({ description: 'YYYY-MM-DD' }),
-        yearOfBirth: z.string().optional(),
-        country: z.string().optional(),
-        locality: z.string().optional(),
-        unstructuredDateOfBirth: z.string().optional(),
+      .strictObject({
+        dateOfBirth: text().meta({ description: 'YYYY-MM-DD' }),
+        yearOfBirth: text(),
+        country: text(),
+        locality: text(),
+        unstructuredDateOfBirth: text(),
       })
-      .loose()
       .optional(),
-    gender: z.string().optional(),
-    addresses: z.array(z.object({ country: z.string() }).loose()).optional(),
-    identityDocs: z
+    addresses: z
       .array(
-        z
-          .object({
-            documentId: z.string().optional(),
-            idType: z.string(),
-            country: z.string(),
-            docScan: z
-              .array(z.object({ scanDocId: z.string().optional(), scanMIME: z.string().optional() }).loose())
-              .optional()
-              .meta({ description: 'Scan metadata only: `scanData` is never included.' }),
-            extraData: z.array(KeyValuePair).optional(),
-          })
-          .loose(),
+        z.strictObject({
+          addressType: text(),
+          buildingName: text(),
+          careOf: text(),
+          unitNumber: text(),
+          streetNumber: text(),
+          streetName: text(),
+          streetType: text(),
+          suburb: text(),
+          town: text(),
+          region: text(),
+          state: text(),
+          postalCode: text(),
+          country: text(),
+          startDate: text(),
+          endDate: text(),
+          longForm: text(),
+          unstructuredLongForm: text(),
+        }),
       )
+      .optional(),
+    identityDocs: z
+      .array(z.strictObject({ idType: text(), country: text(), idNumber: text() }))
       .optional()
-      .meta({ description: 'Identity documents, without scan data.' }),
+      .meta({ description: "Each identity document's type, country and number only: no scans, no `extraData`." }),
   })
-  .loose()
   .meta({
     id: 'Person',
     description:
-      "The vendor's entity for this verification as its result operation returns it (the vendor's field names), fetched when you ask: the worker never stores or logs it.",
+      "The verified person, an allow-list of the vendor's entity (the vendor's field names): name, date of birth, addresses, and each identity document's type, country and number. Never `extraData` (a vendor may put a selfie or OCR values there), scans, flags or any other field the vendor returns. Fetched from the vendor when you ask: the worker never stores or logs it.",
   });
 export type Person = z.output<typeof Person>;
 
