@@ -34,7 +34,7 @@ const seq = (e: WebhookEvent) => (JSON.parse(e.body) as { data: { sequence: numb
 describe('the webhook outbox', () => {
   it('numbers events 1, 2, 3 in their bodies; the same event again is a fresh delivery of its entry, body and sequence unchanged', () => {
     let o = added([], event('verification.canceled'), T0);
-    o = added(o, event('verification.redacted'), T0 + 1);
+    o = added(o, event('verification.completed'), T0 + 1);
     assert.deepEqual(
       o.map((e) => [e.sequence, seq(e.event)]),
       [
@@ -42,7 +42,7 @@ describe('the webhook outbox', () => {
         [2, 2],
       ],
     );
-    const again = added(o, event('verification.redacted', { extra: 'changed' }), T0 + 2);
+    const again = added(o, event('verification.completed', { extra: 'changed' }), T0 + 2);
     assert.equal(again.length, 2);
     assert.equal(again[1]!.event.body, o[1]!.event.body);
     assert.equal(again[1]!.attempts, 0);
