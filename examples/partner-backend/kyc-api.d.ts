@@ -161,6 +161,8 @@ export interface components {
             sms?: boolean;
             /** @description How long the client secret can start or resume the verification: 300–86400 seconds, default 86400. */
             expiresInSeconds?: number;
+            /** @description Attempts the person gets (1–3, default 2): after a `NO_MATCH` or `UNPROCESSABLE` with attempts left the verification is `requires_input`. */
+            maxAttempts?: number;
         };
         VerificationList: {
             /** @description Newest first. */
@@ -172,10 +174,19 @@ export interface components {
         VerificationSummary: {
             verificationId: string;
             /**
-             * @description `created`: made by your server, no link yet; `open`: the person has a link; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.
+             * @description `created`: made by your server, no link yet; `open`: the person has a link; `requires_input`: the last attempt ended `NO_MATCH` or `UNPROCESSABLE` and the person may try again; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.
              * @enum {string}
              */
-            status: "created" | "open" | "final" | "expired" | "canceled";
+            status: "created" | "open" | "requires_input" | "final" | "expired" | "canceled";
+            /** @description Attempts that ended, oldest first (the last one decides a `final` status). */
+            attempts?: {
+                checkStatus: string;
+                /**
+                 * Format: date-time
+                 * @description The attempt ended (ISO 8601, UTC)
+                 */
+                endedAt: string;
+            }[];
             /** @description `CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …). */
             checkStatus?: string;
             customerRef?: string;
@@ -224,10 +235,19 @@ export interface components {
         Verification: {
             verificationId: string;
             /**
-             * @description `created`: made by your server, no link yet; `open`: the person has a link; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.
+             * @description `created`: made by your server, no link yet; `open`: the person has a link; `requires_input`: the last attempt ended `NO_MATCH` or `UNPROCESSABLE` and the person may try again; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.
              * @enum {string}
              */
-            status: "created" | "open" | "final" | "expired" | "canceled";
+            status: "created" | "open" | "requires_input" | "final" | "expired" | "canceled";
+            /** @description Attempts that ended, oldest first (the last one decides a `final` status). */
+            attempts?: {
+                checkStatus: string;
+                /**
+                 * Format: date-time
+                 * @description The attempt ended (ISO 8601, UTC)
+                 */
+                endedAt: string;
+            }[];
             /** @description `CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …). */
             checkStatus?: string;
             customerRef?: string;
@@ -388,7 +408,7 @@ export interface operations {
         parameters: {
             query?: {
                 customerRef?: string;
-                status?: "created" | "open" | "final" | "expired" | "canceled";
+                status?: "created" | "open" | "requires_input" | "final" | "expired" | "canceled";
                 /** @description 1–100, default 20. */
                 limit?: string;
                 /** @description `nextCursor` of the previous page. */

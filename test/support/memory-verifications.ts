@@ -38,6 +38,7 @@ export class MemoryVerifications implements Verifications {
         setAlarm: async (at) => void this.alarms.set(id, at),
         now: () => this.clock.now(),
         schedule: config(this.env).outcomes.poll,
+        lifecycle: config(this.env).outcomes.lifecycle,
         askVendor: (v) => askVendor(this.env, v),
         release: (v) => releaseHolds(this.env, v.id, v.holds),
         enqueue: async (e) => {

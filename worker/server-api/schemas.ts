@@ -177,8 +177,12 @@ const verificationFields = {
   verificationId: z.string(),
   status: z.enum(VERIFICATION_STATUSES).meta({
     description:
-      '`created`: made by your server, no link yet; `open`: the person has a link; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.',
+      '`created`: made by your server, no link yet; `open`: the person has a link; `requires_input`: the last attempt ended `NO_MATCH` or `UNPROCESSABLE` and the person may try again; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.',
   }),
+  attempts: z
+    .array(z.object({ checkStatus: z.string(), endedAt: isoTime('The attempt ended') }))
+    .optional()
+    .meta({ description: 'Attempts that ended, oldest first (the last one decides a `final` status).' }),
   checkStatus: z.string().optional().meta({ description: '`CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …).' }),
   customerRef: z.string().optional(),
   customerRefSource: z

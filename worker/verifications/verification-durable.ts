@@ -64,6 +64,7 @@ export class VerificationStore extends DurableObject<Env> {
     },
     now: () => Date.now(),
     schedule: config(this.env).outcomes.poll,
+    lifecycle: config(this.env).outcomes.lifecycle,
     askVendor: (v) => askVendor(this.env, v, this.ctx),
     enqueue: (e) => {
       this.store(added(this.outbox, e, Date.now()), e.id);

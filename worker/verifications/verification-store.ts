@@ -11,14 +11,20 @@ import { vendorMismatch } from '../vendor-api/errors';
 import { vendorClient } from '../vendor-api/from-env';
 import { partnerById } from '../partners/resolve';
 import { config } from '../config';
+import type { VendorAnswer } from './lifecycle';
 import { CHECKING, type LinkStart, type Renewal, type Verification, type WebhookEvent } from './verification';
 import type { Arrival, ClaimOutcome, ReturnHint } from './verification-logic';
 import type { WebhookState } from './verification';
 import type { WaitUntil } from '../ops/events';
 import type { AttemptReport, ReportResult, UndeliveredEvent } from './webhook-outbox';
 
-/** Asks the vendor about a verification's check, as its partner: the entity always, and what the browser brought back. */
-export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil) {
+/**
+ * Asks the vendor about a verification's entity, as its partner. Never with
+ * a check id or token a browser brought: those only make the worker ask
+ * sooner, and another person's check id (they appear in partner page URLs)
+ * must not make the vendor answer about another check.
+ */
+export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil): Promise<VendorAnswer> {
   const partner = await partnerById(env, v.workerOrigin, v.partnerId);
   // A partner removed meanwhile: nobody may ask on its behalf any more.
   if (!partner) throw new VendorError({ kind: 'status', status: 403 });
@@ -30,17 +36,20 @@ export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil
       ...(waitUntil ? { waitUntil } : {}),
     }).result({
       entity: { entityId: v.entityId! }, // polled only once a link exists
-      ...(v.checkId ? { checkId: v.checkId } : {}),
-      ...(v.token ? { token: v.token } : {}),
       ...(provider ? { provider } : {}),
     });
-    return { checkStatus: answer.checkStatus, entityId: answer.entity?.entityId };
+    const checkId = (answer as { checkId?: unknown }).checkId;
+    return {
+      checkStatus: answer.checkStatus,
+      entityId: answer.entity?.entityId,
+      ...(typeof checkId === 'string' ? { checkId } : {}),
+    };
   } catch (err) {
     // "Not found" for a check the worker itself started means the vendor has
     // nothing yet (the person has not begun): not finished, not a fault.
     if (err instanceof VendorError && err.fault.kind === 'status' && err.fault.status === 404) {
       console.log(JSON.stringify({ level: 'info', event: 'vendor_check_not_found', verificationId: v.id }));
-      return { checkStatus: CHECKING };
+      return { checkStatus: CHECKING, entityId: v.entityId };
     }
     throw err;
   }
