@@ -55,6 +55,11 @@ export const DEFAULT_CREDENTIALS: SandboxCredentials = {
 
 const parsedCache = new Map<string, SandboxCredentials | null>();
 
+/** SANDBOX_CREDENTIALS is set: callers other than loopback ones may use the vendor API. */
+export function hasOwnCredentials(env: Pick<Env, 'SANDBOX_CREDENTIALS'>): boolean {
+  return Boolean(env.SANDBOX_CREDENTIALS?.trim());
+}
+
 /** The configured credentials; `null` when SANDBOX_CREDENTIALS is set but not valid. */
 export function credentials(env: Pick<Env, 'SANDBOX_CREDENTIALS'>): SandboxCredentials | null {
   const raw = env.SANDBOX_CREDENTIALS?.trim();

@@ -141,14 +141,20 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     // passed the check before a definite failure, needs no second bot check
     // (its token is spent); a failed check frees the key.
     if (!botChecked) {
-      await verifyTurnstile(env, partner.turnstileSecret, body.turnstileToken, clientIp(c.req.raw.headers), new URL(origin).hostname);
+      await verifyTurnstile(
+        c.var.config,
+        partner.turnstileSecret,
+        body.turnstileToken,
+        clientIp(c.req.raw.headers),
+        new URL(origin).hostname,
+      );
       botChecked = Boolean(partner.turnstileSecret);
     }
     if (botChecked) idempotent.botChecked();
     const verificationId = started?.id ?? newVerificationId();
     // Per number, whichever partner asks: a minute's texts, and a day's.
     if (body.sendSMS) {
-      await enforce(env.RL_SMS, `sms ${phone.e164}`, 'text messages to this number');
+      await enforce(env, 'RL_SMS', `sms ${phone.e164}`, 'text messages to this number');
       await countText(env, phone.e164, verificationId);
     }
     // Open verifications per client and per partner; given back when it ends (or its link is never made).

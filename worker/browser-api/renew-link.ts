@@ -60,7 +60,13 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
       throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
     }
   }
-  await verifyTurnstile(env, partner.turnstileSecret, body.turnstileToken, clientIp(c.req.raw.headers), new URL(v.partnerOrigin).hostname);
+  await verifyTurnstile(
+    c.var.config,
+    partner.turnstileSecret,
+    body.turnstileToken,
+    clientIp(c.req.raw.headers),
+    new URL(v.partnerOrigin).hostname,
+  );
 
   let link;
   try {

@@ -24,7 +24,7 @@ const lastOk = new Map<string, number>();
 
 export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
   const named = c.req.query('partner');
-  let who = operatorCredentials(c.env);
+  let who = operatorCredentials(c.var.config);
   if (named !== undefined) {
     if (!PARTNER_ID.test(named))
       throw validationError([{ issue: 'must be a partner id (lower-case letters, digits, dashes)', issueLocation: 'partner' }]);
@@ -42,7 +42,7 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
     if (!partner) throw noSuchPartner();
     who = partner;
   }
-  const key = `${c.env.KYC_BASE_URL ?? ''}|${who.customerId}|${who.childId ?? ''}|${who.apiKey}`;
+  const key = `${c.var.config.vendor.baseUrl ?? ''}|${who.customerId}|${who.childId ?? ''}|${who.apiKey}`;
   const at = lastOk.get(key);
   if (at !== undefined && Date.now() - at < RUOK_CACHE_MS) {
     return c.json({ status: 'OK' } satisfies RuokAnswer);

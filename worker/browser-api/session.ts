@@ -9,7 +9,8 @@
  */
 import type { Context } from 'hono';
 import { devSecrets } from '../lib/dev-secrets';
-import { usesSandbox, type AppEnv, type Env } from '../lib/env';
+import type { AppEnv, Env } from '../lib/env';
+import { config, type Config } from '../config';
 import { ApiError } from '../lib/errors';
 import { signHs256, verifyHs256 } from '../lib/hs256';
 import { normaliseOrigin } from '../lib/origins';
@@ -32,15 +33,16 @@ export interface Session {
 }
 
 /** The configured secret (a real vendor needs one). */
-export function configuredSessionSecret(env: Env): string | undefined {
-  return env.SESSION_SECRET?.trim() || undefined;
+export function configuredSessionSecret(cfg: Config): string | undefined {
+  return cfg.secrets.sessionSecret;
 }
 
 /** The secret that signs sessions: the configured one, or the sandbox's development secret. */
 export async function sessionSecret(env: Env): Promise<string | undefined> {
-  const s = configuredSessionSecret(env);
+  const cfg = config(env);
+  const s = configuredSessionSecret(cfg);
   if (s) return s;
-  return usesSandbox(env) ? (await devSecrets(env))?.sessionSecret : undefined;
+  return cfg.vendor.sandbox ? (await devSecrets(env))?.sessionSecret : undefined;
 }
 
 export interface SessionFor {

@@ -14,7 +14,8 @@
  
  */
 import { Hono } from 'hono/tiny';
-import { demoEnabled, type AppEnv, type Env } from '../lib/env';
+import type { AppEnv, Env } from '../lib/env';
+import { config } from '../config';
 import { devSecrets } from './dev-secrets';
 import { ApiError, errorResponse } from '../lib/errors';
 import { VERIFICATION_ID } from '../verifications/verification';
@@ -40,7 +41,7 @@ const refuse = () => new ApiError(401, 'SIGNATURE_INVALID', 'The webhook signatu
 
 export const demoReceiver = new Hono<AppEnv>()
   .use(async (c, next) => {
-    if (!demoEnabled(c.env)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+    if (!config(c.env).demo) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
     await next();
   })
   .post(DEMO_RECEIVER_PATH, async (c) => {
@@ -87,6 +88,6 @@ export const demoReceiver = new Hono<AppEnv>()
  * receiver, in process; any other partner's have no route here.
  */
 export const demoWebhooks: WebhookTransport = async (env, partner, workerOrigin) =>
-  partner.source === 'plugged' && DEMO_PARTNERS.some((d) => d.id === partner.id) && demoEnabled(env)
+  partner.source === 'plugged' && DEMO_PARTNERS.some((d) => d.id === partner.id) && config(env).demo
     ? { target: await demoTarget(env, workerOrigin), send: async (url, init) => demoReceiver.fetch(new Request(url, init), env) }
     : undefined;

@@ -155,46 +155,6 @@ export interface AppEnv {
   };
 }
 
-/** True while the built-in sandbox is the vendor (docs/api.md: unset or `sandbox`). */
-export function usesSandbox(env: Pick<Env, 'KYC_BASE_URL'>): boolean {
-  const base = env.KYC_BASE_URL?.trim();
-  return !base || base === 'sandbox';
-}
-
-/** Splits a comma list, trimming and dropping blanks. */
-export function list(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-/** `DEMO=on` (or `true`, `1`) set explicitly: the only way a deployed worker runs the sandbox. */
-export function demoExplicitlyOn(env: Env): boolean {
-  const v = env.DEMO?.trim().toLowerCase();
-  return v === 'on' || v === 'true' || v === '1';
-}
-
-/**
- * Whether outcomes are real: false whenever the sandbox is the vendor. Result
- * tokens carry it as the claim `livemode`, webhooks as `data.livemode`.
- */
-export function livemode(env: Env): boolean {
-  return !usesSandbox(env);
-}
-
-/**
- * Whether the sales demo is on: `DEMO=on|off`, and by default on exactly
- * while the sandbox is the vendor (a demo against a real vendor would create
- * real people under the demo partners).
- */
-export function demoEnabled(env: Env): boolean {
-  const v = env.DEMO?.trim().toLowerCase();
-  if (v === 'on' || v === 'true' || v === '1') return true;
-  if (v === 'off' || v === 'false' || v === '0') return false;
-  return usesSandbox(env);
-}
-
 /**
  * A binding production always has (so `Env` types it as present), read where
  * the code works on without it: the node test tier runs the app with no

@@ -13,16 +13,16 @@
  */
 import { fromBase64url } from '../../rules/base64url';
 import { errorName } from '../lib/errors';
-import { usesSandbox, type Env } from '../lib/env';
+import type { Env } from '../lib/env';
 import { hasInProcessSandbox } from '../vendor-api/from-env';
 import { isLoopbackHost } from '../lib/origins';
-import { config } from '../config';
+import { config, type Config } from '../config';
 
 export type Access = { kind: 'allowed'; by: 'access' | 'token' | 'local' } | { kind: 'not-found' } | { kind: 'unauthorized' };
 
 /** The team domain as a host name (`team.cloudflareaccess.com`), from either a host or an https origin. */
-export function teamDomain(env: Env): string | undefined {
-  const raw = env.OPS_ACCESS_TEAM_DOMAIN?.trim();
+export function teamDomain(cfg: Pick<Config, 'opsAccess'>): string | undefined {
+  const raw = cfg.opsAccess.teamDomain;
   if (!raw) return undefined;
   try {
     const host = new URL(raw.includes('://') ? raw : `https://${raw}`).host;
@@ -73,8 +73,9 @@ const LEEWAY_S = 5;
  * the worker's bundle), issued by the team, for this audience, not expired.
  */
 export async function verifyAccessAssertion(env: Env, assertion: string, now = Date.now()): Promise<boolean> {
-  const domain = teamDomain(env);
-  const aud = env.OPS_ACCESS_AUD?.trim();
+  const cfg = config(env);
+  const domain = teamDomain(cfg);
+  const aud = cfg.opsAccess.aud;
   if (!domain || !aud || !assertion) return false;
   try {
     const [h, p, sig, extra] = assertion.split('.');
@@ -124,15 +125,16 @@ export async function tokenEquals(given: string, expected: string): Promise<bool
 /** Open without credentials: the sandbox is the vendor and both the request and the configured public origin are loopback. */
 export function openLocally(env: Env, requestUrl: string): boolean {
   // Production has no sandbox (entry/production.ts): never open there.
-  if (!usesSandbox(env) || !hasInProcessSandbox()) return false;
+  if (!config(env).vendor.sandbox || !hasInProcessSandbox()) return false;
   if (!isLoopbackHost(new URL(requestUrl).hostname)) return false;
   const configured = config(env).publicOrigin;
   return !configured || isLoopbackHost(new URL(configured).hostname);
 }
 
 export async function checkAccess(env: Env, requestUrl: string, headers: Headers): Promise<Access> {
-  const token = env.OPS_TOKEN?.trim();
-  const accessOn = Boolean(teamDomain(env) && env.OPS_ACCESS_AUD?.trim());
+  const cfg = config(env);
+  const token = cfg.secrets.opsToken;
+  const accessOn = Boolean(teamDomain(cfg) && cfg.opsAccess.aud);
   if (!token && !accessOn) return openLocally(env, requestUrl) ? { kind: 'allowed', by: 'local' } : { kind: 'not-found' };
   if (token) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(headers.get('Authorization') ?? '');

@@ -73,7 +73,7 @@ const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (access.kind === 'not-found') throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
   if (access.kind === 'unauthorized') {
     throw new ApiError(401, 'UNAUTHENTICATED', 'Sign in through Cloudflare Access, or send Authorization: Bearer <OPS_TOKEN>.', [], {
-      ...(c.env.OPS_TOKEN?.trim() ? { 'WWW-Authenticate': 'Bearer realm="ops"' } : {}),
+      ...(c.var.config.secrets.opsToken ? { 'WWW-Authenticate': 'Bearer realm="ops"' } : {}),
       'Cache-Control': 'no-store',
     });
   }

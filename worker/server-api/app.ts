@@ -114,7 +114,7 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
       entity: { entityId: v.entityId! },
       ...(v.checkId ? { checkId: v.checkId } : {}),
       ...(v.token ? { token: v.token } : {}),
-      ...(c.env.KYC_PROVIDER ? { provider: c.env.KYC_PROVIDER } : {}),
+      ...(c.var.config.vendor.provider ? { provider: c.var.config.vendor.provider } : {}),
     });
   } catch (err) {
     if (err instanceof VendorError) throw vendorFault(err, 'result');
@@ -180,11 +180,11 @@ serverApi.use('/v1/*', async (c, next) => {
   } catch (err) {
     // Bad keys spend the client's budget: guessing costs as much as calling.
     if (err instanceof ApiError && err.errorCode === 'UNAUTHENTICATED')
-      await enforce(c.env.RL_IP, `v1 ${clientIp(c.req.raw.headers)}`, 'requests');
+      await enforce(c.env, 'RL_IP', `v1 ${clientIp(c.req.raw.headers)}`, 'requests');
     throw err;
   }
   c.set('partner', caller.partner);
-  await enforce(c.env.RL_SERVER_KEY, caller.keyHash.slice(0, 32), 'requests with this server key');
+  await enforce(c.env, 'RL_SERVER_KEY', caller.keyHash.slice(0, 32), 'requests with this server key');
   await next();
 });
 
