@@ -4,7 +4,17 @@
  * (SANDBOX_TTL_SECONDS). docs/sandbox.md documents every value.
  */
 import * as z from 'zod/mini';
-import type { SandboxEnv as Env } from './env';
+
+/** The sandbox's own settings (vars of the deployment that runs it); read here alone. */
+export interface SandboxSettings {
+  /** JSON: the sandbox's customers, children, keys and switches. */
+  SANDBOX_CREDENTIALS?: string;
+  /** The sandbox's hard cap on search results. Default 50. */
+  SANDBOX_SEARCH_CAP?: string;
+  /** How long sandbox data lives, in seconds. Default 86400. */
+  SANDBOX_TTL_SECONDS?: string;
+}
+type Env = SandboxSettings;
 
 export const DEFAULT_SEARCH_CAP = 50;
 export const MAX_SEARCH_CAP = 1000;

@@ -3,7 +3,7 @@
  * `Env` (docs/configuration.md) into a typed `Config` with every default and
  * bound applied, once per `env` object (an isolate keeps one; a Durable
  * Object or a queue consumer asks with its own). Requests read it as
- * `c.var.config` (set by `withConfig`, the first middleware); code without a
+ * `c.var.config` (set by middleware/with-config.ts, the first middleware); code without a
  * request (alarms, queue consumers) calls `config(env)`. Whether a deployment
  * can do its job with these settings is the configuration guard's question
  * (middleware/config-guard.ts), not this module's: here a malformed value
@@ -12,8 +12,7 @@
  * Plain parsing, no zod: nothing here is input from a caller, and the
  * production bundle pays for every schema.
  */
-import { createMiddleware } from 'hono/factory';
-import type { AppEnv, Env } from './lib/env';
+import type { Env } from './lib/env';
 import { isLoopbackHost, normaliseOrigin } from './lib/origins';
 import type { PollSchedule } from './verifications/verification';
 
@@ -265,12 +264,6 @@ export function config(env: Env): Config {
   if (!c) cache.set(env, (c = readConfig(env)));
   return c;
 }
-
-/** The first middleware: `c.var.config` for every route and middleware after it. */
-export const withConfig = createMiddleware<AppEnv>(async (c, next) => {
-  c.set('config', config(c.env));
-  await next();
-});
 
 /**
  * The worker's own origin, trusted: PUBLIC_ORIGIN; unset, the origin the

@@ -9,7 +9,7 @@
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
 import type { OnboardingLinkAnswer, RenewLinkRequest } from '../contract';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError, validationError } from '../lib/errors';
 import { clientIp } from '../lib/limits';
 import { isOpen, linkExpiry, MAX_RENEWALS, type Renewal } from '../verifications/verification';

@@ -10,7 +10,7 @@
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
 import type { OnboardingLinkAnswer, ResumeLinkRequest } from '../contract';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { qrModules } from '../handoff/qr';
 import { handoffUrls } from '../handoff/urls';

@@ -9,7 +9,7 @@
  */
 import { Hono } from 'hono/tiny';
 import type { RuokAnswer } from '../contract';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError, validationError } from '../lib/errors';
 import { PARTNER_ID } from '../partners/partner';
 import { RegistryError, SealingError } from '../partners/registry';

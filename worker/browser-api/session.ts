@@ -9,7 +9,8 @@
  */
 import type { Context } from 'hono';
 import { devSecrets } from '../lib/dev-secrets';
-import type { AppEnv, Env } from '../lib/env';
+import type { Env } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { config, type Config } from '../config';
 import { ApiError } from '../lib/errors';
 import { signHs256, verifyHs256 } from '../lib/hs256';

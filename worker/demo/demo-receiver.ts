@@ -14,7 +14,8 @@
  
  */
 import { Hono } from 'hono/tiny';
-import type { AppEnv, Env } from '../lib/env';
+import type { Env } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { config } from '../config';
 import { devSecrets } from './dev-secrets';
 import { ApiError, errorResponse } from '../lib/errors';

@@ -8,7 +8,8 @@
  */
 import { Hono } from 'hono/tiny';
 import { plainHome } from '../assets/home';
-import { bindingIfAny, type AppEnv } from '../lib/env';
+import { bindingIfAny } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { isDeployed } from '../config';
 
 /** The sandbox's banner, and the real vendor's, both written in demo/index.html. */

@@ -12,7 +12,7 @@
  *     server.
  */
 import { Hono } from 'hono';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { isLoopbackHost, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';

@@ -22,7 +22,7 @@ import { useDevSecrets } from '../lib/dev-secrets';
 import { useWebhookTransport } from '../verifications/webhook-transport';
 import { home } from '../demo/home';
 import { demoServer } from '../demo/server-keys';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { clientIp, enforce, ipKey } from '../lib/limits';
 import { isLoopbackHost } from '../lib/origins';

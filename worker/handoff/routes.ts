@@ -13,7 +13,7 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError, errorName } from '../lib/errors';
 import { VERIFICATION_ID } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';

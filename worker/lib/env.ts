@@ -5,9 +5,6 @@
  * (the configuration table in docs/configuration.md); each line says what it is.
  * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
  */
-import type { Config } from '../config';
-import type { Idempotency } from '../middleware/idempotency';
-import type { Partner } from '../partners/partner';
 import { ApiError } from './errors';
 
 export interface Env extends CloudflareBindings {
@@ -132,27 +129,6 @@ export interface Env extends CloudflareBindings {
   LIMIT_OPEN_PER_PARTNER?: string;
   /** `off`: a texted link needs no Turnstile with a real vendor (a documented risk). Default: required. */
   SMS_REQUIRES_TURNSTILE?: string;
-}
-
-/** Hono's generic for apps and handlers of this worker. */
-export interface AppEnv {
-  Bindings: Env;
-  Variables: {
-    requestId: string;
-    /** The configuration, read once per isolate (config.ts; set by the first middleware). */
-    config: Config;
-    /** Idempotency-Key on the routes that mount middleware/idempotency.ts. */
-    idempotency: Idempotency;
-    vendorStatus?: number;
-    partner?: Partner;
-    /** The settings a misconfigured deployment lacks (their names), for the log line. */
-    missing?: string[];
-    /**
-     * Set (entry/local-app.ts) on requests that reached the sandbox over HTTP, not the worker's own
-     * in-process calls: whether such a caller may send people back to an origin.
-     */
-    sandboxHttpCaller?: (origin: string, requestUrl: string) => Promise<boolean>;
-  };
 }
 
 /**

@@ -12,7 +12,8 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { configuredSessionSecret } from '../browser-api/session';
-import type { AppEnv, Env } from '../lib/env';
+import type { Env } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { isDeployed, trustedOwnOrigin, type Config } from '../config';
 import { ApiError, type Issue } from '../lib/errors';
 import { isLoopbackHost } from '../lib/origins';

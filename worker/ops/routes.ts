@@ -11,7 +11,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono/tiny';
 import { bodyLimit } from 'hono/body-limit';
-import { bindingIfAny, type AppEnv } from '../lib/env';
+import { bindingIfAny } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError, validationError } from '../lib/errors';
 import { redeliverWebhook } from '../verifications/webhook-redeliver';
 import { VERIFICATION_ID } from '../verifications/verification';

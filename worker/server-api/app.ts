@@ -7,7 +7,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
 import type * as z from 'zod/mini';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { bindingIfAny } from '../lib/env';
 import { ApiError, PARSE, validationError, zodIssues } from '../lib/errors';
 import { idempotency } from '../middleware/idempotency';
