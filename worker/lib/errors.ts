@@ -65,7 +65,6 @@ export class ApiError extends Error {
 
 export function errorBody<E extends RequestIdEnv>(c: Context<E>, err: ApiError): ErrorObject {
   // An error thrown before the request-id middleware ran has none.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   return { errorCode: err.errorCode, errorMsg: err.errorMsg, issues: err.issues, requestId: c.get('requestId') ?? '' };
 }
 
