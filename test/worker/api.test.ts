@@ -696,6 +696,7 @@ describe('everything else', () => {
     assert.equal(lines.length, 1);
     assert.deepEqual(Object.keys(lines[0]).sort(), [
       'durationMs',
+      'event',
       'level',
       'method',
       'partner',

@@ -17,6 +17,7 @@ import type { Env } from '../lib/env';
 import { hasInProcessSandbox } from '../vendor-api/from-env';
 import { isLoopbackHost } from '../lib/origins';
 import { config, type Config } from '../config';
+import { log } from '../lib/log';
 
 export type Access = { kind: 'allowed'; by: 'access' | 'token' | 'local' } | { kind: 'not-found' } | { kind: 'unauthorized' };
 
@@ -57,7 +58,7 @@ async function teamKeys(domain: string, kid: string, now: number): Promise<RsaJw
     teamKeyCache.set(domain, { keys, at: now });
     return keys;
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', event: 'ops_access_keys_unavailable', error: errorName(err) }));
+    log.error('ops_access_keys_unavailable', { error: errorName(err) });
     return cached?.keys ?? [];
   }
 }

@@ -13,6 +13,7 @@
 import { bindingIfAny, type Env } from '../lib/env';
 import type { VendorOperation, VendorOutcome } from '../vendor-api/client';
 import { errorName } from '../lib/errors';
+import { log } from '../lib/log';
 
 export type { VendorOperation, VendorOutcome };
 
@@ -106,7 +107,7 @@ export function message(partnerId: string | undefined, event: OpsEvent, at = Dat
 }
 
 function logFailure(err: unknown, count: number): void {
-  console.error(JSON.stringify({ level: 'error', event: 'ops_events_not_sent', count, error: errorName(err) }));
+  log.error('ops_events_not_sent', { count, error: errorName(err) });
 }
 
 /**

@@ -26,6 +26,7 @@ import { listIndex, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
 import { CreateVerificationRequest, GetQuery, IdempotencyHeader, ListQuery } from './requests';
 import type { CreatedVerification, Person, Verification as V1Verification, VerificationSummary } from './schemas';
+import { log } from '../lib/log';
 
 export const DEFAULT_EXPIRES_IN_SECONDS = 86_400;
 const DEFAULT_LIMIT = 20;
@@ -122,7 +123,7 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
   }
   const entity = answer.entity;
   if (!entity || entity.entityId !== v.entityId) {
-    console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: v.id, route: 'v1.person' }));
+    log.error('vendor_mismatch', { verificationId: v.id, route: 'v1.person' });
     throw vendorMismatch();
   }
   const { identityDocs, ...rest } = entity as Person & Record<string, unknown>;
