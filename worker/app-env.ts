@@ -5,6 +5,7 @@
  * configuration or the middleware.
  */
 import type { Config } from './config';
+import type { Clock } from './lib/clock';
 import type { Env } from './lib/env';
 import type { Partner } from './partners/partner';
 
@@ -14,6 +15,8 @@ export interface AppEnv {
     requestId: string;
     /** The configuration, read once per isolate (config.ts; set by the first middleware). */
     config: Config;
+    /** The app's clock (lib/clock.ts; createApp's `clock`). */
+    clock: Clock;
     /** Idempotency-Key on the routes that mount middleware/idempotency.ts. */
     idempotency: Idempotency;
     vendorStatus?: number;

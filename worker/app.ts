@@ -38,6 +38,7 @@ import { serverApi } from './server-api/app';
 import { BEACON_PATH, beacon } from './ops/beacon';
 import { ops } from './ops/routes';
 import { log } from './lib/log';
+import type { Clock } from './lib/clock';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -175,13 +176,15 @@ const onError: ErrorHandler<AppEnv> = (err, c) => {
 export interface AppParts {
   /** Mounts routes after the product's; the middleware above runs before them. */
   mount?: (app: Hono<AppEnv>) => void;
+  /** The clock every route reads (`c.var.clock`); the runtime's by default. */
+  clock?: Clock;
 }
 
 /** The worker's app: the middleware in its order, the routes, one error envelope. */
 export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // First: every middleware and route after it reads `c.var.config` (config.ts), never the env's strings.
-  app.use('*', withConfig);
+  app.use('*', withConfig(parts.clock));
   app.use('*', requestLog);
   // Second, so every answer carries them: an error thrown by any later
   // middleware (a 403 from the origin guard, a 413, a 429) becomes its answer

@@ -195,7 +195,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     });
     const entityId = link.entity.entityId;
     if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
-    const now = Date.now();
+    const now = c.var.clock();
     const expiresAt = linkExpiry(link.urlExpiry, now);
     const openToken = returnSecret && body.handoff ? randomToken() : undefined;
     const handoffUrl = openToken ? pages.open(openToken) : undefined;

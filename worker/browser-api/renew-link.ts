@@ -87,7 +87,7 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
   if (link.entity.entityId !== undefined && link.entity.entityId !== v.entityId) {
     throw vendorMismatch();
   }
-  const now = Date.now();
+  const now = c.var.clock();
   const linkExpiresAt = linkExpiry(link.urlExpiry, now);
   const openToken = h ? randomToken() : undefined;
   const renewal: Renewal = {

@@ -44,7 +44,7 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
   }
   const key = `${c.var.config.vendor.baseUrl ?? ''}|${who.customerId}|${who.childId ?? ''}|${who.apiKey}`;
   const at = lastOk.get(key);
-  if (at !== undefined && Date.now() - at < RUOK_CACHE_MS) {
+  if (at !== undefined && c.var.clock() - at < RUOK_CACHE_MS) {
     return c.json({ status: 'OK' } satisfies RuokAnswer);
   }
   let status: string;
@@ -55,7 +55,7 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
   }
   if (status !== 'OK') throw new ApiError(502, 'VENDOR_ERROR', 'The verification service is not answering OK.');
   if (lastOk.size > 1000) lastOk.clear();
-  lastOk.set(key, Date.now());
+  lastOk.set(key, c.var.clock());
   return c.json({ status: 'OK' } satisfies RuokAnswer);
 });
 

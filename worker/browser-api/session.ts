@@ -16,6 +16,7 @@ import { ApiError } from '../lib/errors';
 import { signHs256, verifyHs256 } from '../lib/hs256';
 import { normaliseOrigin } from '../lib/origins';
 import { ENVIRONMENT_PARTNER_ID } from '../partners/partner';
+import { systemClock } from '../lib/clock';
 
 /** Long enough to finish the hosted flow (its link lives 30 minutes) and poll. */
 export const SESSION_TTL_SECONDS = 60 * 60;
@@ -53,7 +54,7 @@ export interface SessionFor {
   partnerId: string;
 }
 
-export async function createSession(secret: string, s: SessionFor, now = Date.now()): Promise<string> {
+export async function createSession(secret: string, s: SessionFor, now = systemClock()): Promise<string> {
   const iat = Math.floor(now / 1000);
   const payload: Session = { sub: s.entityId, vid: s.verificationId, org: s.origin, pid: s.partnerId, iat, exp: iat + SESSION_TTL_SECONDS };
   return signHs256({ ...payload }, secret);

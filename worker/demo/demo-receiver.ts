@@ -27,6 +27,7 @@ import type { WebhookTransport } from '../verifications/webhook-transport';
 import { demoDeliveries } from './deliveries';
 import { DEMO_PARTNERS } from './partners';
 import { safeEqual } from '../lib/random';
+import { systemClock } from '../lib/clock';
 
 /** How far a delivery's timestamp may be from now (the spec's usual tolerance). */
 const TOLERANCE_SECONDS = 5 * 60;
@@ -50,7 +51,7 @@ export const demoReceiver = new Hono<AppEnv>()
     const id = c.req.header('webhook-id') ?? '';
     const ts = Number(c.req.header('webhook-timestamp'));
     const given = (c.req.header('webhook-signature') ?? '').split(' ');
-    if (!id || !Number.isInteger(ts) || Math.abs(Date.now() / 1000 - ts) > TOLERANCE_SECONDS) throw refuse();
+    if (!id || !Number.isInteger(ts) || Math.abs(systemClock() / 1000 - ts) > TOLERANCE_SECONDS) throw refuse();
     const { key } = await demoTarget(c.env, '');
     const expected = await webhookSignature(key, id, ts, body);
     // Constant time: every given signature compared in full, whatever matched.
@@ -68,7 +69,7 @@ export const demoReceiver = new Hono<AppEnv>()
       ...(event.data.reason ? { reason: event.data.reason } : {}),
       ...(typeof event.data.livemode === 'boolean' ? { livemode: event.data.livemode } : {}),
       signature: 'verified',
-      receivedAt: Date.now(),
+      receivedAt: systemClock(),
     });
     return c.body(null, 204);
   })

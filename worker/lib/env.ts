@@ -136,7 +136,7 @@ export interface Env extends CloudflareBindings {
  * the code works on without it: the node test tier runs the app with no
  * Cloudflare runtime (no rate limiters, queues, D1, assets or KV), and these
  * paths say what happens then. Stores without their binding are not among
- * them: they fail with MISCONFIGURED (lib/durable.ts).
+ * them: they fail with MISCONFIGURED (`missingBinding` below).
  */
 export function bindingIfAny<K extends keyof CloudflareBindings>(env: Pick<Env, K>, name: K): Env[K] | undefined {
   return (env as Partial<Pick<Env, K>>)[name];

@@ -9,6 +9,7 @@
  */
 import { missingBinding } from './env';
 import { ApiError } from './errors';
+import { systemClock } from './clock';
 
 type RateLimitName = 'RL_IP' | 'RL_IP_48' | 'RL_SMS' | 'RL_SERVER_KEY';
 
@@ -67,7 +68,7 @@ export async function enforce(
   if (!binding) throw missingBinding(name);
   const { success } = await binding.limit({ key });
   if (success) return;
-  const retryAfter = Math.max(1, PERIOD_SECONDS - (Math.floor(Date.now() / 1000) % PERIOD_SECONDS));
+  const retryAfter = Math.max(1, PERIOD_SECONDS - (Math.floor(systemClock() / 1000) % PERIOD_SECONDS));
   throw new ApiError(429, 'RATE_LIMITED', `Too many ${what}. Please wait a moment and try again.`, [], {
     'Retry-After': String(retryAfter),
   });

@@ -18,6 +18,7 @@ import { hasInProcessSandbox } from '../vendor-api/from-env';
 import { isLoopbackHost } from '../lib/origins';
 import { config, type Config } from '../config';
 import { log } from '../lib/log';
+import { systemClock } from '../lib/clock';
 
 export type Access = { kind: 'allowed'; by: 'access' | 'token' | 'local' } | { kind: 'not-found' } | { kind: 'unauthorized' };
 
@@ -73,7 +74,7 @@ const LEEWAY_S = 5;
  * an RS256 JWS signed by one of the team's keys (WebCrypto: no JWT library in
  * the worker's bundle), issued by the team, for this audience, not expired.
  */
-export async function verifyAccessAssertion(env: Env, assertion: string, now = Date.now()): Promise<boolean> {
+export async function verifyAccessAssertion(env: Env, assertion: string, now = systemClock()): Promise<boolean> {
   const cfg = config(env);
   const domain = teamDomain(cfg);
   const aud = cfg.opsAccess.aud;

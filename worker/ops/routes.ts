@@ -20,6 +20,7 @@ import { checkAccess } from './access';
 import { OPS_CSS_ASSET, opsPage, RANGES, type RangeName } from './page';
 import { funnel, summary } from './report';
 import { DAY_MS, readDeliveries, readPartners, type DeliveryFilter } from './store';
+import { systemClock } from '../lib/clock';
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const PARTNER = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -47,7 +48,7 @@ function instant(value: string, field: 'from' | 'to'): number {
   return value.length === 10 && field === 'to' ? t + DAY_MS : t;
 }
 
-export function rangeParams(c: Context<AppEnv>, now = Date.now()): { from: number; to: number } {
+export function rangeParams(c: Context<AppEnv>, now = systemClock()): { from: number; to: number } {
   const fromQ = c.req.query('from')?.trim();
   const toQ = c.req.query('to')?.trim();
   const to = toQ ? instant(toQ, 'to') : now;
@@ -166,7 +167,7 @@ ops.get('/ops', async (c) => {
   const db = database(c);
   const range = rangeName(c.req.query('range'));
   const partner = partnerParam(c);
-  const now = Date.now();
+  const now = c.var.clock();
   const from = now - RANGES[range] * DAY_MS;
   const [partners, s, failed] = await Promise.all([
     readPartners(db, now - 30 * DAY_MS),

@@ -14,6 +14,7 @@ import { bindingIfAny, type Env } from '../lib/env';
 import { sandboxDefaults } from '../lib/sandbox-defaults';
 import { originKey, partnerKey, PartnerRecord, SEALED_FIELDS, type Partner, type SealedField } from './partner';
 import { open, SealingError, sealingKeys } from './sealing';
+import { systemClock } from '../lib/clock';
 
 const MAX_ENTRIES = 2000;
 
@@ -62,7 +63,7 @@ async function cached(env: Env, key: string, load: () => Promise<Partner | null>
 }
 
 /** The registry partner owning `origin` (an exact, normalised origin), or null. */
-export async function registryPartnerByOrigin(env: Env, origin: string, now = Date.now()): Promise<Partner | null> {
+export async function registryPartnerByOrigin(env: Env, origin: string, now = systemClock()): Promise<Partner | null> {
   const kv = bindingIfAny(env, 'PARTNERS');
   if (!kv) return null;
   return cached(
@@ -81,7 +82,7 @@ export async function registryPartnerByOrigin(env: Env, origin: string, now = Da
 }
 
 /** The registry partner with this id, or null. */
-export async function registryPartnerById(env: Env, id: string, now = Date.now()): Promise<Partner | null> {
+export async function registryPartnerById(env: Env, id: string, now = systemClock()): Promise<Partner | null> {
   if (!bindingIfAny(env, 'PARTNERS')) return null;
   return cached(env, `p ${id}`, () => loadPartner(env, id), now);
 }

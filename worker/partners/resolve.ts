@@ -88,7 +88,7 @@ export async function resolvePartner(env: Env, requestUrl: string, originHeader:
   const configured = config(env).allowedOrigins;
   if (configured.includes(origin)) return environmentPartner(env, configured);
   // Unless a plugged source claims it (the demo, while DEMO is on), the own origin is no partner
-  // (issue 15): a deployment's own pages cannot create vendor records or send texts.
+  //: a deployment's own pages cannot create vendor records or send texts.
   return plugged?.byOrigin(env, requestUrl, origin);
 }
 

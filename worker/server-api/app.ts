@@ -220,7 +220,7 @@ serverApi.post(PATHS.verifications, idempotentCreate, async (c) => {
     const replay = await c.var.idempotency.claim(`${partner.id} v1 ${key}`, text);
     if (replay) return replay;
   }
-  const now = Date.now();
+  const now = c.var.clock();
   const expiresAt = now + (body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000;
   const v: Verification = {
     id: newVerificationId(),
