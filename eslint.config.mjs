@@ -5,6 +5,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import lit from 'eslint-plugin-lit';
 import globals from 'globals';
+import { settingReadsConfig } from './scripts/lint/settings-reads.mjs';
 
 // Import boundaries (docs/architecture.md, "One direction"). Imports are matched as written,
 // so each rule names the way up to the repository root for the depth of the importing file.
@@ -158,6 +159,8 @@ export default tseslint.config(
   workerBoundary(1),
   workerBoundary(2),
   workerBoundary(3),
+  // Settings read once (worker/config.ts, sandbox/config.ts): no `env.<SETTING>` anywhere else.
+  settingReadsConfig(),
   {
     // The sandbox is just another vendor: it knows the spec's data model and the shared
     // field rules (rules/), never the product that uses it.

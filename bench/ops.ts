@@ -1,5 +1,5 @@
 /**
- * Item 8, the operator console's cost (issue 25):
+ * Item 8, the operator console's cost:
  *   - the link route with events on vs off: the same worker (workerd through
  *     Miniflare, wrangler.toml's bindings, a fast local fake vendor), once with
  *     its EVENTS_QUEUE binding and once without it (the emitter then sends

@@ -1,5 +1,5 @@
 /**
- * Trusted outcomes, measured (issue 11): what issuing a result token costs,
+ * Trusted outcomes, measured: what issuing a result token costs,
  * and how fast the worker delivers webhooks from its queue.
  *   - /api/result for a verification with a final status (the record is read
  *     from its Durable Object and a fresh ES256 token is signed per request),

@@ -4,7 +4,17 @@
  * (SANDBOX_TTL_SECONDS). docs/sandbox.md documents every value.
  */
 import * as z from 'zod/mini';
-import type { SandboxEnv as Env } from './env';
+
+/** The sandbox's own settings (vars of the deployment that runs it); read here alone. */
+export interface SandboxSettings {
+  /** JSON: the sandbox's customers, children, keys and switches. */
+  SANDBOX_CREDENTIALS?: string;
+  /** The sandbox's hard cap on search results. Default 50. */
+  SANDBOX_SEARCH_CAP?: string;
+  /** How long sandbox data lives, in seconds. Default 86400. */
+  SANDBOX_TTL_SECONDS?: string;
+}
+type Env = SandboxSettings;
 
 export const DEFAULT_SEARCH_CAP = 50;
 export const MAX_SEARCH_CAP = 1000;
@@ -54,6 +64,11 @@ export const DEFAULT_CREDENTIALS: SandboxCredentials = {
 };
 
 const parsedCache = new Map<string, SandboxCredentials | null>();
+
+/** SANDBOX_CREDENTIALS is set: callers other than loopback ones may use the vendor API. */
+export function hasOwnCredentials(env: Pick<Env, 'SANDBOX_CREDENTIALS'>): boolean {
+  return Boolean(env.SANDBOX_CREDENTIALS?.trim());
+}
 
 /** The configured credentials; `null` when SANDBOX_CREDENTIALS is set but not valid. */
 export function credentials(env: Pick<Env, 'SANDBOX_CREDENTIALS'>): SandboxCredentials | null {

@@ -9,6 +9,7 @@
  */
 import { Hono } from 'hono';
 import { sandbox } from './app';
+import { hasOwnCredentials } from './config';
 import type { SandboxAppEnv } from './env';
 
 export { SandboxStore } from './store-durable';
@@ -19,7 +20,7 @@ const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2)\//;
 const app = new Hono<SandboxAppEnv>();
 app.use('/sandbox/*', async (c, next) => {
   const url = new URL(c.req.url);
-  if (SANDBOX_VENDOR_API.test(c.req.path) && !c.env.SANDBOX_CREDENTIALS?.trim() && !LOOPBACK.test(url.hostname)) {
+  if (SANDBOX_VENDOR_API.test(c.req.path) && !hasOwnCredentials(c.env) && !LOOPBACK.test(url.hostname)) {
     return c.json({ errorCode: 'NOT_FOUND', errorMsg: 'There is nothing here.', issues: [] }, 404);
   }
   c.set(

@@ -4,16 +4,11 @@
  * product; whatever it needs from the deployment that mounts it (which
  * redirect addresses an HTTP caller may use) comes in as a callback.
  */
+import type { SandboxSettings } from './config';
 import type { SandboxStore } from './store-durable';
 import { httpUrl } from '../rules/http-url';
 
-export interface SandboxEnv {
-  /** JSON: the sandbox's customers, children, keys and switches. */
-  SANDBOX_CREDENTIALS?: string;
-  /** The sandbox's hard cap on search results. Default 50. */
-  SANDBOX_SEARCH_CAP?: string;
-  /** How long sandbox data lives, in seconds. Default 86400. */
-  SANDBOX_TTL_SECONDS?: string;
+export interface SandboxEnv extends SandboxSettings {
   /** Durable Object (SQLite) that holds the sandbox's state. Absent = in memory (node tests). */
   SANDBOX_STORE?: DurableObjectNamespace<SandboxStore>;
 }

@@ -7,7 +7,7 @@
  * alarm delete them.
  */
 import { DurableObject } from 'cloudflare:workers';
-import type { SandboxEnv as Env } from './env';
+import type { SandboxSettings as Env } from './config';
 import {
   documentIds,
   MAX_ENTITIES_PER_OWNER,

@@ -6,7 +6,6 @@
  * Every record carries `expiresAt`; reads never return an expired record and
  * writes sweep them away, so data expires on its own.
  */
-import type { SandboxEnv as Env } from './env';
 import type { Entity } from '../worker/vendor-api/schemas';
 
 /** Who created a record: the CustomerID + CustomerChildID combination (spec 1.5). */
@@ -233,7 +232,12 @@ export const memoryStore = new MemoryStore();
 export const DURABLE_OBJECT_NAME = 'sandbox';
 
 /** The Durable Object when `SANDBOX_STORE` is bound, else the in-memory store. */
-export function storeFor(env: Pick<Env, 'SANDBOX_STORE'>): SandboxStoreApi {
+export function storeFor(env: {
+  // Structural (not SandboxEnv's namespace of the class): the Durable Object class imports this module.
+  SANDBOX_STORE?: Pick<DurableObjectNamespace, 'idFromName'> & {
+    get(id: ReturnType<DurableObjectNamespace['idFromName']>): SandboxStoreApi;
+  };
+}): SandboxStoreApi {
   const ns = env.SANDBOX_STORE;
   if (!ns) return memoryStore;
   return ns.get(ns.idFromName(DURABLE_OBJECT_NAME));

@@ -83,7 +83,7 @@ export function check() {
         continue;
       }
       if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//')) {
-        // The docs stand on their own (issue 15: no link to anything outside the repository).
+        // The docs stand on their own (no link to anything outside the repository).
         problems.push(`${where}: links outside the repository (${target}); name the thing instead`);
         continue;
       }

@@ -202,7 +202,7 @@ const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
 
 // wrangler reads KYC_BASE_URL from wrangler.toml, .dev.vars or --var; say which vendor that means.
 const base = process.env.KYC_BASE_URL?.trim() || /^\s*KYC_BASE_URL\s*=\s*"?([^"\n]*)"?/m.exec(devVarsText)?.[1]?.trim();
-// DEMO as the worker reads it (worker/lib/env.ts demoEnabled): on by default while the sandbox is the vendor.
+// DEMO as the worker reads it (worker/config.ts): on by default while the sandbox is the vendor.
 const demoSetting = (process.env.DEMO ?? /^\s*DEMO\s*=\s*"?([^"\n]*)/m.exec(devVarsText)?.[1] ?? '').trim().toLowerCase();
 const demoOn = ['on', 'true', '1'].includes(demoSetting) || (!['off', 'false', '0'].includes(demoSetting) && sandboxVendor);
 const vendor =

@@ -19,8 +19,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import { ulid } from './lib/ids';
-import type { AppEnv } from './lib/env';
-import { withConfig } from './config';
+import type { AppEnv } from './app-env';
+import { withConfig } from './middleware/with-config';
 import { configGuard } from './middleware/config-guard';
 import { securityHeaders as securityHeadersFor } from './middleware/security-headers';
 import { ApiError, errorName, errorResponse } from './lib/errors';
@@ -37,6 +37,8 @@ import { PINNED_WIDGET_PATH, pinnedWidget } from './assets/pinned-widget';
 import { serverApi } from './server-api/app';
 import { BEACON_PATH, beacon } from './ops/beacon';
 import { ops } from './ops/routes';
+import { log } from './lib/log';
+import type { Clock } from './lib/clock';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -50,20 +52,19 @@ const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   if (!c.res.headers.has('Date')) c.res.headers.set('Date', new Date().toUTCString());
   // One structured line per request. Never a body, a query string or a header
   // value: those may carry personal data or credentials.
-  console.log(
-    JSON.stringify({
-      level: c.res.status >= 500 ? 'error' : 'info',
-      requestId,
-      method: c.req.method,
-      route: routePath(c),
-      status: c.res.status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      vendorStatus: c.get('vendorStatus'),
-      partner: c.get('partner')?.id,
-      // What a misconfigured deployment lacks (setting names, never values).
-      missing: c.get('missing'),
-    }),
-  );
+  const line = {
+    requestId,
+    method: c.req.method,
+    route: routePath(c),
+    status: c.res.status,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+    vendorStatus: c.get('vendorStatus'),
+    partner: c.get('partner')?.id,
+    // What a misconfigured deployment lacks (setting names, never values).
+    missing: c.get('missing'),
+  };
+  if (c.res.status >= 500) log.error('request', line);
+  else log.info('request', line);
 });
 
 // Second, so every answer carries them: an error thrown by any later
@@ -89,7 +90,7 @@ const partnerOfRequest = createMiddleware<AppEnv>(async (c, next) => {
     partner = await resolvePartner(c.env, c.req.url, c.req.header('Origin'));
   } catch (err) {
     if (err instanceof SealingError || err instanceof RegistryError) {
-      console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: err.name, detail: err.message }));
+      log.error('partner_unavailable', { requestId: c.get('requestId'), error: err.name, detail: err.message });
       throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
     }
     throw err;
@@ -168,20 +169,22 @@ const onError: ErrorHandler<AppEnv> = (err, c) => {
     return errorResponse(c, new ApiError(err.status, 'VALIDATION_FAILED', 'The request could not be read.'));
   }
   // The error's name only: its message could quote input.
-  console.error(JSON.stringify({ level: 'error', requestId: c.get('requestId'), error: errorName(err) }));
+  log.error('unhandled_error', { requestId: c.get('requestId'), error: errorName(err) });
   return errorResponse(c, new ApiError(500, 'INTERNAL_ERROR', 'Something went wrong on our side. Please try again.'));
 };
 /** What a deployment adds to the product's routes (entry/local-app.ts: the sandbox and the demo). */
 export interface AppParts {
   /** Mounts routes after the product's; the middleware above runs before them. */
   mount?: (app: Hono<AppEnv>) => void;
+  /** The clock every route reads (`c.var.clock`); the runtime's by default. */
+  clock?: Clock;
 }
 
 /** The worker's app: the middleware in its order, the routes, one error envelope. */
 export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // First: every middleware and route after it reads `c.var.config` (config.ts), never the env's strings.
-  app.use('*', withConfig);
+  app.use('*', withConfig(parts.clock));
   app.use('*', requestLog);
   // Second, so every answer carries them: an error thrown by any later
   // middleware (a 403 from the origin guard, a 413, a 429) becomes its answer

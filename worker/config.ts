@@ -3,7 +3,7 @@
  * `Env` (docs/configuration.md) into a typed `Config` with every default and
  * bound applied, once per `env` object (an isolate keeps one; a Durable
  * Object or a queue consumer asks with its own). Requests read it as
- * `c.var.config` (set by `withConfig`, the first middleware); code without a
+ * `c.var.config` (set by middleware/with-config.ts, the first middleware); code without a
  * request (alarms, queue consumers) calls `config(env)`. Whether a deployment
  * can do its job with these settings is the configuration guard's question
  * (middleware/config-guard.ts), not this module's: here a malformed value
@@ -12,8 +12,7 @@
  * Plain parsing, no zod: nothing here is input from a caller, and the
  * production bundle pays for every schema.
  */
-import { createMiddleware } from 'hono/factory';
-import { demoExplicitlyOn, list, usesSandbox, type AppEnv, type Env } from './lib/env';
+import type { Env } from './lib/env';
 import { isLoopbackHost, normaliseOrigin } from './lib/origins';
 import type { PollSchedule } from './verifications/poll-schedule';
 import type { LifecycleSettings } from './verifications/lifecycle';
@@ -65,6 +64,48 @@ export interface Config {
   };
   /** PARTNERS_CACHE_SECONDS (default 30, at most 300). */
   partnersCacheSeconds: number;
+  /** The environment partner's vendor account and flow (KYC_*). */
+  operator: OperatorSettings;
+  /** Secrets, trimmed, undefined when unset: never logged, answered or stored. */
+  secrets: Secrets;
+  /** WEBHOOK_URL, trimmed: where the environment partner's events go. */
+  webhookUrl: string | undefined;
+  /** TURNSTILE_VERIFY_URL (default Cloudflare's siteverify). */
+  turnstileVerifyUrl: string;
+  /** Cloudflare Access in front of /ops: OPS_ACCESS_TEAM_DOMAIN (as written, trimmed) and OPS_ACCESS_AUD. */
+  opsAccess: { teamDomain: string | undefined; aud: string | undefined };
+}
+
+export interface OperatorSettings {
+  /** KYC_CUSTOMER_ID as set (an empty value stays empty: the configuration guard names it). */
+  customerId: string | undefined;
+  /** KYC_API_KEY (a secret) as set, like the customer ID. */
+  apiKey: string | undefined;
+  /** KYC_CUSTOMER_CHILD_ID. */
+  childId: string | undefined;
+  /** KYC_FLOW_ID. */
+  flowId: string | undefined;
+  /** KYC_SMS_SENDER_NAME. */
+  smsSenderName: string | undefined;
+  /** KYC_SMS_TEMPLATE_ID. */
+  smsTemplateId: string | undefined;
+}
+
+export interface Secrets {
+  /** SESSION_SECRET: signs session tokens. */
+  sessionSecret: string | undefined;
+  /** TURNSTILE_SECRET_KEY: the environment partner's Turnstile. */
+  turnstileSecretKey: string | undefined;
+  /** PARTNER_SEALING_KEY: opens the registry's sealed secrets. */
+  partnerSealingKey: string | undefined;
+  /** PARTNER_SERVER_KEYS: the environment partner's `/v1` keys. */
+  partnerServerKeys: string[];
+  /** RESULT_SIGNING_KEYS: the JWK array that signs result tokens. */
+  resultSigningKeys: string | undefined;
+  /** WEBHOOK_SECRET: signs the environment partner's webhooks. */
+  webhookSecret: string | undefined;
+  /** OPS_TOKEN: the bearer token that opens /ops. */
+  opsToken: string | undefined;
 }
 
 export const DEFAULTS = {
@@ -77,6 +118,8 @@ export const DEFAULTS = {
 } as const;
 
 export const MAX_PARTNERS_CACHE_SECONDS = 300;
+
+export const DEFAULT_TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 
 /** Defaults (docs/security.md has the arithmetic); each overridable by a var of the same name. */
 export const LIMIT_DEFAULTS = {
@@ -99,12 +142,39 @@ const positiveInt = (raw: string | undefined, fallback: number) => {
   return Number.isInteger(n) && n > 0 ? n : fallback;
 };
 
-function demoSetting(env: Env, sandbox: boolean): boolean {
+/** True while the built-in sandbox is the vendor (docs/api.md: KYC_BASE_URL unset or `sandbox`). */
+function usesSandbox(env: Pick<Env, 'KYC_BASE_URL'>): boolean {
+  const base = env.KYC_BASE_URL?.trim();
+  return !base || base === 'sandbox';
+}
+
+/** Splits a comma list, trimming and dropping blanks. */
+export function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** `DEMO=on` (or `true`, `1`) set explicitly: the only way a deployed worker runs the sandbox. */
+function demoExplicitlyOn(env: Env): boolean {
   const v = env.DEMO?.trim().toLowerCase();
-  if (v === 'on' || v === 'true' || v === '1') return true;
+  return v === 'on' || v === 'true' || v === '1';
+}
+
+/**
+ * Whether the sales demo is on: `DEMO=on|off`, and by default on exactly
+ * while the sandbox is the vendor (a demo against a real vendor would create
+ * real people under the demo partners).
+ */
+function demoSetting(env: Env, sandbox: boolean): boolean {
+  if (demoExplicitlyOn(env)) return true;
+  const v = env.DEMO?.trim().toLowerCase();
   if (v === 'off' || v === 'false' || v === '0') return false;
   return sandbox;
 }
+
+const trimmed = (raw: string | undefined) => raw?.trim() || undefined;
 
 function retrySchedule(raw: string | undefined): number[] {
   const parsed = list(raw).map(Number);
@@ -168,6 +238,26 @@ export function readConfig(env: Env): Config {
       webhookMaxAttempts: int(env.WEBHOOK_MAX_ATTEMPTS, schedule.length + 1, 1, 100),
     },
     partnersCacheSeconds: cacheSeconds(env.PARTNERS_CACHE_SECONDS),
+    operator: {
+      customerId: env.KYC_CUSTOMER_ID,
+      apiKey: env.KYC_API_KEY,
+      childId: env.KYC_CUSTOMER_CHILD_ID || undefined,
+      flowId: env.KYC_FLOW_ID || undefined,
+      smsSenderName: env.KYC_SMS_SENDER_NAME || undefined,
+      smsTemplateId: env.KYC_SMS_TEMPLATE_ID || undefined,
+    },
+    secrets: {
+      sessionSecret: trimmed(env.SESSION_SECRET),
+      turnstileSecretKey: trimmed(env.TURNSTILE_SECRET_KEY),
+      partnerSealingKey: trimmed(env.PARTNER_SEALING_KEY),
+      partnerServerKeys: list(env.PARTNER_SERVER_KEYS),
+      resultSigningKeys: trimmed(env.RESULT_SIGNING_KEYS),
+      webhookSecret: trimmed(env.WEBHOOK_SECRET),
+      opsToken: trimmed(env.OPS_TOKEN),
+    },
+    webhookUrl: trimmed(env.WEBHOOK_URL),
+    turnstileVerifyUrl: env.TURNSTILE_VERIFY_URL || DEFAULT_TURNSTILE_VERIFY_URL,
+    opsAccess: { teamDomain: trimmed(env.OPS_ACCESS_TEAM_DOMAIN), aud: trimmed(env.OPS_ACCESS_AUD) },
   };
 }
 
@@ -179,12 +269,6 @@ export function config(env: Env): Config {
   if (!c) cache.set(env, (c = readConfig(env)));
   return c;
 }
-
-/** The first middleware: `c.var.config` for every route and middleware after it. */
-export const withConfig = createMiddleware<AppEnv>(async (c, next) => {
-  c.set('config', config(c.env));
-  await next();
-});
 
 /**
  * The worker's own origin, trusted: PUBLIC_ORIGIN; unset, the origin the

@@ -633,7 +633,7 @@ function finish(
     headers: c.headers,
     body: raw,
     status: [STATUS[first]],
-    // A text to a country off SMS_ALLOWED_COUNTRIES is its own 400, SMS_NOT_ALLOWED (issue 14), unless the
+    // A text to a country off SMS_ALLOWED_COUNTRIES is its own 400, SMS_NOT_ALLOWED, unless the
     // schema refused something first.
     codes:
       first === Stage.Fields && c.what.includes('text to a country not on the list') ? [...CODES[first], 'SMS_NOT_ALLOWED'] : CODES[first],

@@ -53,7 +53,7 @@ const NAMES = [
   'O\u2019Brien-Smythe',
   'José\u0301 María', // combining acute
   'Ævar Þór',
-  'Renée 👩 Emoji', // an emoji (a joined emoji sequence's ZWJ is refused in names: issue 28)
+  'Renée 👩 Emoji', // an emoji (a joined emoji sequence's ZWJ is refused in names)
   'ک\u200cخواهم', // zero-width non-joiner where Persian needs it
   'क्\u200dष', // zero-width joiner where Devanagari needs it
   'Sipho\u200E Ndlovu', // left-to-right mark (allowed)

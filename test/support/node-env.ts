@@ -4,10 +4,15 @@
  * bindings `Env` types as present (they are generated from wrangler.toml):
  * the paths that read one through `bindingIfAny` go without it, and a store's
  * in-memory twin is injected by the test that needs it (test/support/). The
- * workerd tier (test/support/miniflare-worker.ts) has them all.
+ * rate limits, which the worker refuses to run without, get limiters that
+ * never refuse unless the test gives its own. The workerd tier
+ * (test/support/miniflare-worker.ts) has the real bindings.
  */
 import type { Env } from '../../worker/lib/env';
 
+/** A rate limiter that lets everything through (the node tier counts nothing per window). */
+export const unlimited: RateLimit = { limit: async () => ({ success: true }) };
+
 export function nodeEnv(settings: Partial<Env> = {}): Env {
-  return settings as Env;
+  return { RL_IP: unlimited, RL_IP_48: unlimited, RL_SMS: unlimited, RL_SERVER_KEY: unlimited, ...settings } as Env;
 }

@@ -1,4 +1,4 @@
-// The 48 languages (issue 26): each renders its own words, direction and date order; `<html lang>` switches the
+// The 48 languages: each renders its own words, direction and date order; `<html lang>` switches the
 // widget at run time; a partner's `strings` win over any language; axe-clean in Arabic and Japanese; digits typed on
 // Arabic-Indic and Persian keyboards reach the worker as ASCII; counts use the language's plural forms.
 // The dictionaries are the sources (the test runner serves widget/i18n/<code>.ts for `./i18n/<code>.js`).

@@ -1,4 +1,4 @@
-// The paths a person or an integrator hits beyond the happy one (issue 14's cases, numbered as there):
+// The paths a person or an integrator hits beyond the happy one (each case numbered):
 // a refused return URL, a refused country code, a number that cannot be texted, the layout between blur and
 // click, the country code box, the outcome's accent and focus, Back, a popup, the default return URL, and a
 // page that changes its language. (Case 1, a refused origin, needs two origins: test/e2e/cross-origin.)
@@ -49,7 +49,7 @@ async function consoleErrors(fn: () => Promise<void>): Promise<string[]> {
   return seen;
 }
 
-describe('<kyc-onboard> paths (issue 14)', () => {
+describe('<kyc-onboard> paths', () => {
   it('1. a 403 ORIGIN_NOT_ALLOWED: "contact the site", not retryable, no "Try again", the fix in the console', async () => {
     mockApi({ link: () => errorAnswer(403, 'ORIGIN_NOT_ALLOWED') });
     const el = await mount();

@@ -167,7 +167,7 @@ describe('POST /api/onboarding-link', () => {
       'name.givenName',
     ],
     ['a given name over 100 characters', { ...person, name: { givenName: 'G'.repeat(101), familyName: 'Lee' } }, 'name.givenName'],
-    // Characters no name needs (issue 28): they make two names that read the same differ.
+    // Characters no name needs: they make two names that read the same differ.
     ['a zero-width space in a name', { ...person, name: { givenName: 'Ann\u200ba', familyName: 'Lee' } }, 'name.givenName'],
     ['a soft hyphen in a name', { ...person, name: { familyName: 'Le\u00ade' } }, 'name.familyName'],
     ['a word joiner in a name', { ...person, name: { familyName: 'Le\u2060e' } }, 'name.familyName'],
@@ -194,7 +194,7 @@ describe('POST /api/onboarding-link', () => {
     ['letters in the number', { ...person, phone: { code: '+61', number: '04xx-CALL-ME' } }, 'phone.number'],
     ['a landline', { ...person, phone: { code: '+61', number: '02 9876 5432' } }, 'phone.number'],
     ['a premium-rate number', { ...person, phone: { code: '+44', number: '0909 879 0000' } }, 'phone.number'],
-    // Non-geographic codes: no country, and not a mobile of one (issue 28).
+    // Non-geographic codes: no country, and not a mobile of one.
     ['an international freephone number (+800)', { ...person, phone: { code: '+800', number: '1234 5678' } }, 'phone.code'],
     ['a satellite number (+881)', { ...person, phone: { code: '+881', number: '612 345 678' } }, 'phone.code'],
     ['an international network number (+882)', { ...person, phone: { code: '+882', number: '1234 567 890' } }, 'phone.number'],
@@ -697,6 +697,7 @@ describe('everything else', () => {
     assert.equal(lines.length, 1);
     assert.deepEqual(Object.keys(lines[0]).sort(), [
       'durationMs',
+      'event',
       'level',
       'method',
       'partner',

@@ -1,5 +1,5 @@
 /**
- * DEMO and the own origin, in workerd with the built assets (issue 15): with a
+ * DEMO and the own origin, in workerd with the built assets: with a
  * real vendor DEMO is off by default, `/` is a plain page (not the fictional
  * bank) and a POST from the worker's own origin is refused whatever
  * ALLOWED_ORIGINS says; with DEMO=on the demo's banner says the vendor is

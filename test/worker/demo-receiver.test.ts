@@ -1,5 +1,5 @@
 /**
- * The demo partners' webhook receiver inside the worker (issue 28): it records
+ * The demo partners' webhook receiver inside the worker: it records
  * a delivery whose signature verifies, refuses one that does not, compares
  * signatures in constant time (every given signature in full, whatever
  * matched), and ignores a replayed delivery (the same webhook-id again)

@@ -1,5 +1,5 @@
 /**
- * The sandbox never passes for production, in workerd (issue 22): a worker
+ * The sandbox never passes for production, in workerd: a worker
  * deployed with a public PUBLIC_ORIGIN but no KYC_BASE_URL (or a misspelt
  * one) and no DEMO refuses every /api route with 500 MISCONFIGURED naming
  * KYC_BASE_URL and makes no sandbox link; with DEMO=on set on purpose the
@@ -99,7 +99,7 @@ describe('livemode, in workerd', () => {
   });
 
   it('DEMO=on on purpose: the sandbox works deployed, and its token and webhook say livemode false', async () => {
-    // A deployed demo sends webhooks only over https (issue 28), so the event is read where the
+    // A deployed demo sends webhooks only over https, so the event is read where the
     // demo partner's own receiver inside the worker recorded it (signature checked there).
     const w = await worker({ PUBLIC_ORIGIN: PUBLIC, DEMO: 'on', RESULT_POLL_SECONDS: '5' });
     const res = await post(w, '/api/onboarding-link', PUBLIC, person()); // the deployed demo's own page: demo partner A

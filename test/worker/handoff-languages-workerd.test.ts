@@ -1,5 +1,5 @@
 /**
- * The phone's pages in workerd with the real static-assets binding (issue 26):
+ * The phone's pages in workerd with the real static-assets binding:
  * the page dictionaries other than English are assets (`/i18n/pages/<lang>.json`,
  * copied unchanged from worker/handoff/page-strings/ by the build; here into a
  * directory of the test's own), read through `ASSETS` and kept in memory. The

@@ -1,5 +1,5 @@
 /**
- * An expired link replaced without asking (issue 12, docs/handoff.md "Cross-device
+ * An expired link replaced without asking (docs/handoff.md "Cross-device
  * handoff"): `POST /api/onboarding-link` with the previous `session` makes a
  * new link for the same vendor entity and the same verification, the way the
  * first went (a QR code / copied link, or this device), never a text.

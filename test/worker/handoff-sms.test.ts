@@ -1,12 +1,12 @@
 /**
- * A texted link that a stranger's phone cannot use (issue 12): the first
+ * A texted link that a stranger's phone cannot use: the first
  * device gets a 6-digit code and never the hosted URL; the vendor's text
  * leads to its hosted flow, which returns to the worker's page; that page
  * asks for the code, only in the browser that arrived with the return secret,
  * five tries at most. Until the code is entered nothing is credited: CHECKING,
  * no token, no `verification.completed`; at the end `verification.expired`
  * with `reason: not_claimed`. The same holds for a QR code or a copied link
- * (issue 28: forwarding one was the relay the code was built to stop); the
+ * (forwarding one was the relay the code was built to stop); the
  * fifth wrong code ends the verification at once. Node, msw as the vendor, a
  * controlled clock.
  */

@@ -1,5 +1,5 @@
 /**
- * IPv6 and the per-client limit (issue 16, finding 3): a client holding a
+ * IPv6 and the per-client limit (finding 3): a client holding a
  * /56 or a /48 has 256 or 65,536 /64s, each with its own RL_IP budget; the
  * second, looser limit per /48 (RL_IP_48) caps the allocation as a whole.
  * The bindings here count like Cloudflare's (fixed window, per key), so the

@@ -1,5 +1,5 @@
 /**
- * Limits that do not multiply per partner (issue 28), in workerd with the
+ * Limits that do not multiply per partner, in workerd with the
  * real bindings: the rate-limit bindings of wrangler.toml (given small
  * limits here) and the LIMITS Durable Object. Three partners share the
  * worker: the two demo partners on its own origin (127.0.0.1 and localhost)

@@ -8,8 +8,11 @@ import { describe, it } from 'node:test';
 import { allowances } from '../../worker/lib/allowances';
 import { idempotencyStore } from '../../worker/lib/idempotency';
 import { verifications } from '../../worker/verifications/verification-store';
+import { createApp } from '../../worker/app';
+import { enforce } from '../../worker/lib/limits';
 import { nodeEnv } from '../support/node-env';
 import { useNodeTwins } from '../support/node-twins';
+import { newSigningJwk } from '../support/signing-keys';
 
 const misconfigured = (binding: string) => ({
   status: 500,
@@ -32,5 +35,38 @@ describe('stores without their binding', () => {
     assert.equal(await allowances(env).take('budget', 'b', Date.now() + 60_000, 1), false);
     assert.deepEqual(await idempotencyStore(env, 'acme k-1').claim('acme k-1', 'print'), { kind: 'new' });
     assert.throws(() => verifications(nodeEnv()), misconfigured('VERIFICATIONS'));
+  });
+});
+
+describe('rate limits without their binding', () => {
+  it('answer 500 MISCONFIGURED naming RL_IP on a production-shaped env, never a silent pass', async () => {
+    // The product as production composes it, with every setting a real vendor needs: only RL_IP is missing.
+    const env = useNodeTwins(
+      nodeEnv({
+        KYC_BASE_URL: 'https://vendor.test',
+        KYC_API_KEY: 'test-api-key',
+        KYC_CUSTOMER_ID: 'cust-1',
+        SESSION_SECRET: 'test-session-secret-0123456789',
+        PUBLIC_ORIGIN: 'https://kyc.example.com',
+        RESULT_SIGNING_KEYS: JSON.stringify([await newSigningJwk('k-1')]),
+        ALLOWED_ORIGINS: 'https://partner.example',
+        RL_IP: undefined,
+      }),
+    );
+    const res = await createApp().request(
+      'https://kyc.example.com/api/onboarding-link',
+      { method: 'POST', headers: { Origin: 'https://partner.example', 'Content-Type': 'application/json' }, body: '{}' },
+      env,
+    );
+    assert.equal(res.status, 500);
+    const body = (await res.json()) as { errorCode: string; issues: unknown[] };
+    assert.equal(body.errorCode, 'MISCONFIGURED');
+    assert.deepEqual(body.issues, [{ issue: 'is not bound', issueLocation: 'RL_IP' }]);
+  });
+
+  it('name RL_SMS, RL_IP_48 and RL_SERVER_KEY the same way', async () => {
+    for (const name of ['RL_SMS', 'RL_IP_48', 'RL_SERVER_KEY'] as const) {
+      await assert.rejects(enforce(nodeEnv({ [name]: undefined }), name, 'k', 'requests'), misconfigured(name));
+    }
   });
 });

@@ -154,7 +154,7 @@ describe('registry partners in workerd, with a fake vendor', () => {
     );
   });
 
-  it('counts rate limits per client, whichever partner it claims: alpha spent, beta from the same address is refused too (issue 28)', async () => {
+  it('counts rate limits per client, whichever partner it claims: alpha spent, beta from the same address is refused too', async () => {
     // The binding counts in fixed 60 s windows; a run that straddles two windows is repeated.
     for (let attempt = 0; ; attempt++) {
       const ip = `203.0.113.${10 + attempt}`;
@@ -170,7 +170,7 @@ describe('registry partners in workerd, with a fake vendor', () => {
     }
   });
 
-  it('counts text messages to one number across partners: alpha’s texts spent the number’s budget, beta cannot text it either (issue 28)', async () => {
+  it('counts text messages to one number across partners: alpha’s texts spent the number’s budget, beta cannot text it either', async () => {
     for (let attempt = 0; ; attempt++) {
       const phone = { code: '+61', number: `0412 000 0${10 + attempt}` };
       const window = Math.floor(Date.now() / 60_000);

@@ -338,7 +338,7 @@ describe('input validation of the registry writer', () => {
       ['gamma', { ...beta, childId: '  ' }, /childId/],
       ['gamma', { ...beta, webhookUrl: 'http://hooks.example/x', webhookSecret: 'whsec_' + 'A'.repeat(32) }, /webhookUrl/],
       ['gamma', { ...beta, webhookUrl: 'https://10.0.0.5/x', webhookSecret: 'whsec_' + 'A'.repeat(32) }, /webhookUrl/],
-      // Hosts that cannot be a public server (issue 28), refused for a deployed sandbox demo too.
+      // Hosts that cannot be a public server, refused for a deployed sandbox demo too.
       ...[
         'https://localhost./x',
         'https://intranet/x',

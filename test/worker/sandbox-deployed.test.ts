@@ -1,5 +1,5 @@
 /**
- * A deployed sandbox (issue 16, finding 1): with the built-in sandbox as the
+ * A deployed sandbox (finding 1): with the built-in sandbox as the
  * vendor on a public host, its vendor API does not answer HTTP callers with
  * the public default credentials (anyone could search every visitor's name
  * and date of birth); it does on loopback hosts, and with SANDBOX_CREDENTIALS

@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 
 const PLAIN_PAGE =
   '<!doctype html><html lang="en"><meta charset="utf-8"><title>kyc-onboard</title><p>An identity-verification service. Its widget lives on partner sites.</p>';

@@ -10,7 +10,8 @@
  * file itself is the static asset `/pinned/<version>-<hash>.js`.
  */
 import { Hono } from 'hono/tiny';
-import { bindingIfAny, type AppEnv } from '../lib/env';
+import { bindingIfAny } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 
 const PINNED = /^widget@([0-9A-Za-z.+-]+)\.js$/;

@@ -6,7 +6,7 @@
  * nothing here calls the vendor.
  */
 import type { Context } from 'hono';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { readClientSecret } from '../verifications/client-secret';
 import type { Verification } from '../verifications/verification';

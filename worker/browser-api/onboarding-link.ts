@@ -2,7 +2,7 @@
 import { Hono } from 'hono/tiny';
 import { createMiddleware } from 'hono/factory';
 import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { countText, hashKey, holdOpen, releaseHolds } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
 import { idempotency } from '../middleware/idempotency';
@@ -135,14 +135,20 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     // passed the check before a definite failure, needs no second bot check
     // (its token is spent); a failed check frees the key.
     if (!botChecked) {
-      await verifyTurnstile(env, partner.turnstileSecret, body.turnstileToken, clientIp(c.req.raw.headers), new URL(origin).hostname);
+      await verifyTurnstile(
+        c.var.config,
+        partner.turnstileSecret,
+        body.turnstileToken,
+        clientIp(c.req.raw.headers),
+        new URL(origin).hostname,
+      );
       botChecked = Boolean(partner.turnstileSecret);
     }
     if (botChecked) idempotent.botChecked();
     const verificationId = started?.id ?? newVerificationId();
     // Per number, whichever partner asks: a minute's texts, and a day's.
     if (body.sendSMS) {
-      await enforce(env.RL_SMS, await hashKey(env, 'sms', phone.e164), 'text messages to this number');
+      await enforce(env, 'RL_SMS', await hashKey(env, 'sms', phone.e164), 'text messages to this number');
       await countText(env, phone.e164, verificationId);
     }
     // Open verifications per client and per partner; given back when it ends (or its link is never made).
@@ -183,7 +189,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     });
     const entityId = link.entity.entityId;
     if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
-    const now = Date.now();
+    const now = c.var.clock();
     const openToken = returnSecret && body.handoff ? randomToken() : undefined;
     const handoffUrl = openToken ? pages.open(openToken) : undefined;
     // A texted link reaches whatever number was typed, and a QR code or a

@@ -9,7 +9,7 @@
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
 import type { OnboardingLinkAnswer, RenewLinkRequest } from '../contract';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError, validationError } from '../lib/errors';
 import { clientIp } from '../lib/limits';
 import { MAX_RENEWALS, type Renewal } from '../verifications/verification';
@@ -62,7 +62,13 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
       throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
     }
   }
-  await verifyTurnstile(env, partner.turnstileSecret, body.turnstileToken, clientIp(c.req.raw.headers), new URL(v.partnerOrigin).hostname);
+  await verifyTurnstile(
+    c.var.config,
+    partner.turnstileSecret,
+    body.turnstileToken,
+    clientIp(c.req.raw.headers),
+    new URL(v.partnerOrigin).hostname,
+  );
 
   let link;
   try {
@@ -83,7 +89,7 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
   if (link.entity.entityId !== undefined && link.entity.entityId !== v.entityId) {
     throw vendorMismatch();
   }
-  const now = Date.now();
+  const now = c.var.clock();
   const openToken = h ? randomToken() : undefined;
   const renewal: Renewal = {
     urlExpiry: link.urlExpiry,

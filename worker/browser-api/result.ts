@@ -8,7 +8,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
 import { ResultRequest, type ResultAnswer } from '../contract';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { issueResultToken } from '../verifications/issue-token';
 import type { Verification } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';

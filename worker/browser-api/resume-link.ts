@@ -10,7 +10,7 @@
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
 import type { OnboardingLinkAnswer, ResumeLinkRequest } from '../contract';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { qrModules } from '../handoff/qr';
 import { handoffUrls } from '../handoff/urls';
@@ -37,7 +37,7 @@ export async function resumeLink(c: Context<AppEnv>, body: z.output<typeof Resum
   }
   // The session answers to this page's origin (one of the partner's: the partner guard resolved it).
   const origin = normaliseOrigin(c.req.header('Origin') ?? '')!;
-  const now = Date.now();
+  const now = c.var.clock();
   const session = await createSession(
     (await sessionSecret(env))!,
     { entityId: v.entityId, verificationId: v.id, origin, partnerId: v.partnerId },

@@ -14,7 +14,7 @@
  */
 import { Hono } from 'hono/tiny';
 import type { RuokAnswer } from '../contract';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError, validationError } from '../lib/errors';
 import { PARTNER_ID } from '../partners/partner';
 import { RegistryError, SealingError } from '../partners/registry';
@@ -39,7 +39,7 @@ const inflight = new Map<string, Promise<Checked>>();
 
 export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
   const named = c.req.query('partner');
-  let who = operatorCredentials(c.env);
+  let who = operatorCredentials(c.var.config);
   if (named !== undefined) {
     if (!PARTNER_ID.test(named))
       throw validationError([{ issue: 'must be a partner id (lower-case letters, digits, dashes)', issueLocation: 'partner' }]);
@@ -57,9 +57,9 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
     if (!partner) throw noSuchPartner();
     who = partner;
   }
-  const key = `${c.env.KYC_BASE_URL ?? ''}|${who.customerId}|${who.childId ?? ''}|${who.apiKey}`;
+  const key = `${c.var.config.vendor.baseUrl ?? ''}|${who.customerId}|${who.childId ?? ''}|${who.apiKey}`;
   const last = checked.get(key);
-  const fresh = last && Date.now() - last.at < (last.error ? RUOK_FAILURE_CACHE_MS : RUOK_CACHE_MS) ? last : undefined;
+  const fresh = last && c.var.clock() - last.at < (last.error ? RUOK_FAILURE_CACHE_MS : RUOK_CACHE_MS) ? last : undefined;
   let result = fresh;
   if (!result) {
     let running = inflight.get(key);
@@ -68,9 +68,9 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
       running = (async (): Promise<Checked> => {
         try {
           const { status } = await vendor.ruok();
-          return status === 'OK' ? { at: Date.now() } : { at: Date.now(), error: notOk() };
+          return status === 'OK' ? { at: c.var.clock() } : { at: c.var.clock(), error: notOk() };
         } catch (err) {
-          return { at: Date.now(), error: vendorFault(err, 'ruok') };
+          return { at: c.var.clock(), error: vendorFault(err, 'ruok') };
         }
       })();
       inflight.set(key, running);

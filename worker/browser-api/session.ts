@@ -9,11 +9,14 @@
  */
 import type { Context } from 'hono';
 import { devSecrets } from '../lib/dev-secrets';
-import { usesSandbox, type AppEnv, type Env } from '../lib/env';
+import type { Env } from '../lib/env';
+import type { AppEnv } from '../app-env';
+import { config, type Config } from '../config';
 import { ApiError } from '../lib/errors';
 import { signHs256, verifyHs256 } from '../lib/hs256';
 import { normaliseOrigin } from '../lib/origins';
 import { ENVIRONMENT_PARTNER_ID } from '../partners/partner';
+import { systemClock } from '../lib/clock';
 
 /** Long enough to finish the hosted flow (its link lives 30 minutes) and poll. */
 export const SESSION_TTL_SECONDS = 60 * 60;
@@ -32,15 +35,16 @@ export interface Session {
 }
 
 /** The configured secret (a real vendor needs one). */
-export function configuredSessionSecret(env: Env): string | undefined {
-  return env.SESSION_SECRET?.trim() || undefined;
+export function configuredSessionSecret(cfg: Config): string | undefined {
+  return cfg.secrets.sessionSecret;
 }
 
 /** The secret that signs sessions: the configured one, or the sandbox's development secret. */
 export async function sessionSecret(env: Env): Promise<string | undefined> {
-  const s = configuredSessionSecret(env);
+  const cfg = config(env);
+  const s = configuredSessionSecret(cfg);
   if (s) return s;
-  return usesSandbox(env) ? (await devSecrets(env))?.sessionSecret : undefined;
+  return cfg.vendor.sandbox ? (await devSecrets(env))?.sessionSecret : undefined;
 }
 
 export interface SessionFor {
@@ -50,7 +54,7 @@ export interface SessionFor {
   partnerId: string;
 }
 
-export async function createSession(secret: string, s: SessionFor, now = Date.now()): Promise<string> {
+export async function createSession(secret: string, s: SessionFor, now = systemClock()): Promise<string> {
   const iat = Math.floor(now / 1000);
   const payload: Session = { sub: s.entityId, vid: s.verificationId, org: s.origin, pid: s.partnerId, iat, exp: iat + SESSION_TTL_SECONDS };
   return signHs256({ ...payload }, secret);

@@ -5,7 +5,7 @@
  * A) or as localhost (B). A deployed demo's own origin (neither host) is
  * partner A. They take the environment's flow, SMS and webhook settings.
  */
-import { demoEnabled, usesSandbox, type Env } from '../lib/env';
+import type { Env } from '../lib/env';
 import { sandboxDefaults } from '../lib/sandbox-defaults';
 import { config, trustedOwnOrigin } from '../config';
 import type { Partner } from '../partners/partner';
@@ -15,10 +15,11 @@ import { DEMO_PARTNERS } from './partners';
 
 /** The demo partner for `origin`, while DEMO is on. */
 export function demoPartner(env: Env, requestUrl: string, origin: string): Partner | undefined {
-  if (!demoEnabled(env)) return undefined;
+  const cfg = config(env);
+  if (!cfg.demo) return undefined;
   // The request's own origin where the worker's is not configured: such a deployment is refused by the
   // configuration guard (naming PUBLIC_ORIGIN) before it serves anything.
-  const own = new URL(trustedOwnOrigin(config(env), requestUrl) ?? new URL(requestUrl).origin);
+  const own = new URL(trustedOwnOrigin(cfg, requestUrl) ?? new URL(requestUrl).origin);
   const o = new URL(origin);
   if (o.protocol !== own.protocol || o.port !== own.port) return undefined;
   const demo = DEMO_PARTNERS.find((d) => d.host === o.hostname) ?? (o.origin === own.origin ? DEMO_PARTNERS[0] : undefined);
@@ -28,16 +29,16 @@ export function demoPartner(env: Env, requestUrl: string, origin: string): Partn
     displayName: demo.displayName,
     source: 'plugged',
     origins: [o.origin],
-    customerId: env.KYC_CUSTOMER_ID ?? sandboxDefaults()?.customerId ?? '',
+    customerId: cfg.operator.customerId ?? sandboxDefaults()?.customerId ?? '',
     childId: demo.childId,
     apiKey: demo.apiKey,
-    ...environmentSettings(env), // "they take the environment's flow, SMS and webhook settings"
+    ...environmentSettings(cfg), // "they take the environment's flow, SMS and webhook settings"
   };
 }
 
 /** The demo partners' development keys (sandbox and DEMO only): partnerId → key. */
 export async function demoServerKeys(env: Env): Promise<Record<string, string> | undefined> {
-  if (!usesSandbox(env) || !demoEnabled(env)) return undefined;
+  if (!config(env).vendor.sandbox || !config(env).demo) return undefined;
   return (await devSecrets(env)).demoServerKeys;
 }
 
@@ -47,7 +48,7 @@ export const demoPartnerSource: PartnerSource = {
   ids: DEMO_PARTNERS.map((d) => d.id),
   byId(env, requestUrl, id) {
     const demo = DEMO_PARTNERS.find((d) => d.id === id);
-    if (!demo || !demoEnabled(env)) return undefined;
+    if (!demo || !config(env).demo) return undefined;
     const own = new URL(trustedOwnOrigin(config(env), requestUrl) ?? new URL(requestUrl).origin);
     return demoPartner(env, requestUrl, `${own.protocol}//${demo.host}${own.port ? `:${own.port}` : ''}`);
   },

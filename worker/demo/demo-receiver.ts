@@ -14,7 +14,9 @@
  
  */
 import { Hono } from 'hono/tiny';
-import { demoEnabled, type AppEnv, type Env } from '../lib/env';
+import type { Env } from '../lib/env';
+import type { AppEnv } from '../app-env';
+import { config } from '../config';
 import { devSecrets } from './dev-secrets';
 import { ApiError, errorResponse } from '../lib/errors';
 import { VERIFICATION_ID } from '../verifications/verification';
@@ -25,6 +27,7 @@ import type { WebhookTransport } from '../verifications/webhook-transport';
 import { demoDeliveries } from './deliveries';
 import { DEMO_PARTNERS } from './partners';
 import { safeEqual } from '../lib/random';
+import { systemClock } from '../lib/clock';
 
 /** How far a delivery's timestamp may be from now (the spec's usual tolerance). */
 const TOLERANCE_SECONDS = 5 * 60;
@@ -40,7 +43,7 @@ const refuse = () => new ApiError(401, 'SIGNATURE_INVALID', 'The webhook signatu
 
 export const demoReceiver = new Hono<AppEnv>()
   .use(async (c, next) => {
-    if (!demoEnabled(c.env)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+    if (!config(c.env).demo) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
     await next();
   })
   .post(DEMO_RECEIVER_PATH, async (c) => {
@@ -48,7 +51,7 @@ export const demoReceiver = new Hono<AppEnv>()
     const id = c.req.header('webhook-id') ?? '';
     const ts = Number(c.req.header('webhook-timestamp'));
     const given = (c.req.header('webhook-signature') ?? '').split(' ');
-    if (!id || !Number.isInteger(ts) || Math.abs(Date.now() / 1000 - ts) > TOLERANCE_SECONDS) throw refuse();
+    if (!id || !Number.isInteger(ts) || Math.abs(systemClock() / 1000 - ts) > TOLERANCE_SECONDS) throw refuse();
     const { key } = await demoTarget(c.env, '');
     const expected = await webhookSignature(key, id, ts, body);
     // Constant time: every given signature compared in full, whatever matched.
@@ -66,7 +69,7 @@ export const demoReceiver = new Hono<AppEnv>()
       ...(event.data.reason ? { reason: event.data.reason } : {}),
       ...(typeof event.data.livemode === 'boolean' ? { livemode: event.data.livemode } : {}),
       signature: 'verified',
-      receivedAt: Date.now(),
+      receivedAt: systemClock(),
     });
     return c.body(null, 204);
   })
@@ -87,6 +90,6 @@ export const demoReceiver = new Hono<AppEnv>()
  * receiver, in process; any other partner's have no route here.
  */
 export const demoWebhooks: WebhookTransport = async (env, partner, workerOrigin) =>
-  partner.source === 'plugged' && DEMO_PARTNERS.some((d) => d.id === partner.id) && demoEnabled(env)
+  partner.source === 'plugged' && DEMO_PARTNERS.some((d) => d.id === partner.id) && config(env).demo
     ? { target: await demoTarget(env, workerOrigin), send: async (url, init) => demoReceiver.fetch(new Request(url, init), env) }
     : undefined;

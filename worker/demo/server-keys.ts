@@ -12,7 +12,7 @@
  *     server.
  */
 import { Hono } from 'hono';
-import { demoEnabled, usesSandbox, type AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { fromThisMachine } from '../lib/local-client';
 import { normaliseOrigin } from '../lib/origins';
@@ -36,7 +36,7 @@ const StartRequest = z.strictObject({
 export const demoServer = (product: Pick<Hono<AppEnv>, 'fetch'>) =>
   new Hono<AppEnv>()
     .use('/sandbox/demo/*', async (c, next) => {
-      if (!usesSandbox(c.env) || !demoEnabled(c.env)) throw nothingHere();
+      if (!c.var.config.vendor.sandbox || !c.var.config.demo) throw nothingHere();
       await next();
       c.header('Cache-Control', 'no-store');
     })

@@ -11,7 +11,7 @@
 import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { sandbox } from '../../sandbox/app';
-import { DEFAULT_CREDENTIALS } from '../../sandbox/config';
+import { DEFAULT_CREDENTIALS, hasOwnCredentials } from '../../sandbox/config';
 import { useSandboxDefaults } from '../lib/sandbox-defaults';
 import { DEV_SEALING_KEY } from '../partners/sealing';
 import { createApp, MAX_BODY_BYTES } from '../app';
@@ -22,7 +22,7 @@ import { useDevSecrets } from '../lib/dev-secrets';
 import { useWebhookTransport } from '../verifications/webhook-transport';
 import { home } from '../demo/home';
 import { demoServer } from '../demo/server-keys';
-import { demoExplicitlyOn, usesSandbox, type AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { clientIp, enforce, ipKey } from '../lib/limits';
 import { isLoopbackHost } from '../lib/origins';
@@ -60,16 +60,16 @@ const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2)\//;
 function mountSandbox(app: Hono<AppEnv>): void {
   app.use('/sandbox/*', async (c, next) => {
     // Deployed without DEMO=on the sandbox is no vendor (the /api routes fail closed): nothing here either.
-    if (!usesSandbox(c.env) || (isDeployed(c.var.config, c.req.url) && !demoExplicitlyOn(c.env)))
+    if (!c.var.config.vendor.sandbox || (isDeployed(c.var.config, c.req.url) && !c.var.config.demoExplicit))
       throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
-    if (SANDBOX_VENDOR_API.test(c.req.path) && !c.env.SANDBOX_CREDENTIALS?.trim() && !isLoopbackHost(new URL(c.req.url).hostname)) {
+    if (SANDBOX_VENDOR_API.test(c.req.path) && !hasOwnCredentials(c.env) && !isLoopbackHost(new URL(c.req.url).hostname)) {
       throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
     }
     // What writes (the vendor API on loopback, the hosted flow's submit, the
     // demo's receiver) spends a per-client budget like /api's; reading pages
     // and the demo's polling of its own outbox do not.
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD')
-      await enforce(c.env.RL_IP, `sandbox ${ipKey(clientIp(c.req.raw.headers))}`, 'requests');
+      await enforce(c.env, 'RL_IP', `sandbox ${ipKey(clientIp(c.req.raw.headers))}`, 'requests');
     // The worker's own calls reach the sandbox in-process, past this point; an
     // HTTP caller's redirect addresses are held to the origins the worker
     // allows: a partner's page or the worker's own.

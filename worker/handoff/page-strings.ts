@@ -13,6 +13,8 @@
 import { fromAcceptLanguage, supportedLanguage, type Language } from '../../rules/language';
 import { fill } from '../../rules/message';
 import { PAGE_STRINGS_EN, type PageDictionary } from './page-strings-en';
+import { errorName } from '../lib/errors';
+import { log } from '../lib/log';
 
 export type PageLang = Language;
 
@@ -58,7 +60,7 @@ export function pageStrings(assets: AssetFetcher | undefined, lang: PageLang): P
     })
     .catch((err: unknown) => {
       cache.delete(lang);
-      console.error(JSON.stringify({ level: 'warn', event: 'page_strings_unavailable', lang, error: String(err) }));
+      log.warn('page_strings_unavailable', { lang, error: errorName(err) });
       return english;
     });
   cache.set(lang, loading);

@@ -13,7 +13,7 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError, errorName } from '../lib/errors';
 import { VERIFICATION_ID } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
@@ -24,6 +24,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { enforceClient } from '../lib/limits';
 import { getCookie, setCookie } from '../lib/cookie';
+import { log } from '../lib/log';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
@@ -173,6 +174,6 @@ export const handoff = new Hono<AppEnv>()
   )
   .onError((err, c) => {
     // The phone's person has nothing to fix: any fault reads as a calm page.
-    if (!(err instanceof ApiError)) console.error(JSON.stringify({ level: 'error', event: 'handoff_page_failed', error: errorName(err) }));
+    if (!(err instanceof ApiError)) log.error('handoff_page_failed', { error: errorName(err) });
     return page(c, 'notFinished');
   });

@@ -10,6 +10,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from './env';
+import { systemClock } from './clock';
 
 export class LimitsStore extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -27,7 +28,7 @@ export class LimitsStore extends DurableObject<Env> {
 
   /** As `takeFrom` in allowances.ts: lapsed entries go; an entry already held stays taken; a full budget refuses. */
   async take(budget: string, id: string, until: number, max: number): Promise<boolean> {
-    const now = Date.now();
+    const now = systemClock();
     this.sql.exec('DELETE FROM budget_entries WHERE budget = ? AND until <= ?', budget, now);
     if (this.sql.exec('SELECT 1 FROM budget_entries WHERE budget = ? AND id = ?', budget, id).toArray().length) return true;
     const n = this.sql.exec<{ n: number }>('SELECT COUNT(*) AS n FROM budget_entries WHERE budget = ?', budget).one().n;
@@ -48,7 +49,7 @@ export class LimitsStore extends DurableObject<Env> {
   }
 
   async alarm(): Promise<void> {
-    this.sql.exec('DELETE FROM budget_entries WHERE until <= ?', Date.now());
+    this.sql.exec('DELETE FROM budget_entries WHERE until <= ?', systemClock());
     const last = this.sql.exec<{ u: number | null }>('SELECT MAX(until) AS u FROM budget_entries').one().u;
     this.alarmAt = last;
     if (last !== null) await this.ctx.storage.setAlarm(last);

@@ -14,6 +14,7 @@ import { config } from '../config';
 import { bindingIfAny, missingBinding, type Env } from './env';
 import { ApiError } from './errors';
 import { keyedHash } from './keyed-hash';
+import { systemClock } from './clock';
 
 /** How long an open verification's hold lasts at most: a link's hour, the grace, and renewals' room. */
 export const OPEN_HOLD_MS = 3 * 60 * 60 * 1000;
@@ -84,7 +85,7 @@ export const tooMany = (what: string, retryAfterSeconds: number) =>
  * budgets (released when it ends). Both are asked at once (two objects, one
  * round trip); when either refuses, the other is given back before the 429.
  */
-export async function holdOpen(env: Env, verificationId: string, ipKey: string, partnerId: string, now = Date.now()): Promise<string[]> {
+export async function holdOpen(env: Env, verificationId: string, ipKey: string, partnerId: string, now = systemClock()): Promise<string[]> {
   const a = allowances(env);
   const byIp = await hashKey(env, 'open-ip', ipKey);
   const byPartner = `open-partner ${partnerId}`;
@@ -105,7 +106,7 @@ export async function releaseHolds(env: Env, verificationId: string, holds: read
 }
 
 /** One more text to this number today (across partners), or 429. */
-export async function countText(env: Env, e164: string, id: string, now = Date.now()): Promise<void> {
+export async function countText(env: Env, e164: string, id: string, now = systemClock()): Promise<void> {
   const key = await hashKey(env, 'sms-day', e164);
   if (!(await allowances(env).take(key, id, now + DAY_MS, config(env).limits.LIMIT_SMS_PER_NUMBER_PER_DAY))) {
     throw tooMany('text messages to this number today', 60 * 60);

@@ -5,9 +5,6 @@
  * (the configuration table in docs/configuration.md); each line says what it is.
  * Secrets go in `.dev.vars` locally and `wrangler secret put` in production.
  */
-import type { Config } from '../config';
-import type { Idempotency } from '../middleware/idempotency';
-import type { Partner } from '../partners/partner';
 import { ApiError } from './errors';
 
 export interface Env extends CloudflareBindings {
@@ -142,73 +139,12 @@ export interface Env extends CloudflareBindings {
   SMS_REQUIRES_TURNSTILE?: string;
 }
 
-/** Hono's generic for apps and handlers of this worker. */
-export interface AppEnv {
-  Bindings: Env;
-  Variables: {
-    requestId: string;
-    /** The configuration, read once per isolate (config.ts; set by the first middleware). */
-    config: Config;
-    /** Idempotency-Key on the routes that mount middleware/idempotency.ts. */
-    idempotency: Idempotency;
-    vendorStatus?: number;
-    partner?: Partner;
-    /** The settings a misconfigured deployment lacks (their names), for the log line. */
-    missing?: string[];
-    /**
-     * Set (entry/local-app.ts) on requests that reached the sandbox over HTTP, not the worker's own
-     * in-process calls: whether such a caller may send people back to an origin.
-     */
-    sandboxHttpCaller?: (origin: string, requestUrl: string) => Promise<boolean>;
-  };
-}
-
-/** True while the built-in sandbox is the vendor (docs/api.md: unset or `sandbox`). */
-export function usesSandbox(env: Pick<Env, 'KYC_BASE_URL'>): boolean {
-  const base = env.KYC_BASE_URL?.trim();
-  return !base || base === 'sandbox';
-}
-
-/** Splits a comma list, trimming and dropping blanks. */
-export function list(value: string | undefined): string[] {
-  return (value ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-/** `DEMO=on` (or `true`, `1`) set explicitly: the only way a deployed worker runs the sandbox. */
-export function demoExplicitlyOn(env: Env): boolean {
-  const v = env.DEMO?.trim().toLowerCase();
-  return v === 'on' || v === 'true' || v === '1';
-}
-
-/**
- * Whether outcomes are real: false whenever the sandbox is the vendor. Result
- * tokens carry it as the claim `livemode`, webhooks as `data.livemode`.
- */
-export function livemode(env: Env): boolean {
-  return !usesSandbox(env);
-}
-
-/**
- * Whether the sales demo is on: `DEMO=on|off`, and by default on exactly
- * while the sandbox is the vendor (a demo against a real vendor would create
- * real people under the demo partners).
- */
-export function demoEnabled(env: Env): boolean {
-  const v = env.DEMO?.trim().toLowerCase();
-  if (v === 'on' || v === 'true' || v === '1') return true;
-  if (v === 'off' || v === 'false' || v === '0') return false;
-  return usesSandbox(env);
-}
-
 /**
  * A binding production always has (so `Env` types it as present), read where
  * the code works on without it: the node test tier runs the app with no
  * Cloudflare runtime (no rate limiters, queues, D1, assets or KV), and these
  * paths say what happens then. Stores without their binding are not among
- * them: they fail with MISCONFIGURED (lib/durable.ts).
+ * them: they fail with MISCONFIGURED (`missingBinding` below).
  */
 export function bindingIfAny<K extends keyof CloudflareBindings>(env: Pick<Env, K>, name: K): Env[K] | undefined {
   return (env as Partial<Pick<Env, K>>)[name];

@@ -7,7 +7,11 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import * as z from 'zod/mini';
 import type { ErrorObject } from '../contract';
-import type { AppEnv } from './env';
+
+/** What the envelope needs of a request: its id (set by the first middleware; errors know nothing else of the app). */
+interface RequestIdEnv {
+  Variables: { requestId: string };
+}
 
 export type Issue = ErrorObject['issues'][number];
 
@@ -59,13 +63,12 @@ export class ApiError extends Error {
   }
 }
 
-export function errorBody(c: Context<AppEnv>, err: ApiError): ErrorObject {
+export function errorBody<E extends RequestIdEnv>(c: Context<E>, err: ApiError): ErrorObject {
   // An error thrown before the request-id middleware ran has none.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   return { errorCode: err.errorCode, errorMsg: err.errorMsg, issues: err.issues, requestId: c.get('requestId') ?? '' };
 }
 
-export function errorResponse(c: Context<AppEnv>, err: ApiError): Response {
+export function errorResponse<E extends RequestIdEnv>(c: Context<E>, err: ApiError): Response {
   for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
   return c.json(errorBody(c, err), err.status);
 }

@@ -6,6 +6,7 @@
  * `exp` in the future and no `iat` or `nbf` in the future.
  */
 import { base64url, fromBase64url } from '../../rules/base64url';
+import { systemClock } from './clock';
 
 const encoder = new TextEncoder();
 const keys = new Map<string, Promise<CryptoKey>>();
@@ -29,7 +30,7 @@ export async function signHs256(payload: Record<string, unknown>, secret: string
 }
 
 /** The payload of a valid token; throws when the token is malformed, tampered, of another algorithm, or expired. */
-export async function verifyHs256(token: string, secret: string, now = Date.now()): Promise<Record<string, unknown>> {
+export async function verifyHs256(token: string, secret: string, now = systemClock()): Promise<Record<string, unknown>> {
   const parts = token.split('.');
   if (parts.length !== 3) throw new Error('malformed');
   const [h, p, s] = parts as [string, string, string];

@@ -2,6 +2,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from './env';
 import { expired, IDEMPOTENCY_TTL_MS, IdempotencyRecords, type Claim, type StoredAnswer } from './idempotency';
+import { systemClock } from './clock';
 
 export class IdempotencyStore extends DurableObject<Env> {
   private readonly records = new IdempotencyRecords(
@@ -9,7 +10,7 @@ export class IdempotencyStore extends DurableObject<Env> {
     async (k, r) => {
       await this.ctx.storage.put(k, r);
       // A sweep at most one window away keeps the shard small under steady traffic.
-      if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + IDEMPOTENCY_TTL_MS);
+      if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(systemClock() + IDEMPOTENCY_TTL_MS);
     },
     async (k) => {
       await this.ctx.storage.delete(k);
@@ -28,7 +29,7 @@ export class IdempotencyStore extends DurableObject<Env> {
 
   /** Deletes the records whose window has passed; comes back while any remain. */
   async alarm(): Promise<void> {
-    const now = Date.now();
+    const now = systemClock();
     const stale: string[] = [];
     let left = 0;
     for (const [k, r] of await this.ctx.storage.list<{ at: number }>()) {

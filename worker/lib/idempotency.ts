@@ -11,6 +11,7 @@
  */
 import { bindingIfAny, missingBinding, type Env } from './env';
 import { keyedHash } from './keyed-hash';
+import { systemClock } from './clock';
 
 export const IDEMPOTENCY_TTL_MS = 10 * 60 * 1000;
 export const IDEMPOTENCY_SHARDS = 32;
@@ -45,7 +46,7 @@ export class IdempotencyRecords {
     private readonly del: (key: string) => Promise<void>,
   ) {}
 
-  async claim(key: string, fingerprint: string, now = Date.now()): Promise<Claim> {
+  async claim(key: string, fingerprint: string, now = systemClock()): Promise<Claim> {
     const r = await this.get(key);
     if (r?.released) {
       const verified = r.fingerprint === fingerprint && now - r.at < IDEMPOTENCY_TTL_MS;
@@ -61,12 +62,12 @@ export class IdempotencyRecords {
     return { kind: 'new' };
   }
 
-  async finish(key: string, fingerprint: string, answer: StoredAnswer, now = Date.now()): Promise<void> {
+  async finish(key: string, fingerprint: string, answer: StoredAnswer, now = systemClock()): Promise<void> {
     await this.put(key, { fingerprint, at: now, answer });
   }
 
   /** Frees the key; with `verified`, remembers that this request passed the bot check. */
-  async release(key: string, fingerprint?: string, verified = false, now = Date.now()): Promise<void> {
+  async release(key: string, fingerprint?: string, verified = false, now = systemClock()): Promise<void> {
     if (verified && fingerprint !== undefined) await this.put(key, { fingerprint, at: now, released: true });
     else await this.del(key);
   }
@@ -103,7 +104,7 @@ export function shardOf(key: string): number {
 }
 
 /** Whether a stored record has outlived every use (the sweep deletes it). */
-export function expired(r: { at: number }, now = Date.now()): boolean {
+export function expired(r: { at: number }, now = systemClock()): boolean {
   return now - r.at >= IDEMPOTENCY_TTL_MS;
 }
 

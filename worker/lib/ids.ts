@@ -4,9 +4,11 @@
  * lines with WebCrypto in place of the `ulid` package in the worker's bundle
  * (the sandbox, local only, keeps the package).
  */
+import { systemClock } from './clock';
+
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export function ulid(now = Date.now()): string {
+export function ulid(now = systemClock()): string {
   let time = '';
   for (let t = now, i = 0; i < 10; i++, t = Math.floor(t / 32)) time = ALPHABET.charAt(t % 32) + time;
   let random = '';

@@ -3,10 +3,15 @@
  * windows aligned to the clock: per client IP on every /api and /handoff
  * request, whichever partner it claims (RL_IP), and per destination phone
  * number for SMS, whichever partner asks (RL_SMS). Budgets longer than a
- * window are in allowances.ts. Without a binding (node tests, or a deployment
- * that removed it) nothing is limited.
+ * window are in allowances.ts. A binding that is missing (a wrangler.toml
+ * without it) is 500 MISCONFIGURED naming it, as for the stores: a limit never
+ * switches itself off.
  */
+import { missingBinding } from './env';
 import { ApiError } from './errors';
+import { systemClock } from './clock';
+
+type RateLimitName = 'RL_IP' | 'RL_IP_48' | 'RL_SMS' | 'RL_SERVER_KEY';
 
 /** Both bindings use 60-second windows (wrangler.toml). */
 const PERIOD_SECONDS = 60;
@@ -46,17 +51,24 @@ export function ipKey(ip: string, prefix: 64 | 48 = 64): string {
  * (IPv6 per /64) and, for IPv6, RL_IP_48 per /48, so the /64s of one
  * allocation do not each get a budget.
  */
-export async function enforceClient(env: { RL_IP?: RateLimit; RL_IP_48?: RateLimit }, headers: Headers): Promise<void> {
+export async function enforceClient(env: Partial<Record<RateLimitName, RateLimit>>, headers: Headers): Promise<void> {
   const ip = clientIp(headers);
-  await enforce(env.RL_IP, `ip ${ipKey(ip)}`, 'requests');
-  if (ip.includes(':')) await enforce(env.RL_IP_48, `ip48 ${ipKey(ip, 48)}`, 'requests');
+  await enforce(env, 'RL_IP', `ip ${ipKey(ip)}`, 'requests');
+  if (ip.includes(':')) await enforce(env, 'RL_IP_48', `ip48 ${ipKey(ip, 48)}`, 'requests');
 }
 
-export async function enforce(binding: RateLimit | undefined, key: string, what: string): Promise<void> {
-  if (!binding) return;
+/** Counts `key` against the rate-limit binding `name` of `env`; 429 past its limit. */
+export async function enforce(
+  env: Partial<Record<RateLimitName, RateLimit>>,
+  name: RateLimitName,
+  key: string,
+  what: string,
+): Promise<void> {
+  const binding = env[name];
+  if (!binding) throw missingBinding(name);
   const { success } = await binding.limit({ key });
   if (success) return;
-  const retryAfter = Math.max(1, PERIOD_SECONDS - (Math.floor(Date.now() / 1000) % PERIOD_SECONDS));
+  const retryAfter = Math.max(1, PERIOD_SECONDS - (Math.floor(systemClock() / 1000) % PERIOD_SECONDS));
   throw new ApiError(429, 'RATE_LIMITED', `Too many ${what}. Please wait a moment and try again.`, [], {
     'Retry-After': String(retryAfter),
   });

@@ -6,8 +6,7 @@
  * claim it), a token solved on the partner's real page is. The verify URL is
  * configurable so tests can use a local fake.
  */
-import { config } from '../config';
-import type { Env } from './env';
+import type { Config } from '../config';
 import { ApiError } from './errors';
 
 /**
@@ -17,10 +16,8 @@ import { ApiError } from './errors';
  */
 export const TURNSTILE_ACTION = 'kyc-onboarding-link';
 
-export const DEFAULT_TURNSTILE_VERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
-
 export async function verifyTurnstile(
-  env: Env,
+  cfg: Pick<Config, 'turnstileVerifyUrl' | 'vendor'>,
   secret: string | undefined,
   token: string | undefined,
   ip: string,
@@ -38,11 +35,11 @@ export async function verifyTurnstile(
   if (ip !== 'unknown') form.set('remoteip', ip);
   let ok: boolean;
   try {
-    const res = await fetch(env.TURNSTILE_VERIFY_URL || DEFAULT_TURNSTILE_VERIFY_URL, {
+    const res = await fetch(cfg.turnstileVerifyUrl, {
       method: 'POST',
       body: form,
       redirect: 'manual',
-      signal: AbortSignal.timeout(config(env).vendor.timeoutMs),
+      signal: AbortSignal.timeout(cfg.vendor.timeoutMs),
     });
     // Only a readable verdict from siteverify can refuse the person; a
     // siteverify that is down or answers garbage is our problem (502).

@@ -5,7 +5,7 @@
  */
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
-import type { AppEnv } from './env';
+import type { AppEnv } from '../app-env';
 import { ApiError, PARSE, validationError, zodIssues } from './errors';
 
 export async function readJson<S extends z.ZodMiniType>(

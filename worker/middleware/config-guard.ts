@@ -12,7 +12,8 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { configuredSessionSecret } from '../browser-api/session';
-import type { AppEnv, Env } from '../lib/env';
+import type { Env } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { isDeployed, trustedOwnOrigin, type Config } from '../config';
 import { ApiError, type Issue } from '../lib/errors';
 import { isLoopbackHost } from '../lib/origins';
@@ -40,16 +41,16 @@ export function misconfiguration(env: Env, cfg: Config, requestUrl: string): Iss
       baseOk = false;
     }
     if (!baseOk) add('KYC_BASE_URL', 'must be the vendor\'s https base URL (http only to a loopback host), or "sandbox"');
-    if (!env.KYC_API_KEY) add('KYC_API_KEY', NOT_SET);
-    if (!env.KYC_CUSTOMER_ID) add('KYC_CUSTOMER_ID', NOT_SET);
-    if (!configuredSessionSecret(env)) add('SESSION_SECRET', `${NOT_SET} (required with a real vendor)`);
+    if (!cfg.operator.apiKey) add('KYC_API_KEY', NOT_SET);
+    if (!cfg.operator.customerId) add('KYC_CUSTOMER_ID', NOT_SET);
+    if (!configuredSessionSecret(cfg)) add('SESSION_SECRET', `${NOT_SET} (required with a real vendor)`);
     if (!cfg.publicOrigin) add('PUBLIC_ORIGIN', `${NOT_SET} (required with a real vendor)`);
-    if (!env.RESULT_SIGNING_KEYS?.trim()) add('RESULT_SIGNING_KEYS', `${NOT_SET} (required with a real vendor)`);
+    if (!cfg.secrets.resultSigningKeys) add('RESULT_SIGNING_KEYS', `${NOT_SET} (required with a real vendor)`);
   }
   // Tokens need an issuer: PUBLIC_ORIGIN, or the request's origin on loopback.
   if (!issues.some((i) => i.issueLocation === 'PUBLIC_ORIGIN') && !trustedOwnOrigin(cfg, requestUrl))
     add('PUBLIC_ORIGIN', `${NOT_SET} (required off loopback hosts)`);
-  if (env.RESULT_SIGNING_KEYS?.trim() && !configuredKeyJwks(env))
+  if (cfg.secrets.resultSigningKeys && !configuredKeyJwks(env))
     add('RESULT_SIGNING_KEYS', 'must be a JSON array of private P-256 JWKs with kid');
   issues.push(...webhookSettingsProblems(env, trustedOwnOrigin(cfg, requestUrl) ?? requestUrl));
   return issues;

@@ -14,25 +14,9 @@
  */
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { fingerprint, idempotencyStore, type IdempotencyStoreApi, type StoredAnswer } from '../lib/idempotency';
-
-export interface Idempotency {
-  /**
-   * Claims `scopedKey` (a key scoped to its caller) for a request whose
-   * identity is `fingerprintSource`: a Response to answer with (a replay),
-   * or undefined when this request is the first and the route runs on.
-   * Throws 409 IDEMPOTENCY_CONFLICT while the first runs, or for another body.
-   */
-  claim(scopedKey: string, fingerprintSource: string): Promise<Response | undefined>;
-  /** This exact request passed the bot check before a definite failure freed its key. */
-  readonly verified: boolean;
-  /** The bot check passed: a release after a definite failure remembers it. */
-  botChecked(): void;
-  /** The outcome is unknown (the vendor may have acted): the failure's answer is kept for replays. */
-  outcomeUnknown(): void;
-}
 
 export interface IdempotencyOptions {
   /** A stored answer as the route's replay (default: its body as JSON, with its status). */

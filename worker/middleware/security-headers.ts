@@ -6,7 +6,7 @@
  * header (the versioned widget script is loaded cross-origin).
  */
 import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 
 const BASE: [string, string][] = [
   ['Cross-Origin-Opener-Policy', 'same-origin'],

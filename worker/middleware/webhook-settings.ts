@@ -7,6 +7,7 @@
  * delivery with an info line, and a one-character `SESSION_SECRET` signed
  * every session.
  */
+import { config } from '../config';
 import { bindingIfAny, type Env } from '../lib/env';
 import type { Issue } from '../lib/errors';
 import { webhookUrlProblem } from '../partners/partner';
@@ -19,8 +20,9 @@ export const SESSION_SECRET_MIN_BYTES = 32;
 export function webhookSettingsProblems(env: Env, ownOrigin: string): Issue[] {
   const issues: Issue[] = [];
   const add = (issueLocation: string, issue: string) => issues.push({ issue, issueLocation });
-  const url = env.WEBHOOK_URL?.trim();
-  const secret = env.WEBHOOK_SECRET?.trim();
+  const cfg = config(env);
+  const url = cfg.webhookUrl;
+  const secret = cfg.secrets.webhookSecret;
   if (url) {
     const problem = webhookUrlProblem(url, localSandbox(env, ownOrigin));
     if (problem) add('WEBHOOK_URL', problem);
@@ -32,7 +34,7 @@ export function webhookSettingsProblems(env: Env, ownOrigin: string): Issue[] {
   }
   if ((url || secret) && !bindingIfAny(env, 'WEBHOOK_QUEUE'))
     add('WEBHOOK_QUEUE', 'is not bound (webhooks are configured: nothing would ever be sent)');
-  const session = env.SESSION_SECRET?.trim();
+  const session = cfg.secrets.sessionSecret;
   if (session && new TextEncoder().encode(session).length < SESSION_SECRET_MIN_BYTES)
     add('SESSION_SECRET', `must be at least ${SESSION_SECRET_MIN_BYTES} bytes`);
   return issues;

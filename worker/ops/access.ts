@@ -14,11 +14,13 @@
  */
 import { fromBase64url } from '../../rules/base64url';
 import { errorName, type Issue } from '../lib/errors';
-import { usesSandbox, type Env } from '../lib/env';
+import type { Env } from '../lib/env';
 import { hasInProcessSandbox } from '../vendor-api/from-env';
 import { isLoopbackHost } from '../lib/origins';
 import { fromThisMachine } from '../lib/local-client';
-import { config } from '../config';
+import { config, type Config } from '../config';
+import { log } from '../lib/log';
+import { systemClock } from '../lib/clock';
 
 export type Access =
   | { kind: 'allowed'; by: 'access' | 'token' | 'local' }
@@ -30,8 +32,8 @@ export type Access =
 export const OPS_TOKEN_MIN_LENGTH = 32;
 
 /** The team domain as a host name (`team.cloudflareaccess.com`), from either a host or an https origin. */
-export function teamDomain(env: Env): string | undefined {
-  const raw = env.OPS_ACCESS_TEAM_DOMAIN?.trim();
+export function teamDomain(cfg: Pick<Config, 'opsAccess'>): string | undefined {
+  const raw = cfg.opsAccess.teamDomain;
   if (!raw) return undefined;
   try {
     const host = new URL(raw.includes('://') ? raw : `https://${raw}`).host;
@@ -66,7 +68,7 @@ async function teamKeys(domain: string, kid: string, now: number): Promise<RsaJw
     teamKeyCache.set(domain, { keys, at: now });
     return keys;
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', event: 'ops_access_keys_unavailable', error: errorName(err) }));
+    log.error('ops_access_keys_unavailable', { error: errorName(err) });
     return cached?.keys ?? [];
   }
 }
@@ -81,9 +83,10 @@ const LEEWAY_S = 5;
  * an RS256 JWS signed by one of the team's keys (WebCrypto: no JWT library in
  * the worker's bundle), issued by the team, for this audience, not expired.
  */
-export async function verifyAccessAssertion(env: Env, assertion: string, now = Date.now()): Promise<boolean> {
-  const domain = teamDomain(env);
-  const aud = env.OPS_ACCESS_AUD?.trim();
+export async function verifyAccessAssertion(env: Env, assertion: string, now = systemClock()): Promise<boolean> {
+  const cfg = config(env);
+  const domain = teamDomain(cfg);
+  const aud = cfg.opsAccess.aud;
   if (!domain || !aud || !assertion) return false;
   try {
     const [h, p, sig, extra] = assertion.split('.');
@@ -136,15 +139,16 @@ export async function tokenEquals(given: string, expected: string): Promise<bool
  */
 export function openLocally(env: Env, requestUrl: string, headers: Headers): boolean {
   // Production has no sandbox (entry/production.ts): never open there.
-  if (!usesSandbox(env) || !hasInProcessSandbox()) return false;
+  if (!config(env).vendor.sandbox || !hasInProcessSandbox()) return false;
   if (!fromThisMachine(env, requestUrl, headers)) return false;
   const configured = config(env).publicOrigin;
   return !configured || isLoopbackHost(new URL(configured).hostname);
 }
 
 export async function checkAccess(env: Env, requestUrl: string, headers: Headers): Promise<Access> {
-  const token = env.OPS_TOKEN?.trim();
-  const accessOn = Boolean(teamDomain(env) && env.OPS_ACCESS_AUD?.trim());
+  const cfg = config(env);
+  const token = cfg.secrets.opsToken;
+  const accessOn = Boolean(teamDomain(cfg) && cfg.opsAccess.aud);
   if (!token && !accessOn) return openLocally(env, requestUrl, headers) ? { kind: 'allowed', by: 'local' } : { kind: 'not-found' };
   if (token && token.length < OPS_TOKEN_MIN_LENGTH) {
     return {

@@ -7,7 +7,7 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { track } from './track';
 
 const shown = (c: Context<AppEnv>) => {

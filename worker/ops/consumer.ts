@@ -10,6 +10,7 @@ import { bindingIfAny, type Env } from '../lib/env';
 import type { OpsMessage } from './events';
 import { cleanUp, record } from './store';
 import { errorName } from '../lib/errors';
+import { log } from '../lib/log';
 
 const TYPES = new Set([
   'widget.shown',
@@ -56,7 +57,7 @@ export const EVENTS_QUEUE_NAME = 'kyc-ops-events';
 export async function consumeOpsBatch(batch: MessageBatch, env: Env): Promise<void> {
   if (batch.queue.endsWith('-dlq')) {
     // Events the consumer could not write after every retry: lost to the counts, said in the log.
-    console.error(JSON.stringify({ level: 'error', event: 'ops_events_lost', count: batch.messages.length }));
+    log.error('ops_events_lost', { count: batch.messages.length });
     batch.ackAll();
     return;
   }
@@ -66,10 +67,10 @@ export async function consumeOpsBatch(batch: MessageBatch, env: Env): Promise<vo
     if (isOpsMessage(m.body)) events.push(m.body);
     else dropped++;
   }
-  if (dropped) console.error(JSON.stringify({ level: 'error', event: 'ops_event_malformed', count: dropped }));
+  if (dropped) log.error('ops_event_malformed', { count: dropped });
   const db = bindingIfAny(env, 'DB');
   if (!db) {
-    console.error(JSON.stringify({ level: 'error', event: 'ops_no_database', count: events.length }));
+    log.error('ops_no_database', { count: events.length });
     batch.retryAll({ delaySeconds: 60 });
     return;
   }
@@ -77,7 +78,7 @@ export async function consumeOpsBatch(batch: MessageBatch, env: Env): Promise<vo
     await record(db, events);
     batch.ackAll();
   } catch (err) {
-    console.error(JSON.stringify({ level: 'error', event: 'ops_rollup_failed', count: events.length, error: errorName(err) }));
+    log.error('ops_rollup_failed', { count: events.length, error: errorName(err) });
     batch.retryAll({ delaySeconds: 10 });
   }
 }
@@ -87,5 +88,5 @@ export async function scheduledCleanUp(env: Env, scheduledTime: number): Promise
   const db = bindingIfAny(env, 'DB');
   if (!db) return;
   const removed = await cleanUp(db, scheduledTime);
-  console.log(JSON.stringify({ level: 'info', event: 'ops_clean_up', ...removed }));
+  log.info('ops_clean_up', { ...removed });
 }

@@ -13,6 +13,8 @@
 import { bindingIfAny, type Env } from '../lib/env';
 import type { VendorOperation, VendorOutcome } from '../vendor-api/client';
 import { errorName } from '../lib/errors';
+import { log } from '../lib/log';
+import { systemClock } from '../lib/clock';
 
 export type { VendorOperation, VendorOutcome };
 
@@ -82,7 +84,7 @@ export function eventId(): string {
 }
 
 /** The event with its envelope, its strings reduced to codes. */
-export function message(partnerId: string | undefined, event: OpsEvent, at = Date.now()): OpsMessage {
+export function message(partnerId: string | undefined, event: OpsEvent, at = systemClock()): OpsMessage {
   const e = { ...event };
   switch (e.type) {
     case 'link.refused':
@@ -106,7 +108,7 @@ export function message(partnerId: string | undefined, event: OpsEvent, at = Dat
 }
 
 function logFailure(err: unknown, count: number): void {
-  console.error(JSON.stringify({ level: 'error', event: 'ops_events_not_sent', count, error: errorName(err) }));
+  log.error('ops_events_not_sent', { count, error: errorName(err) });
 }
 
 /**

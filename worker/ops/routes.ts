@@ -11,7 +11,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono/tiny';
 import { bodyLimit } from 'hono/body-limit';
-import { bindingIfAny, type AppEnv } from '../lib/env';
+import { bindingIfAny } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError, validationError } from '../lib/errors';
 import { redeliverWebhook } from '../verifications/webhook-redeliver';
 import { VERIFICATION_ID } from '../verifications/verification';
@@ -22,6 +23,7 @@ import { OPS_CSS_ASSET, opsPage, RANGES, type RangeName } from './page';
 import { funnel, summary } from './report';
 import { misconfiguration } from '../middleware/config-guard';
 import { DAY_MS, readDeliveries, readPartners, type DeliveryFilter } from './store';
+import { systemClock } from '../lib/clock';
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const PARTNER = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -49,7 +51,7 @@ function instant(value: string, field: 'from' | 'to'): number {
   return value.length === 10 && field === 'to' ? t + DAY_MS : t;
 }
 
-export function rangeParams(c: Context<AppEnv>, now = Date.now()): { from: number; to: number } {
+export function rangeParams(c: Context<AppEnv>, now = systemClock()): { from: number; to: number } {
   const fromQ = c.req.query('from')?.trim();
   const toQ = c.req.query('to')?.trim();
   const to = toQ ? instant(toQ, 'to') : now;
@@ -81,7 +83,7 @@ const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (access.kind === 'unauthorized') {
     await countFailedAttempt(c.env, 'ops', c.req.raw.headers);
     throw new ApiError(401, 'UNAUTHENTICATED', 'Sign in through Cloudflare Access, or send Authorization: Bearer <OPS_TOKEN>.', [], {
-      ...(c.env.OPS_TOKEN?.trim() ? { 'WWW-Authenticate': 'Bearer realm="ops"' } : {}),
+      ...(c.var.config.secrets.opsToken ? { 'WWW-Authenticate': 'Bearer realm="ops"' } : {}),
       'Cache-Control': 'no-store',
     });
   }
@@ -173,7 +175,7 @@ ops.get('/ops', async (c) => {
   const db = database(c);
   const range = rangeName(c.req.query('range'));
   const partner = partnerParam(c);
-  const now = Date.now();
+  const now = c.var.clock();
   const from = now - RANGES[range] * DAY_MS;
   const [partners, s, failed] = await Promise.all([
     readPartners(db, now - 30 * DAY_MS),

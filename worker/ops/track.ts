@@ -1,6 +1,6 @@
 /** Emitting from a request: the event goes out after the answer (`waitUntil`), for the request's partner unless told. */
 import type { Context } from 'hono';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { emitOne, type OpsEvent, type WaitUntil } from './events';
 
 /** The request's execution context, when there is one (node tests' `app.request()` has none). */

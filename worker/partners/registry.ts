@@ -9,11 +9,12 @@
  * first); they are kept apart from the partners found, so such a flood never
  * evicts a cached partner. Both caches are bounded.
  */
-import { config } from '../config';
-import { bindingIfAny, usesSandbox, type Env } from '../lib/env';
+import { config, type Config } from '../config';
+import { bindingIfAny, type Env } from '../lib/env';
 import { sandboxDefaults } from '../lib/sandbox-defaults';
 import { originKey, partnerKey, PartnerRecord, SEALED_FIELDS, type Partner, type SealedField } from './partner';
 import { open, SealingError, sealingKeys } from './sealing';
+import { systemClock } from '../lib/clock';
 
 const MAX_ENTRIES = 2000;
 
@@ -44,12 +45,12 @@ export function clearPartnerCache(): void {
   misses.clear();
 }
 
-function configKey(env: Env): string {
-  return `${env.PARTNER_SEALING_KEY ?? ''}|${env.KYC_CUSTOMER_ID ?? ''}|${env.KYC_BASE_URL ?? ''}|${env.KYC_FLOW_ID ?? ''}|${env.KYC_SMS_SENDER_NAME ?? ''}|${env.KYC_SMS_TEMPLATE_ID ?? ''}|${env.TURNSTILE_SECRET_KEY ?? ''}`;
+function configKey({ secrets, operator, vendor }: Config): string {
+  return `${secrets.partnerSealingKey ?? ''}|${operator.customerId ?? ''}|${vendor.baseUrl ?? ''}|${operator.flowId ?? ''}|${operator.smsSenderName ?? ''}|${operator.smsTemplateId ?? ''}|${secrets.turnstileSecretKey ?? ''}`;
 }
 
 async function cached(env: Env, key: string, load: () => Promise<Partner | null>, now: number): Promise<Partner | null> {
-  const settings = configKey(env);
+  const settings = configKey(config(env));
   const hit = cache.get(key) ?? misses.get(key);
   if (hit && hit.config === settings && now - hit.at < config(env).partnersCacheSeconds * 1000) return hit.value;
   const value = await load(); // errors are not cached: the next request tries again
@@ -62,7 +63,7 @@ async function cached(env: Env, key: string, load: () => Promise<Partner | null>
 }
 
 /** The registry partner owning `origin` (an exact, normalised origin), or null. */
-export async function registryPartnerByOrigin(env: Env, origin: string, now = Date.now()): Promise<Partner | null> {
+export async function registryPartnerByOrigin(env: Env, origin: string, now = systemClock()): Promise<Partner | null> {
   const kv = bindingIfAny(env, 'PARTNERS');
   if (!kv) return null;
   return cached(
@@ -81,7 +82,7 @@ export async function registryPartnerByOrigin(env: Env, origin: string, now = Da
 }
 
 /** The registry partner with this id, or null. */
-export async function registryPartnerById(env: Env, id: string, now = Date.now()): Promise<Partner | null> {
+export async function registryPartnerById(env: Env, id: string, now = systemClock()): Promise<Partner | null> {
   if (!bindingIfAny(env, 'PARTNERS')) return null;
   return cached(env, `p ${id}`, () => loadPartner(env, id), now);
 }
@@ -102,28 +103,29 @@ async function loadPartner(env: Env, id: string): Promise<Partner | null> {
 
 /** Opens a record's sealed fields with PARTNER_SEALING_KEY; all or nothing. */
 export async function openRecord(env: Env, record: PartnerRecord): Promise<Partner> {
-  const keys = sealingKeys(env);
+  const cfg = config(env);
+  const keys = sealingKeys(cfg);
   const opened: Partial<Record<SealedField, string>> = {};
   for (const field of SEALED_FIELDS) {
     const value = record[field];
     if (value !== undefined) opened[field] = await open(keys, record.partnerId, field, value);
   }
-  const sandbox = usesSandbox(env);
+  const { operator, secrets } = cfg;
   return {
     id: record.partnerId,
     displayName: record.displayName,
     source: 'registry',
     origins: record.origins,
-    customerId: env.KYC_CUSTOMER_ID ?? (sandbox ? (sandboxDefaults()?.customerId ?? '') : ''),
+    customerId: operator.customerId ?? (cfg.vendor.sandbox ? (sandboxDefaults()?.customerId ?? '') : ''),
     childId: record.childId,
     apiKey: opened.apiKey!,
     // Flow and SMS settings fall back to the environment's; the webhook does
     // not (another partner's events must never reach the operator's default).
-    flowId: record.flowId ?? (env.KYC_FLOW_ID || undefined),
-    smsSenderName: record.smsSenderName ?? (env.KYC_SMS_SENDER_NAME || undefined),
-    smsTemplateId: record.smsTemplateId ?? (env.KYC_SMS_TEMPLATE_ID || undefined),
+    flowId: record.flowId ?? operator.flowId,
+    smsSenderName: record.smsSenderName ?? operator.smsSenderName,
+    smsTemplateId: record.smsTemplateId ?? operator.smsTemplateId,
     ...(record.maxAttempts !== undefined ? { maxAttempts: record.maxAttempts } : {}),
-    turnstileSecret: opened.turnstileSecret ?? (env.TURNSTILE_SECRET_KEY?.trim() || undefined),
+    turnstileSecret: opened.turnstileSecret ?? secrets.turnstileSecretKey,
     webhookUrl: record.webhookUrl,
     webhookSecret: opened.webhookSecret,
     ...(record.serverKeyHashes ? { serverKeyHashes: record.serverKeyHashes } : {}),

@@ -6,34 +6,34 @@
  * An origin that is none of these belongs to no partner (403); production
  * plugs in none, so its own origin is no partner.
  */
-import { usesSandbox, type Env } from '../lib/env';
+import type { Env } from '../lib/env';
 import { sandboxDefaults } from '../lib/sandbox-defaults';
 import { normaliseOrigin } from '../lib/origins';
-import { config, trustedOwnOrigin } from '../config';
+import { config, trustedOwnOrigin, type Config } from '../config';
 import { ENVIRONMENT_PARTNER_ID, type Partner } from './partner';
 import { registryPartnerById, registryPartnerByOrigin } from './registry';
 
 /** The operator's own credentials (KYC_*): `/api/ruok` without a partner, and the environment's partner. */
-export function operatorCredentials(env: Env): Pick<Partner, 'customerId' | 'childId' | 'apiKey'> {
-  const sandbox = usesSandbox(env);
+export function operatorCredentials(cfg: Config): Pick<Partner, 'customerId' | 'childId' | 'apiKey'> {
+  const sandbox = cfg.vendor.sandbox;
   return {
-    customerId: env.KYC_CUSTOMER_ID ?? (sandbox ? (sandboxDefaults()?.customerId ?? '') : ''),
-    childId: env.KYC_CUSTOMER_CHILD_ID || undefined,
-    apiKey: env.KYC_API_KEY ?? (sandbox ? (sandboxDefaults()?.apiKey ?? '') : ''),
+    customerId: cfg.operator.customerId ?? (sandbox ? (sandboxDefaults()?.customerId ?? '') : ''),
+    childId: cfg.operator.childId,
+    apiKey: cfg.operator.apiKey ?? (sandbox ? (sandboxDefaults()?.apiKey ?? '') : ''),
   };
 }
 
 /** The environment's flow, SMS, Turnstile and webhook settings: its own partner's, and a plugged source's. */
 export function environmentSettings(
-  env: Env,
+  cfg: Config,
 ): Pick<Partner, 'flowId' | 'smsSenderName' | 'smsTemplateId' | 'turnstileSecret' | 'webhookUrl' | 'webhookSecret'> {
   return {
-    flowId: env.KYC_FLOW_ID || undefined,
-    smsSenderName: env.KYC_SMS_SENDER_NAME || undefined,
-    smsTemplateId: env.KYC_SMS_TEMPLATE_ID || undefined,
-    turnstileSecret: env.TURNSTILE_SECRET_KEY?.trim() || undefined,
-    webhookUrl: env.WEBHOOK_URL?.trim() || undefined,
-    webhookSecret: env.WEBHOOK_SECRET?.trim() || undefined,
+    flowId: cfg.operator.flowId,
+    smsSenderName: cfg.operator.smsSenderName,
+    smsTemplateId: cfg.operator.smsTemplateId,
+    turnstileSecret: cfg.secrets.turnstileSecretKey,
+    webhookUrl: cfg.webhookUrl,
+    webhookSecret: cfg.secrets.webhookSecret,
   };
 }
 
@@ -44,8 +44,8 @@ export function environmentPartner(env: Env, origins: string[]): Partner {
     displayName: origins[0] ? new URL(origins[0]).host : 'kyc-onboard',
     source: 'environment',
     origins,
-    ...operatorCredentials(env),
-    ...environmentSettings(env),
+    ...operatorCredentials(config(env)),
+    ...environmentSettings(config(env)),
   };
 }
 
@@ -88,7 +88,7 @@ export async function resolvePartner(env: Env, requestUrl: string, originHeader:
   const configured = config(env).allowedOrigins;
   if (configured.includes(origin)) return environmentPartner(env, configured);
   // Unless a plugged source claims it (the demo, while DEMO is on), the own origin is no partner
-  // (issue 15): a deployment's own pages cannot create vendor records or send texts.
+  //: a deployment's own pages cannot create vendor records or send texts.
   return plugged?.byOrigin(env, requestUrl, origin);
 }
 

@@ -17,7 +17,7 @@
  */
 import type { JWK } from 'jose';
 import { base64url, fromBase64url } from '../../rules/base64url';
-import { usesSandbox, type Env } from '../lib/env';
+import type { Config } from '../config';
 import { sandboxDefaults } from '../lib/sandbox-defaults';
 import type { SealedField } from './partner';
 
@@ -76,10 +76,10 @@ function isP256(jwk: unknown): jwk is JWK & { kid: string } {
  * when PARTNER_SEALING_KEY is set but not a private P-256 JWK (or array of
  * them) with a kid, or when it is unset with a real vendor.
  */
-export function sealingKeys(env: Pick<Env, 'PARTNER_SEALING_KEY' | 'KYC_BASE_URL'>): Map<string, JWK> {
-  const raw = env.PARTNER_SEALING_KEY?.trim();
+export function sealingKeys(cfg: Pick<Config, 'secrets' | 'vendor'>): Map<string, JWK> {
+  const raw = cfg.secrets.partnerSealingKey;
   if (!raw) {
-    const dev = usesSandbox(env) ? sandboxDefaults()?.sealingKey : undefined;
+    const dev = cfg.vendor.sandbox ? sandboxDefaults()?.sealingKey : undefined;
     if (dev) return new Map([[dev.kid!, dev]]);
     throw new SealingError('PARTNER_SEALING_KEY is not set');
   }

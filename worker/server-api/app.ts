@@ -7,7 +7,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
 import type * as z from 'zod/mini';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { bindingIfAny } from '../lib/env';
 import { ApiError, PARSE, validationError, zodIssues } from '../lib/errors';
 import { idempotency } from '../middleware/idempotency';
@@ -29,6 +29,7 @@ import { authenticate } from './auth';
 import { personFrom } from './person';
 import { CreateVerificationRequest, GetQuery, IdempotencyHeader, ListQuery } from './requests';
 import type { CreatedVerification, Person, Verification as V1Verification, VerificationSummary } from './schemas';
+import { log } from '../lib/log';
 
 export const DEFAULT_EXPIRES_IN_SECONDS = 86_400;
 const DEFAULT_LIMIT = 20;
@@ -129,7 +130,7 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
       entity: { entityId: v.entityId! },
       ...(v.checkId ? { checkId: v.checkId } : {}),
       ...(v.token ? { token: v.token } : {}),
-      ...(c.env.KYC_PROVIDER ? { provider: c.env.KYC_PROVIDER } : {}),
+      ...(c.var.config.vendor.provider ? { provider: c.var.config.vendor.provider } : {}),
     });
   } catch (err) {
     if (err instanceof VendorError) throw vendorFault(err, 'result');
@@ -137,7 +138,7 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
   }
   const entity = answer.entity;
   if (!entity || entity.entityId !== v.entityId) {
-    console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: v.id, route: 'v1.person' }));
+    log.error('vendor_mismatch', { verificationId: v.id, route: 'v1.person' });
     throw vendorMismatch();
   }
   return personFrom({ ...entity, entityId: v.entityId! });
@@ -188,7 +189,7 @@ serverApi.use('/v1/*', async (c, next) => {
     throw err;
   }
   c.set('partner', caller.partner);
-  await enforce(c.env.RL_SERVER_KEY, caller.keyHash.slice(0, 32), 'requests with this server key');
+  await enforce(c.env, 'RL_SERVER_KEY', caller.keyHash.slice(0, 32), 'requests with this server key');
   await next();
 });
 
@@ -238,7 +239,7 @@ serverApi.post(PATHS.verifications, idempotentCreate, async (c) => {
       customerRefSource: 'server',
       workerOrigin: own,
       livemode: c.var.config.livemode,
-      createdAt: Date.now(),
+      createdAt: c.var.clock(),
       server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
       ...(maxAttempts !== undefined ? { maxAttempts } : {}),
     },

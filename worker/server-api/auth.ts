@@ -7,7 +7,8 @@
  * its record is the truth). A missing, malformed or unknown key is one and
  * the same 401.
  */
-import { bindingIfAny, list, type Env } from '../lib/env';
+import { config } from '../config';
+import { bindingIfAny, type Env } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { ENVIRONMENT_PARTNER_ID, serverKeyIndexKey, type Partner } from '../partners/partner';
 import { partnerById, pluggedPartners } from '../partners/resolve';
@@ -18,14 +19,13 @@ export const unauthenticated = () =>
     'WWW-Authenticate': 'Bearer realm="kyc-onboard", charset="UTF-8"',
   });
 
-/** PARTNER_SERVER_KEYS hashed once per value (every /v1 request asks). */
-let envHashes: { raw: string | undefined; hashes: Promise<string[]> } | undefined;
+/** PARTNER_SERVER_KEYS hashed once per configuration (every /v1 request asks). */
+const envHashes = new WeakMap<readonly string[], Promise<string[]>>();
 function environmentKeyHashes(env: Env): Promise<string[]> {
-  if (!envHashes || envHashes.raw !== env.PARTNER_SERVER_KEYS) {
-    const keys = list(env.PARTNER_SERVER_KEYS).filter((k) => SERVER_KEY.test(k));
-    envHashes = { raw: env.PARTNER_SERVER_KEYS, hashes: Promise.all(keys.map(serverKeyHash)) };
-  }
-  return envHashes.hashes;
+  const configured = config(env).secrets.partnerServerKeys;
+  let hashes = envHashes.get(configured);
+  if (!hashes) envHashes.set(configured, (hashes = Promise.all(configured.filter((k) => SERVER_KEY.test(k)).map(serverKeyHash))));
+  return hashes;
 }
 
 export interface Caller {

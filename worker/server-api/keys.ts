@@ -12,9 +12,6 @@ import { base64url } from '../../rules/base64url';
 export const SERVER_KEY_PREFIX = 'kyc_sk_';
 /** `kyc_sk_` and 43 base64url characters (32 bytes, no padding). */
 export const SERVER_KEY = /^kyc_sk_[A-Za-z0-9_-]{43}$/;
-export const SERVER_KEY_HASH = /^[0-9a-f]{64}$/;
-/** A registry partner holds at most this many key hashes at once (the new key and the one it replaces). */
-export const MAX_SERVER_KEYS = 2;
 
 /** A new server key (shown once, never stored). */
 export function newServerKey(): string {

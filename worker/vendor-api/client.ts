@@ -18,6 +18,7 @@ import {
   type ResultRequest,
   type SearchOptions,
 } from './schemas';
+import { systemClock } from '../lib/clock';
 
 export interface VendorConfig {
   /** `{base_url}`, without a trailing slash. */
@@ -90,7 +91,7 @@ export function createVendorClient(config: VendorConfig) {
     schema: S,
     body?: unknown,
   ): Promise<z.infer<S>> {
-    const started = Date.now();
+    const started = systemClock();
     let fault: VendorFault | undefined;
     try {
       return await exchange(method, path, schema, body);
@@ -99,7 +100,7 @@ export function createVendorClient(config: VendorConfig) {
       throw err;
     } finally {
       try {
-        config.onCall?.(operation, vendorOutcome(fault), Date.now() - started);
+        config.onCall?.(operation, vendorOutcome(fault), systemClock() - started);
       } catch {
         // Counting never fails a call.
       }

@@ -9,7 +9,8 @@
  */
 import type { Context, ExecutionContext } from 'hono';
 import { config } from '../config';
-import type { AppEnv, Env } from '../lib/env';
+import type { Env } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import type { Partner } from '../partners/partner';
 import { emitOne, type WaitUntil } from '../ops/events';
 import { createVendorClient, type VendorClient } from './client';

@@ -328,13 +328,4 @@ export type SearchResult = z.infer<typeof SearchResult>;
 export type SearchResponse = z.infer<typeof SearchResponse>;
 export type RuokResponse = z.infer<typeof RuokResponse>;
 
-/** The check statuses the sandbox uses (docs/api.md "Check statuses"). */
-export const FINAL_CHECK_STATUSES = [
-  'CHECKED_SUCCESS_CLEAR',
-  'CHECKED_SUCCESS_WITH_NOTES',
-  'CHECKED_PARTIAL_SUCCESS',
-  'CHECKED_FAILED',
-  'NO_MATCH',
-  'UNPROCESSABLE',
-] as const;
 export const CHECKING = 'CHECKING';

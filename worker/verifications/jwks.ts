@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono/tiny';
 import { cors } from 'hono/cors';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { signingKeys } from './signing-keys';
 

@@ -8,7 +8,8 @@
  * misconfigured.
  */
 import { devSecrets } from '../lib/dev-secrets';
-import { usesSandbox, type Env } from '../lib/env';
+import { config } from '../config';
+import type { Env } from '../lib/env';
 
 export interface SigningKey {
   kid: string;
@@ -33,7 +34,7 @@ function isPrivateP256(k: PrivateJwk | null): k is JsonWebKey & { kid: string } 
 
 /** The configured keys' JWKs, or undefined when unset, unreadable or with a repeated `kid` (never partly). */
 export function configuredKeyJwks(env: Env): (JsonWebKey & { kid: string })[] | undefined {
-  const raw = env.RESULT_SIGNING_KEYS?.trim();
+  const raw = config(env).secrets.resultSigningKeys;
   if (!raw) return undefined;
   try {
     const list = JSON.parse(raw) as PrivateJwk[];
@@ -59,7 +60,7 @@ const cache = new Map<string, Promise<SigningKey[]>>();
 export async function signingKeys(env: Env): Promise<SigningKey[] | undefined> {
   const jwks = configuredKeyJwks(env);
   if (jwks) {
-    const raw = env.RESULT_SIGNING_KEYS!;
+    const raw = config(env).secrets.resultSigningKeys!;
     let keys = cache.get(raw);
     if (!keys) {
       keys = Promise.all(jwks.map(importKey));
@@ -68,7 +69,7 @@ export async function signingKeys(env: Env): Promise<SigningKey[] | undefined> {
     }
     return keys;
   }
-  if (env.RESULT_SIGNING_KEYS?.trim() || !usesSandbox(env)) return undefined;
+  if (config(env).secrets.resultSigningKeys || !config(env).vendor.sandbox) return undefined;
   const dev = await devSecrets(env);
   if (!dev) return undefined;
   let keys = cache.get(dev.signingKey.kid);

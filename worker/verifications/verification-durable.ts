@@ -9,7 +9,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import { releaseHolds } from '../lib/allowances';
-import { bindingIfAny, usesSandbox, type Env } from '../lib/env';
+import { bindingIfAny, type Env } from '../lib/env';
 import { deleteIndex, indexRow, rowKey, writeIndex } from './verification-index';
 import { config } from '../config';
 import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
@@ -196,7 +196,7 @@ export class VerificationStore extends DurableObject<Env> {
   private async index(v: Verification): Promise<void> {
     const db = bindingIfAny(this.env, 'DB');
     if (!db) return;
-    const row = indexRow(v, !usesSandbox(this.env));
+    const row = indexRow(v, !config(this.env).vendor.sandbox);
     const key = rowKey(row);
     if (key === this.indexed) return;
     try {

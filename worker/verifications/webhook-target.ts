@@ -4,7 +4,8 @@
  * demo partners). A URL that breaks the webhook rules (`partners/partner.ts`)
  * or a secret that is not `whsec_` + base64 means no delivery, logged.
  */
-import { usesSandbox, type Env } from '../lib/env';
+import { config } from '../config';
+import type { Env } from '../lib/env';
 import { isLoopbackHost } from '../lib/origins';
 import { webhookUrlProblem, type Partner } from '../partners/partner';
 
@@ -45,7 +46,7 @@ export function webhookTarget(
 /** The sandbox is the vendor of a worker on a loopback host. */
 export function localSandbox(env: Env, workerOrigin: string): boolean {
   try {
-    return usesSandbox(env) && isLoopbackHost(new URL(workerOrigin).hostname);
+    return config(env).vendor.sandbox && isLoopbackHost(new URL(workerOrigin).hostname);
   } catch {
     return false;
   }
