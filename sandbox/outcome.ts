@@ -7,6 +7,16 @@
 import { CHECKING } from '../worker/vendor-api/schemas';
 import type { CheckRecord, FlowOutcome, SandboxStoreApi } from './store';
 
+/** The final check statuses the sandbox gives (every value but CHECKING). */
+export const FINAL_CHECK_STATUSES = [
+  'CHECKED_SUCCESS_CLEAR',
+  'CHECKED_SUCCESS_WITH_NOTES',
+  'CHECKED_PARTIAL_SUCCESS',
+  'CHECKED_FAILED',
+  'NO_MATCH',
+  'UNPROCESSABLE',
+] as const;
+
 export const FORCED_STATUS_BY_FAMILY_NAME: Record<string, string> = {
   Notes: 'CHECKED_SUCCESS_WITH_NOTES',
   Partial: 'CHECKED_PARTIAL_SUCCESS',

@@ -8,7 +8,7 @@
 //
 // --url <origin>: the worker (default http://127.0.0.1:8787, or SANDBOX_URL). --json: the answer as the worker gave it.
 import { parseArgs } from 'node:util';
-import { FINAL_CHECK_STATUSES } from '../worker/vendor-api/schemas';
+import { FINAL_CHECK_STATUSES } from '../sandbox/outcome';
 import { VERIFICATION_ID } from '../worker/verifications/verification';
 
 export const USAGE = `usage: npm run sandbox -- complete <verificationId> --status <STATUS> [--url <worker>]

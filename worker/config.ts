@@ -74,6 +74,8 @@ export interface Config {
   turnstileVerifyUrl: string;
   /** Cloudflare Access in front of /ops: OPS_ACCESS_TEAM_DOMAIN (as written, trimmed) and OPS_ACCESS_AUD. */
   opsAccess: { teamDomain: string | undefined; aud: string | undefined };
+  /** LISTEN_HOST: where `npm start` says the local stack listens (anything but loopback opens nothing without credentials). */
+  listenHost: string | undefined;
 }
 
 export interface OperatorSettings {
@@ -258,6 +260,7 @@ export function readConfig(env: Env): Config {
     webhookUrl: trimmed(env.WEBHOOK_URL),
     turnstileVerifyUrl: env.TURNSTILE_VERIFY_URL || DEFAULT_TURNSTILE_VERIFY_URL,
     opsAccess: { teamDomain: trimmed(env.OPS_ACCESS_TEAM_DOMAIN), aud: trimmed(env.OPS_ACCESS_AUD) },
+    listenHost: trimmed(env.LISTEN_HOST),
   };
 }
 

@@ -16,7 +16,7 @@ import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { fromThisMachine } from '../lib/local-client';
 import { normaliseOrigin } from '../lib/origins';
-import { trustedOwnOrigin } from '../config';
+import { config, trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
 import { demoPartner, demoServerKeys } from './demo-partners';
 import { DEMO_PARTNERS } from './partners';
@@ -42,7 +42,7 @@ export const demoServer = (product: Pick<Hono<AppEnv>, 'fetch'>) =>
     })
     .get('/sandbox/demo/server-keys', async (c) => {
       // From this machine by the connection's address, not the Host header (lib/local-client.ts).
-      if (!fromThisMachine(c.env, c.req.url, c.req.raw.headers)) throw nothingHere();
+      if (!fromThisMachine(config(c.env), c.req.url, c.req.raw.headers)) throw nothingHere();
       const keys = (await demoServerKeys(c.env)) ?? {};
       // On a loopback host (checked above): the request's origin is trusted.
       const own = new URL(trustedOwnOrigin(c.var.config, c.req.url)!);

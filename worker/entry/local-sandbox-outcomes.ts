@@ -15,10 +15,9 @@
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import { storeFor } from '../../sandbox/store';
-import { forceStatus } from '../../sandbox/outcome';
-import { FINAL_CHECK_STATUSES } from '../vendor-api/schemas';
+import { FINAL_CHECK_STATUSES, forceStatus } from '../../sandbox/outcome';
 import { ApiError } from '../lib/errors';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { isLoopbackHost } from '../lib/origins';
 import { readJson } from '../lib/validation';
 import { VERIFICATION_ID, type Verification } from '../verifications/verification';

@@ -8,6 +8,7 @@
  * a guessing client costs no registry (KV) read once it is limited. The
  * binding's windows are aligned to the clock (limits.ts): so is the memory.
  */
+import { systemClock } from './clock';
 import { ApiError } from './errors';
 import { clientIp, enforce, ipKey } from './limits';
 
@@ -35,7 +36,7 @@ function remember(key: string, now: number): void {
 }
 
 /** The 429 of a client that already went over in this window, before anything looks its credential up. */
-export function refuseLimitedClient(scope: CredentialScope, headers: Headers, now = Date.now()): ApiError | undefined {
+export function refuseLimitedClient(scope: CredentialScope, headers: Headers, now = systemClock()): ApiError | undefined {
   for (const key of clientKeys(scope, headers)) {
     const until = limitedUntil.get(key);
     if (until === undefined) continue;
@@ -50,12 +51,12 @@ export async function countFailedAttempt(
   env: { RL_AUTH_FAIL?: RateLimit },
   scope: CredentialScope,
   headers: Headers,
-  now = Date.now(),
+  now = systemClock(),
 ): Promise<void> {
   // Every key counts (the /48 too, when the /64 is already over): a limited /48 holds all of its /64s.
   const over = await Promise.all(
     clientKeys(scope, headers).map((key) =>
-      enforce(env.RL_AUTH_FAIL, key, 'failed sign-ins').then(
+      enforce(env, 'RL_AUTH_FAIL', key, 'failed sign-ins').then(
         () => undefined,
         (err: unknown) => {
           remember(key, now);

@@ -11,7 +11,7 @@
  * nothing is opened this way. A request without an address (no connection
  * behind it) is not from this machine.
  */
-import type { Env } from './env';
+import type { Config } from '../config';
 import { isLoopbackHost } from './origins';
 
 /** A loopback client address: 127.0.0.0/8, ::1, or 127.x written as IPv4-mapped IPv6. */
@@ -23,8 +23,8 @@ export function isLoopbackAddress(ip: string | null | undefined): boolean {
   return /^127(?:\.\d{1,3}){3}$/.test(a) || a === '::1' || /^::ffff:127(?:\.\d{1,3}){3}$/.test(a);
 }
 
-export function fromThisMachine(env: Pick<Env, 'LISTEN_HOST'>, requestUrl: string, headers: Headers): boolean {
-  const listen = env.LISTEN_HOST?.trim();
+export function fromThisMachine(cfg: Pick<Config, 'listenHost'>, requestUrl: string, headers: Headers): boolean {
+  const listen = cfg.listenHost;
   if (listen && !isLoopbackAddress(listen) && listen.toLowerCase() !== 'localhost') return false;
   return isLoopbackHost(new URL(requestUrl).hostname) && isLoopbackAddress(headers.get('CF-Connecting-IP'));
 }

@@ -139,9 +139,10 @@ export async function tokenEquals(given: string, expected: string): Promise<bool
  */
 export function openLocally(env: Env, requestUrl: string, headers: Headers): boolean {
   // Production has no sandbox (entry/production.ts): never open there.
-  if (!config(env).vendor.sandbox || !hasInProcessSandbox()) return false;
-  if (!fromThisMachine(env, requestUrl, headers)) return false;
-  const configured = config(env).publicOrigin;
+  const cfg = config(env);
+  if (!cfg.vendor.sandbox || !hasInProcessSandbox()) return false;
+  if (!fromThisMachine(cfg, requestUrl, headers)) return false;
+  const configured = cfg.publicOrigin;
   return !configured || isLoopbackHost(new URL(configured).hostname);
 }
 
