@@ -52,6 +52,18 @@ export const styles = css`
   :host([hidden]) {
     display: none;
   }
+  /* What the host page sets on an ancestor (Vite's #root centres text) is inherited into the shadow root: reset the
+     properties that move the layout, so labels stay beside their buttons and lines keep their height. */
+  [part~='base'] {
+    text-align: start;
+    line-height: 1.5;
+    font-size: var(--kyc-font-size, 1rem);
+    letter-spacing: normal;
+    word-spacing: normal;
+    text-transform: none;
+    text-indent: 0;
+    white-space: normal;
+  }
   * {
     box-sizing: border-box;
   }
