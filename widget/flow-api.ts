@@ -15,6 +15,10 @@ import type { FailureContext, KycState } from './state.js';
 export interface FlowHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   sms: boolean;
+  lang: string;
+  privacyUrl: string | undefined;
+  countryCode: string | undefined;
+  smsCountries: string | undefined;
   customerRef: string | undefined;
   clientSecret: string | undefined;
   prefill: import('./fields.js').Prefill | undefined;
@@ -73,6 +77,12 @@ export interface FlowApi {
   notice: boolean;
   now: number;
   views: Partial<Record<KycState | 'notice', View>>;
+  /** The calling-code table, once its chunk is here. */
+  codes?: typeof import('./calling-codes.js');
+  /** "Text me a link" is offered: `sms`, and the country code is one texting may go to. */
+  smsOffered(): boolean;
+  /** On a phone (a coarse pointer and a narrow screen): "Continue on my phone" is not offered. */
+  onPhone(): boolean;
   /** @internal The worker's field errors of the last submission, until the field changes. */
   _serverErrors: FieldErrors;
   showsForm(): boolean;

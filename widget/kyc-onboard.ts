@@ -34,6 +34,7 @@ export type { Prefill } from './fields.js';
  * @slot turnstile - Filled by the widget itself with the Cloudflare Turnstile challenge when `turnstile-sitekey` is set.
  *
  * @csspart base - The wrapper around everything (carries `dir` and `lang`).
+ * @csspart intro - The line above the form: what the check needs, how long it takes, who checks, and the privacy link.
  * @csspart form - The `<form>`.
  * @csspart field - Each field's wrapper (label, input, error).
  * @csspart label - Each field's label.
@@ -82,6 +83,8 @@ export class KycOnboard extends LitElement {
     returnUrl: { attribute: 'return-url' },
     turnstileSitekey: { attribute: 'turnstile-sitekey' },
     countryCode: { attribute: 'country-code' },
+    smsCountries: { attribute: 'sms-countries' },
+    privacyUrl: { attribute: 'privacy-url' },
     strings: { attribute: false },
     pollIntervals: { attribute: false },
     retryDelay: { attribute: false },
@@ -124,8 +127,18 @@ export class KycOnboard extends LitElement {
   declare returnUrl: string | undefined;
   /** Cloudflare Turnstile site key; when set (only then) Turnstile is loaded and its token sent. */
   declare turnstileSitekey: string | undefined;
-  /** Initial country code of the mobile number. */
-  declare countryCode: string;
+  /**
+   * Initial country code of the mobile number (`+49`). Unset: the calling code of the region of the widget's language
+   * (`lang="de-DE"` → +49, `ja-JP` → +81), else of the browser's language (`navigator.languages`), else +61.
+   */
+  declare countryCode: string | undefined;
+  /**
+   * Where "Text me a link" is offered (with `sms`): ISO 3166 countries, as the worker's `SMS_ALLOWED_COUNTRIES`
+   * (`AU NZ`). Default: that setting's default, `AU NZ GB IE US CA`. A number of any other country sees no such choice.
+   */
+  declare smsCountries: string | undefined;
+  /** The partner's privacy notice: linked from the line above the form that says what the check needs and who checks. */
+  declare privacyUrl: string | undefined;
   /**
    * Overrides of any string, in any language (property only): `{ submit: 'Open my account' }`. Merged over the
    * language's dictionary; the keys are those of the exported `Strings` type (docs/embedding.md#languages).
@@ -155,7 +168,6 @@ export class KycOnboard extends LitElement {
     super();
     this.endpoint = '/api';
     this.sms = false;
-    this.countryCode = '+61';
     this.pollIntervals = [1000, 1000, 2000, 3000, 5000, 8000, 10000, 10000, 10000, 10000];
     this.retryDelay = 1000;
     try {
@@ -214,7 +226,7 @@ export class KycOnboard extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     const v = this._flow.values;
-    if (changed.has('countryCode') && !v.phoneCode) v.phoneCode = this.countryCode;
+    if (changed.has('countryCode') && this.countryCode && !v.phoneCode) v.phoneCode = this.countryCode;
   }
 
   protected override updated(changed: PropertyValues<this>): void {

@@ -82,6 +82,7 @@ export const styles = css`
   }
   /* After .row in weight (two classes): the link takes the room, the button its own width. */
   .row.copy {
+    display: grid;
     grid-template-columns: 1fr auto;
     align-items: center;
   }
@@ -96,12 +97,23 @@ export const styles = css`
     display: grid;
     gap: 0.25rem;
   }
+  /* Country code and number side by side while both labels fit on one line each (so the inputs line up), one
+     under the other on a narrow screen or with long labels: a label never runs into the other field. */
   .row {
-    display: grid;
-    grid-template-columns: minmax(7.5rem, 1fr) 3fr;
+    display: flex;
+    flex-wrap: wrap;
     gap: calc(var(--_space) * 0.5);
     /* Each field keeps its own height: an error under the number must not stretch the country code. */
     align-items: start;
+  }
+  .row > .field {
+    flex: 1 1 7.5rem;
+  }
+  .row > .field + .field {
+    flex: 3 1 12rem;
+  }
+  .row label {
+    white-space: nowrap;
   }
   .dob {
     display: flex;

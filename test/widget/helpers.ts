@@ -87,10 +87,13 @@ export async function mount(template = html`<kyc-onboard></kyc-onboard>`): Promi
   };
   el.retryDelay = 0;
   el.pollIntervals = [0, 0, 0];
+  // The test page is an Australian partner's unless the test says otherwise (the browser's own region would win).
+  if (!el.hasAttribute('country-code') && !el.hasAttribute('lang')) el.countryCode = '+61';
   // The run chunk (submission, rules, polling) arrives on the first focus in the form, as a person's first
   // click or Tab would fetch it: have it here, so a test's submit is handled at once.
   el.shadowRoot!.querySelector('form')?.dispatchEvent(new FocusEvent('focusin'));
   await import('../../widget/run/index.js');
+  await import('../../widget/calling-codes.js'); // the default country code, and where texts may go
   await new Promise((r) => setTimeout(r));
   return el;
 }
