@@ -117,13 +117,24 @@ export const styles = css`
   }
   .dob {
     display: flex;
+    flex-wrap: wrap;
     gap: calc(var(--_space) * 0.5);
   }
+  /* Each part as wide as its label needs ("Kuukausi"), at least as wide as its digits. */
   .dob .field {
-    inline-size: 4.5rem;
+    min-inline-size: 4.5rem;
   }
   .dob .year {
-    inline-size: 6.5rem;
+    min-inline-size: 6.5rem;
+  }
+  .dob label {
+    white-space: nowrap;
+  }
+  /* No width of its own to offer the part (an input's default is about 20 characters): it fills what the label set.
+     (`:not(#_)` outweighs the general input rule.) */
+  .dob input:not(#_) {
+    inline-size: 0;
+    min-inline-size: 100%;
   }
   legend {
     padding: 0;
