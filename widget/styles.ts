@@ -131,7 +131,7 @@ export const styles = css`
     white-space: nowrap;
   }
   /* No width of its own to offer the part (an input's default is about 20 characters): it fills what the label set.
-     (`:not(#_)` outweighs the general input rule.) */
+     (:not(#_) outweighs the general input rule.) */
   .dob input:not(#_) {
     inline-size: 0;
     min-inline-size: 100%;
