@@ -121,6 +121,8 @@ describe('handoff to another device', () => {
     const ret = await call(`${back.pathname}${back.search}&checkId=chk-42`, {}, e);
     assert.equal(ret.status, 200);
     assert.match(ret.text, /One last step/, 'the return page asks for the code shown on the first device');
+    assert.match(ret.text, /<label for="code">The 6-digit code on your computer<\/label>/);
+    assert.match(ret.text, /Requested by partner\.example\./, 'the code page names the partner');
     assert.match(ret.headers.get('Content-Security-Policy') ?? '', /default-src 'none'/);
     assert.deepEqual((vendorRequests[0]!.body as { checkId: string }).checkId, 'chk-42', 'asked at once, with the check id');
     const reuse = await call(`${back.pathname}${back.search}`, {}, e);
@@ -131,6 +133,7 @@ describe('handoff to another device', () => {
     const done = await enterCode(e, ret, back.pathname, link.claimCode);
     assert.match(done.text, /<h1>All done<\/h1>/);
     assert.match(done.text, /Go back to your computer/);
+    assert.match(done.text, /Requested by partner\.example\./, 'every page of the verification names the partner');
 
     const first = await call('/api/result', { method: 'POST', json: { session: link.session }, headers: { Origin: PARTNER } }, e);
     assert.equal(first.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
