@@ -75,8 +75,10 @@ export interface FlowApi {
   checkStatus: string;
   botMissing: boolean;
   notice: boolean;
+  /** Back from the hosted flow with no result in the URL: "Continue the check" or "Change my details". */
+  leftFlow: boolean;
   now: number;
-  views: Partial<Record<KycState | 'notice', View>>;
+  views: Partial<Record<KycState | 'notice' | 'left', View>>;
   /** The calling-code table, once its chunk is here. */
   codes?: typeof import('./calling-codes.js');
   /** "Text me a link" is offered: `sms`, and the country code is one texting may go to. */
@@ -97,6 +99,7 @@ export interface FlowApi {
   startAgain: () => void;
   sendAgain: () => void;
   continueHere: () => void;
+  continueCheck: () => void;
   retry: () => void;
   submit: () => Promise<void>;
 }

@@ -82,10 +82,12 @@ export class Flow implements ReactiveController, FlowApi {
   botMissing = false;
   /** Back in a tab that has no session (a new tab, another browser): nothing to do here. */
   notice = false;
+  /** Back from the hosted flow with no result in the URL (the browser's Back button): the ways on are offered at once. */
+  leftFlow = false;
   /** For the texted link's countdown. */
   now = Date.now();
   /** Views of the states only the run reaches, registered by the run chunk. */
-  views: Partial<Record<KycState | 'notice', View>> = {};
+  views: Partial<Record<KycState | 'notice' | 'left', View>> = {};
   /** The calling-code table (a chunk, loaded on start): the default country code, a code's country, where texts may go. */
   codes?: typeof import('./calling-codes.js');
 
@@ -99,7 +101,11 @@ export class Flow implements ReactiveController, FlowApi {
   private _onPageShow = (e: PageTransitionEvent) => {
     // Back from the hosted flow, the page restored as it was left (back/forward cache): what was typed is
     // still here; look at the result afresh.
-    if (e.persisted && this.state === 'redirecting') void this.check();
+    if (e.persisted && this.state === 'redirecting')
+      void this.load().then(
+        (r) => r.left(),
+        () => this.offline('result'),
+      );
   };
 
   constructor(readonly host: FlowHost) {
@@ -290,13 +296,14 @@ export class Flow implements ReactiveController, FlowApi {
 
   /**
    * "Use this device instead" of a texted link, "Start again", "Send again",
-   * and (after `SMS_NOT_ALLOWED`) "Continue on this device": set by the run,
+   * (after `SMS_NOT_ALLOWED`) "Continue on this device" and (back from the hosted flow) "Continue the check": set by the run,
    * which holds the link and the session (only its views offer them).
    */
   useThisDevice = (): void => undefined;
   startAgain = (): void => undefined;
   sendAgain = (): void => undefined;
   continueHere = (): void => undefined;
+  continueCheck = (): void => undefined;
 
   /** `checking`: fetch the result with the stored session. */
   check = (): Promise<void> =>

@@ -15,7 +15,9 @@ const overlap = (a: DOMRect, b: DOMRect) =>
   Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
 
 describe('<kyc-onboard> layout', () => {
-  it('no label or input overlaps another, and nothing scrolls sideways, in 48 languages at 320 and 375 px', async function () {
+  it('no label or input overlaps another, and nothing scrolls sideways, in 48 languages at 320 and 375 px', async function (this: {
+    timeout(ms: number): void;
+  }) {
     this.timeout(60_000); // 96 forms
     mockApi();
     const problems: string[] = [];

@@ -35,6 +35,8 @@ export interface Run {
   resume(): void;
   /** Stop asking (the element left the page, or the person starts again). */
   stop(): void;
+  /** Back from the hosted flow with no result in the URL: offer "Continue the check" and "Change my details" at once. */
+  left(): void;
   /** Put the `prefill` values into the fields the person has not typed in. */
   fill(): void;
 }
@@ -85,6 +87,7 @@ export function install(flow: Flow, d: Deps): Run {
   };
 
   const set = (s: Flow['state']) => {
+    flow.leftFlow = false;
     flow.set(s);
     // A second-by-second clock for the texted link's countdown, only while it is shown.
     clearInterval(ticker);
@@ -298,6 +301,7 @@ export function install(flow: Flow, d: Deps): Run {
     holdLink(answer, url, {
       ...(answer.smsSent ? { phone: flow.phone, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
       ...(handedOff ? { handoff: { url, qr: handedOff }, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
+      ...(!answer.smsSent && !handedOff && url ? { url } : {}),
     });
     // While the link is out (a text message; the hosted flow in this tab, a popup or another tab), this tab
     // keeps asking, so it reaches the outcome wherever the person finishes.
@@ -360,11 +364,28 @@ export function install(flow: Flow, d: Deps): Run {
     flow.handoff = false;
     void flow.submit();
   };
+  /** "Start again", "Change my details": the form, with every value as the person left it. */
   flow.startAgain = () => {
     d.writeStored();
     stop();
     flow.failure = undefined;
     set('idle');
+    void host._focus('input');
+  };
+  flow.continueCheck = () => {
+    if (flow.link?.url) redirect(flow.link.url);
+  };
+  const left = () => {
+    const stored = d.readStored();
+    if (!stored) return void check();
+    flow.link = { urlExpiry: stored.urlExpiry ?? '', ...(stored.url ? { url: stored.url } : {}) };
+    flow.failure = undefined;
+    set('checking');
+    flow.leftFlow = true;
+    host.requestUpdate();
+    void host._focus('#focus');
+    // A check finished in another tab (or the hosted flow's own redirect lost) still reaches the outcome.
+    void poll(stored.session, true);
   };
 
   return {
@@ -372,6 +393,7 @@ export function install(flow: Flow, d: Deps): Run {
     tidyCode,
     check,
     stop,
+    left,
 
     fill() {
       const p = host.prefill;
@@ -421,7 +443,7 @@ export function install(flow: Flow, d: Deps): Run {
           flow.claimCode = stored.code ?? '';
           set('sms-sent');
           void poll(stored.session, true);
-        } else void check();
+        } else left(); // Back (or a reload) with no result in the URL
       } else set('idle');
     },
 
