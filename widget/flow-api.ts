@@ -81,6 +81,8 @@ export interface FlowApi {
   views: Partial<Record<KycState | 'notice' | 'left', View>>;
   /** The calling-code table, once its chunk is here. */
   codes?: typeof import('./calling-codes.js');
+  /** A field error's text where the run says more than the key's string (a refused number names its country). */
+  say?: (c: ViewContext, key: import('./fields.js').ErrorKey) => string;
   /** "Text me a link" is offered: `sms`, and the country code is one texting may go to. */
   smsOffered(): boolean;
   /** On a phone (a coarse pointer and a narrow screen): "Continue on my phone" is not offered. */

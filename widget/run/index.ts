@@ -349,6 +349,15 @@ export function install(flow: Flow, d: Deps): Run {
     return poll(stored.session, false);
   };
 
+  /** A refused number says which country its code is: "+61 is Australia: is that right?". */
+  flow.say = ({ t, lang }, key) => {
+    const code = flow.values.phoneCode;
+    const region = key === 'errNumber' ? flow.codes?.regionsOf(code)[0] : undefined;
+    if (!region) return t[key];
+    const country = new Intl.DisplayNames([lang], { type: 'region' }).of(region) ?? region;
+    return `${t[key]} ${t.countryIs.replace('{code}', code).replace('{country}', country)}`;
+  };
+
   flow.useThisDevice = () => {
     if (flow.link?.url) redirect(flow.link.url);
   };

@@ -39,7 +39,7 @@ function field(
       aria-invalid=${err ? 'true' : nothing}
       aria-describedby=${describedBy || nothing}
     />
-    ${errorLine(name, err && (err === 'errNumber' ? numberError(c, t[err]) : t[err]))}
+    ${errorLine(name, err && (flow.say?.(c, err) ?? t[err]))}
   </div>`;
 }
 
@@ -69,26 +69,11 @@ const delivery = ({ flow, t }: ViewContext) => {
 /** Family name first where the language writes it first. */
 const FAMILY_FIRST = /^(ja|ko|zh|hu|vi)\b/;
 
-/** A refused number says which country its code is: "+61 is Australia: is that right?". */
-const numberError = ({ flow, t, lang }: ViewContext, text: string): string => {
-  const code = flow.values.phoneCode;
-  const region = flow.codes?.regionsOf(code)[0];
-  if (!region) return text;
-  const country = new Intl.DisplayNames([lang], { type: 'region' }).of(region) ?? region;
-  return `${text} ${t.countryIs.replace('{code}', code).replace('{country}', country)}`;
-};
-
 /** The line above the form: what the check needs, how long it takes, who checks, and the partner's privacy notice. */
 const intro = ({ flow, t }: ViewContext) => {
-  let url = '';
-  try {
-    const u = new URL(flow.host.privacyUrl ?? '', document.baseURI);
-    if (flow.host.privacyUrl && /^https?:$/.test(u.protocol)) url = u.href;
-  } catch {
-    // Not a URL: no link.
-  }
+  const url = flow.host.privacyUrl;
   return html`<p class="hint" part="intro">
-    ${t.intro} ${url ? html`<a href=${url} target="_blank" rel="noopener">${t.privacyLink}</a>` : nothing}
+    ${t.intro} ${url && /^https?:\/\//i.test(url) ? html`<a href=${url} target="_blank" rel="noopener">${t.privacyLink}</a>` : nothing}
   </p>`;
 };
 
