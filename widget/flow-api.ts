@@ -102,6 +102,7 @@ export interface FlowApi {
   sendAgain: () => void;
   continueHere: () => void;
   continueCheck: () => void;
+  changeNumber: () => void;
   retry: () => void;
   submit: () => Promise<void>;
 }

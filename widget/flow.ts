@@ -304,6 +304,7 @@ export class Flow implements ReactiveController, FlowApi {
   sendAgain = (): void => undefined;
   continueHere = (): void => undefined;
   continueCheck = (): void => undefined;
+  changeNumber = (): void => undefined;
 
   /** `checking`: fetch the result with the stored session. */
   check = (): Promise<void> =>

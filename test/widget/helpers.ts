@@ -3,7 +3,7 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import { fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { http, HttpResponse, type DefaultBodyType } from 'msw';
 import { setupWorker } from 'msw/browser';
-import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultRequest } from '../../worker/contract.js';
+import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultRequest, WithdrawLinkRequest } from '../../worker/contract.js';
 import '../../widget/index.js';
 import { adultDateOfBirth } from '../support/dates.js';
 import type { KycOnboard, KycState } from '../../widget/index.js';
@@ -22,6 +22,9 @@ export interface LinkCall {
 }
 export interface ResultCall {
   body: ResultRequest;
+}
+export interface WithdrawCall {
+  body: WithdrawLinkRequest;
 }
 type Reply = Response | HttpResponse<DefaultBodyType> | Promise<Response | HttpResponse<DefaultBodyType>>;
 
@@ -48,9 +51,23 @@ export const errorAnswer = (
  * with the hosted flow's `checkId`/`token` (`CHECKING` without).
  * Returns the recorded calls.
  */
-export function mockApi(opts: { link?: (call: LinkCall, n: number) => Reply; result?: (call: ResultCall, n: number) => Reply } = {}) {
-  const calls = { link: [] as LinkCall[], result: [] as ResultCall[] };
+export function mockApi(
+  opts: {
+    link?: (call: LinkCall, n: number) => Reply;
+    result?: (call: ResultCall, n: number) => Reply;
+    withdraw?: (call: WithdrawCall, n: number) => Reply;
+  } = {},
+) {
+  const calls = { link: [] as LinkCall[], result: [] as ResultCall[], withdraw: [] as WithdrawCall[] };
   worker.resetHandlers(
+    // "Use this device instead", "Change my number": the worker voids the handed-off link (default: it was still open).
+    http.post('/api/withdraw-link', async ({ request }) => {
+      const call = { body: (await request.json()) as WithdrawLinkRequest };
+      calls.withdraw.push(call);
+      return opts.withdraw
+        ? opts.withdraw(call, calls.withdraw.length - 1)
+        : HttpResponse.json({ verificationId: linkAnswer().verificationId, status: 'canceled' });
+    }),
     http.post('/api/onboarding-link', async ({ request }) => {
       const call = { body: (await request.json()) as OnboardingLinkRequest, key: request.headers.get('Idempotency-Key') };
       calls.link.push(call);

@@ -9,7 +9,7 @@
  * Runtime imports here are only modules the entry does not use (see `Deps`).
  */
 import type { OnboardingLinkRequest, RenewLinkRequest, ResultAnswer, ResultRequest, ResumeLinkRequest } from '../../worker/contract.js';
-import { createLink, failure, getResult, isFailure, newKey, type LinkAnswer } from '../api.js';
+import { createLink, failure, getResult, isFailure, newKey, withdrawLink, type LinkAnswer } from '../api.js';
 import type { Deps, FlowApi as Flow } from '../flow-api.js';
 import type { Stored } from '../return-session.js';
 import { fieldOfIssue } from './issues.js';
@@ -358,8 +358,37 @@ export function install(flow: Flow, d: Deps): Run {
     return `${t[key]} ${t.countryIs.replace('{code}', code).replace('{country}', country)}`;
   };
 
+  /**
+   * "Use this device instead", "Change my number": the link out on a phone is voided on the worker (it credits
+   * nobody now), then the form, with every value as it was. A person who finished on the phone meanwhile gets the outcome.
+   */
+  const withdraw = async (then: () => void) => {
+    const stored = d.readStored();
+    const signal = newRound();
+    if (stored) {
+      try {
+        const answer = await withdrawLink(host.endpoint, { session: stored.session }, signal);
+        if (answer.status === 'final') return void check();
+      } catch (e) {
+        if (signal.aborted) return;
+        // A spent session has no link left to void; any other fault keeps the person where they were, told why.
+        if (!isFailure(e) || e.status !== 401) return fail(e, 'result');
+      }
+    }
+    d.writeStored();
+    stop();
+    flow.failure = undefined;
+    set('idle');
+    then();
+  };
   flow.useThisDevice = () => {
-    if (flow.link?.url) redirect(flow.link.url);
+    void withdraw(() => {
+      flow.sendSMS = flow.handoff = false;
+      void host._focus('button[type=submit]');
+    });
+  };
+  flow.changeNumber = () => {
+    void withdraw(() => void host._focus('#phoneNumber'));
   };
   flow.sendAgain = () => {
     flow.resending = flow.state === 'sms-sent';
