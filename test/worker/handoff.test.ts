@@ -163,6 +163,26 @@ describe('handoff to another device', () => {
     assert.equal(vendorRequests.length, 0);
   });
 
+  it('"Use this device instead" / "Change my number": /api/withdraw-link voids the handed-off link; the code credits nobody', async () => {
+    const e = env();
+    const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true } }, e)).json;
+    const back = new URL((vendorRequests[0]!.body as { successRedirectURL: string }).successRedirectURL);
+    const missing = await call('/api/withdraw-link', { method: 'POST', json: {}, headers: { Origin: PARTNER } }, e);
+    assert.equal(missing.status, 401);
+    const res = await call('/api/withdraw-link', { method: 'POST', json: { session: link.session }, headers: { Origin: PARTNER } }, e);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json, { verificationId: link.verificationId, status: 'canceled' });
+    // The QR code's URL, the phone's return page and the result: nothing works for it any more.
+    assert.equal((await call(pathOf(link.url), {}, e)).status, 410);
+    assert.equal((await call(`${back.pathname}${back.search}`, {}, e)).status, 410);
+    const result = await resultOf(e, link.session);
+    assert.equal(result.status, 409);
+    assert.equal(result.json.errorCode, 'VERIFICATION_CLOSED');
+    // Again: the same answer (the person pressed twice).
+    const again = await call('/api/withdraw-link', { method: 'POST', json: { session: link.session }, headers: { Origin: PARTNER } }, e);
+    assert.equal(again.json.status, 'canceled');
+  });
+
   it('refuses handoff together with sendSMS, naming the field, before any vendor call', async () => {
     const res = await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true, sendSMS: true } }, env());
     assert.equal(res.status, 400);

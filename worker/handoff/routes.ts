@@ -15,7 +15,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
 import type { AppEnv } from '../lib/env';
 import { ApiError, errorName } from '../lib/errors';
-import { VERIFICATION_ID } from '../verifications/verification';
+import { lifecycle, VERIFICATION_ID } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
 import { partnerById } from '../partners/resolve';
 import { codePage, continuePage, HANDOFF_CSS, handoffPage, whoLine } from './pages';
@@ -148,6 +148,9 @@ export const handoff = new Hono<AppEnv>()
       ...(checkId && checkId.length <= 200 ? { checkId } : {}),
       ...(token && token.length <= 2048 ? { token } : {}),
     };
+    // A link the person took back on the first device ("Use this device instead", "Change my number"): it no longer works.
+    const current = await verifications(c.env).read(vid);
+    if (current && lifecycle(current) === 'canceled') return page(c, 'linkGone', 410);
     const arrived = await verifications(c.env).arrive(vid, secret, outcome, hint);
     if (!arrived) return page(c, 'returnGone', 410);
     if (arrived.needsCode) {
