@@ -75,10 +75,12 @@ export interface FlowApi {
   checkStatus: string;
   botMissing: boolean;
   notice: boolean;
+  /** The last attempt ended `requires_input`: its session, for the next attempt (the form shows what to check). */
+  attempt?: string;
   /** Back from the hosted flow with no result in the URL: "Continue the check" or "Change my details". */
   leftFlow: boolean;
   now: number;
-  views: Partial<Record<KycState | 'notice' | 'left', View>>;
+  views: Partial<Record<KycState | 'notice' | 'left' | 'attempt', View>>;
   /** The calling-code table, once its chunk is here. */
   codes?: typeof import('./calling-codes.js');
   /** A field error's text where the run says more than the key's string (a refused number names its country). */

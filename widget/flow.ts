@@ -87,7 +87,9 @@ export class Flow implements ReactiveController, FlowApi {
   /** For the texted link's countdown. */
   now = Date.now();
   /** Views of the states only the run reaches, registered by the run chunk. */
-  views: Partial<Record<KycState | 'notice' | 'left', View>> = {};
+  views: Partial<Record<KycState | 'notice' | 'left' | 'attempt', View>> = {};
+  /** The last attempt ended `requires_input`: its session, for the next attempt (the run sets it). */
+  attempt?: string;
   /** The calling-code table (a chunk, loaded on start): the default country code, a code's country, where texts may go. */
   codes?: typeof import('./calling-codes.js');
 

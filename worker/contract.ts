@@ -192,7 +192,13 @@ export interface ResultAnswer {
    * `open` (a link is out: resume it), or `final`. A canceled or expired
    * verification is a 409 `VERIFICATION_CLOSED` instead.
    */
-  status?: 'created' | 'open' | 'final';
+  status?: 'created' | 'open' | 'final' | 'requires_input';
+  /**
+   * With `status: 'requires_input'`: the attempt that ended (`NO_MATCH`, `UNPROCESSABLE`: maybe a typo). The person
+   * checks their details, and a new `/api/onboarding-link` with them and the same `session` (or client secret) is the
+   * next attempt of the same verification.
+   */
+  lastAttempt?: { checkStatus: string };
   /**
    * Once the status is final: a signed result token (ES256 JWS) for the
    * partner's server to verify against `/.well-known/jwks.json`. A browser's

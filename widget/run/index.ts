@@ -137,8 +137,22 @@ export function install(flow: Flow, d: Deps): Run {
       checkStatus: answer.checkStatus,
       verificationId: answer.verificationId,
       resultToken: answer.resultToken!,
+      mayStartAnother: !answer.checkStatus.startsWith('CHECKED_SUCCESS'),
     });
     // The outcome is new content: focus its heading, so it is read out wherever focus was.
+    void host._focus('#focus');
+  };
+
+  /**
+   * The attempt ended `requires_input` (no match: maybe a typo): the form as it was, with what to check above it;
+   * sending it is the next attempt of the same verification (its session goes with it).
+   */
+  const requiresInput = (session: string) => {
+    d.writeStored();
+    stop();
+    flow.attempt = session;
+    flow.failure = undefined;
+    set('idle');
     void host._focus('#focus');
   };
 
@@ -162,6 +176,7 @@ export function install(flow: Flow, d: Deps): Run {
       try {
         const answer = await getResult(host.endpoint, { session, ...returnParams }, signal);
         if (signal.aborted) return;
+        if (answer.status === 'requires_input') return requiresInput(session);
         if (answer.checkStatus && answer.checkStatus !== 'CHECKING') {
           complete(answer);
           return;
@@ -508,11 +523,14 @@ export function install(flow: Flow, d: Deps): Run {
       if (sendSMS || handoff) body.lang = host._lang;
       const clientSecret = secret();
       if (clientSecret) body.clientSecret = clientSecret;
+      else if (flow.attempt)
+        (body as OnboardingLinkRequest & { session?: string }).session = flow.attempt; // the next attempt
       else if (host.customerRef) body.customerRef = host.customerRef;
       const bot = host._bot?.token;
       if (bot) body.turnstileToken = bot;
       try {
         await link(body, handoff, signal);
+        flow.attempt = undefined;
       } catch (e) {
         if (signal.aborted) return;
         const stored = again && isFailure(e) ? d.readStored() : undefined;

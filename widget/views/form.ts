@@ -85,7 +85,7 @@ export const form = (c: ViewContext, fault?: (c: ViewContext) => TemplateResult)
   const consentErr = errs.consent;
   const family = field(c, 'familyName', errs, { autocomplete: 'family-name' });
   return html`<form part="form" novalidate @submit=${flow.onSubmit} @input=${flow.onInput} @change=${flow.onInput} @focusout=${flow.onBlur} @focusin=${flow.onFocusIn}>
-    ${fault ? fault(c) : nothing} ${intro(c)}
+    ${fault ? fault(c) : nothing} ${flow.attempt ? flow.views.attempt?.(c) : intro(c)}
     ${FAMILY_FIRST.test(c.lang) ? family : nothing}
     ${field(c, 'givenName', errs, { autocomplete: 'given-name', optional: true })}
     ${field(c, 'middleName', errs, { autocomplete: 'additional-name', optional: true })}
