@@ -31,7 +31,9 @@ describe('<kyc-onboard> attempts', () => {
       },
     });
     const el = await mount();
-    el.navigate = () => void attempt++;
+    el.navigate = () => {
+      attempt++;
+    };
     el.pollIntervals = [0, 0, 0];
     await fillValid(el, { dateOfBirth: '1990-01-02' });
     await submit(el);

@@ -176,7 +176,10 @@ export function install(flow: Flow, d: Deps): Run {
       try {
         const answer = await getResult(host.endpoint, { session, ...returnParams }, signal);
         if (signal.aborted) return;
-        if (answer.status === 'requires_input') return requiresInput(session);
+        if (answer.status === 'requires_input') {
+          requiresInput(session);
+          return;
+        }
         if (answer.checkStatus && answer.checkStatus !== 'CHECKING') {
           complete(answer);
           return;
@@ -387,7 +390,10 @@ export function install(flow: Flow, d: Deps): Run {
       } catch (e) {
         if (signal.aborted) return;
         // A spent session has no link left to void; any other fault keeps the person where they were, told why.
-        if (!isFailure(e) || e.status !== 401) return fail(e, 'result');
+        if (!isFailure(e) || e.status !== 401) {
+          fail(e, 'result');
+          return;
+        }
       }
     }
     d.writeStored();
