@@ -25,12 +25,13 @@ export type { Prefill } from './fields.js';
  * @fires {KycSubmitEvent} kyc-submit - A valid form was submitted. `detail: { sendSMS, handoff }`.
  * @fires {KycLinkEvent} kyc-link - The onboarding link was created. `detail: { url, urlExpiry, smsSent, verificationId }`.
  * @fires {KycRedirectEvent} kyc-redirect - Cancelable. The browser is about to go to `detail.url`; `preventDefault()` keeps the page where it is.
- * @fires {KycCompleteEvent} kyc-complete - A final check status is known. `detail: { checkStatus, verificationId, resultToken }`. The browser's word only: verify `resultToken` on your server (or use the webhook) before acting.
+ * @fires {KycCompleteEvent} kyc-complete - A final check status is known. `detail: { checkStatus, verificationId, resultToken, mayStartAnother }` (`mayStartAnother`: true unless `CHECKED_SUCCESS_*`: your server may start another verification). The browser's word only: verify `resultToken` on your server (or use the webhook) before acting.
  * @fires {KycErrorEvent} kyc-error - A fault. `detail: { errorCode, requestId, retryable, status }`.
  *
  * @attr {boolean} no-beacon - Don't send the one `widget.shown` beacon (`navigator.sendBeacon` to `{endpoint}/beacon` when the form is first shown: no cookie, no body, nothing about the person or the browser; the operator's console counts page views per partner with it).
  *
  * @slot consent - The consent text; it names the consent checkbox. Default: a short English/translated sentence.
+ * @slot outcome - Under the final state's message: your next step for the person (contact, branch, another way to verify).
  * @slot turnstile - Filled by the widget itself with the Cloudflare Turnstile challenge when `turnstile-sitekey` is set.
  *
  * @csspart base - The wrapper around everything (carries `dir` and `lang`).
@@ -38,7 +39,7 @@ export type { Prefill } from './fields.js';
  * @csspart form - The `<form>`.
  * @csspart field - Each field's wrapper (label, input, error).
  * @csspart label - Each field's label.
- * @csspart hint - The "Optional" hint of optional fields.
+ * @csspart hint - The "Optional" hint of the middle name.
  * @csspart input - Each text / date / tel input.
  * @csspart checkbox - The consent checkbox.
  * @csspart consent - The consent field's wrapper.
@@ -46,10 +47,11 @@ export type { Prefill } from './fields.js';
  * @csspart field-error - Each field's error message.
  * @csspart button - Every button.
  * @csspart submit - The submit button "Verify my identity".
- * @csspart secondary - Secondary buttons ("Use this device instead").
+ * @csspart secondary - Secondary buttons ("Use this device instead", "Change my number", "Change my details").
  * @csspart status - The live status line next to the submit button.
  * @csspart message - The message panel of the redirecting, handoff, sms-sent, checking and complete states (and of a return without a session).
  * @csspart complete - The message panel of the complete state.
+ * @csspart attempt - "Check your details and try again" above the form, when an attempt found no match and another is allowed.
  * @csspart alert - The error message of the error state.
  * @csspart link - The "Continue to verification" link while redirecting.
  * @csspart qr - The QR code of the link for the phone (handoff).
