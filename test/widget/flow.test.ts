@@ -82,6 +82,7 @@ describe('<kyc-onboard> SMS', () => {
       checkStatus: 'CHECKED_SUCCESS_CLEAR',
       verificationId: linkAnswer().verificationId,
       resultToken: 'h.c.s',
+      mayStartAnother: false,
     });
     expect(el.state).to.equal('complete');
     expect(sessionStorage.getItem(KEY)).to.equal(null);

@@ -276,10 +276,11 @@ describe('<kyc-onboard> form', () => {
     expect(call.body.customerRef).to.equal('crm-42');
     expect(call.body).not.to.have.property('sendSMS');
     expect(call.body).not.to.have.property('turnstileToken');
-    // The session waits in sessionStorage for the return; nothing personal is stored.
+    // The session waits in sessionStorage for the return, with the link for "Continue the check" after Back;
+    // nothing personal is stored.
     const stored = sessionStorage.getItem('kyc-onboard:session')!;
     expect(JSON.parse(stored).session).to.equal('sess-123');
-    expect(Object.keys(JSON.parse(stored))).to.deep.equal(['session', 'urlExpiry']);
+    expect(Object.keys(JSON.parse(stored))).to.deep.equal(['session', 'urlExpiry', 'url']);
     expect(stored).not.to.contain('Citizen');
     expect(stored).not.to.contain('1990');
     expect(localStorage.length).to.equal(0);
