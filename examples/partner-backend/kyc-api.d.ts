@@ -161,6 +161,8 @@ export interface components {
             sms?: boolean;
             /** @description How long the client secret can start or resume the verification: 300–86400 seconds, default 86400. */
             expiresInSeconds?: number;
+            /** @description Attempts the person gets (1–3, default 2): after a `NO_MATCH` or `UNPROCESSABLE` with attempts left the verification is `requires_input`. */
+            maxAttempts?: number;
         };
         VerificationList: {
             /** @description Newest first. */
@@ -172,10 +174,19 @@ export interface components {
         VerificationSummary: {
             verificationId: string;
             /**
-             * @description `created`: made by your server, no link yet; `open`: the person has a link; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.
+             * @description `created`: made by your server, no link yet; `open`: the person has a link; `requires_input`: the last attempt ended `NO_MATCH` or `UNPROCESSABLE` and the person may try again; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.
              * @enum {string}
              */
-            status: "created" | "open" | "final" | "expired" | "canceled";
+            status: "created" | "open" | "requires_input" | "final" | "expired" | "canceled";
+            /** @description Attempts that ended, oldest first (the last one decides a `final` status). */
+            attempts?: {
+                checkStatus: string;
+                /**
+                 * Format: date-time
+                 * @description The attempt ended (ISO 8601, UTC)
+                 */
+                endedAt: string;
+            }[];
             /** @description `CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …). */
             checkStatus?: string;
             customerRef?: string;
@@ -224,10 +235,19 @@ export interface components {
         Verification: {
             verificationId: string;
             /**
-             * @description `created`: made by your server, no link yet; `open`: the person has a link; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.
+             * @description `created`: made by your server, no link yet; `open`: the person has a link; `requires_input`: the last attempt ended `NO_MATCH` or `UNPROCESSABLE` and the person may try again; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.
              * @enum {string}
              */
-            status: "created" | "open" | "final" | "expired" | "canceled";
+            status: "created" | "open" | "requires_input" | "final" | "expired" | "canceled";
+            /** @description Attempts that ended, oldest first (the last one decides a `final` status). */
+            attempts?: {
+                checkStatus: string;
+                /**
+                 * Format: date-time
+                 * @description The attempt ended (ISO 8601, UTC)
+                 */
+                endedAt: string;
+            }[];
             /** @description `CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …). */
             checkStatus?: string;
             customerRef?: string;
@@ -333,10 +353,10 @@ export interface components {
         };
         WebhookStatus: {
             /**
-             * @description `none`: no event yet (or no endpoint); `queued`: being delivered or retried; `delivered`: a 2xx; `gone`: the endpoint answered 410; `dead`: every attempt failed.
+             * @description `none`: no event yet (or no endpoint); `queued`: handed to the queue, being delivered; `failed`: the last attempt failed and the next is scheduled; `delivered`: a 2xx; `gone`: the endpoint answered 410; `dead`: every attempt failed.
              * @enum {string}
              */
-            state: "none" | "queued" | "delivered" | "gone" | "dead";
+            state: "none" | "queued" | "failed" | "delivered" | "gone" | "dead";
             attempts: number;
             /**
              * Format: date-time
@@ -345,6 +365,27 @@ export interface components {
             lastAttemptAt?: string;
             /** @description The HTTP status of your endpoint's last answer. */
             lastResponseStatus?: number;
+            /** @description Every event of this verification not delivered yet (queued, failed or dead), oldest first. */
+            undelivered: {
+                webhookId: string;
+                type: string;
+                /** @description `data.sequence` of the event: 1, 2, 3… per verification. */
+                sequence: number;
+                /** @enum {string} */
+                state: "queued" | "failed" | "dead";
+                attempts: number;
+                lastResponseStatus?: number;
+                /**
+                 * Format: date-time
+                 * @description The last attempt (ISO 8601, UTC)
+                 */
+                lastAttemptAt?: string;
+                /**
+                 * Format: date-time
+                 * @description When the next attempt is due (ISO 8601, UTC)
+                 */
+                nextAttemptAt?: string;
+            }[];
         };
         RedeliveredWebhook: {
             verificationId: string;
@@ -367,7 +408,7 @@ export interface operations {
         parameters: {
             query?: {
                 customerRef?: string;
-                status?: "created" | "open" | "final" | "expired" | "canceled";
+                status?: "created" | "open" | "requires_input" | "final" | "expired" | "canceled";
                 /** @description 1–100, default 20. */
                 limit?: string;
                 /** @description `nextCursor` of the previous page. */

@@ -131,6 +131,18 @@ describe('ops in workerd (local sandbox: open on loopback)', () => {
     const count = async (sql: string) => ((await db.prepare(sql).first<{ n: number }>()) ?? { n: -1 }).n;
     assert.equal(await count(`SELECT SUM(n) AS n FROM ops_counts WHERE partner_id = 'keep-partner' AND name = 'widget.shown'`), 2);
     assert.equal(await count(`SELECT COUNT(*) AS n FROM ops_webhook_attempts WHERE partner_id = 'keep-partner'`), 2);
+    // Delivery rows are the verifications' outboxes' (not the counted attempts'): one last touched 31 days ago, one 2 days ago.
+    for (const [vid, at] of [
+      ['vrf_OLD', now - 31 * day],
+      ['vrf_NEW', now - 2 * day],
+    ] as const)
+      await db
+        .prepare(
+          `INSERT INTO ops_webhook_deliveries (verification_id, type, partner_id, state, attempts, last_status, last_failure, last_attempt_at)
+           VALUES (?, 'verification.completed', 'keep-partner', 'dead', 1, 500, NULL, ?)`,
+        )
+        .bind(vid, at)
+        .run();
     await worker.scheduled({ scheduledTime: new Date(now), cron: '17 3 * * *' });
     assert.equal(await count(`SELECT SUM(n) AS n FROM ops_counts WHERE partner_id = 'keep-partner' AND name = 'widget.shown'`), 1);
     assert.equal(await count(`SELECT COUNT(*) AS n FROM ops_webhook_attempts WHERE partner_id = 'keep-partner'`), 1);

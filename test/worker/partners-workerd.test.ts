@@ -65,7 +65,7 @@ describe('registry partners in workerd, with a fake vendor', () => {
         KYC_BASE_URL: vendor.url,
         KYC_API_KEY: 'operator-key-wd',
         KYC_CUSTOMER_ID: 'op-customer',
-        SESSION_SECRET: 'workerd-partners-session-secret',
+        SESSION_SECRET: 'workerd-partners-session-secretx',
         PARTNER_SEALING_KEY: JSON.stringify(key),
         PARTNERS_CACHE_SECONDS: String(CACHE_SECONDS),
         KYC_TIMEOUT_MS: '3000',

@@ -378,7 +378,7 @@ describe('/v1 verifications', () => {
     );
   });
 
-  it('redact forgets customerRef and entityId (record, index, webhooks); redeliver sends the last event again with the same webhook-id', async () => {
+  it('redact forgets customerRef and entityId (record, index, webhooks) and sends verification.redacted; redeliver sends that last event again with the same webhook-id', async () => {
     const ref = `acct-redact-${crypto.randomUUID().slice(0, 6)}`;
     const made = await create('alpha', ref);
     const link = (await (
@@ -404,16 +404,24 @@ describe('/v1 verifications', () => {
     const person = await get('alpha', made.verificationId, '?include=person');
     assert.equal(person.res.status, 409);
 
+    // The redaction is an event of its own: a receiver that dropped repeats of the completion still hears of it.
+    const told = await until('verification.redacted', () =>
+      deliveries.find((d) => d.body.data.verificationId === made.verificationId && d.body.type === 'verification.redacted'),
+    );
+    assert.notEqual(told.id, first.id, 'its own webhook-id');
+    assert.equal(told.body.data.customerRef, undefined);
+    assert.equal(told.body.data.entityId, undefined);
+
     const re = await v1(`/v1/verifications/${made.verificationId}/webhook/redeliver`, PARTNERS.alpha.serverKey, { method: 'POST' });
     assert.equal(re.status, 202);
     const queued = (await re.json()) as { webhookId: string; type: string };
-    assert.equal(queued.webhookId, first.id, 'the same webhook-id');
+    assert.equal(queued.type, 'verification.redacted', 'the last event: the redaction');
+    assert.equal(queued.webhookId, told.id, 'the same webhook-id');
     const second = await until('the redelivery', () => {
-      const all = deliveries.filter((d) => d.body.data.verificationId === made.verificationId);
+      const all = deliveries.filter((d) => d.id === told.id);
       return all.length >= 2 ? all.at(-1) : undefined;
     });
-    assert.equal(second.id, first.id);
-    assert.equal(second.body.type, 'verification.completed');
+    assert.equal(second.body.type, 'verification.redacted');
     assert.equal(second.body.data.customerRef, undefined);
     assert.equal(second.body.data.entityId, undefined);
   });

@@ -9,7 +9,8 @@ import type { Context } from 'hono';
 import type { AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { readClientSecret } from '../verifications/client-secret';
-import { lifecycle, type Verification } from '../verifications/verification';
+import type { Verification } from '../verifications/verification';
+import { lifecycle } from '../verifications/lifecycle';
 import { verifications } from '../verifications/verification-store';
 
 export const clientSecretInvalid = () =>

@@ -14,7 +14,7 @@ import type { AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { qrModules } from '../handoff/qr';
 import { handoffUrls } from '../handoff/urls';
-import { lifecycle } from '../verifications/verification';
+import { lifecycle, needsNewLink } from '../verifications/lifecycle';
 import { normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { createSession, sessionSecret } from './session';
@@ -43,8 +43,8 @@ export async function resumeLink(c: Context<AppEnv>, body: z.output<typeof Resum
     { entityId: v.entityId, verificationId: v.id, origin, partnerId: v.partnerId },
     now,
   );
-  // Expired: a new link for the same entity and verification, the way it went before.
-  if (now >= v.linkExpiresAt)
+  // Expired, or the person's next attempt: a new link for the same entity and verification, the way it went before.
+  if (needsNewLink(v, now))
     return renewLink(c, { session, lang: body.lang, returnUrl: body.returnUrl, turnstileToken: body.turnstileToken });
   const h = v.handoff;
   const urlExpiry = v.link?.urlExpiry ?? new Date(v.linkExpiresAt).toISOString();

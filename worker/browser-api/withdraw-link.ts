@@ -10,7 +10,7 @@ import { WithdrawLinkRequest, type WithdrawLinkAnswer } from '../contract';
 import type { AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { readJson } from '../lib/validation';
-import { lifecycle } from '../verifications/verification';
+import { lifecycle } from '../verifications/lifecycle';
 import { verifications } from '../verifications/verification-store';
 import { requireSession, sessionInvalid, sessionOwns } from './session';
 

@@ -76,6 +76,10 @@ export interface Env extends CloudflareBindings {
   RESULT_POLL_MAX_SECONDS?: string;
   /** Seconds after the link's expiry that a verification is still polled. Default 900. */
   VERIFICATION_GRACE_SECONDS?: string;
+  /** Longest a vendor link may live: a later `urlExpiry` is capped to this many seconds ahead. Default 86400. */
+  LINK_MAX_SECONDS?: string;
+  /** Seconds after its deadline that a verification waits for a vendor that could not answer, then expires `vendor_unavailable`. Default 86400. */
+  VERIFICATION_MAX_SECONDS?: string;
   /** Timeout of one webhook attempt, ms. Default 15000. */
   WEBHOOK_TIMEOUT_MS?: string;
   /** Seconds before each retry, comma list. Default 5,300,1800,7200,18000,36000,50400,72000,86400. */

@@ -26,6 +26,8 @@ export interface Partner {
   flowId?: string;
   smsSenderName?: string;
   smsTemplateId?: string;
+  /** Attempts each of its verifications allows (1–3; unset: 2). */
+  maxAttempts?: number;
   /** Turnstile secret of its site; unset = no bot check for this partner. */
   turnstileSecret?: string;
   /** Where its webhooks go, and the `whsec_` secret that signs them. */
@@ -91,6 +93,7 @@ export const PartnerRecord = z.strictObject({
   flowId: z.optional(text(128)),
   smsSenderName: z.optional(text(64)),
   smsTemplateId: z.optional(text(128)),
+  maxAttempts: z.optional(z.int().check(z.minimum(1), z.maximum(3))),
   turnstileSecret: z.optional(sealed),
   webhookUrl: z.optional(z.string().check(z.maxLength(2048))),
   webhookSecret: z.optional(sealed),

@@ -20,7 +20,8 @@ import { vendorFault, vendorMismatch } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
 import { clientSecretFor } from '../verifications/client-secret';
 import { issueResultToken } from '../verifications/issue-token';
-import { lifecycle, newVerificationId, CHECKING, VERIFICATION_ID, type Verification } from '../verifications/verification';
+import { newVerificationId, VERIFICATION_ID, type Verification } from '../verifications/verification';
+import { lifecycle, startedByServer } from '../verifications/lifecycle';
 import { verifications } from '../verifications/verification-store';
 import { listIndex, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
@@ -72,6 +73,7 @@ export function summary(v: Verification, livemode: boolean): VerificationSummary
     ...(v.finalAt !== undefined ? { finalAt: iso(v.finalAt) } : {}),
     ...(v.canceledAt !== undefined ? { canceledAt: iso(v.canceledAt) } : {}),
     ...(v.redactedAt !== undefined ? { redactedAt: iso(v.redactedAt) } : {}),
+    ...(v.attempts?.length ? { attempts: v.attempts.map((a) => ({ checkStatus: a.checkStatus, endedAt: iso(a.endedAt)! })) } : {}),
     expiresAt: iso(v.deadline)!,
     livemode,
   };
@@ -80,6 +82,7 @@ export function summary(v: Verification, livemode: boolean): VerificationSummary
 async function describe(c: Context<AppEnv>, v: Verification, person?: Person): Promise<V1Verification> {
   const livemode = c.var.config.livemode;
   const w = v.webhook;
+  const owed = await verifications(c.env).undelivered(v.id);
   return {
     ...summary(v, livemode),
     ...(lifecycle(v) === 'final' && v.entityId !== undefined ? { resultToken: await issueResultToken(c.env, v) } : {}),
@@ -88,6 +91,16 @@ async function describe(c: Context<AppEnv>, v: Verification, person?: Person): P
       attempts: w.attempts,
       ...(w.at !== undefined && w.attempts > 0 ? { lastAttemptAt: iso(w.at) } : {}),
       ...(w.lastStatus !== undefined ? { lastResponseStatus: w.lastStatus } : {}),
+      undelivered: owed.map((e) => ({
+        webhookId: e.webhookId,
+        type: e.type,
+        sequence: e.sequence,
+        state: e.state,
+        attempts: e.attempts,
+        ...(e.lastResponseStatus !== undefined ? { lastResponseStatus: e.lastResponseStatus } : {}),
+        ...(e.lastAttemptAt !== undefined ? { lastAttemptAt: iso(e.lastAttemptAt) } : {}),
+        ...(e.nextAttemptAt !== undefined ? { nextAttemptAt: iso(e.nextAttemptAt) } : {}),
+      })),
     },
     ...(person ? { person } : {}),
   };
@@ -219,26 +232,23 @@ serverApi.post(PATHS.verifications, idempotentCreate, async (c) => {
     const replay = await c.var.idempotency.claim(`${partner.id} v1 ${key}`, text);
     if (replay) return replay;
   }
-  const now = Date.now();
-  const expiresAt = now + (body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000;
-  const v: Verification = {
-    id: newVerificationId(),
-    partnerId: partner.id,
-    partnerOrigin: '',
-    customerRef: body.customerRef,
-    customerRefSource: 'server',
-    workerOrigin: own,
-    livemode: c.var.config.livemode,
-    createdAt: now,
-    linkExpiresAt: 0,
-    deadline: expiresAt,
-    status: CHECKING,
-    polls: 0,
-    webhook: { state: 'none', attempts: 0 },
-    server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
-  };
+  const maxAttempts = body.maxAttempts ?? partner.maxAttempts;
+  const v = startedByServer(
+    {
+      id: newVerificationId(),
+      partnerId: partner.id,
+      customerRef: body.customerRef,
+      customerRefSource: 'server',
+      workerOrigin: own,
+      livemode: c.var.config.livemode,
+      createdAt: Date.now(),
+      server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
+      ...(maxAttempts !== undefined ? { maxAttempts } : {}),
+    },
+    body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS,
+  );
   await verifications(env).create(v);
-  const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(expiresAt)!, livemode: c.var.config.livemode };
+  const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(v.deadline)!, livemode: c.var.config.livemode };
   return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
 });
 
@@ -278,7 +288,7 @@ serverApi.get(PATHS.verification, async (c) => {
 serverApi.post(PATHS.cancel, async (c) => {
   const v = await own(c);
   const status = lifecycle(v);
-  if (status !== 'created' && status !== 'open') {
+  if (status !== 'created' && status !== 'open' && status !== 'requires_input') {
     throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${status}: it cannot be canceled.`);
   }
   const after = await verifications(c.env).cancel(v.id);

@@ -12,7 +12,7 @@ import * as z from 'zod/mini';
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-export const VERIFICATION_STATUSES = ['created', 'open', 'final', 'expired', 'canceled'] as const;
+export const VERIFICATION_STATUSES = ['created', 'open', 'requires_input', 'final', 'expired', 'canceled'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 
 /** The OpenAPI document's words about a schema (`.meta()` of classic zod). */
@@ -43,6 +43,13 @@ export const CreateVerificationRequest = meta(
         z.number().check(z.int('must be a whole number'), z.gte(300, 'must be at least 300'), z.lte(86_400, 'must be at most 86400')),
       ),
       { description: 'How long the client secret can start or resume the verification: 300–86400 seconds, default 86400.' },
+    ),
+    maxAttempts: meta(
+      z.optional(z.number().check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(3, 'must be at most 3'))),
+      {
+        description:
+          'Attempts the person gets (1–3, default 2): after a `NO_MATCH` or `UNPROCESSABLE` with attempts left the verification is `requires_input`.',
+      },
     ),
   }),
   { id: 'CreateVerificationRequest' },

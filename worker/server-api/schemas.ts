@@ -91,17 +91,31 @@ export const CreatedVerification = z
   .meta({ id: 'CreatedVerification' });
 export type CreatedVerification = z.output<typeof CreatedVerification>;
 
-export const WEBHOOK_STATES = ['none', 'queued', 'delivered', 'gone', 'dead'] as const;
+export const WEBHOOK_STATES = ['none', 'queued', 'failed', 'delivered', 'gone', 'dead'] as const;
 
 export const WebhookStatus = z
   .object({
     state: z.enum(WEBHOOK_STATES).meta({
       description:
-        '`none`: no event yet (or no endpoint); `queued`: being delivered or retried; `delivered`: a 2xx; `gone`: the endpoint answered 410; `dead`: every attempt failed.',
+        '`none`: no event yet (or no endpoint); `queued`: handed to the queue, being delivered; `failed`: the last attempt failed and the next is scheduled; `delivered`: a 2xx; `gone`: the endpoint answered 410; `dead`: every attempt failed.',
     }),
     attempts: z.number().int(),
     lastAttemptAt: isoTime('The last attempt').optional(),
     lastResponseStatus: z.number().int().optional().meta({ description: "The HTTP status of your endpoint's last answer." }),
+    undelivered: z
+      .array(
+        z.object({
+          webhookId: z.string(),
+          type: z.string(),
+          sequence: z.number().int().meta({ description: '`data.sequence` of the event: 1, 2, 3… per verification.' }),
+          state: z.enum(['queued', 'failed', 'dead']),
+          attempts: z.number().int(),
+          lastResponseStatus: z.number().int().optional(),
+          lastAttemptAt: isoTime('The last attempt').optional(),
+          nextAttemptAt: isoTime('When the next attempt is due').optional(),
+        }),
+      )
+      .meta({ description: 'Every event of this verification not delivered yet (queued, failed or dead), oldest first.' }),
   })
   .meta({ id: 'WebhookStatus' });
 
@@ -163,8 +177,12 @@ const verificationFields = {
   verificationId: z.string(),
   status: z.enum(VERIFICATION_STATUSES).meta({
     description:
-      '`created`: made by your server, no link yet; `open`: the person has a link; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.',
+      '`created`: made by your server, no link yet; `open`: the person has a link; `requires_input`: the last attempt ended `NO_MATCH` or `UNPROCESSABLE` and the person may try again; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.',
   }),
+  attempts: z
+    .array(z.object({ checkStatus: z.string(), endedAt: isoTime('The attempt ended') }))
+    .optional()
+    .meta({ description: 'Attempts that ended, oldest first (the last one decides a `final` status).' }),
   checkStatus: z.string().optional().meta({ description: '`CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …).' }),
   customerRef: z.string().optional(),
   customerRefSource: z

@@ -5,7 +5,8 @@
  * deletes it when the verification is forgotten. Nothing personal: ids,
  * statuses, times and the partner's own `customerRef` (gone after a redaction).
  */
-import { lifecycle, type Verification } from './verification';
+import type { Verification } from './verification';
+import { lifecycle } from './lifecycle';
 
 export interface IndexRow {
   id: string;
