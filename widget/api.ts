@@ -10,6 +10,8 @@ import type {
   ResumeLinkRequest,
   ResultAnswer,
   ResultRequest,
+  WithdrawLinkAnswer,
+  WithdrawLinkRequest,
 } from '../worker/contract.js';
 
 /** A failed call, normalised: what `kyc-error` reports, plus the field issues. */
@@ -105,3 +107,7 @@ export const createLink = async (
 
 export const getResult = (endpoint: string, body: ResultRequest, signal?: AbortSignal) =>
   post<ResultAnswer>(join(endpoint, 'result'), body, signal).then((r) => r.data);
+
+/** "Use this device instead", "Change my number": the link handed to a phone stops working (worker/browser-api/withdraw-link.ts). */
+export const withdrawLink = (endpoint: string, body: WithdrawLinkRequest, signal?: AbortSignal) =>
+  post<WithdrawLinkAnswer>(join(endpoint, 'withdraw-link'), body, signal).then((r) => r.data);

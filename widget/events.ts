@@ -43,6 +43,12 @@ export interface KycCompleteDetail {
   verificationId: string;
   /** Signed result token (ES256 JWS): what your server verifies before acting. */
   resultToken: string;
+  /**
+   * True unless the outcome is a success (`CHECKED_SUCCESS_*`): this verification is over (its second attempt, if
+   * it had one, is spent) and your server may start another one for the person, or offer another way to verify
+   * (the `outcome` slot is the place to say so).
+   */
+  mayStartAnother: boolean;
 }
 
 /** `kyc-error`: a fault (network, refused input, service down, result still pending). */

@@ -15,6 +15,10 @@ import type { FailureContext, KycState } from './state.js';
 export interface FlowHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   sms: boolean;
+  lang: string;
+  privacyUrl: string | undefined;
+  countryCode: string | undefined;
+  smsCountries: string | undefined;
   customerRef: string | undefined;
   clientSecret: string | undefined;
   prefill: import('./fields.js').Prefill | undefined;
@@ -73,8 +77,20 @@ export interface FlowApi {
   checkStatus: string;
   botMissing: boolean;
   notice: boolean;
+  /** The last attempt ended `requires_input`: its session, for the next attempt (the form shows what to check). */
+  attempt?: string;
+  /** Back from the hosted flow with no result in the URL: "Continue the check" or "Change my details". */
+  leftFlow: boolean;
   now: number;
-  views: Partial<Record<KycState | 'notice', View>>;
+  views: Partial<Record<KycState | 'notice' | 'left' | 'attempt', View>>;
+  /** The calling-code table, once its chunk is here. */
+  codes?: typeof import('./calling-codes.js');
+  /** A field error's text where the run says more than the key's string (a refused number names its country). */
+  say?: (c: ViewContext, key: import('./fields.js').ErrorKey) => string;
+  /** "Text me a link" is offered: `sms`, and the country code is one texting may go to. */
+  smsOffered(): boolean;
+  /** On a phone (a coarse pointer and a narrow screen): "Continue on my phone" is not offered. */
+  onPhone(): boolean;
   /** @internal The worker's field errors of the last submission, until the field changes. */
   _serverErrors: FieldErrors;
   showsForm(): boolean;
@@ -89,6 +105,8 @@ export interface FlowApi {
   startAgain: () => void;
   sendAgain: () => void;
   continueHere: () => void;
+  continueCheck: () => void;
+  changeNumber: () => void;
   retry: () => void;
   submit: () => Promise<void>;
 }

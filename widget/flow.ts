@@ -26,6 +26,15 @@ export type { Deps, FlowHost } from './flow-api.js';
  */
 export const deps: Deps = { html, nothing, emit, readStored, writeStored };
 
+/** The region of a language tag (`de-DE` → `DE`), if it names one. */
+const regionOf = (tag: string): string | undefined => {
+  try {
+    return new Intl.Locale(tag).region;
+  } catch {
+    return undefined;
+  }
+};
+
 const NETWORK = (): Failure => ({ errorCode: 'NETWORK_ERROR', status: 0, retryable: true, requestId: '', issues: [] });
 
 export class Flow implements ReactiveController, FlowApi {
@@ -73,12 +82,18 @@ export class Flow implements ReactiveController, FlowApi {
   botMissing = false;
   /** Back in a tab that has no session (a new tab, another browser): nothing to do here. */
   notice = false;
+  /** Back from the hosted flow with no result in the URL (the browser's Back button): the ways on are offered at once. */
+  leftFlow = false;
   /** For the texted link's countdown. */
   now = Date.now();
   /** The fields the person typed in: a `prefill` never changes them. */
   typed = new Set<string>();
   /** Views of the states only the run reaches, registered by the run chunk. */
-  views: Partial<Record<KycState | 'notice', View>> = {};
+  views: Partial<Record<KycState | 'notice' | 'left' | 'attempt', View>> = {};
+  /** The last attempt ended `requires_input`: its session, for the next attempt (the run sets it). */
+  attempt?: string;
+  /** The calling-code table (a chunk, loaded on start): the default country code, a code's country, where texts may go. */
+  codes?: typeof import('./calling-codes.js');
 
   /** Fields found wrong at the last submission: only these show errors (never on blur, so nothing moves under the pointer). */
   private _flagged = new Set<FieldName>();
@@ -92,7 +107,11 @@ export class Flow implements ReactiveController, FlowApi {
   private _onPageShow = (e: PageTransitionEvent) => {
     // Back from the hosted flow, the page restored as it was left (back/forward cache): what was typed is
     // still here; look at the result afresh.
-    if (e.persisted && this.state === 'redirecting') void this.check();
+    if (e.persisted && this.state === 'redirecting')
+      void this.load().then(
+        (r) => r.left(),
+        () => this.offline('result'),
+      );
   };
 
   constructor(readonly host: FlowHost) {
@@ -126,6 +145,22 @@ export class Flow implements ReactiveController, FlowApi {
   /** After the first render: a return from the hosted flow, or a session this tab left behind (Back, reload)? */
   start(): void {
     this._started = true;
+    const h = this.host;
+    const v = this.values;
+    void import('./calling-codes.js')
+      .then((m) => {
+        this.codes = m;
+        // The partner's `country-code`, else the region of the widget's language, else the browser's, else Australia.
+        for (const tag of [h.lang || document.documentElement.lang, ...navigator.languages]) {
+          const code = regionOf(tag) && m.codeOf(regionOf(tag)!);
+          if (code) return code;
+        }
+      })
+      .catch(() => undefined)
+      .then((code) => {
+        v.phoneCode ||= h.countryCode || code || '+61';
+        h.requestUpdate();
+      });
     if (/[?&]kyc_return=(success|error)\b/.test(location.search) || readStored()) {
       this.set('checking');
       void this.load().then(
@@ -168,6 +203,16 @@ export class Flow implements ReactiveController, FlowApi {
       if (key) out[name] = key;
     }
     return out;
+  }
+
+  smsOffered(): boolean {
+    const code = '+' + this.values.phoneCode.replace(/\D/g, '').replace(/^00/, '');
+    const m = this.codes;
+    return this.host.sms && !!m && (this.host.smsCountries ?? 'AU NZ GB IE US CA').split(/[\s,]+/).some((r) => m.codeOf(r) === code);
+  }
+
+  onPhone(): boolean {
+    return matchMedia('(pointer: coarse) and (max-width: 40rem)').matches;
   }
 
   // ---- input -----------------------------------------------------------------
@@ -231,6 +276,11 @@ export class Flow implements ReactiveController, FlowApi {
     this._busy = true;
     try {
       let run: Run;
+      if (!this._loaded) {
+        // The press is answered at once, even while the run is still on its way (a slow network).
+        this.announce = host._strings.submitting;
+        host.requestUpdate();
+      }
       try {
         run = this._loaded ?? (await this.load()); // usually here since the first focus in the form
       } catch {
@@ -253,8 +303,8 @@ export class Flow implements ReactiveController, FlowApi {
         return;
       }
       this.failure = undefined;
-      const sendSMS = host.sms && this.sendSMS;
-      const handoff = !sendSMS && this.handoff;
+      const sendSMS = this.smsOffered() && this.sendSMS;
+      const handoff = !sendSMS && this.handoff && !this.onPhone();
       this.set('submitting');
       emit(host, 'kyc-submit', { sendSMS, handoff });
       await run.submit(sendSMS, handoff);
@@ -265,13 +315,15 @@ export class Flow implements ReactiveController, FlowApi {
 
   /**
    * "Use this device instead" of a texted link, "Start again", "Send again",
-   * and (after `SMS_NOT_ALLOWED`) "Continue on this device": set by the run,
+   * (after `SMS_NOT_ALLOWED`) "Continue on this device" and (back from the hosted flow) "Continue the check": set by the run,
    * which holds the link and the session (only its views offer them).
    */
   useThisDevice = (): void => undefined;
   startAgain = (): void => undefined;
   sendAgain = (): void => undefined;
   continueHere = (): void => undefined;
+  continueCheck = (): void => undefined;
+  changeNumber = (): void => undefined;
 
   /** `checking`: fetch the result with the stored session. */
   check = (): Promise<void> =>

@@ -25,19 +25,21 @@ export type { Prefill } from './fields.js';
  * @fires {KycSubmitEvent} kyc-submit - A valid form was submitted. `detail: { sendSMS, handoff }`.
  * @fires {KycLinkEvent} kyc-link - The onboarding link was created. `detail: { url, urlExpiry, smsSent, verificationId }`.
  * @fires {KycRedirectEvent} kyc-redirect - Cancelable. The browser is about to go to `detail.url`; `preventDefault()` keeps the page where it is.
- * @fires {KycCompleteEvent} kyc-complete - A final check status is known. `detail: { checkStatus, verificationId, resultToken }`. The browser's word only: verify `resultToken` on your server (or use the webhook) before acting.
+ * @fires {KycCompleteEvent} kyc-complete - A final check status is known. `detail: { checkStatus, verificationId, resultToken, mayStartAnother }` (`mayStartAnother`: true unless `CHECKED_SUCCESS_*`: your server may start another verification). The browser's word only: verify `resultToken` on your server (or use the webhook) before acting.
  * @fires {KycErrorEvent} kyc-error - A fault. `detail: { errorCode, requestId, retryable, status }`.
  *
  * @attr {boolean} no-beacon - Don't send the one `widget.shown` beacon (`navigator.sendBeacon` to `{endpoint}/beacon` when the form is first shown: no cookie, no body, nothing about the person or the browser; the operator's console counts page views per partner with it).
  *
  * @slot consent - The consent text; it names the consent checkbox. Default: a short English/translated sentence.
+ * @slot outcome - Under the final state's message: your next step for the person (contact, branch, another way to verify).
  * @slot turnstile - Filled by the widget itself with the Cloudflare Turnstile challenge when `turnstile-sitekey` is set.
  *
  * @csspart base - The wrapper around everything (carries `dir` and `lang`).
+ * @csspart intro - The line above the form: what the check needs, how long it takes, who checks, and the privacy link.
  * @csspart form - The `<form>`.
  * @csspart field - Each field's wrapper (label, input, error).
  * @csspart label - Each field's label.
- * @csspart hint - The "Optional" hint of optional fields.
+ * @csspart hint - The "Optional" hint of the middle name.
  * @csspart input - Each text / date / tel input.
  * @csspart checkbox - The consent checkbox.
  * @csspart consent - The consent field's wrapper.
@@ -45,10 +47,11 @@ export type { Prefill } from './fields.js';
  * @csspart field-error - Each field's error message.
  * @csspart button - Every button.
  * @csspart submit - The submit button "Verify my identity".
- * @csspart secondary - Secondary buttons ("Use this device instead").
+ * @csspart secondary - Secondary buttons ("Use this device instead", "Change my number", "Change my details").
  * @csspart status - The live status line next to the submit button.
  * @csspart message - The message panel of the redirecting, handoff, sms-sent, checking and complete states (and of a return without a session).
  * @csspart complete - The message panel of the complete state.
+ * @csspart attempt - "Check your details and try again" above the form, when an attempt found no match and another is allowed.
  * @csspart alert - The error message of the error state.
  * @csspart link - The "Continue to verification" link while redirecting.
  * @csspart qr - The QR code of the link for the phone (handoff).
@@ -82,6 +85,8 @@ export class KycOnboard extends LitElement {
     returnUrl: { attribute: 'return-url' },
     turnstileSitekey: { attribute: 'turnstile-sitekey' },
     countryCode: { attribute: 'country-code' },
+    smsCountries: { attribute: 'sms-countries' },
+    privacyUrl: { attribute: 'privacy-url' },
     strings: { attribute: false },
     pollIntervals: { attribute: false },
     retryDelay: { attribute: false },
@@ -124,8 +129,18 @@ export class KycOnboard extends LitElement {
   declare returnUrl: string | undefined;
   /** Cloudflare Turnstile site key; when set (only then) Turnstile is loaded and its token sent. */
   declare turnstileSitekey: string | undefined;
-  /** Initial country code of the mobile number. */
-  declare countryCode: string;
+  /**
+   * Initial country code of the mobile number (`+49`). Unset: the calling code of the region of the widget's language
+   * (`lang="de-DE"` → +49, `ja-JP` → +81), else of the browser's language (`navigator.languages`), else +61.
+   */
+  declare countryCode: string | undefined;
+  /**
+   * Where "Text me a link" is offered (with `sms`): ISO 3166 countries, as the worker's `SMS_ALLOWED_COUNTRIES`
+   * (`AU NZ`). Default: that setting's default, `AU NZ GB IE US CA`. A number of any other country sees no such choice.
+   */
+  declare smsCountries: string | undefined;
+  /** The partner's privacy notice: linked from the line above the form that says what the check needs and who checks. */
+  declare privacyUrl: string | undefined;
   /**
    * Overrides of any string, in any language (property only): `{ submit: 'Open my account' }`. Merged over the
    * language's dictionary; the keys are those of the exported `Strings` type (docs/embedding.md#languages).
@@ -155,7 +170,6 @@ export class KycOnboard extends LitElement {
     super();
     this.endpoint = '/api';
     this.sms = false;
-    this.countryCode = '+61';
     this.pollIntervals = [1000, 1000, 2000, 3000, 5000, 8000, 10000, 10000, 10000, 10000];
     this.retryDelay = 1000;
     try {
@@ -214,7 +228,7 @@ export class KycOnboard extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     const v = this._flow.values;
-    if (changed.has('countryCode') && !v.phoneCode) v.phoneCode = this.countryCode;
+    if (changed.has('countryCode') && this.countryCode && !v.phoneCode) v.phoneCode = this.countryCode;
   }
 
   protected override updated(changed: PropertyValues<this>): void {

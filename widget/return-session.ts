@@ -12,6 +12,8 @@ export interface Stored {
   handoff?: { url: string; qr: { size: number; modules: string } };
   /** The code its phone asks for at the end (not personal: it only proves holding this screen). */
   code?: string;
+  /** This device's hosted flow ("Continue the check" after Back, while the link is valid). */
+  url?: string;
   /** The link's expiry (ISO 8601, on this browser's clock): how long a person may still finish. */
   urlExpiry?: string;
 }

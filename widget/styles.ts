@@ -52,6 +52,18 @@ export const styles = css`
   :host([hidden]) {
     display: none;
   }
+  /* What the host page sets on an ancestor (Vite's #root centres text) is inherited into the shadow root: reset the
+     properties that move the layout, so labels stay beside their buttons and lines keep their height. */
+  [part~='base'] {
+    text-align: start;
+    line-height: 1.5;
+    font-size: var(--kyc-font-size, 1rem);
+    letter-spacing: normal;
+    word-spacing: normal;
+    text-transform: none;
+    text-indent: 0;
+    white-space: normal;
+  }
   * {
     box-sizing: border-box;
   }
@@ -70,6 +82,7 @@ export const styles = css`
   }
   /* After .row in weight (two classes): the link takes the room, the button its own width. */
   .row.copy {
+    display: grid;
     grid-template-columns: 1fr auto;
     align-items: center;
   }
@@ -84,22 +97,44 @@ export const styles = css`
     display: grid;
     gap: 0.25rem;
   }
+  /* Country code and number side by side while both labels fit on one line each (so the inputs line up), one
+     under the other on a narrow screen or with long labels: a label never runs into the other field. */
   .row {
-    display: grid;
-    grid-template-columns: minmax(7.5rem, 1fr) 3fr;
+    display: flex;
+    flex-wrap: wrap;
     gap: calc(var(--_space) * 0.5);
     /* Each field keeps its own height: an error under the number must not stretch the country code. */
     align-items: start;
   }
+  .row > .field {
+    flex: 1 1 7.5rem;
+  }
+  .row > .field + .field {
+    flex: 3 1 12rem;
+  }
+  .row label {
+    white-space: nowrap;
+  }
   .dob {
     display: flex;
+    flex-wrap: wrap;
     gap: calc(var(--_space) * 0.5);
   }
+  /* Each part as wide as its label needs ("Kuukausi"), at least as wide as its digits. */
   .dob .field {
-    inline-size: 4.5rem;
+    min-inline-size: 4.5rem;
   }
   .dob .year {
-    inline-size: 6.5rem;
+    min-inline-size: 6.5rem;
+  }
+  .dob label {
+    white-space: nowrap;
+  }
+  /* No width of its own to offer the part (an input's default is about 20 characters): it fills what the label set.
+     (:not(#_) outweighs the general input rule.) */
+  .dob input:not(#_) {
+    inline-size: 0;
+    min-inline-size: 100%;
   }
   legend {
     padding: 0;

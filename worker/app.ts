@@ -30,6 +30,7 @@ import { resolvePartner } from './partners/resolve';
 import { onboardingLink } from './browser-api/onboarding-link';
 import { result } from './browser-api/result';
 import { ruok } from './browser-api/ruok';
+import { withdrawLink } from './browser-api/withdraw-link';
 import { jwks } from './verifications/jwks';
 import { handoff } from './handoff/routes';
 import { home } from './assets/home';
@@ -205,6 +206,7 @@ export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   app.route('/api', onboardingLink);
   app.route('/api', result);
   app.route('/api', ruok);
+  app.route('/api', withdrawLink);
   app.route('/api', beacon);
   app.route('/', jwks);
   app.route('/', handoff);

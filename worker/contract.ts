@@ -167,6 +167,22 @@ export const ResultRequest = z.strictObject({
 });
 export type ResultRequest = z.input<typeof ResultRequest>;
 
+/**
+ * The person takes back the link handed to a phone ("Use this device instead", "Change my number"): the previous
+ * answer's `session`.
+ */
+export const WithdrawLinkRequest = z.strictObject({
+  /** Missing is answered 401 by the route, like an expired or tampered one. */
+  session: z.optional(z.string().check(z.maxLength(4096, 'is too long'))),
+});
+export type WithdrawLinkRequest = z.input<typeof WithdrawLinkRequest>;
+
+export interface WithdrawLinkAnswer {
+  verificationId: string;
+  /** `canceled`: the link credits nobody now. `final`: the person finished first (ask `/api/result` for the token). */
+  status: 'canceled' | 'final' | 'expired';
+}
+
 export interface ResultAnswer {
   /** `CHECKING` while the check runs (and while it waits for the next attempt); any other value is final. */
   checkStatus: string;

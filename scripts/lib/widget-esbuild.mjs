@@ -24,7 +24,9 @@ export const minifyTemplates = {
             .replace(/:\s+/g, ':')
             .replace(/;}/g, '}')
             .replace(/\b0\.(\d)/g, '.$1')
-            .replace(/='([\w-]+)'/g, '=$1')
+            // Only a CSS identifier may go unquoted: `[theme=dark]` is valid, `[tabindex=-1]` is not (and the
+            // browser would drop the whole rule it is in).
+            .replace(/='(-?[A-Za-z_][\w-]*)'/g, '=$1')
             .trim() +
           '`',
       );

@@ -34,7 +34,10 @@ describe('the SMS path', () => {
       // The laptop shows the code the phone will ask for, and never held the hosted URL.
       const code = (await widget(page).locator('[part~="code"]').innerText()).replace(/\D/g, '');
       assert.match(code, /^\d{6}$/);
-      assert.equal(await widget(page).getByRole('button', { name: en.useThisDevice }).count(), 0, 'no hosted URL on the laptop');
+      assert.equal(await widget(page).getByRole('link').count(), 0, 'no hosted URL on the laptop');
+      // The ways back: to the form, never to the hosted flow.
+      assert.equal(await widget(page).getByRole('button', { name: en.useThisDevice }).count(), 1);
+      assert.equal(await widget(page).getByRole('button', { name: en.changeNumber }).count(), 1);
 
       // On the phone: open the link, complete; the worker's page asks for the code.
       await phone.page.goto(href);

@@ -63,7 +63,7 @@ describe('<kyc-onboard> localisation', () => {
     await until(() => $(de, 'button[type=submit]').textContent === 'Identität bestätigen', 'German');
     fixtureCleanup();
     const es = await mount(html`<kyc-onboard lang="es"></kyc-onboard>`);
-    await labelIs(es, 'givenName', 'Nombre');
+    await labelIs(es, 'givenName', 'Nombre (si tiene)');
     fixtureCleanup();
     document.documentElement.lang = 'xx';
     const unknown = await mount();

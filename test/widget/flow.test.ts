@@ -3,6 +3,7 @@
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
 import { HttpResponse } from 'msw';
 import {
+  $,
   check,
   errorAnswer,
   fillValid,
@@ -14,6 +15,7 @@ import {
   reachSmsSent,
   submit,
   text,
+  type,
   until,
   waitState,
 } from './helpers.js';
@@ -58,9 +60,9 @@ describe('<kyc-onboard> SMS', () => {
     expect(t).not.to.contain('412345678');
     expect(t).to.match(/It works until .+\(\d+:\d\d\)/);
     expect(maybeButton(el, 'Send again')).to.exist;
-    // The code the phone asks for at the end, and no way to the hosted flow from this tab.
+    // The code the phone asks for at the end, and no way to the hosted flow from this tab (only back to the form).
     expect(el.shadowRoot!.querySelector('[part~="code"]')?.textContent?.trim()).to.equal('482 913');
-    expect(maybeButton(el, 'Use this device instead')).to.not.exist;
+    expect(el.shadowRoot!.querySelector('a')).to.equal(null);
     expect(linkDetail.url).to.equal('');
     expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.equal({
       session: 'sms-sess',
@@ -80,13 +82,14 @@ describe('<kyc-onboard> SMS', () => {
       checkStatus: 'CHECKED_SUCCESS_CLEAR',
       verificationId: linkAnswer().verificationId,
       resultToken: 'h.c.s',
+      mayStartAnother: false,
     });
     expect(el.state).to.equal('complete');
     expect(sessionStorage.getItem(KEY)).to.equal(null);
     el.remove();
   });
 
-  it('"Send again" is a new request with a new key; "Use this device instead" redirects', async () => {
+  it('"Send again" is a new request with a new key', async () => {
     const calls = mockApi({
       link: () => HttpResponse.json(linkAnswer({ smsSent: true })),
       result: () => HttpResponse.json({ checkStatus: 'CHECKING' }),
@@ -99,14 +102,76 @@ describe('<kyc-onboard> SMS', () => {
     await waitState(el, 'sms-sent');
     expect(calls.link[1]!.body.sendSMS).to.equal(true);
     expect(calls.link[1]!.key).not.to.equal(calls.link[0]!.key);
+  });
+
+  it('"Change my number" after a text: the texted link is voided on the worker, the form is back as it was, the number focused', async () => {
+    const calls = mockApi({
+      link: () => HttpResponse.json(linkAnswer({ smsSent: true, url: undefined, session: 'texted', claimCode: '482913' })),
+      result: () => HttpResponse.json({ checkStatus: 'CHECKING' }),
+    });
+    const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
+    el.pollIntervals = [60_000];
+    await reachSmsSent(el);
+    expect(buttons(el)).to.deep.equal(['Send again', 'Change my number', 'Use this device instead']);
+    await expect(el).to.be.accessible();
+    maybeButton(el, 'Change my number')!.click();
+    await waitState(el, 'idle');
     await el.updateComplete;
-    const navigated: string[] = [];
-    el.navigate = (url) => navigated.push(url);
-    const redirect = oneEvent(el, 'kyc-redirect');
+    expect(calls.withdraw.map((c) => c.body)).to.deep.equal([{ session: 'texted' }]);
+    expect($(el, '#familyName').value).to.equal('Citizen');
+    expect($(el, '#phoneNumber').value).to.equal('0412 345 678');
+    expect($(el, '#sms').checked).to.equal(true, 'still "Text me a link"');
+    await until(() => el.shadowRoot!.activeElement?.id === 'phoneNumber', 'the number has focus');
+    expect(sessionStorage.getItem(KEY)).to.equal(null);
+    // A new number, a new text.
+    await type(el, 'phoneNumber', '0412 345 679');
+    await submit(el);
+    await waitState(el, 'sms-sent');
+    expect(calls.link.at(-1)!.body.phone.number).to.equal('412345679');
+  });
+
+  it('"Use this device instead" from the QR code: voided on the worker, the form as it was, "Continue on this device" chosen', async () => {
+    const calls = mockApi({
+      link: () => HttpResponse.json(linkAnswer({ url: 'https://kyc.example/handoff/x?t=y', qr, session: 'qr-sess', claimCode: '123456' })),
+      result: () => HttpResponse.json({ checkStatus: 'CHECKING' }),
+    });
+    const el = await mount();
+    el.pollIntervals = [60_000];
+    await fillValid(el);
+    await check(el, 'phone');
+    await submit(el);
+    await waitState(el, 'handoff');
+    await el.updateComplete;
     maybeButton(el, 'Use this device instead')!.click();
-    expect((await redirect).detail.url).to.equal('https://hosted.example/flow/abc');
-    expect(el.state).to.equal('redirecting');
-    expect(navigated).to.deep.equal(['https://hosted.example/flow/abc']);
+    await waitState(el, 'idle');
+    await el.updateComplete;
+    expect(calls.withdraw.map((c) => c.body)).to.deep.equal([{ session: 'qr-sess' }]);
+    expect($(el, '#here').checked).to.equal(true);
+    expect($(el, '#familyName').value).to.equal('Citizen');
+    await until(() => el.shadowRoot!.activeElement?.getAttribute('type') === 'submit', 'the submit button has focus');
+  });
+
+  it('a reload while the text is out resumes sms-sent with the same controls; a finish on the phone meanwhile is the outcome', async () => {
+    sessionStorage.setItem(
+      KEY,
+      JSON.stringify({ session: 'texted', phone: '+61 ••• 678', code: '482913', urlExpiry: new Date(Date.now() + 600_000).toISOString() }),
+    );
+    const calls = mockApi({
+      result: () => HttpResponse.json({ checkStatus: 'CHECKING' }),
+      withdraw: () => HttpResponse.json({ verificationId: linkAnswer().verificationId, status: 'final' }),
+    });
+    const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
+    el.pollIntervals = [60_000];
+    await waitState(el, 'sms-sent');
+    await el.updateComplete;
+    expect(buttons(el)).to.deep.equal(['Send again', 'Change my number', 'Use this device instead']);
+    mockApi({
+      result: finalAfter(0),
+      withdraw: () => HttpResponse.json({ verificationId: linkAnswer().verificationId, status: 'final' }),
+    });
+    expect(calls.withdraw).to.deep.equal([]);
+    maybeButton(el, 'Use this device instead')!.click();
+    await waitState(el, 'complete');
   });
 
   it('"Send again" refused with 429: says when to try again, stays in sms-sent, and still reaches complete', async () => {
@@ -139,7 +204,7 @@ describe('<kyc-onboard> SMS', () => {
     el.remove();
   });
 
-  it('an expired link says so and offers only "Send again"', async () => {
+  it('an expired link says so and still offers every way on', async () => {
     mockApi({
       link: () => HttpResponse.json(linkAnswer({ smsSent: true, urlExpiry: new Date(Date.now() - 1000).toISOString() })),
       result: () => HttpResponse.json({ checkStatus: 'CHECKING' }),
@@ -148,8 +213,7 @@ describe('<kyc-onboard> SMS', () => {
     el.pollIntervals = [60_000];
     await reachSmsSent(el);
     expect(text(el)).to.contain('The link has expired.');
-    expect(maybeButton(el, 'Use this device instead')).to.equal(undefined);
-    expect(maybeButton(el, 'Send again')).to.exist;
+    expect(buttons(el)).to.deep.equal(['Send again', 'Change my number', 'Use this device instead']);
   });
 
   it('smsSent false although SMS was asked for: continues on this device', async () => {
@@ -316,6 +380,10 @@ describe('<kyc-onboard> return from the hosted flow', () => {
     expect(calls.result.length).to.equal(0);
   });
 });
+
+const buttons = (el: HTMLElement) => [...el.shadowRoot!.querySelectorAll('button')].map((b) => b.textContent?.trim());
+/** A QR code's data as the worker sends it (its look does not matter here). */
+const qr = { size: 21, modules: btoa('\0'.repeat(56)) };
 
 function maybeButton(el: HTMLElement, name: string): HTMLButtonElement | undefined {
   return [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === name);

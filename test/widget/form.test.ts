@@ -33,7 +33,7 @@ describe('<kyc-onboard> form', () => {
     await expect(el).to.be.accessible();
     expect(el.getAttribute('state')).to.equal('idle');
     expect(await countRole('textbox', 'Family name')).to.equal(1);
-    expect(await countRole('textbox', 'Given name')).to.equal(1);
+    expect(await countRole('textbox', 'Given name (if you have one)')).to.equal(1);
     expect(await countRole('textbox', 'Middle name')).to.equal(1);
     expect(await countRole('textbox', 'Country code')).to.equal(1);
     expect(await countRole('textbox', 'Mobile number')).to.equal(1);
@@ -51,12 +51,11 @@ describe('<kyc-onboard> form', () => {
     expect(await countRole('checkbox', 'I agree to an identity check against official records.')).to.equal(1);
     expect(await countRole('button', 'Verify my identity')).to.equal(1);
     expect(el.shadowRoot!.querySelectorAll('input[type=checkbox]').length).to.equal(1);
-    // Optional fields say so in their description, not in their name.
-    for (const id of ['givenName', 'middleName']) {
-      expect($(el, `#${id}`).getAttribute('aria-describedby')).to.equal(`${id}-hint`);
-      expect($(el, `#${id}-hint`).textContent).to.equal('Optional');
-      expect($(el, `#${id}`).required).to.equal(false);
-    }
+    // The middle name says it is optional in its description; the given name says what it is in its name.
+    expect($(el, '#middleName').getAttribute('aria-describedby')).to.equal('middleName-hint');
+    expect($(el, '#middleName-hint').textContent).to.equal('Optional');
+    expect($(el, '#givenName').hasAttribute('aria-describedby')).to.equal(false);
+    for (const id of ['givenName', 'middleName']) expect($(el, `#${id}`).required).to.equal(false);
     for (const id of ['familyName', 'dobDay', 'dobMonth', 'dobYear', 'phoneCode', 'phoneNumber', 'consent'])
       expect($(el, `#${id}`).required, id).to.equal(true);
     // Field errors are polite live regions, so they are announced when they appear.
@@ -277,10 +276,11 @@ describe('<kyc-onboard> form', () => {
     expect(call.body.customerRef).to.equal('crm-42');
     expect(call.body).not.to.have.property('sendSMS');
     expect(call.body).not.to.have.property('turnstileToken');
-    // The session waits in sessionStorage for the return; nothing personal is stored.
+    // The session waits in sessionStorage for the return, with the link for "Continue the check" after Back;
+    // nothing personal is stored.
     const stored = sessionStorage.getItem('kyc-onboard:session')!;
     expect(JSON.parse(stored).session).to.equal('sess-123');
-    expect(Object.keys(JSON.parse(stored))).to.deep.equal(['session', 'urlExpiry']);
+    expect(Object.keys(JSON.parse(stored))).to.deep.equal(['session', 'urlExpiry', 'url']);
     expect(stored).not.to.contain('Citizen');
     expect(stored).not.to.contain('1990');
     expect(localStorage.length).to.equal(0);

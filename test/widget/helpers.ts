@@ -3,7 +3,7 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import { fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { http, HttpResponse, type DefaultBodyType } from 'msw';
 import { setupWorker } from 'msw/browser';
-import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultRequest } from '../../worker/contract.js';
+import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultRequest, WithdrawLinkRequest } from '../../worker/contract.js';
 import '../../widget/index.js';
 import { adultDateOfBirth } from '../support/dates.js';
 import type { KycOnboard, KycState } from '../../widget/index.js';
@@ -22,6 +22,9 @@ export interface LinkCall {
 }
 export interface ResultCall {
   body: ResultRequest;
+}
+export interface WithdrawCall {
+  body: WithdrawLinkRequest;
 }
 type Reply = Response | HttpResponse<DefaultBodyType> | Promise<Response | HttpResponse<DefaultBodyType>>;
 
@@ -48,9 +51,23 @@ export const errorAnswer = (
  * with the hosted flow's `checkId`/`token` (`CHECKING` without).
  * Returns the recorded calls.
  */
-export function mockApi(opts: { link?: (call: LinkCall, n: number) => Reply; result?: (call: ResultCall, n: number) => Reply } = {}) {
-  const calls = { link: [] as LinkCall[], result: [] as ResultCall[] };
+export function mockApi(
+  opts: {
+    link?: (call: LinkCall, n: number) => Reply;
+    result?: (call: ResultCall, n: number) => Reply;
+    withdraw?: (call: WithdrawCall, n: number) => Reply;
+  } = {},
+) {
+  const calls = { link: [] as LinkCall[], result: [] as ResultCall[], withdraw: [] as WithdrawCall[] };
   worker.resetHandlers(
+    // "Use this device instead", "Change my number": the worker voids the handed-off link (default: it was still open).
+    http.post('/api/withdraw-link', async ({ request }) => {
+      const call = { body: (await request.json()) as WithdrawLinkRequest };
+      calls.withdraw.push(call);
+      return opts.withdraw
+        ? opts.withdraw(call, calls.withdraw.length - 1)
+        : HttpResponse.json({ verificationId: linkAnswer().verificationId, status: 'canceled' });
+    }),
     http.post('/api/onboarding-link', async ({ request }) => {
       const call = { body: (await request.json()) as OnboardingLinkRequest, key: request.headers.get('Idempotency-Key') };
       calls.link.push(call);
@@ -87,10 +104,13 @@ export async function mount(template = html`<kyc-onboard></kyc-onboard>`): Promi
   };
   el.retryDelay = 0;
   el.pollIntervals = [0, 0, 0];
+  // The test page is an Australian partner's unless the test says otherwise (the browser's own region would win).
+  if (!el.hasAttribute('country-code') && !el.hasAttribute('lang')) el.countryCode = '+61';
   // The run chunk (submission, rules, polling) arrives on the first focus in the form, as a person's first
   // click or Tab would fetch it: have it here, so a test's submit is handled at once.
   el.shadowRoot!.querySelector('form')?.dispatchEvent(new FocusEvent('focusin'));
   await import('../../widget/run/index.js');
+  await import('../../widget/calling-codes.js'); // the default country code, and where texts may go
   await new Promise((r) => setTimeout(r));
   return el;
 }

@@ -161,7 +161,7 @@ describe('<kyc-onboard> in 48 languages', () => {
 
   it('sends the dictionary it matched as lang (the phone’s pages speak it): zh-TW → zh-Hant', async () => {
     const calls = mockApi({ link: () => HttpResponse.json(linkAnswer({ smsSent: true, url: undefined, claimCode: '123456' })) });
-    const el = await mount(html`<kyc-onboard lang="zh-TW" sms></kyc-onboard>`);
+    const el = await mount(html`<kyc-onboard lang="zh-TW" sms sms-countries="TW"></kyc-onboard>`);
     await labelIs(el, 'familyName', (await dictionary('zh-Hant')).familyName);
     await type(el, 'familyName', '陳');
     const [year, month, day] = adultDateOfBirth().split('-') as [string, string, string];

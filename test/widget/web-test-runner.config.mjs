@@ -100,7 +100,7 @@ function testRoutes() {
 /**
  * Server commands for the tests: count elements by ARIA role and accessible
  * name as the browser's accessibility tree sees them (Playwright's getByRole
- * pierces shadow roots), emulate a colour scheme, and measure the bundle
+ * pierces shadow roots), emulate a colour scheme or a phone's touch screen, and measure the bundle
  * exactly as scripts/widget-size.mjs does.
  */
 function roleQueries() {
@@ -108,8 +108,15 @@ function roleQueries() {
     name: 'kyc-role-queries',
     async executeCommand({ command, payload, session }) {
       if (command === 'widget-size') return { ...measure(), budget: BUDGET_GZIP, chunks: measureChunks() };
-      if (command !== 'count-role' && command !== 'color-scheme') return undefined;
+      if (command !== 'count-role' && command !== 'color-scheme' && command !== 'phone') return undefined;
       const page = session.browser.getPage(session.id);
+      if (command === 'phone') {
+        // A phone's touch screen: `(pointer: coarse)` matches (or no longer does).
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: payload, ...(payload ? { maxTouchPoints: 5 } : {}) });
+        await cdp.send('Emulation.setEmitTouchEventsForMouse', { enabled: payload, configuration: 'mobile' });
+        return true;
+      }
       if (command === 'color-scheme') {
         await page.emulateMedia({ colorScheme: payload });
         return true;

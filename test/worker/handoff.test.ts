@@ -121,6 +121,8 @@ describe('handoff to another device', () => {
     const ret = await call(`${back.pathname}${back.search}&checkId=chk-42`, {}, e);
     assert.equal(ret.status, 200);
     assert.match(ret.text, /One last step/, 'the return page asks for the code shown on the first device');
+    assert.match(ret.text, /<label for="code">The 6-digit code on your computer<\/label>/);
+    assert.match(ret.text, /Requested by partner\.example\./, 'the code page names the partner');
     assert.match(ret.headers.get('Content-Security-Policy') ?? '', /default-src 'none'/);
     assert.ok(vendorRequests[0], 'asked at once');
     assert.equal((vendorRequests[0].body as { checkId?: string }).checkId, undefined, "the phone's check id is a hint, never sent");
@@ -132,6 +134,7 @@ describe('handoff to another device', () => {
     const done = await enterCode(e, ret, back.pathname, link.claimCode);
     assert.match(done.text, /<h1>All done<\/h1>/);
     assert.match(done.text, /Go back to your computer/);
+    assert.match(done.text, /Requested by partner\.example\./, 'every page of the verification names the partner');
 
     const first = await call('/api/result', { method: 'POST', json: { session: link.session }, headers: { Origin: PARTNER } }, e);
     assert.equal(first.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
@@ -159,6 +162,26 @@ describe('handoff to another device', () => {
       assert.doesNotMatch(res.text, /errorCode/);
     }
     assert.equal(vendorRequests.length, 0);
+  });
+
+  it('"Use this device instead" / "Change my number": /api/withdraw-link voids the handed-off link; the code credits nobody', async () => {
+    const e = env();
+    const link = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, handoff: true } }, e)).json;
+    const back = new URL((vendorRequests[0]!.body as { successRedirectURL: string }).successRedirectURL);
+    const missing = await call('/api/withdraw-link', { method: 'POST', json: {}, headers: { Origin: PARTNER } }, e);
+    assert.equal(missing.status, 401);
+    const res = await call('/api/withdraw-link', { method: 'POST', json: { session: link.session }, headers: { Origin: PARTNER } }, e);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.json, { verificationId: link.verificationId, status: 'canceled' });
+    // The QR code's URL, the phone's return page and the result: nothing works for it any more.
+    assert.equal((await call(pathOf(link.url), {}, e)).status, 410);
+    assert.equal((await call(`${back.pathname}${back.search}`, {}, e)).status, 410);
+    const result = await resultOf(e, link.session);
+    assert.equal(result.status, 409);
+    assert.equal(result.json.errorCode, 'VERIFICATION_CLOSED');
+    // Again: the same answer (the person pressed twice).
+    const again = await call('/api/withdraw-link', { method: 'POST', json: { session: link.session }, headers: { Origin: PARTNER } }, e);
+    assert.equal(again.json.status, 'canceled');
   });
 
   it('refuses handoff together with sendSMS, naming the field, before any vendor call', async () => {

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const ar: Strings = {
-  givenName: 'الاسم الأول',
+  givenName: 'الاسم الأول (إن وجد)',
   middleName: 'الاسم الأوسط',
   familyName: 'اسم العائلة',
   optional: 'اختياري',
@@ -67,6 +67,15 @@ const ar: Strings = {
   errSetup: 'لا يمكن بدء التحقق من هذه الصفحة. تواصل مع الموقع.',
   errGeneric: 'حدث خطأ. حاول مرة أخرى.',
   retry: 'حاول مرة أخرى',
+  intro: 'نتحقق من اسمك وتاريخ ميلادك ورقم هاتفك المحمول مع شريكنا في التحقق. يستغرق ذلك نحو دقيقتين.',
+  privacyLink: 'كيف تُستخدم بياناتك',
   startAgain: 'البدء من جديد',
+  countryIs: '{code} هو رمز {country}: هل هذا صحيح؟',
+  changeNumber: 'تغيير رقمي',
+  continueCheck: 'متابعة التحقق',
+  changeDetails: 'تغيير بياناتي',
+  leftFlow: 'لم ينتهِ التحقق بعد.',
+  requiresInput: 'راجع بياناتك وحاول مرة أخرى',
+  requiresInputHint: 'قد لا يطابق شيء كتبته سجلاتك الرسمية. صحّحه وأرسل النموذج مرة أخرى.',
 };
 export default ar;

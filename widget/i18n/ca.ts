@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const ca: Strings = {
-  givenName: 'Nom',
+  givenName: 'Nom (si en teniu)',
   middleName: 'Segon nom',
   familyName: 'Cognoms',
   optional: 'Opcional',
@@ -63,7 +63,16 @@ const ca: Strings = {
   errSetup: 'La verificació no pot començar en aquesta pàgina. Poseu-vos en contacte amb el lloc web.',
   errGeneric: 'Alguna cosa no ha anat bé. Torneu-ho a provar.',
   retry: 'Torna-ho a provar',
+  intro: 'Comprovem el vostre nom, la data de naixement i el número de mòbil amb el nostre soci de verificació. Triga uns 2 minuts.',
+  privacyLink: 'Com es fan servir les vostres dades',
   startAgain: 'Torna a començar',
+  countryIs: '{code} és {country}: és correcte?',
+  changeNumber: 'Canvia el meu número',
+  continueCheck: 'Continua la comprovació',
+  changeDetails: 'Canvia les meves dades',
+  leftFlow: 'La comprovació encara no ha acabat.',
+  requiresInput: 'Reviseu les dades i torneu-ho a provar',
+  requiresInputHint: 'Alguna cosa que heu escrit pot no coincidir amb els registres oficials. Corregiu-la i torneu a enviar el formulari.',
   errNameChars: 'Traieu d’aquest nom els caràcters invisibles o especials.',
   handoffCode: 'Al final, el telèfon us demanarà aquest codi. No el doneu mai a ningú:',
   errClosed: 'Aquesta verificació ha acabat sense resultat. Torneu a començar.',

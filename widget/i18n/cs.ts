@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const cs: Strings = {
-  givenName: 'Jméno',
+  givenName: 'Jméno (pokud máte)',
   middleName: 'Druhé jméno',
   familyName: 'Příjmení',
   optional: 'Nepovinné',
@@ -63,7 +63,16 @@ const cs: Strings = {
   errSetup: 'Ověření nelze na této stránce spustit. Kontaktujte provozovatele webu.',
   errGeneric: 'Něco se pokazilo. Zkuste to znovu.',
   retry: 'Zkusit znovu',
+  intro: 'Vaše jméno, datum narození a mobilní číslo ověřujeme u našeho ověřovacího partnera. Trvá to asi 2 minuty.',
+  privacyLink: 'Jak se vaše údaje používají',
   startAgain: 'Začít znovu',
+  countryIs: '{code} je {country}: je to správně?',
+  changeNumber: 'Změnit číslo',
+  continueCheck: 'Pokračovat v ověření',
+  changeDetails: 'Změnit údaje',
+  leftFlow: 'Ověření ještě není dokončené.',
+  requiresInput: 'Zkontrolujte údaje a zkuste to znovu',
+  requiresInputHint: 'Něco, co jste zadali, nemusí odpovídat úředním záznamům. Opravte to a odešlete formulář znovu.',
   errNameChars: 'Odstraňte z tohoto jména neviditelné nebo zvláštní znaky.',
   handoffCode: 'Na konci si telefon řekne o tento kód. Nikdy ho nikomu nedávejte:',
   errClosed: 'Toto ověření skončilo bez výsledku. Začněte prosím znovu.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const da: Strings = {
-  givenName: 'Fornavn',
+  givenName: 'Fornavn (hvis du har et)',
   middleName: 'Mellemnavn',
   familyName: 'Efternavn',
   optional: 'Valgfrit',
@@ -63,7 +63,16 @@ const da: Strings = {
   errSetup: 'Bekræftelsen kan ikke starte på denne side. Kontakt webstedet.',
   errGeneric: 'Noget gik galt. Prøv igen.',
   retry: 'Prøv igen',
+  intro: 'Vi tjekker dit navn, din fødselsdato og dit mobilnummer hos vores verifikationspartner. Det tager cirka 2 minutter.',
+  privacyLink: 'Sådan bruges dine data',
   startAgain: 'Start forfra',
+  countryIs: '{code} er {country}: er det rigtigt?',
+  changeNumber: 'Skift mit nummer',
+  continueCheck: 'Fortsæt tjekket',
+  changeDetails: 'Ret mine oplysninger',
+  leftFlow: 'Tjekket er ikke færdigt endnu.',
+  requiresInput: 'Tjek dine oplysninger, og prøv igen',
+  requiresInputHint: 'Noget, du har skrevet, passer måske ikke med de officielle registre. Ret det, og send formularen igen.',
   errNameChars: 'Fjern de usynlige eller specielle tegn fra dette navn.',
   handoffCode: 'Til sidst beder telefonen om denne kode. Giv den aldrig til nogen:',
   errClosed: 'Dette tjek er afsluttet uden et resultat. Start forfra.',

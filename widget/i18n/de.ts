@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const de: Strings = {
-  givenName: 'Vorname',
+  givenName: 'Vorname (falls vorhanden)',
   middleName: 'Zweiter Vorname',
   familyName: 'Nachname',
   optional: 'Optional',
@@ -67,6 +67,16 @@ const de: Strings = {
   errSetup: 'Die Prüfung kann auf dieser Seite nicht starten. Bitte wenden Sie sich an den Betreiber.',
   errGeneric: 'Etwas ist schiefgelaufen. Bitte erneut versuchen.',
   retry: 'Erneut versuchen',
+  intro: 'Wir prüfen Ihren Namen, Ihr Geburtsdatum und Ihre Handynummer mit unserem Prüfpartner. Das dauert etwa 2 Minuten.',
+  privacyLink: 'Wie Ihre Daten verwendet werden',
   startAgain: 'Neu beginnen',
+  countryIs: '{code} ist {country}: Stimmt das?',
+  changeNumber: 'Meine Nummer ändern',
+  continueCheck: 'Prüfung fortsetzen',
+  changeDetails: 'Meine Angaben ändern',
+  leftFlow: 'Die Prüfung ist noch nicht abgeschlossen.',
+  requiresInput: 'Prüfen Sie Ihre Angaben und versuchen Sie es erneut',
+  requiresInputHint:
+    'Etwas, das Sie eingegeben haben, passt möglicherweise nicht zu den amtlichen Registern. Korrigieren Sie es und senden Sie das Formular erneut.',
 };
 export default de;

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const es: Strings = {
-  givenName: 'Nombre',
+  givenName: 'Nombre (si tiene)',
   middleName: 'Segundo nombre',
   familyName: 'Apellido',
   optional: 'Opcional',
@@ -67,6 +67,15 @@ const es: Strings = {
   errSetup: 'La verificación no puede empezar en esta página. Contacta con el sitio.',
   errGeneric: 'Algo ha fallado. Inténtalo de nuevo.',
   retry: 'Reintentar',
+  intro: 'Comprobamos su nombre, fecha de nacimiento y número de móvil con nuestro socio de verificación. Tarda unos 2 minutos.',
+  privacyLink: 'Cómo se usan sus datos',
   startAgain: 'Empezar de nuevo',
+  countryIs: '{code} es {country}: ¿es correcto?',
+  changeNumber: 'Cambiar mi número',
+  continueCheck: 'Continuar la comprobación',
+  changeDetails: 'Cambiar mis datos',
+  leftFlow: 'La comprobación aún no ha terminado.',
+  requiresInput: 'Revise sus datos e inténtelo de nuevo',
+  requiresInputHint: 'Algo que escribió puede no coincidir con los registros oficiales. Corríjalo y envíe el formulario de nuevo.',
 };
 export default es;

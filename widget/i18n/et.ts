@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const et: Strings = {
-  givenName: 'Eesnimi',
+  givenName: 'Eesnimi (kui on)',
   middleName: 'Teine eesnimi',
   familyName: 'Perekonnanimi',
   optional: 'Valikuline',
@@ -63,7 +63,16 @@ const et: Strings = {
   errSetup: 'Tuvastamist ei saa sellel lehel alustada. Võtke ühendust saidiga.',
   errGeneric: 'Midagi läks valesti. Proovige uuesti.',
   retry: 'Proovi uuesti',
+  intro: 'Kontrollime sinu nime, sünnikuupäeva ja mobiilinumbrit oma kontrollipartneri kaudu. See võtab umbes 2 minutit.',
+  privacyLink: 'Kuidas sinu andmeid kasutatakse',
   startAgain: 'Alusta uuesti',
+  countryIs: '{code} on {country}: kas see on õige?',
+  changeNumber: 'Muuda numbrit',
+  continueCheck: 'Jätka kontrolli',
+  changeDetails: 'Muuda andmeid',
+  leftFlow: 'Kontroll pole veel lõppenud.',
+  requiresInput: 'Kontrolli andmeid ja proovi uuesti',
+  requiresInputHint: 'Midagi, mille sisestasid, ei pruugi ametlike registritega kokku minna. Paranda see ja saada vorm uuesti.',
   errNameChars: 'Eemaldage sellest nimest nähtamatud või erimärgid.',
   handoffCode: 'Lõpus küsib telefon seda koodi. Ärge andke seda kunagi kellelegi:',
   errClosed: 'See kontroll lõppes ilma tulemuseta. Palun alustage uuesti.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const fi: Strings = {
-  givenName: 'Etunimi',
+  givenName: 'Etunimi (jos sinulla on)',
   middleName: 'Toinen nimi',
   familyName: 'Sukunimi',
   optional: 'Valinnainen',
@@ -63,7 +63,16 @@ const fi: Strings = {
   errSetup: 'Tunnistus ei voi alkaa tällä sivulla. Ota yhteyttä sivuston ylläpitäjään.',
   errGeneric: 'Jokin meni vikaan. Yritä uudelleen.',
   retry: 'Yritä uudelleen',
+  intro: 'Tarkistamme nimesi, syntymäaikasi ja matkapuhelinnumerosi tunnistuskumppanimme kautta. Se kestää noin 2 minuuttia.',
+  privacyLink: 'Miten tietojasi käytetään',
   startAgain: 'Aloita alusta',
+  countryIs: '{code} on {country}: onko tämä oikein?',
+  changeNumber: 'Vaihda numeroni',
+  continueCheck: 'Jatka tarkistusta',
+  changeDetails: 'Muuta tietojani',
+  leftFlow: 'Tarkistus ei ole vielä valmis.',
+  requiresInput: 'Tarkista tietosi ja yritä uudelleen',
+  requiresInputHint: 'Jokin kirjoittamasi ei ehkä vastaa virallisia rekistereitä. Korjaa se ja lähetä lomake uudelleen.',
   errNameChars: 'Poista tästä nimestä näkymättömät tai erikoismerkit.',
   handoffCode: 'Lopuksi puhelin kysyy tätä koodia. Älä koskaan anna sitä kenellekään:',
   errClosed: 'Tämä tunnistus päättyi ilman tulosta. Aloita alusta.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const fil: Strings = {
-  givenName: 'Pangalan',
+  givenName: 'Pangalan (kung mayroon)',
   middleName: 'Gitnang pangalan',
   familyName: 'Apelyido',
   optional: 'Opsyonal',
@@ -63,7 +63,17 @@ const fil: Strings = {
   errSetup: 'Hindi masimulan ang beripikasyon sa pahinang ito. Pakikontak ang site.',
   errGeneric: 'May nangyaring mali. Pakisubukan muli.',
   retry: 'Subukan muli',
+  intro:
+    'Sinusuri namin ang iyong pangalan, petsa ng kapanganakan at mobile number kasama ang aming verification partner. Mga 2 minuto ito.',
+  privacyLink: 'Paano ginagamit ang iyong data',
   startAgain: 'Magsimula muli',
+  countryIs: 'Ang {code} ay {country}: tama ba?',
+  changeNumber: 'Palitan ang aking numero',
+  continueCheck: 'Ituloy ang pagsusuri',
+  changeDetails: 'Palitan ang aking detalye',
+  leftFlow: 'Hindi pa tapos ang pagsusuri.',
+  requiresInput: 'Suriin ang iyong detalye at subukang muli',
+  requiresInputHint: 'Maaaring hindi tugma sa opisyal na rekord ang isang bagay na tinype mo. Itama ito at ipadala muli ang form.',
   errNameChars: 'Alisin ang mga hindi nakikita o espesyal na character sa pangalang ito.',
   handoffCode: 'Sa dulo, hihingin ng inyong telepono ang code na ito. Huwag itong ibigay kaninuman:',
   errClosed: 'Natapos ang beripikasyong ito nang walang resulta. Pakisimulan muli.',

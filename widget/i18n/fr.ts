@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const fr: Strings = {
-  givenName: 'Prénom',
+  givenName: 'Prénom (si vous en avez un)',
   middleName: 'Deuxième prénom',
   familyName: 'Nom de famille',
   optional: 'Facultatif',
@@ -67,6 +67,16 @@ const fr: Strings = {
   errSetup: 'La vérification ne peut pas démarrer sur cette page. Contactez le site.',
   errGeneric: 'Une erreur est survenue. Réessayez.',
   retry: 'Réessayer',
+  intro:
+    'Nous vérifions votre nom, votre date de naissance et votre numéro de mobile avec notre partenaire de vérification. Cela prend environ 2 minutes.',
+  privacyLink: 'Comment vos données sont utilisées',
   startAgain: 'Recommencer',
+  countryIs: '{code} correspond à : {country}. Est-ce exact ?',
+  changeNumber: 'Changer mon numéro',
+  continueCheck: 'Reprendre la vérification',
+  changeDetails: 'Modifier mes informations',
+  leftFlow: 'La vérification n’est pas encore terminée.',
+  requiresInput: 'Vérifiez vos informations et réessayez',
+  requiresInputHint: 'Une information saisie ne correspond peut-être pas aux registres officiels. Corrigez-la et renvoyez le formulaire.',
 };
 export default fr;

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const ga: Strings = {
-  givenName: 'Céadainm',
+  givenName: 'Céadainm (má tá ceann agat)',
   middleName: 'Dara hainm',
   familyName: 'Sloinne',
   optional: 'Roghnach',
@@ -63,7 +63,16 @@ const ga: Strings = {
   errSetup: 'Ní féidir an fíorú a thosú ar an leathanach seo. Déan teagmháil leis an suíomh.',
   errGeneric: 'Tharla fadhb. Bain triail eile as.',
   retry: 'Bain triail eile as',
+  intro: 'Seiceálaimid d’ainm, do dháta breithe agus d’uimhir fóin phóca lenár gcomhpháirtí fíoraithe. Tógann sé thart ar 2 nóiméad.',
+  privacyLink: 'Conas a úsáidtear do shonraí',
   startAgain: 'Tosaigh arís',
+  countryIs: 'Is é {country} {code}: an bhfuil sé sin ceart?',
+  changeNumber: 'Athraigh m’uimhir',
+  continueCheck: 'Lean ar aghaidh leis an seiceáil',
+  changeDetails: 'Athraigh mo shonraí',
+  leftFlow: 'Níl an seiceáil críochnaithe fós.',
+  requiresInput: 'Seiceáil do shonraí agus triail arís',
+  requiresInputHint: 'B’fhéidir nach bhfuil rud a chlóscríobh tú ag teacht leis na taifid oifigiúla. Ceartaigh é agus seol an fhoirm arís.',
   errNameChars: 'Bain na carachtair dhofheicthe nó speisialta den ainm seo.',
   handoffCode: 'Ag an deireadh, iarrfaidh d’fhón an cód seo. Ná tabhair d’aon duine é choíche:',
   errClosed: 'Tháinig deireadh leis an seiceáil seo gan toradh. Tosaigh arís.',

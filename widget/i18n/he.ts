@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const he: Strings = {
-  givenName: 'שם פרטי',
+  givenName: 'שם פרטי (אם יש לך)',
   middleName: 'שם אמצעי',
   familyName: 'שם משפחה',
   optional: 'לא חובה',
@@ -63,7 +63,16 @@ const he: Strings = {
   errSetup: 'אי אפשר להתחיל את האימות בדף הזה. יש לפנות לאתר.',
   errGeneric: 'משהו השתבש. יש לנסות שוב.',
   retry: 'ניסיון חוזר',
+  intro: 'אנחנו בודקים את השם, תאריך הלידה ומספר הנייד שלך מול שותף האימות שלנו. זה לוקח כ-2 דקות.',
+  privacyLink: 'איך נעשה שימוש במידע שלך',
   startAgain: 'התחלה מחדש',
+  countryIs: '{code} היא הקידומת של {country}: נכון?',
+  changeNumber: 'שינוי המספר שלי',
+  continueCheck: 'המשך הבדיקה',
+  changeDetails: 'שינוי הפרטים שלי',
+  leftFlow: 'הבדיקה עדיין לא הסתיימה.',
+  requiresInput: 'בדקו את הפרטים ונסו שוב',
+  requiresInputHint: 'ייתכן שמשהו שהקלדת לא תואם לרשומות הרשמיות. תקנו אותו ושלחו שוב את הטופס.',
   errNameChars: 'יש להסיר מהשם הזה את התווים הנסתרים או המיוחדים.',
   handoffCode: 'בסוף, הטלפון יבקש את הקוד הזה. אין למסור אותו לאף אחד:',
   errClosed: 'הבדיקה הזו הסתיימה ללא תוצאה. יש להתחיל מחדש.',

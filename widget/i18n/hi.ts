@@ -4,9 +4,9 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const hi: Strings = {
-  givenName: 'पहला नाम',
+  givenName: 'पहला नाम (यदि हो)',
   middleName: 'मध्य नाम',
-  familyName: 'उपनाम',
+  familyName: 'पारिवारिक नाम',
   optional: 'वैकल्पिक',
   dateOfBirth: 'जन्म तिथि',
   dobDay: 'दिन',
@@ -63,7 +63,16 @@ const hi: Strings = {
   errSetup: 'इस पेज पर सत्यापन शुरू नहीं हो सकता। कृपया साइट से संपर्क करें।',
   errGeneric: 'कुछ गड़बड़ हो गई। कृपया फिर से कोशिश करें।',
   retry: 'फिर से कोशिश करें',
+  intro: 'हम अपने सत्यापन साझेदार के साथ आपका नाम, जन्म तिथि और मोबाइल नंबर जाँचते हैं। इसमें लगभग 2 मिनट लगते हैं।',
+  privacyLink: 'आपके डेटा का उपयोग कैसे होता है',
   startAgain: 'फिर से शुरू करें',
+  countryIs: '{code} {country} का कोड है: क्या यह सही है?',
+  changeNumber: 'मेरा नंबर बदलें',
+  continueCheck: 'जाँच जारी रखें',
+  changeDetails: 'मेरा विवरण बदलें',
+  leftFlow: 'जाँच अभी पूरी नहीं हुई है।',
+  requiresInput: 'अपना विवरण जाँचें और फिर से कोशिश करें',
+  requiresInputHint: 'आपने जो लिखा उसमें से कुछ आधिकारिक रिकॉर्ड से मेल नहीं खा सकता। उसे ठीक करें और फ़ॉर्म फिर से भेजें।',
   errNameChars: 'इस नाम से अदृश्य या विशेष वर्ण हटाएँ।',
   handoffCode: 'आख़िर में आपका फ़ोन यह कोड माँगेगा। इसे कभी किसी को न दें:',
   errClosed: 'यह जाँच बिना किसी परिणाम के समाप्त हो गई। कृपया फिर से शुरू करें।',

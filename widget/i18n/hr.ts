@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const hr: Strings = {
-  givenName: 'Ime',
+  givenName: 'Ime (ako ga imate)',
   middleName: 'Srednje ime',
   familyName: 'Prezime',
   optional: 'Neobavezno',
@@ -63,7 +63,16 @@ const hr: Strings = {
   errSetup: 'Provjera ne može započeti na ovoj stranici. Obratite se web-mjestu.',
   errGeneric: 'Nešto nije u redu. Pokušajte ponovno.',
   retry: 'Pokušaj ponovno',
+  intro: 'Vaše ime, datum rođenja i broj mobitela provjeravamo kod našeg partnera za provjeru. Traje oko 2 minute.',
+  privacyLink: 'Kako se koriste vaši podaci',
   startAgain: 'Počni ispočetka',
+  countryIs: '{code} je {country}: je li to točno?',
+  changeNumber: 'Promijeni moj broj',
+  continueCheck: 'Nastavi provjeru',
+  changeDetails: 'Promijeni moje podatke',
+  leftFlow: 'Provjera još nije završena.',
+  requiresInput: 'Provjerite svoje podatke i pokušajte ponovno',
+  requiresInputHint: 'Nešto što ste upisali možda se ne podudara sa službenim evidencijama. Ispravite to i ponovno pošaljite obrazac.',
   errNameChars: 'Uklonite nevidljive ili posebne znakove iz ovog imena.',
   handoffCode: 'Na kraju će mobitel tražiti ovaj kod. Nikad ga nikome ne dajte:',
   errClosed: 'Ova je provjera završila bez rezultata. Počnite ispočetka.',

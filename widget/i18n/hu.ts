@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const hu: Strings = {
-  givenName: 'Utónév',
+  givenName: 'Utónév (ha van)',
   middleName: 'Második utónév',
   familyName: 'Vezetéknév',
   optional: 'Nem kötelező',
@@ -63,7 +63,16 @@ const hu: Strings = {
   errSetup: 'Az ellenőrzés ezen az oldalon nem indulhat el. Forduljon a webhelyhez.',
   errGeneric: 'Hiba történt. Próbálja újra.',
   retry: 'Újra',
+  intro: 'Nevét, születési dátumát és mobilszámát ellenőrzőpartnerünkkel ellenőrizzük. Körülbelül 2 percig tart.',
+  privacyLink: 'Hogyan használjuk az adatait',
   startAgain: 'Újrakezdés',
+  countryIs: 'A(z) {code} előhívó: {country}. Ez így helyes?',
+  changeNumber: 'Számom módosítása',
+  continueCheck: 'Ellenőrzés folytatása',
+  changeDetails: 'Adataim módosítása',
+  leftFlow: 'Az ellenőrzés még nem fejeződött be.',
+  requiresInput: 'Ellenőrizze adatait, és próbálja újra',
+  requiresInputHint: 'Valami, amit beírt, talán nem egyezik a hivatalos nyilvántartással. Javítsa ki, és küldje el újra az űrlapot.',
   errNameChars: 'Távolítsa el a láthatatlan vagy különleges karaktereket ebből a névből.',
   handoffCode: 'A végén a telefon ezt a kódot kéri. Soha senkinek ne adja meg:',
   errClosed: 'Ez az ellenőrzés eredmény nélkül ért véget. Kérjük, kezdje újra.',

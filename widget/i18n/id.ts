@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const id: Strings = {
-  givenName: 'Nama depan',
+  givenName: 'Nama depan (jika ada)',
   middleName: 'Nama tengah',
   familyName: 'Nama belakang',
   optional: 'Opsional',
@@ -63,7 +63,16 @@ const id: Strings = {
   errSetup: 'Verifikasi tidak dapat dimulai di halaman ini. Silakan hubungi situs tersebut.',
   errGeneric: 'Terjadi masalah. Silakan coba lagi.',
   retry: 'Coba lagi',
+  intro: 'Kami memeriksa nama, tanggal lahir, dan nomor ponsel Anda bersama mitra verifikasi kami. Butuh sekitar 2 menit.',
+  privacyLink: 'Cara data Anda digunakan',
   startAgain: 'Mulai lagi',
+  countryIs: '{code} adalah {country}: benar?',
+  changeNumber: 'Ubah nomor saya',
+  continueCheck: 'Lanjutkan pemeriksaan',
+  changeDetails: 'Ubah data saya',
+  leftFlow: 'Pemeriksaan belum selesai.',
+  requiresInput: 'Periksa data Anda dan coba lagi',
+  requiresInputHint: 'Sesuatu yang Anda ketik mungkin tidak cocok dengan catatan resmi. Perbaiki lalu kirim formulir lagi.',
   errNameChars: 'Hapus karakter tak terlihat atau karakter khusus dari nama ini.',
   handoffCode: 'Di akhir, ponsel Anda akan meminta kode ini. Jangan pernah memberikannya kepada siapa pun:',
   errClosed: 'Pemeriksaan ini berakhir tanpa hasil. Silakan mulai lagi.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const is_: Strings = {
-  givenName: 'Eiginnafn',
+  givenName: 'Eiginnafn (ef þú hefur það)',
   middleName: 'Millinafn',
   familyName: 'Eftirnafn',
   optional: 'Valfrjálst',
@@ -63,7 +63,16 @@ const is_: Strings = {
   errSetup: 'Staðfesting getur ekki hafist á þessari síðu. Hafðu samband við vefinn.',
   errGeneric: 'Eitthvað fór úrskeiðis. Reyndu aftur.',
   retry: 'Reyna aftur',
+  intro: 'Við athugum nafn þitt, fæðingardag og farsímanúmer hjá staðfestingaraðila okkar. Það tekur um 2 mínútur.',
+  privacyLink: 'Hvernig gögnin þín eru notuð',
   startAgain: 'Byrja aftur',
+  countryIs: '{code} er {country}: er það rétt?',
+  changeNumber: 'Breyta númerinu mínu',
+  continueCheck: 'Halda athuguninni áfram',
+  changeDetails: 'Breyta upplýsingunum mínum',
+  leftFlow: 'Athuguninni er ekki lokið enn.',
+  requiresInput: 'Athugaðu upplýsingarnar og reyndu aftur',
+  requiresInputHint: 'Eitthvað sem þú slóst inn passar ef til vill ekki við opinberar skrár. Leiðréttu það og sendu eyðublaðið aftur.',
   errNameChars: 'Fjarlægðu ósýnilega eða sérstaka stafi úr þessu nafni.',
   handoffCode: 'Í lokin biður síminn um þennan kóða. Gefðu hann aldrei neinum:',
   errClosed: 'Þessari staðfestingu lauk án niðurstöðu. Byrjaðu aftur.',

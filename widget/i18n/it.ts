@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const it: Strings = {
-  givenName: 'Nome',
+  givenName: 'Nome (se ne hai uno)',
   middleName: 'Secondo nome',
   familyName: 'Cognome',
   optional: 'Facoltativo',
@@ -63,7 +63,16 @@ const it: Strings = {
   errSetup: 'La verifica non può iniziare su questa pagina. Contatta il sito.',
   errGeneric: 'Si è verificato un problema. Riprova.',
   retry: 'Riprova',
+  intro: 'Verifichiamo nome, data di nascita e numero di cellulare con il nostro partner di verifica. Ci vogliono circa 2 minuti.',
+  privacyLink: 'Come vengono usati i tuoi dati',
   startAgain: 'Ricomincia',
+  countryIs: '{code} è {country}: è corretto?',
+  changeNumber: 'Cambia il mio numero',
+  continueCheck: 'Continua la verifica',
+  changeDetails: 'Modifica i miei dati',
+  leftFlow: 'La verifica non è ancora finita.',
+  requiresInput: 'Controlla i tuoi dati e riprova',
+  requiresInputHint: 'Qualcosa che hai scritto potrebbe non corrispondere ai registri ufficiali. Correggilo e invia di nuovo il modulo.',
   errNameChars: 'Togli da questo nome i caratteri invisibili o speciali.',
   handoffCode: 'Alla fine il telefono ti chiederà questo codice. Non darlo mai a nessuno:',
   errClosed: 'Questa verifica si è conclusa senza un risultato. Ricomincia.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const ja: Strings = {
-  givenName: '名',
+  givenName: '名（ある場合）',
   middleName: 'ミドルネーム',
   familyName: '姓',
   optional: '任意',
@@ -63,7 +63,16 @@ const ja: Strings = {
   errSetup: 'このページでは本人確認を開始できません。サイトにお問い合わせください。',
   errGeneric: '問題が発生しました。もう一度お試しください。',
   retry: '再試行',
+  intro: '氏名・生年月日・携帯電話番号を、当社の確認パートナーを通じて確認します。約2分かかります。',
+  privacyLink: 'データの利用方法',
   startAgain: '最初からやり直す',
+  countryIs: '{code} は{country}の番号です。よろしいですか？',
+  changeNumber: '番号を変更する',
+  continueCheck: '確認を続ける',
+  changeDetails: '入力内容を変更する',
+  leftFlow: '確認はまだ終わっていません。',
+  requiresInput: '入力内容を確認して、もう一度お試しください',
+  requiresInputHint: '入力した内容が公的記録と一致しない可能性があります。修正して、もう一度送信してください。',
   errNameChars: 'この名前から、見えない文字や特殊な文字を削除してください。',
   handoffCode: '最後に、スマートフォンでこのコードの入力を求められます。このコードは誰にも教えないでください：',
   errClosed: 'この本人確認は結果が出ないまま終了しました。最初からやり直してください。',

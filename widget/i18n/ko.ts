@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const ko: Strings = {
-  givenName: '이름',
+  givenName: '이름(있는 경우)',
   middleName: '중간 이름',
   familyName: '성',
   optional: '선택 사항',
@@ -63,7 +63,16 @@ const ko: Strings = {
   errSetup: '이 페이지에서는 인증을 시작할 수 없습니다. 사이트에 문의해 주세요.',
   errGeneric: '문제가 발생했습니다. 다시 시도해 주세요.',
   retry: '다시 시도',
+  intro: '인증 파트너를 통해 이름, 생년월일, 휴대전화 번호를 확인합니다. 약 2분 걸립니다.',
+  privacyLink: '데이터 사용 방법',
   startAgain: '처음부터 다시 시작',
+  countryIs: '{code}은(는) {country} 번호입니다. 맞습니까?',
+  changeNumber: '번호 변경',
+  continueCheck: '확인 계속하기',
+  changeDetails: '정보 변경',
+  leftFlow: '확인이 아직 끝나지 않았습니다.',
+  requiresInput: '정보를 확인하고 다시 시도하세요',
+  requiresInputHint: '입력한 내용이 공식 기록과 일치하지 않을 수 있습니다. 수정한 후 양식을 다시 보내세요.',
   errNameChars: '이 이름에서 보이지 않는 문자나 특수 문자를 지워 주세요.',
   handoffCode: '마지막에 휴대전화에서 이 코드를 입력하라고 합니다. 이 코드는 누구에게도 알려 주지 마세요:',
   errClosed: '이 인증은 결과 없이 종료되었습니다. 처음부터 다시 시작해 주세요.',

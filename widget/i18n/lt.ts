@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const lt: Strings = {
-  givenName: 'Vardas',
+  givenName: 'Vardas (jei turite)',
   middleName: 'Antrasis vardas',
   familyName: 'Pavardė',
   optional: 'Neprivaloma',
@@ -63,7 +63,16 @@ const lt: Strings = {
   errSetup: 'Patvirtinimo šiame puslapyje pradėti negalima. Susisiekite su svetaine.',
   errGeneric: 'Kažkas nepavyko. Bandykite dar kartą.',
   retry: 'Bandyti dar kartą',
+  intro: 'Jūsų vardą, gimimo datą ir mobiliojo telefono numerį tikriname per mūsų tikrinimo partnerį. Tai užtrunka apie 2 minutes.',
+  privacyLink: 'Kaip naudojami jūsų duomenys',
   startAgain: 'Pradėti iš naujo',
+  countryIs: '{code} yra {country}: ar teisingai?',
+  changeNumber: 'Keisti numerį',
+  continueCheck: 'Tęsti patikrą',
+  changeDetails: 'Keisti duomenis',
+  leftFlow: 'Patikra dar nebaigta.',
+  requiresInput: 'Patikrinkite duomenis ir bandykite dar kartą',
+  requiresInputHint: 'Kažkas, ką įvedėte, gali nesutapti su oficialiais įrašais. Pataisykite ir siųskite formą dar kartą.',
   errNameChars: 'Pašalinkite iš šio vardo nematomus ar specialiuosius simbolius.',
   handoffCode: 'Pabaigoje telefonas paprašys šio kodo. Niekada niekam jo neduokite:',
   errClosed: 'Ši patikra baigėsi be rezultato. Pradėkite iš naujo.',

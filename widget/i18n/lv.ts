@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const lv: Strings = {
-  givenName: 'Vārds',
+  givenName: 'Vārds (ja jums tāds ir)',
   middleName: 'Otrais vārds',
   familyName: 'Uzvārds',
   optional: 'Nav obligāti',
@@ -63,7 +63,16 @@ const lv: Strings = {
   errSetup: 'Pārbaudi šajā lapā nevar sākt. Sazinieties ar vietni.',
   errGeneric: 'Radās kļūda. Mēģiniet vēlreiz.',
   retry: 'Mēģināt vēlreiz',
+  intro: 'Mēs pārbaudām jūsu vārdu, dzimšanas datumu un mobilā tālruņa numuru ar mūsu pārbaudes partneri. Tas aizņem apmēram 2 minūtes.',
+  privacyLink: 'Kā tiek izmantoti jūsu dati',
   startAgain: 'Sākt no jauna',
+  countryIs: '{code} ir {country}: vai tas ir pareizi?',
+  changeNumber: 'Mainīt numuru',
+  continueCheck: 'Turpināt pārbaudi',
+  changeDetails: 'Mainīt datus',
+  leftFlow: 'Pārbaude vēl nav pabeigta.',
+  requiresInput: 'Pārbaudiet datus un mēģiniet vēlreiz',
+  requiresInputHint: 'Kaut kas, ko ievadījāt, var nesakrist ar oficiālajiem reģistriem. Izlabojiet to un nosūtiet veidlapu vēlreiz.',
   errNameChars: 'Noņemiet no šī vārda neredzamās vai īpašās rakstzīmes.',
   handoffCode: 'Beigās tālrunis prasīs šo kodu. Nekad nevienam to nedodiet:',
   errClosed: 'Šī pārbaude beidzās bez rezultāta. Lūdzu, sāciet no jauna.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const ms: Strings = {
-  givenName: 'Nama pertama',
+  givenName: 'Nama pertama (jika ada)',
   middleName: 'Nama tengah',
   familyName: 'Nama keluarga',
   optional: 'Pilihan',
@@ -63,7 +63,17 @@ const ms: Strings = {
   errSetup: 'Pengesahan tidak dapat dimulakan pada halaman ini. Sila hubungi laman web tersebut.',
   errGeneric: 'Berlaku masalah. Sila cuba lagi.',
   retry: 'Cuba lagi',
+  intro:
+    'Kami menyemak nama, tarikh lahir dan nombor telefon bimbit anda dengan rakan pengesahan kami. Ia mengambil masa kira-kira 2 minit.',
+  privacyLink: 'Cara data anda digunakan',
   startAgain: 'Mula semula',
+  countryIs: '{code} ialah {country}: betul?',
+  changeNumber: 'Tukar nombor saya',
+  continueCheck: 'Teruskan semakan',
+  changeDetails: 'Tukar butiran saya',
+  leftFlow: 'Semakan belum selesai.',
+  requiresInput: 'Semak butiran anda dan cuba lagi',
+  requiresInputHint: 'Sesuatu yang anda taip mungkin tidak sepadan dengan rekod rasmi. Betulkannya dan hantar borang sekali lagi.',
   errNameChars: 'Buang aksara halimunan atau khas daripada nama ini.',
   handoffCode: 'Pada akhirnya, telefon anda akan meminta kod ini. Jangan sesekali berikan kod ini kepada sesiapa:',
   errClosed: 'Semakan ini telah tamat tanpa keputusan. Sila mula semula.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const mt: Strings = {
-  givenName: 'Isem',
+  givenName: 'Isem (jekk għandek)',
   middleName: 'Isem tan-nofs',
   familyName: 'Kunjom',
   optional: 'Mhux obbligatorju',
@@ -63,7 +63,16 @@ const mt: Strings = {
   errSetup: 'Il-verifika ma tistax tibda f’din il-paġna. Ikkuntattja lis-sit.',
   errGeneric: 'Inqalgħet problema. Erġa’ pprova.',
   retry: 'Erġa’ pprova',
+  intro: 'Nivverifikaw ismek, id-data tat-twelid u n-numru tal-mowbajl tiegħek mas-sieħeb tal-verifika tagħna. Tieħu madwar 2 minuti.',
+  privacyLink: 'Kif tintuża d-data tiegħek',
   startAgain: 'Erġa’ ibda',
+  countryIs: '{code} hu {country}: hu korrett?',
+  changeNumber: 'Ibdel in-numru tiegħi',
+  continueCheck: 'Kompli l-verifika',
+  changeDetails: 'Ibdel id-dettalji tiegħi',
+  leftFlow: 'Il-verifika għadha ma spiċċatx.',
+  requiresInput: 'Iċċekkja d-dettalji tiegħek u erġa’ pprova',
+  requiresInputHint: 'Xi ħaġa li ktibt tista’ ma taqbilx mar-rekords uffiċjali. Ikkoreġiha u erġa’ ibgħat il-formola.',
   errNameChars: 'Neħħi l-karattri inviżibbli jew speċjali minn dan l-isem.',
   handoffCode: 'Fl-aħħar, il-mowbajl jitolbok dan il-kodiċi. Qatt tagħtih lil ħadd:',
   errClosed: 'Din il-verifika ntemmet mingħajr riżultat. Erġa’ ibda.',

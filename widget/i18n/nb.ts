@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const nb: Strings = {
-  givenName: 'Fornavn',
+  givenName: 'Fornavn (hvis du har et)',
   middleName: 'Mellomnavn',
   familyName: 'Etternavn',
   optional: 'Valgfritt',
@@ -63,7 +63,16 @@ const nb: Strings = {
   errSetup: 'Bekreftelsen kan ikke starte på denne siden. Kontakt nettstedet.',
   errGeneric: 'Noe gikk galt. Prøv igjen.',
   retry: 'Prøv igjen',
+  intro: 'Vi sjekker navnet, fødselsdatoen og mobilnummeret ditt hos vår verifiseringspartner. Det tar omtrent 2 minutter.',
+  privacyLink: 'Slik brukes dataene dine',
   startAgain: 'Begynn på nytt',
+  countryIs: '{code} er {country}: stemmer det?',
+  changeNumber: 'Endre nummeret mitt',
+  continueCheck: 'Fortsett sjekken',
+  changeDetails: 'Endre opplysningene mine',
+  leftFlow: 'Sjekken er ikke ferdig ennå.',
+  requiresInput: 'Sjekk opplysningene dine og prøv igjen',
+  requiresInputHint: 'Noe du skrev, stemmer kanskje ikke med offentlige registre. Rett det og send skjemaet på nytt.',
   errNameChars: 'Fjern de usynlige eller spesielle tegnene fra dette navnet.',
   handoffCode: 'Til slutt spør telefonen om denne koden. Gi den aldri til noen:',
   errClosed: 'Kontrollen ble avsluttet uten resultat. Begynn på nytt.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const nl: Strings = {
-  givenName: 'Voornaam',
+  givenName: 'Voornaam (als u die hebt)',
   middleName: 'Tweede voornaam',
   familyName: 'Achternaam',
   optional: 'Optioneel',
@@ -63,7 +63,17 @@ const nl: Strings = {
   errSetup: 'Verificatie kan op deze pagina niet starten. Neem contact op met de website.',
   errGeneric: 'Er ging iets mis. Probeer het opnieuw.',
   retry: 'Opnieuw proberen',
+  intro: 'We controleren uw naam, geboortedatum en mobiele nummer bij onze verificatiepartner. Het duurt ongeveer 2 minuten.',
+  privacyLink: 'Hoe uw gegevens worden gebruikt',
   startAgain: 'Opnieuw beginnen',
+  countryIs: '{code} is {country}: klopt dat?',
+  changeNumber: 'Mijn nummer wijzigen',
+  continueCheck: 'Controle voortzetten',
+  changeDetails: 'Mijn gegevens wijzigen',
+  leftFlow: 'De controle is nog niet klaar.',
+  requiresInput: 'Controleer uw gegevens en probeer het opnieuw',
+  requiresInputHint:
+    'Iets wat u hebt ingevuld komt misschien niet overeen met de officiële registers. Verbeter het en verstuur het formulier opnieuw.',
   errNameChars: 'Verwijder de onzichtbare of speciale tekens uit deze naam.',
   handoffCode: 'Aan het eind vraagt uw telefoon om deze code. Geef hem nooit aan iemand:',
   errClosed: 'Deze controle is zonder resultaat beëindigd. Begin opnieuw.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const pl: Strings = {
-  givenName: 'Imię',
+  givenName: 'Imię (jeśli masz)',
   middleName: 'Drugie imię',
   familyName: 'Nazwisko',
   optional: 'Opcjonalnie',
@@ -63,7 +63,16 @@ const pl: Strings = {
   errSetup: 'Weryfikacja nie może się rozpocząć na tej stronie. Skontaktuj się z właścicielem witryny.',
   errGeneric: 'Coś poszło nie tak. Spróbuj ponownie.',
   retry: 'Spróbuj ponownie',
+  intro: 'Sprawdzamy imię i nazwisko, datę urodzenia i numer komórki u naszego partnera weryfikacyjnego. Trwa to około 2 minut.',
+  privacyLink: 'Jak wykorzystujemy Twoje dane',
   startAgain: 'Zacznij od nowa',
+  countryIs: '{code} to {country}: czy to się zgadza?',
+  changeNumber: 'Zmień mój numer',
+  continueCheck: 'Kontynuuj weryfikację',
+  changeDetails: 'Zmień moje dane',
+  leftFlow: 'Weryfikacja jeszcze się nie zakończyła.',
+  requiresInput: 'Sprawdź dane i spróbuj ponownie',
+  requiresInputHint: 'Coś, co wpisano, może nie zgadzać się z rejestrami urzędowymi. Popraw to i wyślij formularz ponownie.',
   errNameChars: 'Usuń z tego imienia lub nazwiska niewidoczne albo specjalne znaki.',
   handoffCode: 'Na końcu telefon poprosi o ten kod. Nigdy nikomu go nie podawaj:',
   errClosed: 'Ta weryfikacja zakończyła się bez wyniku. Zacznij od nowa.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const ptBR: Strings = {
-  givenName: 'Nome',
+  givenName: 'Nome (se tiver)',
   middleName: 'Nome do meio',
   familyName: 'Sobrenome',
   optional: 'Opcional',
@@ -63,7 +63,16 @@ const ptBR: Strings = {
   errSetup: 'A verificação não pode começar nesta página. Entre em contato com o site.',
   errGeneric: 'Algo deu errado. Tente novamente.',
   retry: 'Tentar novamente',
+  intro: 'Verificamos seu nome, data de nascimento e número de celular com nosso parceiro de verificação. Leva cerca de 2 minutos.',
+  privacyLink: 'Como seus dados são usados',
   startAgain: 'Começar de novo',
+  countryIs: '{code} é {country}: está certo?',
+  changeNumber: 'Mudar meu número',
+  continueCheck: 'Continuar a verificação',
+  changeDetails: 'Mudar meus dados',
+  leftFlow: 'A verificação ainda não terminou.',
+  requiresInput: 'Confira seus dados e tente de novo',
+  requiresInputHint: 'Algo que você digitou pode não bater com os registros oficiais. Corrija e envie o formulário de novo.',
   errNameChars: 'Remova deste nome os caracteres invisíveis ou especiais.',
   handoffCode: 'No final, o celular vai pedir este código. Nunca o passe para ninguém:',
   errClosed: 'Esta verificação terminou sem resultado. Comece de novo.',

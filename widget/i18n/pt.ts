@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const pt: Strings = {
-  givenName: 'Nome próprio',
+  givenName: 'Nome próprio (se tiver)',
   middleName: 'Outros nomes',
   familyName: 'Apelido',
   optional: 'Opcional',
@@ -63,7 +63,16 @@ const pt: Strings = {
   errSetup: 'A verificação não pode começar nesta página. Contacte o site.',
   errGeneric: 'Ocorreu um problema. Tente novamente.',
   retry: 'Tentar novamente',
+  intro: 'Verificamos o seu nome, data de nascimento e número de telemóvel com o nosso parceiro de verificação. Demora cerca de 2 minutos.',
+  privacyLink: 'Como os seus dados são utilizados',
   startAgain: 'Começar de novo',
+  countryIs: '{code} é {country}: está correto?',
+  changeNumber: 'Alterar o meu número',
+  continueCheck: 'Continuar a verificação',
+  changeDetails: 'Alterar os meus dados',
+  leftFlow: 'A verificação ainda não terminou.',
+  requiresInput: 'Verifique os seus dados e tente novamente',
+  requiresInputHint: 'Algo que escreveu pode não corresponder aos registos oficiais. Corrija-o e envie o formulário novamente.',
   errNameChars: 'Retire deste nome os carateres invisíveis ou especiais.',
   handoffCode: 'No fim, o telemóvel pede este código. Nunca o dê a ninguém:',
   errClosed: 'Esta verificação terminou sem resultado. Comece de novo.',

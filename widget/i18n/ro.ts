@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const ro: Strings = {
-  givenName: 'Prenume',
+  givenName: 'Prenume (dacă aveți)',
   middleName: 'Al doilea prenume',
   familyName: 'Nume de familie',
   optional: 'Opțional',
@@ -63,7 +63,16 @@ const ro: Strings = {
   errSetup: 'Verificarea nu poate începe pe această pagină. Contactați site-ul.',
   errGeneric: 'A apărut o problemă. Încercați din nou.',
   retry: 'Încearcă din nou',
+  intro: 'Vă verificăm numele, data nașterii și numărul de mobil prin partenerul nostru de verificare. Durează aproximativ 2 minute.',
+  privacyLink: 'Cum sunt folosite datele dvs.',
   startAgain: 'Începe din nou',
+  countryIs: '{code} este {country}: este corect?',
+  changeNumber: 'Schimbă numărul meu',
+  continueCheck: 'Continuă verificarea',
+  changeDetails: 'Schimbă datele mele',
+  leftFlow: 'Verificarea nu s-a încheiat încă.',
+  requiresInput: 'Verificați datele și încercați din nou',
+  requiresInputHint: 'Ceva ce ați scris s-ar putea să nu corespundă registrelor oficiale. Corectați și trimiteți din nou formularul.',
   errNameChars: 'Eliminați caracterele invizibile sau speciale din acest nume.',
   handoffCode: 'La final, telefonul vă cere acest cod. Nu-l dați nimănui, niciodată:',
   errClosed: 'Această verificare s-a încheiat fără rezultat. Începeți din nou.',

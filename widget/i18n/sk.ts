@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const sk: Strings = {
-  givenName: 'Meno',
+  givenName: 'Meno (ak ho máte)',
   middleName: 'Druhé meno',
   familyName: 'Priezvisko',
   optional: 'Nepovinné',
@@ -63,7 +63,16 @@ const sk: Strings = {
   errSetup: 'Overenie sa na tejto stránke nedá spustiť. Kontaktujte prevádzkovateľa stránky.',
   errGeneric: 'Niečo sa pokazilo. Skúste to znova.',
   retry: 'Skúsiť znova',
+  intro: 'Vaše meno, dátum narodenia a mobilné číslo overujeme u nášho overovacieho partnera. Trvá to asi 2 minúty.',
+  privacyLink: 'Ako sa používajú vaše údaje',
   startAgain: 'Začať znova',
+  countryIs: '{code} je {country}: je to správne?',
+  changeNumber: 'Zmeniť číslo',
+  continueCheck: 'Pokračovať v overení',
+  changeDetails: 'Zmeniť údaje',
+  leftFlow: 'Overenie ešte nie je dokončené.',
+  requiresInput: 'Skontrolujte údaje a skúste to znova',
+  requiresInputHint: 'Niečo, čo ste zadali, nemusí zodpovedať úradným záznamom. Opravte to a odošlite formulár znova.',
   errNameChars: 'Odstráňte z tohto mena neviditeľné alebo špeciálne znaky.',
   handoffCode: 'Na konci si telefón vypýta tento kód. Nikdy ho nikomu nedávajte:',
   errClosed: 'Toto overenie sa skončilo bez výsledku. Začnite, prosím, znova.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const sl: Strings = {
-  givenName: 'Ime',
+  givenName: 'Ime (če ga imate)',
   middleName: 'Drugo ime',
   familyName: 'Priimek',
   optional: 'Neobvezno',
@@ -63,7 +63,16 @@ const sl: Strings = {
   errSetup: 'Preverjanja na tej strani ni mogoče začeti. Obrnite se na spletno mesto.',
   errGeneric: 'Nekaj je šlo narobe. Poskusite znova.',
   retry: 'Poskusi znova',
+  intro: 'Vaše ime, datum rojstva in mobilno številko preverimo pri našem partnerju za preverjanje. Traja približno 2 minuti.',
+  privacyLink: 'Kako se uporabljajo vaši podatki',
   startAgain: 'Začni znova',
+  countryIs: '{code} je {country}: ali je to pravilno?',
+  changeNumber: 'Spremeni mojo številko',
+  continueCheck: 'Nadaljuj preverjanje',
+  changeDetails: 'Spremeni moje podatke',
+  leftFlow: 'Preverjanje še ni končano.',
+  requiresInput: 'Preverite podatke in poskusite znova',
+  requiresInputHint: 'Nekaj, kar ste vnesli, se morda ne ujema z uradnimi evidencami. Popravite in znova pošljite obrazec.',
   errNameChars: 'Iz tega imena odstranite nevidne ali posebne znake.',
   handoffCode: 'Na koncu bo telefon zahteval to kodo. Nikoli je ne dajte nikomur:',
   errClosed: 'To preverjanje se je končalo brez rezultata. Začnite znova.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const sv: Strings = {
-  givenName: 'Förnamn',
+  givenName: 'Förnamn (om du har ett)',
   middleName: 'Mellannamn',
   familyName: 'Efternamn',
   optional: 'Valfritt',
@@ -63,7 +63,16 @@ const sv: Strings = {
   errSetup: 'Verifieringen kan inte starta på den här sidan. Kontakta webbplatsen.',
   errGeneric: 'Något gick fel. Försök igen.',
   retry: 'Försök igen',
+  intro: 'Vi kontrollerar ditt namn, födelsedatum och mobilnummer hos vår verifieringspartner. Det tar ungefär 2 minuter.',
+  privacyLink: 'Så används dina uppgifter',
   startAgain: 'Börja om',
+  countryIs: '{code} är {country}: stämmer det?',
+  changeNumber: 'Ändra mitt nummer',
+  continueCheck: 'Fortsätt kontrollen',
+  changeDetails: 'Ändra mina uppgifter',
+  leftFlow: 'Kontrollen är inte klar än.',
+  requiresInput: 'Kontrollera dina uppgifter och försök igen',
+  requiresInputHint: 'Något du skrev kanske inte stämmer med officiella register. Rätta det och skicka formuläret igen.',
   errNameChars: 'Ta bort de osynliga eller speciella tecknen ur namnet.',
   handoffCode: 'I slutet ber telefonen om den här koden. Ge den aldrig till någon:',
   errClosed: 'Kontrollen avslutades utan resultat. Börja om.',

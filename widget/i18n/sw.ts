@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const sw: Strings = {
-  givenName: 'Jina la kwanza',
+  givenName: 'Jina la kwanza (kama unalo)',
   middleName: 'Jina la kati',
   familyName: 'Jina la ukoo',
   optional: 'Si lazima',
@@ -63,7 +63,16 @@ const sw: Strings = {
   errSetup: 'Uthibitishaji hauwezi kuanza kwenye ukurasa huu. Tafadhali wasiliana na tovuti.',
   errGeneric: 'Hitilafu imetokea. Tafadhali jaribu tena.',
   retry: 'Jaribu tena',
+  intro: 'Tunakagua jina lako, tarehe ya kuzaliwa na nambari ya simu kupitia mshirika wetu wa uthibitishaji. Huchukua takriban dakika 2.',
+  privacyLink: 'Jinsi data yako inavyotumika',
   startAgain: 'Anza upya',
+  countryIs: '{code} ni {country}: ni sahihi?',
+  changeNumber: 'Badilisha nambari yangu',
+  continueCheck: 'Endelea na ukaguzi',
+  changeDetails: 'Badilisha taarifa zangu',
+  leftFlow: 'Ukaguzi bado haujakamilika.',
+  requiresInput: 'Kagua taarifa zako kisha ujaribu tena',
+  requiresInputHint: 'Kitu ulichoandika huenda hakilingani na rekodi rasmi. Kirekebishe kisha utume fomu tena.',
   errNameChars: 'Ondoa herufi zisizoonekana au maalum kwenye jina hili.',
   handoffCode: 'Mwishoni, simu yako itaomba msimbo huu. Usimpe mtu yeyote kamwe:',
   errClosed: 'Ukaguzi huu umekwisha bila matokeo. Tafadhali anza upya.',

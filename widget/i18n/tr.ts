@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const tr: Strings = {
-  givenName: 'Ad',
+  givenName: 'Ad (varsa)',
   middleName: 'İkinci ad',
   familyName: 'Soyadı',
   optional: 'İsteğe bağlı',
@@ -63,7 +63,16 @@ const tr: Strings = {
   errSetup: 'Doğrulama bu sayfada başlatılamıyor. Lütfen siteyle iletişime geçin.',
   errGeneric: 'Bir sorun oluştu. Lütfen tekrar deneyin.',
   retry: 'Tekrar dene',
+  intro: 'Adınızı, doğum tarihinizi ve cep telefonu numaranızı doğrulama ortağımızla kontrol ediyoruz. Yaklaşık 2 dakika sürer.',
+  privacyLink: 'Verileriniz nasıl kullanılır',
   startAgain: 'Yeniden başla',
+  countryIs: '{code}, {country} kodudur: doğru mu?',
+  changeNumber: 'Numaramı değiştir',
+  continueCheck: 'Kontrole devam et',
+  changeDetails: 'Bilgilerimi değiştir',
+  leftFlow: 'Kontrol henüz bitmedi.',
+  requiresInput: 'Bilgilerinizi kontrol edip yeniden deneyin',
+  requiresInputHint: 'Yazdığınız bir şey resmî kayıtlarla eşleşmiyor olabilir. Düzeltip formu yeniden gönderin.',
   errNameChars: 'Bu addan görünmeyen veya özel karakterleri kaldırın.',
   handoffCode: 'Sonunda telefonunuz bu kodu isteyecek. Bu kodu asla kimseyle paylaşmayın:',
   errClosed: 'Bu doğrulama sonuç alınamadan sona erdi. Lütfen yeniden başlayın.',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const vi: Strings = {
-  givenName: 'Tên',
+  givenName: 'Tên (nếu có)',
   middleName: 'Tên đệm',
   familyName: 'Họ',
   optional: 'Không bắt buộc',
@@ -63,7 +63,16 @@ const vi: Strings = {
   errSetup: 'Không thể bắt đầu xác minh trên trang này. Vui lòng liên hệ với trang web.',
   errGeneric: 'Đã xảy ra sự cố. Vui lòng thử lại.',
   retry: 'Thử lại',
+  intro: 'Chúng tôi kiểm tra họ tên, ngày sinh và số điện thoại di động của bạn với đối tác xác minh. Mất khoảng 2 phút.',
+  privacyLink: 'Cách dữ liệu của bạn được sử dụng',
   startAgain: 'Bắt đầu lại',
+  countryIs: '{code} là {country}: đúng không?',
+  changeNumber: 'Đổi số của tôi',
+  continueCheck: 'Tiếp tục kiểm tra',
+  changeDetails: 'Đổi thông tin của tôi',
+  leftFlow: 'Việc kiểm tra chưa xong.',
+  requiresInput: 'Kiểm tra thông tin và thử lại',
+  requiresInputHint: 'Có thể điều bạn nhập không khớp với hồ sơ chính thức. Hãy sửa rồi gửi lại biểu mẫu.',
   errNameChars: 'Xóa các ký tự ẩn hoặc ký tự đặc biệt khỏi tên này.',
   handoffCode: 'Ở bước cuối, điện thoại sẽ yêu cầu mã này. Tuyệt đối không đưa mã cho bất kỳ ai:',
   errClosed: 'Lượt kiểm tra này đã kết thúc mà không có kết quả. Vui lòng bắt đầu lại.',

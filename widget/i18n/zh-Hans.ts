@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const zhHans: Strings = {
-  givenName: '名',
+  givenName: '名（如有）',
   middleName: '中间名',
   familyName: '姓',
   optional: '选填',
@@ -62,7 +62,16 @@ const zhHans: Strings = {
   errSetup: '无法在此页面上开始验证。请联系该网站。',
   errGeneric: '出现了问题。请重试。',
   retry: '重试',
+  intro: '我们通过验证合作伙伴核对您的姓名、出生日期和手机号码，约需 2 分钟。',
+  privacyLink: '我们如何使用您的数据',
   startAgain: '重新开始',
+  countryIs: '{code} 是{country}的区号，对吗？',
+  changeNumber: '更改我的号码',
+  continueCheck: '继续验证',
+  changeDetails: '更改我的信息',
+  leftFlow: '验证尚未完成。',
+  requiresInput: '请检查您的信息后重试',
+  requiresInputHint: '您输入的某项内容可能与官方记录不符。请更正后重新提交表单。',
   errNameChars: '请删除此姓名中的不可见字符或特殊字符。',
   handoffCode: '最后，手机会要求您输入此代码。切勿将它告诉任何人：',
   errClosed: '此次验证已结束，但没有结果。请重新开始。',

@@ -4,7 +4,7 @@ import type { Review, Strings } from './en.js';
 export const review: Review = 'ai-drafted';
 
 const zhHant: Strings = {
-  givenName: '名字',
+  givenName: '名字（如有）',
   middleName: '中間名',
   familyName: '姓氏',
   optional: '選填',
@@ -62,7 +62,16 @@ const zhHant: Strings = {
   errSetup: '無法在此頁面上開始驗證。請與該網站聯絡。',
   errGeneric: '發生問題。請再試一次。',
   retry: '再試一次',
+  intro: '我們透過驗證合作夥伴核對您的姓名、出生日期和手機號碼，約需 2 分鐘。',
+  privacyLink: '我們如何使用您的資料',
   startAgain: '重新開始',
+  countryIs: '{code} 是{country}的國碼，對嗎？',
+  changeNumber: '變更我的號碼',
+  continueCheck: '繼續驗證',
+  changeDetails: '變更我的資料',
+  leftFlow: '驗證尚未完成。',
+  requiresInput: '請檢查您的資料後再試一次',
+  requiresInputHint: '您輸入的某項內容可能與官方記錄不符。請更正後重新送出表單。',
   errNameChars: '請刪除此姓名中的不可見字元或特殊字元。',
   handoffCode: '最後，手機會要求您輸入這個代碼。切勿將它告訴任何人：',
   errClosed: '這次驗證已結束，但沒有結果。請重新開始。',

@@ -9,7 +9,7 @@
  * Runtime imports here are only modules the entry does not use (see `Deps`).
  */
 import type { OnboardingLinkRequest, RenewLinkRequest, ResultAnswer, ResultRequest, ResumeLinkRequest } from '../../worker/contract.js';
-import { createLink, failure, getResult, isFailure, newKey, type LinkAnswer } from '../api.js';
+import { createLink, failure, getResult, isFailure, newKey, withdrawLink, type LinkAnswer } from '../api.js';
 import type { Deps, FlowApi as Flow } from '../flow-api.js';
 import type { Stored } from '../return-session.js';
 import { fieldOfIssue } from './issues.js';
@@ -35,6 +35,8 @@ export interface Run {
   resume(): void;
   /** Stop asking (the element left the page, or the person starts again). */
   stop(): void;
+  /** Back from the hosted flow with no result in the URL: offer "Continue the check" and "Change my details" at once. */
+  left(): void;
   /** Put the `prefill` values into the fields the person has not typed in. */
   fill(): void;
 }
@@ -85,6 +87,7 @@ export function install(flow: Flow, d: Deps): Run {
   };
 
   const set = (s: Flow['state']) => {
+    flow.leftFlow = false;
     flow.set(s);
     // A second-by-second clock for the texted link's countdown, only while it is shown.
     clearInterval(ticker);
@@ -139,8 +142,22 @@ export function install(flow: Flow, d: Deps): Run {
       checkStatus: answer.checkStatus,
       verificationId: answer.verificationId,
       resultToken: answer.resultToken!,
+      mayStartAnother: !answer.checkStatus.startsWith('CHECKED_SUCCESS'),
     });
     // The outcome is new content: focus its heading, so it is read out wherever focus was.
+    void host._focus('#focus');
+  };
+
+  /**
+   * The attempt ended `requires_input` (no match: maybe a typo): the form as it was, with what to check above it;
+   * sending it is the next attempt of the same verification (its session goes with it).
+   */
+  const requiresInput = (session: string) => {
+    d.writeStored();
+    stop();
+    flow.attempt = session;
+    flow.failure = undefined;
+    set('idle');
     void host._focus('#focus');
   };
 
@@ -164,6 +181,10 @@ export function install(flow: Flow, d: Deps): Run {
       try {
         const answer = await getResult(host.endpoint, { session, ...returnParams }, signal);
         if (signal.aborted) return;
+        if (answer.status === 'requires_input') {
+          requiresInput(session);
+          return;
+        }
         if (answer.checkStatus && answer.checkStatus !== 'CHECKING') {
           complete(answer);
           return;
@@ -303,6 +324,7 @@ export function install(flow: Flow, d: Deps): Run {
     holdLink(answer, url, {
       ...(answer.smsSent ? { phone: flow.phone, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
       ...(handedOff ? { handoff: { url, qr: handedOff }, ...(flow.claimCode ? { code: flow.claimCode } : {}) } : {}),
+      ...(!answer.smsSent && !handedOff && url ? { url } : {}),
     });
     // While the link is out (a text message; the hosted flow in this tab, a popup or another tab), this tab
     // keeps asking, so it reaches the outcome wherever the person finishes.
@@ -350,8 +372,49 @@ export function install(flow: Flow, d: Deps): Run {
     return poll(stored.session, false);
   };
 
+  /** A refused number says which country its code is: "+61 is Australia: is that right?". */
+  flow.say = ({ t, lang }, key) => {
+    const code = flow.values.phoneCode;
+    const region = key === 'errNumber' ? flow.codes?.regionsOf(code)[0] : undefined;
+    if (!region) return t[key];
+    const country = new Intl.DisplayNames([lang], { type: 'region' }).of(region) ?? region;
+    return `${t[key]} ${t.countryIs.replace('{code}', code).replace('{country}', country)}`;
+  };
+
+  /**
+   * "Use this device instead", "Change my number": the link out on a phone is voided on the worker (it credits
+   * nobody now), then the form, with every value as it was. A person who finished on the phone meanwhile gets the outcome.
+   */
+  const withdraw = async (then: () => void) => {
+    const stored = d.readStored();
+    const signal = newRound();
+    if (stored) {
+      try {
+        const answer = await withdrawLink(host.endpoint, { session: stored.session }, signal);
+        if (answer.status === 'final') return void check();
+      } catch (e) {
+        if (signal.aborted) return;
+        // A spent session has no link left to void; any other fault keeps the person where they were, told why.
+        if (!isFailure(e) || e.status !== 401) {
+          fail(e, 'result');
+          return;
+        }
+      }
+    }
+    d.writeStored();
+    stop();
+    flow.failure = undefined;
+    set('idle');
+    then();
+  };
   flow.useThisDevice = () => {
-    if (flow.link?.url) redirect(flow.link.url);
+    void withdraw(() => {
+      flow.sendSMS = flow.handoff = false;
+      void host._focus('button[type=submit]');
+    });
+  };
+  flow.changeNumber = () => {
+    void withdraw(() => void host._focus('#phoneNumber'));
   };
   flow.sendAgain = () => {
     flow.resending = flow.state === 'sms-sent';
@@ -365,11 +428,28 @@ export function install(flow: Flow, d: Deps): Run {
     flow.handoff = false;
     void flow.submit();
   };
+  /** "Start again", "Change my details": the form, with every value as the person left it. */
   flow.startAgain = () => {
     d.writeStored();
     stop();
     flow.failure = undefined;
     set('idle');
+    void host._focus('input');
+  };
+  flow.continueCheck = () => {
+    if (flow.link?.url) redirect(flow.link.url);
+  };
+  const left = () => {
+    const stored = d.readStored();
+    if (!stored) return void check();
+    flow.link = { urlExpiry: stored.urlExpiry ?? '', ...(stored.url ? { url: stored.url } : {}) };
+    flow.failure = undefined;
+    set('checking');
+    flow.leftFlow = true;
+    host.requestUpdate();
+    void host._focus('#focus');
+    // A check finished in another tab (or the hosted flow's own redirect lost) still reaches the outcome.
+    void poll(stored.session, true);
   };
 
   return {
@@ -377,6 +457,7 @@ export function install(flow: Flow, d: Deps): Run {
     tidyCode,
     check,
     stop,
+    left,
 
     fill() {
       const p = host.prefill;
@@ -427,7 +508,7 @@ export function install(flow: Flow, d: Deps): Run {
           flow.claimCode = stored.code ?? '';
           set('sms-sent');
           void poll(stored.session, true);
-        } else void check();
+        } else left(); // Back (or a reload) with no result in the URL
       } else set('idle');
     },
 
@@ -454,11 +535,14 @@ export function install(flow: Flow, d: Deps): Run {
       if (sendSMS || handoff) body.lang = host._lang;
       const clientSecret = secret();
       if (clientSecret) body.clientSecret = clientSecret;
+      else if (flow.attempt)
+        (body as OnboardingLinkRequest & { session?: string }).session = flow.attempt; // the next attempt
       else if (host.customerRef) body.customerRef = host.customerRef;
       const bot = host._bot?.token;
       if (bot) body.turnstileToken = bot;
       try {
         await link(body, handoff, signal);
+        flow.attempt = undefined;
       } catch (e) {
         if (signal.aborted) return;
         const stored = again && isFailure(e) ? d.readStored() : undefined;

@@ -14,16 +14,19 @@ const LABEL: Record<TextField, keyof Strings> = {
 };
 
 function field(
-  { flow, t }: ViewContext,
+  c: ViewContext,
   name: TextField,
   errs: FieldErrors,
   o: { type?: string; autocomplete: string; optional?: boolean; inputmode?: string },
 ): TemplateResult {
+  const { flow, t } = c;
   const err = errs[name];
-  const describedBy = [o.optional ? `${name}-hint` : '', err ? `${name}-error` : ''].filter(Boolean).join(' ');
+  // "Given name (if you have one)" says it in its label; "Middle name" has the "Optional" hint.
+  const hint = o.optional && name === 'middleName';
+  const describedBy = [hint ? `${name}-hint` : '', err ? `${name}-error` : ''].filter(Boolean).join(' ');
   return html`<div class="field" part="field">
     <label for=${name} part="label">${t[LABEL[name]]}</label>
-    ${o.optional ? html`<span id="${name}-hint" class="hint" part="hint">${t.optional}</span>` : nothing}
+    ${hint ? html`<span id="${name}-hint" class="hint" part="hint">${t.optional}</span>` : nothing}
     <input
       id=${name}
       name=${name}
@@ -36,32 +39,42 @@ function field(
       aria-invalid=${err ? 'true' : nothing}
       aria-describedby=${describedBy || nothing}
     />
-    ${errorLine(name, err && t[err])}
+    ${errorLine(name, err && (flow.say?.(c, err) ?? t[err]))}
   </div>`;
 }
 
-/** "Continue on this device" / "Continue on my phone" (always), and "Text me a link" where `sms` is set. */
-const delivery = ({ flow, t, sms }: ViewContext) => {
+/**
+ * "Continue on this device" (preselected), "Continue on my phone" (not on a phone) and "Text me a link" (with `sms`,
+ * for a country code texting may go to). No choice to make, no group.
+ */
+const delivery = ({ flow, t }: ViewContext) => {
+  const sms = flow.smsOffered();
+  const phone = !flow.onPhone();
   const sendSMS = sms && flow.sendSMS;
-  return html`<fieldset part="choice">
-    <legend>${t.deliveryLegend}</legend>
-    <div class="check">
-      <input id="here" type="radio" name="delivery" value="here" .checked=${!sendSMS && !flow.handoff} />
-      <label for="here">${t.continueHere}</label>
-    </div>
-    <div class="check">
-      <input id="phone" type="radio" name="delivery" value="phone" .checked=${!sendSMS && flow.handoff} />
-      <label for="phone">${t.continuePhone}</label>
-    </div>
-    ${
-      sms
-        ? html`<div class="check">
-          <input id="sms" type="radio" name="delivery" value="sms" .checked=${sendSMS} />
-          <label for="sms">${t.textMe}</label>
-        </div>`
-        : nothing
-    }
-  </fieldset>`;
+  const handoff = phone && !sendSMS && flow.handoff;
+  const choice = (id: string, label: string, checked: boolean) =>
+    html`<div class="check">
+      <input id=${id} type="radio" name="delivery" value=${id} .checked=${checked} />
+      <label for=${id}>${label}</label>
+    </div>`;
+  return sms || phone
+    ? html`<fieldset part="choice">
+        <legend>${t.deliveryLegend}</legend>
+        ${choice('here', t.continueHere, !sendSMS && !handoff)} ${phone ? choice('phone', t.continuePhone, handoff) : nothing}
+        ${sms ? choice('sms', t.textMe, sendSMS) : nothing}
+      </fieldset>`
+    : nothing;
+};
+
+/** Family name first where the language writes it first. */
+const FAMILY_FIRST = /^(ja|ko|zh|hu|vi)\b/;
+
+/** The line above the form: what the check needs, how long it takes, who checks, and the partner's privacy notice. */
+const intro = ({ flow, t }: ViewContext) => {
+  const url = flow.host.privacyUrl;
+  return html`<p class="hint" part="intro">
+    ${t.intro} ${url && /^https?:\/\//i.test(url) ? html`<a href=${url} target="_blank" rel="noopener">${t.privacyLink}</a>` : nothing}
+  </p>`;
 };
 
 /** `idle`, `submitting`, and a fault while submitting: the form (with the fault above it). */
@@ -70,11 +83,13 @@ export const form = (c: ViewContext, fault?: (c: ViewContext) => TemplateResult)
   const busy = flow.state === 'submitting';
   const errs = flow.visibleErrors();
   const consentErr = errs.consent;
+  const family = field(c, 'familyName', errs, { autocomplete: 'family-name' });
   return html`<form part="form" novalidate @submit=${flow.onSubmit} @input=${flow.onInput} @change=${flow.onInput} @focusout=${flow.onBlur} @focusin=${flow.onFocusIn}>
-    ${fault ? fault(c) : nothing}
+    ${fault ? fault(c) : nothing} ${flow.attempt ? flow.views.attempt?.(c) : intro(c)}
+    ${FAMILY_FIRST.test(c.lang) ? family : nothing}
     ${field(c, 'givenName', errs, { autocomplete: 'given-name', optional: true })}
     ${field(c, 'middleName', errs, { autocomplete: 'additional-name', optional: true })}
-    ${field(c, 'familyName', errs, { autocomplete: 'family-name' })}
+    ${FAMILY_FIRST.test(c.lang) ? nothing : family}
     ${dateOfBirth(c, errs)}
     <div class="row">
       ${field(c, 'phoneCode', errs, { autocomplete: 'tel-country-code', inputmode: 'tel' })}

@@ -17,7 +17,7 @@ const offline: View = ({ flow, t }) =>
   </div>`;
 
 const pick = (flow: Flow): View | undefined =>
-  flow.notice ? flow.views.notice : flow.state === 'checking' ? checking : flow.views[flow.state];
+  flow.notice ? flow.views.notice : flow.leftFlow ? flow.views.left : flow.state === 'checking' ? checking : flow.views[flow.state];
 
 /** What to show for the flow's state. A fault while submitting keeps the form, the fault above it. */
 export const view: View = (c: ViewContext) => {

@@ -21,7 +21,7 @@ export const PAGE_STRINGS_EN: PageDictionary = {
   ],
   requestedBy: 'Requested by {partner}.',
   continue: 'Continue',
-  codeLabel: 'Code',
+  codeLabel: 'The 6-digit code on your computer',
   confirm: 'Confirm',
   sixDigits: 'Enter the 6 digits of the code.',
   wrongCode: 'That code is not right. {n, plural, one {# try} other {# tries}} left.',

@@ -18,8 +18,12 @@ button{display:block;margin-top:1rem;font:inherit;font-weight:600;padding:.75rem
 .error{color:#b42318;font-weight:600}
 @media (prefers-color-scheme:dark){body{color:#e6e9ee;background:#0d1117}main{background:#161b22}.who{color:#a9b1bc}}`;
 
-/** The return page of a texted link: asks for the code shown where the person started. */
-export function codePage(lang: PageLang, t: PageStrings, action: string, problem?: string): string {
+/** "Requested by {partner}.": who asked for the check, on every page of a verification whose partner is known. */
+export const whoLine = (t: PageStrings, partnerName: string | undefined): string =>
+  partnerName ? `<p class="who">${esc(fill(t.requestedBy, { partner: partnerName }, t.lang))}</p>\n` : '';
+
+/** The return page of a handed-off link: asks for the code shown where the person started ("the 6-digit code on your computer"). */
+export function codePage(lang: PageLang, t: PageStrings, action: string, problem?: string, partnerName?: string): string {
   const [title, message] = t.enterCode;
   const form = `<form method="post" action="${esc(action)}">
 <label for="code">${esc(t.codeLabel)}</label>
@@ -31,7 +35,7 @@ ${
     : ''
 }<button type="submit">${esc(t.confirm)}</button>
 </form>`;
-  return handoffPage(lang, title, message, form);
+  return handoffPage(lang, title, message, form, whoLine(t, partnerName));
 }
 
 /**
@@ -41,14 +45,14 @@ ${
  */
 export function continuePage(lang: PageLang, t: PageStrings, action: string, partnerName: string | undefined): string {
   const [title, message] = t.continueTitle;
-  const who = partnerName ? `<p class="who">${esc(fill(t.requestedBy, { partner: partnerName }, lang))}</p>\n` : '';
-  const form = `${who}<form method="post" action="${esc(action)}">
+  const form = `<form method="post" action="${esc(action)}">
 <button type="submit">${esc(t.continue)}</button>
 </form>`;
-  return handoffPage(lang, title, message, form);
+  return handoffPage(lang, title, message, form, whoLine(t, partnerName));
 }
 
-export function handoffPage(lang: PageLang, title: string, message: string, extra = ''): string {
+/** A phone page: its title, its message, who asked for the check (`who`, under the title) and any form (`extra`). */
+export function handoffPage(lang: PageLang, title: string, message: string, extra = '', who = ''): string {
   return htmlPage({
     lang,
     rtl: isRtl(lang),
@@ -56,7 +60,7 @@ export function handoffPage(lang: PageLang, title: string, message: string, extr
     stylesheet: '/handoff/page.css',
     body: `<main>
 <h1>${esc(title)}</h1>
-<p>${esc(message)}</p>
+${who}<p>${esc(message)}</p>
 ${extra}</main>
 `,
   });

@@ -15,10 +15,11 @@ import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
 import type { AppEnv } from '../app-env';
 import { ApiError, errorName } from '../lib/errors';
+import { lifecycle } from '../verifications/lifecycle';
 import { VERIFICATION_ID } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
 import { partnerById } from '../partners/resolve';
-import { codePage, continuePage, HANDOFF_CSS, handoffPage } from './pages';
+import { codePage, continuePage, HANDOFF_CSS, handoffPage, whoLine } from './pages';
 import { pageLang, pageStrings, type PageLang, type PageStrings } from './page-strings';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
@@ -42,12 +43,29 @@ const langOf = (c: Context<AppEnv>): PageLang => pageLang(c.req.query('l'), c.re
 
 type PageName = { [K in keyof PageStrings]: PageStrings[K] extends readonly [string, string] ? K : never }[keyof PageStrings];
 
+/**
+ * The display name of the partner that asked for this verification's check, for "Requested by …" on each of its
+ * pages; undefined when the URL names no verification that can be read (nothing to say, never an error).
+ */
+async function partnerNameOf(c: Context<AppEnv>): Promise<string | undefined> {
+  const vid = c.req.param('verificationId') ?? '';
+  if (!VERIFICATION_ID.test(vid)) return undefined;
+  try {
+    const v = await verifications(c.env).read(vid);
+    return v ? (await partnerById(c.env, v.workerOrigin, v.partnerId))?.displayName : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function page(c: Context<AppEnv>, name: PageName, status: 200 | 404 | 410 | 429 = 200) {
   headers(c);
   const t = await pageStrings(c.env.ASSETS, langOf(c));
   const [title, message] = t[name];
   c.header('Content-Language', t.lang);
-  return c.html(handoffPage(t.lang, title, message), status);
+  // A spent request budget reads nothing more.
+  const partner = status === 429 ? undefined : await partnerNameOf(c);
+  return c.html(handoffPage(t.lang, title, message, '', whoLine(t, partner)), status);
 }
 
 /** The code form of a texted link's return page (a wrong code is a 400 for what it is). */
@@ -57,7 +75,8 @@ async function codeForm(c: Context<AppEnv>, vid: string, problem?: (t: PageStrin
   const t = await pageStrings(c.env.ASSETS, lang);
   c.header('Content-Language', t.lang);
   // The form keeps the language asked for: the next page may find its strings.
-  return c.html(codePage(t.lang, t, `/handoff/${vid}/return?l=${lang}`, problem?.(t)), problem ? 400 : 200);
+  const partner = await partnerNameOf(c);
+  return c.html(codePage(t.lang, t, `/handoff/${vid}/return?l=${lang}`, problem?.(t), partner), problem ? 400 : 200);
 }
 const sixDigits = (t: PageStrings) => t.sixDigits;
 
@@ -131,6 +150,9 @@ export const handoff = new Hono<AppEnv>()
       ...(checkId && checkId.length <= 200 ? { checkId } : {}),
       ...(token && token.length <= 2048 ? { token } : {}),
     };
+    // A link the person took back on the first device ("Use this device instead", "Change my number"): it no longer works.
+    const current = await verifications(c.env).read(vid);
+    if (current && lifecycle(current) === 'canceled') return page(c, 'linkGone', 410);
     const arrived = await verifications(c.env).arrive(vid, secret, outcome, hint);
     if (!arrived) return page(c, 'returnGone', 410);
     if (arrived.needsCode) {

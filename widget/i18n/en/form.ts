@@ -5,7 +5,7 @@
  * widget/i18n/en.ts joins both: the source of every translation.
  */
 export default {
-  givenName: 'Given name',
+  givenName: 'Given name (if you have one)',
   middleName: 'Middle name',
   familyName: 'Family name',
   optional: 'Optional',
@@ -26,4 +26,6 @@ export default {
   checking: 'Checking your result…',
   errNetwork: 'Can’t connect. Check your connection and try again.',
   retry: 'Try again',
+  intro: 'We check your name, date of birth and mobile number with our verification partner. It takes about 2 minutes.',
+  privacyLink: 'How your data is used',
 };

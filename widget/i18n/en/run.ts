@@ -47,4 +47,11 @@ export default {
   errSetup: 'Verification can’t start on this page. Please contact the site.',
   errGeneric: 'Something went wrong. Please try again.',
   startAgain: 'Start again',
+  countryIs: '{code} is {country}: is that right?',
+  changeNumber: 'Change my number',
+  continueCheck: 'Continue the check',
+  changeDetails: 'Change my details',
+  leftFlow: 'The check is not finished yet.',
+  requiresInput: 'Check your details and try again',
+  requiresInputHint: 'Something you typed may not match your official records. Correct it and send the form again.',
 };

@@ -5,7 +5,7 @@ import type { View } from '../../views/view.js';
  * `complete`: a final check status, as a heading that gets focus (a live
  * region that was on the page before may stay silent after a return). Only a
  * clear success carries the success accent; any other outcome is neutral
- * (never "you failed": the partner says what comes next).
+ * (never "you failed": the partner says what comes next, in the `outcome` slot).
  */
 export const complete =
   ({ html }: Deps): View =>
@@ -13,5 +13,6 @@ export const complete =
     const ok = flow.checkStatus.startsWith('CHECKED_SUCCESS');
     return html`<div class="panel outcome ${ok ? 'ok' : ''}" part="message complete">
     <h2 tabindex="-1" id="focus">${ok ? t.completeSuccess : t.completeOther}</h2>
+    <slot name="outcome"></slot>
   </div>`;
   };

@@ -67,5 +67,12 @@ export const handoff =
     </div>
     <p class="hint" role="status">${flow.copied ? t.copied : flow.renewed ? t.handoffRenewed : ''}</p>
     <p role="status">${flow.phoneOpened ? t.phoneOpened : t.handoffWait}</p>
+    ${
+      flow.host.clientSecret
+        ? nothing
+        : html`<div class="actions">
+          <button type="button" class="secondary" part="button secondary" @click=${flow.useThisDevice}>${t.useThisDevice}</button>
+        </div>`
+    }
   </div>`;
   };

@@ -9,11 +9,15 @@ import type { View } from '../../views/view.js';
 import { alertView } from './alert.js';
 import { complete } from './complete.js';
 import { handoff } from './handoff.js';
+import { attempt } from './attempt.js';
+import { left } from './left.js';
 import { notice } from './notice.js';
 import { redirecting } from './redirecting.js';
 import { smsSent } from './sms-sent.js';
 
-export const runViews = (d: Deps): Partial<Record<KycState | 'notice', View>> => ({
+export const runViews = (d: Deps): Partial<Record<KycState | 'notice' | 'left' | 'attempt', View>> => ({
+  attempt: attempt(d),
+  left: left(d),
   redirecting: redirecting(d),
   handoff: handoff(d),
   'sms-sent': smsSent(d),

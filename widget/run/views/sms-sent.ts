@@ -29,9 +29,10 @@ export const smsSent =
     <div class="actions">
       <button type="button" part="button" @click=${flow.sendAgain}>${t.sendAgain}</button>
       ${
-        expired || !flow.link?.url
+        flow.host.clientSecret
           ? nothing
-          : html`<button type="button" class="secondary" part="button secondary" @click=${flow.useThisDevice}>${t.useThisDevice}</button>`
+          : html`<button type="button" class="secondary" part="button secondary" @click=${flow.changeNumber}>${t.changeNumber}</button>
+            <button type="button" class="secondary" part="button secondary" @click=${flow.useThisDevice}>${t.useThisDevice}</button>`
       }
     </div>
   </div>`;
