@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono/tiny';
 import { WithdrawLinkRequest, type WithdrawLinkAnswer } from '../contract';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { readJson } from '../lib/validation';
 import { lifecycle } from '../verifications/lifecycle';
