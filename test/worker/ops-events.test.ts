@@ -5,7 +5,7 @@
  * any of them; a queue that fails or hangs never fails or delays an answer.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
 import { http, HttpResponse, delay } from 'msw';
 import type { Env } from '../../worker/lib/env';
 import type { OpsMessage } from '../../worker/ops/events';
@@ -31,10 +31,12 @@ function fakeQueue() {
 
 function stack(queue: Env['EVENTS_QUEUE']) {
   const env: Env = { ...baseEnv, RESULT_POLL_SECONDS: '30', VERIFICATION_GRACE_SECONDS: '60', EVENTS_QUEUE: queue };
-  let now = Date.now();
-  const store = new MemoryVerifications(env, { now: () => now });
+  // The routes read the runtime's clock and the store the test's: one clock for both, frozen and moved by the test.
+  mock.timers.reset();
+  mock.timers.enable({ apis: ['Date'], now: Date.now() });
+  const store = new MemoryVerifications(env, { now: () => Date.now() });
   useNodeTwins(env, { verifications: store });
-  return { env, store, advance: (ms: number) => void (now += ms) };
+  return { env, store, advance: (ms: number) => mock.timers.tick(ms) };
 }
 
 /** Lets the sends that run after the answer settle. */
@@ -44,6 +46,7 @@ const strip = ({ id: _i, at: _a, ...rest }: OpsMessage) => rest;
 let status = 'CHECKED_SUCCESS_CLEAR';
 before(startHarness);
 after(stopHarness);
+afterEach(() => mock.timers.reset());
 beforeEach(() => {
   status = 'CHECKED_SUCCESS_CLEAR';
   vendor(
