@@ -1,15 +1,15 @@
 /**
- * `/v1`: the partner's server API (docs/server-api.md "The partner's server API"),
- * server to server with a server key. The routes of `routes.ts`, validated
- * with the zod schemas of `requests.ts`; every answer `Cache-Control: no-store`, no CORS
- * headers, errors an ErrorObject. The browser API never imports this.
+ * `/v1`: the partner's server API (docs/server-api.md), server to server
+ * with a server key. Each handler is served from its definition in
+ * `routes.ts` (`serve.ts`), which is also what `GET /v1/openapi.json`
+ * shows; every answer `Cache-Control: no-store`, no CORS headers, errors an
+ * ErrorObject. The browser API never imports this.
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
-import type * as z from 'zod/mini';
 import type { AppEnv } from '../lib/env';
 import { bindingIfAny } from '../lib/env';
-import { ApiError, PARSE, validationError, zodIssues } from '../lib/errors';
+import { ApiError, validationError } from '../lib/errors';
 import { idempotency } from '../middleware/idempotency';
 import { clientIp, enforce } from '../lib/limits';
 import { normaliseOrigin } from '../lib/origins';
@@ -24,8 +24,15 @@ import { lifecycle, newVerificationId, CHECKING, VERIFICATION_ID, type Verificat
 import { verifications } from '../verifications/verification-store';
 import { listIndex, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
-import { CreateVerificationRequest, GetQuery, IdempotencyHeader, ListQuery } from './requests';
-import type { CreatedVerification, Person, Verification as V1Verification, VerificationSummary } from './schemas';
+import { routes } from './routes';
+import {
+  CreateVerificationRequest,
+  type CreatedVerification,
+  type Person,
+  type Verification as V1Verification,
+  type VerificationSummary,
+} from './schemas';
+import { refuseOtherMethods, serve } from './serve';
 
 export const DEFAULT_EXPIRES_IN_SECONDS = 86_400;
 const DEFAULT_LIMIT = 20;
@@ -33,12 +40,6 @@ const DEFAULT_LIMIT = 20;
 const iso = (t: number | undefined | null) => (t === null ? undefined : iso1(t));
 const iso1 = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
 const notFound = () => new ApiError(404, 'NOT_FOUND', 'There is no such verification.');
-
-function check<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
-  const parsed = schema.safeParse(input, PARSE);
-  if (!parsed.success) throw validationError(zodIssues(parsed.error));
-  return parsed.data;
-}
 
 /** An index row as the list shows it. */
 function fromRow(r: IndexRow): VerificationSummary {
@@ -140,20 +141,6 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
   } as Person;
 }
 
-/**
- * The paths of routes.ts's table, as the router writes them. Written out here
- * so the worker does not bundle the table's documentation; test/worker/
- * openapi.test.ts checks that the served routes and the document agree.
- */
-const PATHS = {
-  verifications: '/v1/verifications',
-  verification: '/v1/verifications/:verificationId',
-  cancel: '/v1/verifications/:verificationId/cancel',
-  redact: '/v1/verifications/:verificationId/redact',
-  redeliver: '/v1/verifications/:verificationId/webhook/redeliver',
-  openapi: '/v1/openapi.json',
-} as const;
-
 export const serverApi = new Hono<AppEnv>();
 
 // No CORS (a browser never holds a server key), never cached, and a caller known by its key.
@@ -162,11 +149,11 @@ serverApi.use('/v1/*', async (c, next) => {
   c.header('Cache-Control', 'no-store');
 });
 
-// The document as the repository has it (worker/server-api/openapi.json), which the build copies among the
-// static assets: read through ASSETS, not bundled (19.5 KB). run_worker_first covers /v1/*, so the answer
-// is this route's: no-store and no CORS, as every /v1 answer.
-serverApi.get(PATHS.openapi, async (c) => {
-  const res = await bindingIfAny(c.env, 'ASSETS')?.fetch(new URL(PATHS.openapi, c.req.url).href);
+// The document, which the build makes from routes.ts (`npm run openapi`: worker/server-api/openapi.ts) among the
+// static assets: read through ASSETS, so zod's JSON Schema converter stays out of the bundle (docs/architecture.md).
+// run_worker_first covers /v1/*, so the answer is this route's: no key, no-store and no CORS, as every /v1 answer.
+serve(serverApi, routes.openapi, async (c) => {
+  const res = await bindingIfAny(c.env, 'ASSETS')?.fetch(new URL(routes.openapi.path, c.req.url).href);
   if (!res?.ok) throw new ApiError(404, 'NOT_FOUND', 'The OpenAPI document is not built: run `npm run build`.');
   return c.body(await res.text(), 200, { 'Content-Type': 'application/json' });
 });
@@ -201,49 +188,52 @@ const idempotentCreate = idempotency({
   },
 });
 
-serverApi.post(PATHS.verifications, idempotentCreate, async (c) => {
-  const env = c.env;
-  const partner = c.get('partner')!;
-  const headers = check(IdempotencyHeader, { 'Idempotency-Key': c.req.header('Idempotency-Key') });
-  const { data: body, text } = await readJson(c, CreateVerificationRequest);
-  // The configuration guard refused the request unless the worker knows its own origin.
-  const own = trustedOwnOrigin(c.var.config, c.req.url)!;
-  if (body.returnUrl !== undefined) {
-    const origin = normaliseOrigin(body.returnUrl);
-    if (!origin || !/^https?:\/\//i.test(body.returnUrl) || !(partner.origins.includes(origin) || origin === own)) {
-      throw validationError([{ issue: 'must be a page on one of your origins', issueLocation: 'returnUrl' }]);
+serve(
+  serverApi,
+  routes.createVerification,
+  async (c, { headers }) => {
+    const env = c.env;
+    const partner = c.get('partner')!;
+    const { data: body, text } = await readJson(c, CreateVerificationRequest);
+    // The configuration guard refused the request unless the worker knows its own origin.
+    const own = trustedOwnOrigin(c.var.config, c.req.url)!;
+    if (body.returnUrl !== undefined) {
+      const origin = normaliseOrigin(body.returnUrl);
+      if (!origin || !/^https?:\/\//i.test(body.returnUrl) || !(partner.origins.includes(origin) || origin === own)) {
+        throw validationError([{ issue: 'must be a page on one of your origins', issueLocation: 'returnUrl' }]);
+      }
     }
-  }
-  const key = headers['Idempotency-Key'];
-  if (key) {
-    const replay = await c.var.idempotency.claim(`${partner.id} v1 ${key}`, text);
-    if (replay) return replay;
-  }
-  const now = Date.now();
-  const expiresAt = now + (body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000;
-  const v: Verification = {
-    id: newVerificationId(),
-    partnerId: partner.id,
-    partnerOrigin: '',
-    customerRef: body.customerRef,
-    customerRefSource: 'server',
-    workerOrigin: own,
-    livemode: c.var.config.livemode,
-    createdAt: now,
-    linkExpiresAt: 0,
-    deadline: expiresAt,
-    status: CHECKING,
-    polls: 0,
-    webhook: { state: 'none', attempts: 0 },
-    server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
-  };
-  await verifications(env).create(v);
-  const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(expiresAt)!, livemode: c.var.config.livemode };
-  return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
-});
+    const key = headers['Idempotency-Key'];
+    if (key) {
+      const replay = await c.var.idempotency.claim(`${partner.id} v1 ${key}`, text);
+      if (replay) return replay;
+    }
+    const now = Date.now();
+    const expiresAt = now + (body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000;
+    const v: Verification = {
+      id: newVerificationId(),
+      partnerId: partner.id,
+      partnerOrigin: '',
+      customerRef: body.customerRef,
+      customerRefSource: 'server',
+      workerOrigin: own,
+      livemode: c.var.config.livemode,
+      createdAt: now,
+      linkExpiresAt: 0,
+      deadline: expiresAt,
+      status: CHECKING,
+      polls: 0,
+      webhook: { state: 'none', attempts: 0 },
+      server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
+    };
+    await verifications(env).create(v);
+    const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(expiresAt)!, livemode: c.var.config.livemode };
+    return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
+  },
+  [idempotentCreate],
+);
 
-serverApi.get(PATHS.verifications, async (c) => {
-  const q = check(ListQuery, c.req.query());
+serve(serverApi, routes.listVerifications, async (c, { query: q }) => {
   if (q.cursor !== undefined && !VERIFICATION_ID.test(q.cursor)) {
     throw validationError([{ issue: 'is not a cursor of this list', issueLocation: 'cursor' }]);
   }
@@ -255,9 +245,8 @@ serverApi.get(PATHS.verifications, async (c) => {
   return c.json({ data: page, ...(rows.length > limit ? { nextCursor: page.at(-1)!.verificationId } : {}) });
 });
 
-serverApi.get(PATHS.verification, async (c) => {
+serve(serverApi, routes.getVerification, async (c, { query: q }) => {
   const v = await own(c);
-  const q = check(GetQuery, c.req.query());
   let person: Person | undefined;
   if (q.include === 'person') {
     if (lifecycle(v) !== 'final') {
@@ -275,7 +264,7 @@ serverApi.get(PATHS.verification, async (c) => {
   return c.json(await describe(c, v, person));
 });
 
-serverApi.post(PATHS.cancel, async (c) => {
+serve(serverApi, routes.cancelVerification, async (c) => {
   const v = await own(c);
   const status = lifecycle(v);
   if (status !== 'created' && status !== 'open') {
@@ -288,14 +277,14 @@ serverApi.post(PATHS.cancel, async (c) => {
   return c.json(await describe(c, after));
 });
 
-serverApi.post(PATHS.redact, async (c) => {
+serve(serverApi, routes.redactVerification, async (c) => {
   const v = await own(c);
   const after = await verifications(c.env).redact(v.id);
   if (!after) throw notFound();
   return c.json(await describe(c, after));
 });
 
-serverApi.post(PATHS.redeliver, async (c) => {
+serve(serverApi, routes.redeliverWebhook, async (c) => {
   const v = await own(c);
   const event = await verifications(c.env).redeliver(v.id);
   if (!event) throw new ApiError(409, 'NO_EVENT', 'This verification has not ended yet: there is no event to send again.');
@@ -303,15 +292,4 @@ serverApi.post(PATHS.redeliver, async (c) => {
 });
 
 // A known /v1 path asked with another method: 405 with Allow; anything else under /v1: 404.
-for (const [path, allow] of [
-  [PATHS.verifications, 'GET, POST'],
-  [PATHS.verification, 'GET'],
-  [PATHS.cancel, 'POST'],
-  [PATHS.redact, 'POST'],
-  [PATHS.redeliver, 'POST'],
-  [PATHS.openapi, 'GET'],
-] as const) {
-  serverApi.all(path, () => {
-    throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed here.', [], { Allow: allow });
-  });
-}
+refuseOtherMethods(serverApi, Object.values(routes));
