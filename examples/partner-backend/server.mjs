@@ -60,7 +60,7 @@ export const kyc = createClient({ baseUrl: WORKER, headers: SERVER_KEY ? { Autho
 /**
  * What this site knows about each account (its own records): the profile the
  * person gave when signing up, and the verification its server started.
- * @type {Map<string, { profile: { givenName: string, familyName: string, dateOfBirth: string }, started?: { verificationId: string, clientSecret: string } }>}
+ * @type {Map<string, { profile: { givenName: string, familyName: string, dateOfBirth: string }, started?: { verificationId: string } }>}
  */
 const accounts = new Map();
 const DEFAULT_PROFILE = { givenName: 'Ada', familyName: 'Lovelace', dateOfBirth: '1990-12-10' };
@@ -79,8 +79,11 @@ const same = (a, b) =>
     .toLowerCase();
 
 /**
- * Starts (or resumes) the account's verification: the same one while it is
- * created or open, a new one otherwise. Returns the client secret for the page.
+ * Starts (or resumes) the account's verification: the one it keeps for the
+ * account while the worker still gives its client secret (the person can still
+ * work on it: created, open or requires_input), a new one otherwise. Every page
+ * load asks this, so no load makes an orphan verification. Returns the client
+ * secret for the page.
  * @param {string} account
  */
 export async function startVerification(account) {
@@ -89,7 +92,7 @@ export async function startVerification(account) {
     const { data } = await kyc.GET('/v1/verifications/{verificationId}', {
       params: { path: { verificationId: known.started.verificationId } },
     });
-    if (data && (data.status === 'created' || data.status === 'open')) return known.started;
+    if (data?.clientSecret) return { verificationId: data.verificationId, clientSecret: data.clientSecret };
   }
   const { data, error } = await kyc.POST('/v1/verifications', {
     params: { header: { 'Idempotency-Key': `start-${account}-${randomUUID()}` } },
@@ -97,10 +100,10 @@ export async function startVerification(account) {
   });
   if (!data) throw new Error(`the worker refused: ${error?.errorCode ?? 'no answer'}`);
   if (!TEST_MODE && data.livemode !== true) throw new Error('not livemode');
-  const started = { verificationId: data.verificationId, clientSecret: data.clientSecret };
-  accounts.set(account, { profile: known?.profile ?? DEFAULT_PROFILE, started });
+  // Only the id is kept: the secret is read again from the worker when the page loads again.
+  accounts.set(account, { profile: known?.profile ?? DEFAULT_PROFILE, started: { verificationId: data.verificationId } });
   tie(data.verificationId, account);
-  return started;
+  return { verificationId: data.verificationId, clientSecret: data.clientSecret };
 }
 
 /**

@@ -206,6 +206,25 @@ describe('/v1 verifications', () => {
     assert.equal(idem.status, 400);
   });
 
+  it('resume from a retrieved client secret (the page pattern: the verification id kept in the session): no second vendor link', async () => {
+    const made = await create('alpha', `acct-${crypto.randomUUID().slice(0, 8)}`);
+    const created = await get('alpha', made.verificationId);
+    assert.equal(created.body.clientSecret, made.clientSecret, 'created: the client secret again');
+    const first = await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: created.body.clientSecret });
+    assert.equal(first.status, 200, await first.clone().text());
+    const link = (await first.json()) as { url: string };
+    const opened = await get('alpha', made.verificationId);
+    // The page loads again: its server retrieves the verification it kept and gives the page the secret it read.
+    const resumed = await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: opened.body.clientSecret });
+    assert.equal(resumed.status, 200, await resumed.clone().text());
+    assert.equal(((await resumed.json()) as { url: string }).url, link.url, 'the same vendor link, not a second one');
+    assert.equal((await get('alpha', made.verificationId)).body.entityId, opened.body.entityId, 'the same vendor entity');
+    const canceled = await v1(`/v1/verifications/${made.verificationId}/cancel`, PARTNERS.alpha.serverKey, { method: 'POST' });
+    assert.equal(canceled.status, 200);
+    assert.equal(((await canceled.json()) as { clientSecret?: string }).clientSecret, undefined);
+    assert.equal((await get('alpha', made.verificationId)).body.clientSecret, undefined, 'a canceled verification has no secret to give');
+  });
+
   it('Idempotency-Key: the same request answers the same verification and client secret', async () => {
     const headers = { 'Idempotency-Key': `idem-${crypto.randomUUID()}` };
     const key = PARTNERS.alpha.serverKey;
@@ -270,6 +289,7 @@ describe('/v1 verifications', () => {
     assert.equal(read.status, 'open');
     assert.equal(read.partnerOrigin, PARTNERS.alpha.origin);
     assert.ok(read.entityId);
+    assert.equal(read.clientSecret, made.clientSecret, 'an open verification can be resumed: retrieve gives its client secret');
     const early = await get('alpha', made.verificationId, '?include=person');
     assert.equal(early.res.status, 409);
     assert.equal(early.body.errorCode, 'NOT_FINAL');

@@ -78,11 +78,19 @@ export function summary(v: Verification, livemode: boolean): VerificationSummary
   };
 }
 
+/**
+ * The statuses in which the person can still work on a verification: its
+ * client secret comes with it, so the partner's page can be given it again
+ * (resume) instead of asking for a new verification on every load.
+ */
+const RESUMABLE: ReadonlySet<string> = new Set(['created', 'open', 'requires_input']);
+
 async function describe(c: Context<AppEnv>, v: Verification, person?: Person): Promise<V1Verification> {
   const livemode = c.var.config.livemode;
   const w = v.webhook;
   return {
     ...summary(v, livemode),
+    ...(RESUMABLE.has(lifecycle(v)) ? { clientSecret: await clientSecretFor(c.env, v.id) } : {}),
     ...(lifecycle(v) === 'final' && v.entityId !== undefined ? { resultToken: await issueResultToken(c.env, v) } : {}),
     webhook: {
       state: w.state,

@@ -213,6 +213,10 @@ export const Verification = meta(
   z.object({
     ...verificationFields,
     resultToken: meta(z.optional(z.string()), { description: 'Once final: the signed result token (as `kyc-complete` carries it).' }),
+    clientSecret: meta(z.optional(z.string()), {
+      description:
+        'While the person can still work on it (`created`, `open`, `requires_input`): the same client secret as at creation, to give the page again (resume, no second verification). Never in a URL, a log line or storage beyond `sessionStorage`.',
+    }),
     webhook: WebhookStatus,
     person: meta(z.optional(Person), { description: 'With `?include=person`, once final.' }),
   }),
