@@ -4,7 +4,7 @@
 // <kyc-onboard> and must TRUST the outcome. It never believes the browser,
 // and never lets a page-set reference choose an account.
 //
-// Server first (with KYC_SERVER_KEY, the partner's `kyc_sk_…` server key):
+// Server first (with KYC_SERVER_KEY, the partner's `kyc_sk_test_…` or `kyc_sk_live_…` server key):
 //   - POST /kyc/start: the page asks this server for a client secret; the
 //     server starts a verification for the session's account
 //     (`POST /v1/verifications`, customerRef = the account; the same one

@@ -22,10 +22,23 @@ import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare
 
 const secretOf = () => `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64')}`;
 const PARTNERS = {
-  alpha: { origin: 'https://alpha.example', child: 'demo-child-a', key: 'sandbox-key-a', secret: secretOf(), serverKey: newServerKey() },
-  beta: { origin: 'https://beta.example', child: 'demo-child-b', key: 'sandbox-key-b', secret: secretOf(), serverKey: newServerKey() },
+  alpha: {
+    origin: 'https://alpha.example',
+    child: 'demo-child-a',
+    key: 'sandbox-key-a',
+    secret: secretOf(),
+    serverKey: newServerKey('test'),
+  },
+  beta: {
+    origin: 'https://beta.example',
+    child: 'demo-child-b',
+    key: 'sandbox-key-b',
+    secret: secretOf(),
+    serverKey: newServerKey('test'),
+  },
 } as const;
-const ENV_KEY = newServerKey();
+// A key made before keys said their mode (`kyc_sk_` + 43): still accepted, with a warning in the log.
+const ENV_KEY = `kyc_sk_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}`;
 const ENV_ORIGIN = 'https://env.example';
 
 interface Delivery {
@@ -158,7 +171,7 @@ describe('/v1 keys', () => {
       v1('/v1/verifications', undefined, { headers: { Origin: PARTNERS.alpha.origin } }),
       v1('/v1/verifications', 'not-a-key', { headers: { Origin: PARTNERS.alpha.origin } }),
       v1('/v1/verifications', `${PARTNERS.alpha.serverKey.slice(0, -1)}x`, { headers: { Origin: PARTNERS.alpha.origin } }),
-      v1('/v1/verifications', newServerKey(), { headers: { Origin: PARTNERS.alpha.origin } }),
+      v1('/v1/verifications', newServerKey('test'), { headers: { Origin: PARTNERS.alpha.origin } }),
       fetch(`${worker.url}/v1/verifications`, { headers: { Authorization: `Basic ${btoa('a:b')}` } }),
     ]);
     const bodies = await Promise.all(answers.map((r) => r.json() as Promise<{ errorCode: string; errorMsg: string; issues: unknown[] }>));
@@ -172,6 +185,15 @@ describe('/v1 keys', () => {
     assert.equal(bodies[0]!.errorCode, 'UNAUTHENTICATED');
   });
 
+  it('a live key on this test deployment (the sandbox is its vendor) is a 401 that says so', async () => {
+    const r = await v1('/v1/verifications', newServerKey('live'));
+    assert.equal(r.status, 401);
+    assert.match(r.headers.get('WWW-Authenticate') ?? '', /^Bearer/);
+    const body = (await r.json()) as { errorCode: string; errorMsg: string };
+    assert.equal(body.errorCode, 'UNAUTHENTICATED');
+    assert.match(body.errorMsg, /a live key on a test deployment/i);
+  });
+
   it('each partner’s key (registry and environment) works, no CORS even with an Origin, no-store', async () => {
     for (const key of [PARTNERS.alpha.serverKey, PARTNERS.beta.serverKey, ENV_KEY]) {
       const r = await v1('/v1/verifications', key, { headers: { Origin: PARTNERS.alpha.origin } });
@@ -179,6 +201,10 @@ describe('/v1 keys', () => {
       assert.equal(r.headers.get('Access-Control-Allow-Origin'), null);
       assert.equal(r.headers.get('Cache-Control'), 'no-store');
     }
+    assert.ok(
+      worker.logs.some((l) => l.includes('server_key_without_mode')),
+      'the key made before modes is accepted with a warning',
+    );
   });
 });
 

@@ -171,7 +171,7 @@ serverApi.use('/v1/*', async (c, next) => {
     throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This API is for servers: no CORS.', [], { Allow: 'GET, POST' });
   let caller;
   try {
-    caller = await authenticate(c.env, c.req.url, c.req.header('Authorization'));
+    caller = await authenticate(c.env, c.req.url, c.req.header('Authorization'), c.var.config.livemode);
   } catch (err) {
     // Bad keys spend the client's budget: guessing costs as much as calling.
     if (err instanceof ApiError && err.errorCode === 'UNAUTHENTICATED')
