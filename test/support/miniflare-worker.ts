@@ -86,6 +86,8 @@ export interface MiniflareOptions {
   /** Requests per 60 s per key of RL_IP (default: wrangler.toml's). */
   ipLimit?: number;
   smsLimit?: number;
+  /** Apply migrations/ to D1 at start (default); `false`: a deployment whose D1 was never migrated. */
+  migrate?: boolean;
   /** Serve this directory as the static assets (the `ASSETS` binding), with wrangler.toml's routing. Default: none. */
   assets?: string;
 }
@@ -150,7 +152,7 @@ async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
   }
   const pid = newWorkerdChild();
   // D1 starts empty in memory: the schema, as `npm start` applies it (migrations/).
-  await applyMigrations(await mf.getD1Database('DB'), ROOT);
+  if (options.migrate !== false) await applyMigrations(await mf.getD1Database('DB'), ROOT);
   const kv = await mf.getKVNamespace('PARTNERS');
   const dispose = () => mf.dispose();
   return { url, port: Number(new URL(url).port), pid, output: () => logs.join('\n'), stop: dispose, mf, kv, logs, dispose };
