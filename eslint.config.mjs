@@ -48,6 +48,8 @@ export default tseslint.config(
       '**/*.d.ts',
       '**/*.d.mts',
       '**/mockServiceWorker.js',
+      // Its own tsc and vite build check it (test/package/apps.test.ts), with its own dependencies.
+      'examples/react-app/**',
     ],
   },
   js.configs.recommended,

@@ -168,7 +168,8 @@ export interface Summary {
   runs: LoadRun[];
 }
 
-function med(runs: LoadRun[]): Summary {
+/** The median run of several (rate, p50, p99), the runs kept. */
+export function med(runs: LoadRun[]): Summary {
   return {
     rps: round(median(runs.map((r) => r.rps)), 1),
     p50: round(median(runs.map((r) => r.p50)), 3),

@@ -4,7 +4,13 @@
  *     Miniflare, wrangler.toml's bindings, a fast local fake vendor), once with
  *     its EVENTS_QUEUE binding and once without it (the emitter then sends
  *     nothing), round-robin at the same concurrency. Goal: events add at most
- *     0.3 ms at p50 (they are sent after the answer, `waitUntil`).
+ *     0.3 ms at p50 (they are sent after the answer, `waitUntil`). Each run
+ *     pair gets two fresh workers (empty state), on and off alternating which
+ *     goes first, and lasts less than RESULT_POLL_SECONDS: every link makes a
+ *     verification whose Durable Object polls the vendor from its alarm 30 s
+ *     later, so on one long-lived worker the verifications of earlier runs
+ *     (thousands of objects, their alarms and memory) load the later runs,
+ *     and the route slowed run after run with events on or off alike.
  *   - the consumer's throughput: batches of 100 mixed events handed to the
  *     worker's queue handler (Miniflare's `queue()`), counted into D1's hourly
  *     rollups exactly once per event id; events per second, and a check that
@@ -13,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { startMiniflareWorker, type MiniflareWorker } from '../test/support/miniflare-worker';
 import { startVendorProcess } from './lib/vendor-process';
-import { against, LINK_BODY, PARTNER_ORIGIN, preflight, rounds, type Compared, type Target } from './load';
+import { against, LINK_BODY, med, PARTNER_ORIGIN, preflight, rounds, type Compared, type Summary, type Target } from './load';
 import { onCleanup } from './lib/cleanup';
 import { round } from './lib/stats';
 import type { Row } from './lib/table';
@@ -86,25 +92,38 @@ export async function opsCost(o: OpsBenchOptions): Promise<OpsBenchResult> {
   };
   const forget = onCleanup(stop);
   try {
-    on = await startMiniflareWorker({ vars: { ...VARS, KYC_BASE_URL: vendor.url } });
-    off = await startMiniflareWorker({ vars: { ...VARS, KYC_BASE_URL: vendor.url }, without: ['EVENTS_QUEUE'] });
     const link = (base: string): Target => ({
       method: 'POST',
       url: `${base}/api/onboarding-link`,
       headers: { 'content-type': 'application/json', origin: PARTNER_ORIGIN },
       body: LINK_BODY,
     });
-    const t = { eventsOn: link(on.url), eventsOff: link(off.url) };
-    for (const x of Object.values(t)) await preflight(x);
-    o.log('  warm-up (discarded)');
-    await rounds(t, o.connections, 2, 1, () => {}, true);
-    o.log(`  link route, events on vs off, ${o.connections} connections, ${o.repeats} × ${o.durationS} s each`);
-    const m = await rounds(t, o.connections, o.durationS, o.repeats, o.log);
-    const compared = against(o.connections, m.eventsOn, m.eventsOff);
+    const fresh = async () => {
+      await on?.dispose().catch(() => {});
+      await off?.dispose().catch(() => {});
+      on = await startMiniflareWorker({ vars: { ...VARS, KYC_BASE_URL: vendor.url } });
+      off = await startMiniflareWorker({ vars: { ...VARS, KYC_BASE_URL: vendor.url }, without: ['EVENTS_QUEUE'] });
+      const t = { eventsOn: link(on.url), eventsOff: link(off.url) };
+      for (const x of Object.values(t)) await preflight(x);
+      await rounds(t, o.connections, 1, 1, () => {}, true); // warm-up (discarded)
+      return t;
+    };
+    o.log(`  link route, events on vs off, ${o.connections} connections, ${o.repeats} × ${o.durationS} s each, two fresh workers per run`);
+    const runs = { eventsOn: [] as Summary['runs'], eventsOff: [] as Summary['runs'] };
+    for (let i = 0; i < o.repeats; i++) {
+      const t = await fresh();
+      const order = i % 2 === 0 ? { eventsOn: t.eventsOn, eventsOff: t.eventsOff } : { eventsOff: t.eventsOff, eventsOn: t.eventsOn };
+      const m = await rounds(order, o.connections, o.durationS, 1, o.log);
+      runs.eventsOn.push(...m.eventsOn.runs);
+      runs.eventsOff.push(...m.eventsOff.runs);
+    }
+    const compared = against(o.connections, med(runs.eventsOn), med(runs.eventsOff));
+    if (!on) throw new Error('no run');
+    const onWorker: MiniflareWorker = on;
 
     // The consumer, on the events-on worker's own D1.
-    const worker = await on.mf.getWorker();
-    const db = await on.mf.getD1Database('DB');
+    const worker = await onWorker.mf.getWorker();
+    const db = await onWorker.mf.getD1Database('DB');
     const benchSeen = db.prepare("SELECT COUNT(*) AS n FROM ops_seen WHERE event_id LIKE 'evt\\_bench\\_%' ESCAPE '\\'");
     const before = (await benchSeen.first<{ n: number }>())?.n ?? 0;
     const batches = Math.ceil(o.events / 100);

@@ -5,7 +5,7 @@
  * family name wins over the button. `Pending` leaves the check CHECKING.
  */
 import { CHECKING } from '../worker/vendor-api/schemas';
-import type { FlowOutcome } from './store';
+import type { CheckRecord, FlowOutcome, SandboxStoreApi } from './store';
 
 export const FORCED_STATUS_BY_FAMILY_NAME: Record<string, string> = {
   Notes: 'CHECKED_SUCCESS_WITH_NOTES',
@@ -23,4 +23,34 @@ export function statusFor(outcome: FlowOutcome, familyName: string | undefined):
     if (name.toLowerCase() === key) return status;
   }
   return outcome === 'complete' ? 'CHECKED_SUCCESS_CLEAR' : 'CHECKED_FAILED';
+}
+
+/** Which check a forced outcome is for: the worker's own record of it (check id, link token, or its entity's latest). */
+export interface CheckRef {
+  entityId: string;
+  checkId?: string;
+  token?: string;
+}
+
+/**
+ * Ends a check with `status` as if the person had finished the hosted flow
+ * (what `npm run sandbox -- complete` asks for): the result call answers it
+ * from now on. Null when no such check exists; a finished check is set again
+ * (the command means "this is the outcome"), its link stays used.
+ */
+export async function forceStatus(store: SandboxStoreApi, ref: CheckRef, status: string, now: number): Promise<CheckRecord | null> {
+  const byId = ref.checkId ? await store.getCheck(ref.checkId) : null;
+  const byToken = !byId && ref.token ? await store.getCheckByLink(ref.token) : null;
+  const check = byId ?? byToken ?? (await store.listChecks(ref.entityId))[0] ?? null;
+  if (!check || check.entityId !== ref.entityId) return null;
+  const success = status.startsWith('CHECKED_SUCCESS') || status === 'CHECKED_PARTIAL_SUCCESS';
+  const settled: CheckRecord = {
+    ...check,
+    checkStatus: status,
+    outcome: check.outcome ?? (success ? 'complete' : 'fail'),
+    flowFinishedAt: check.flowFinishedAt ?? now,
+    completedAt: now,
+  };
+  await store.putCheck(settled);
+  return settled;
 }

@@ -2,7 +2,7 @@
 // `npm run ops -- <command>`: the operator console from a terminal (docs/operations.md).
 //
 //   funnel   [--partner ID] [--since 7d]        the funnel per partner (24h, 7d, 30d, or <n>h / <n>d)
-//   webhooks [--state dead|failed|all] [--partner ID]   webhook deliveries (default: failed)
+//   webhooks [--state dead|failed|undelivered|all] [--partner ID]   webhook deliveries (default: failed)
 //   redeliver <verificationId>                  the verification's last webhook event again (same webhook-id)
 //
 // Where: the local worker (`npm start`) at http://127.0.0.1:8787 by default
@@ -16,7 +16,7 @@ import type { FunnelAnswer } from '../worker/ops/report';
 class UsageError extends Error {}
 
 const USAGE = `usage: npm run ops -- funnel [--partner ID] [--since 7d]
-       npm run ops -- webhooks [--state dead|failed|all] [--partner ID]
+       npm run ops -- webhooks [--state dead|failed|undelivered|all] [--partner ID]
        npm run ops -- redeliver <verificationId>
 options: --url <origin> (default http://127.0.0.1:8787, or OPS_URL), --remote (OPS_URL + OPS_TOKEN), --json`;
 
@@ -153,7 +153,7 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'webhooks': {
       const state = args.flags.get('state') ?? 'failed';
-      if (!['dead', 'failed', 'all'].includes(state)) throw new UsageError('--state is dead, failed or all');
+      if (!['dead', 'failed', 'undelivered', 'all'].includes(state)) throw new UsageError('--state is dead, failed, undelivered or all');
       const q = new URLSearchParams({ state });
       const partner = args.flags.get('partner');
       if (partner) q.set('partner', partner);

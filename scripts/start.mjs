@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { settingsFromEnvironment } from './lib/settings.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -139,49 +140,10 @@ if (watch) {
 const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 // Configuration from the environment, by the names of the configuration
-// table (`WEBHOOK_URL=… npm start`): written to a private file for wrangler's
+// table (`WEBHOOK_URL=… npm start`, scripts/lib/settings.mjs): written to a private file for wrangler's
 // --env-file (after .dev.vars, so the environment wins), never put on a
 // command line, where the process list would show secrets.
-const CONFIG_NAMES = [
-  'KYC_BASE_URL',
-  'KYC_API_KEY',
-  'KYC_CUSTOMER_ID',
-  'KYC_CUSTOMER_CHILD_ID',
-  'KYC_CHANNEL',
-  'KYC_FLOW_ID',
-  'KYC_PROVIDER',
-  'KYC_SMS_SENDER_NAME',
-  'KYC_SMS_TEMPLATE_ID',
-  'KYC_SEARCH_PATH',
-  'KYC_TIMEOUT_MS',
-  'ALLOWED_ORIGINS',
-  'SESSION_SECRET',
-  'SMS_ALLOWED_COUNTRIES',
-  'TURNSTILE_SECRET_KEY',
-  'TURNSTILE_VERIFY_URL',
-  'PUBLIC_ORIGIN',
-  'DEMO',
-  'RESULT_SIGNING_KEYS',
-  'WEBHOOK_URL',
-  'WEBHOOK_SECRET',
-  'RESULT_POLL_SECONDS',
-  'WEBHOOK_TIMEOUT_MS',
-  'WEBHOOK_RETRY_SCHEDULE',
-  'WEBHOOK_MAX_ATTEMPTS',
-  'VERIFICATION_GRACE_SECONDS',
-  'PARTNER_SEALING_KEY',
-  'PARTNERS_CACHE_SECONDS',
-  'SANDBOX_CREDENTIALS',
-  'SANDBOX_SEARCH_CAP',
-  'SANDBOX_TTL_SECONDS',
-  'SANDBOX_LINK_TTL_SECONDS',
-  'OPS_TOKEN',
-  'OPS_ACCESS_TEAM_DOMAIN',
-  'OPS_ACCESS_AUD',
-];
-const applied = CONFIG_NAMES.filter((n) => process.env[n] !== undefined && !/['\n]/.test(process.env[n]));
-// The env file quotes values in '…': one holding a quote or a newline cannot be written there.
-const unusable = CONFIG_NAMES.filter((n) => process.env[n] !== undefined && /['\n]/.test(process.env[n]));
+const { applied, unusable, lines: settingLines } = settingsFromEnvironment(process.env);
 if (unusable.length) console.warn(`[start] not applied (a value with ' or a newline; put it in .dev.vars): ${unusable.join(', ')}`);
 const devVarsFile = join(root, '.dev.vars');
 const devVarsText = existsSync(devVarsFile) ? readFileSync(devVarsFile, 'utf8') : '';
@@ -201,7 +163,7 @@ if (applied.length || Object.keys(localDefaults).length) {
   if (devVarsText) envFiles.push(devVarsFile);
   const dir = mkdtempSync(join(tmpdir(), 'kyc-start-'));
   const file = join(dir, 'env');
-  const lines = [...Object.entries(localDefaults).map(([n, v]) => `${n}='${v}'`), ...applied.map((n) => `${n}='${process.env[n]}'`)];
+  const lines = [...Object.entries(localDefaults).map(([n, v]) => `${n}='${v}'`), ...settingLines];
   writeFileSync(file, lines.join('\n') + '\n', { mode: 0o600 });
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   envFiles.push(file);
@@ -231,6 +193,9 @@ const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
   String(port),
   '--inspector-port',
   '0',
+  // Where it listens: on anything but loopback, the worker opens nothing for "this machine" (worker/lib/local-client.ts).
+  '--var',
+  `LISTEN_HOST:${host}`,
   ...(process.env.STATE_DIR ? ['--persist-to', process.env.STATE_DIR] : []),
   ...envFiles.flatMap((f) => ['--env-file', f]),
 ]);

@@ -54,6 +54,8 @@ export interface FlowApi {
   readonly host: FlowHost;
   state: KycState;
   values: Values;
+  /** The fields the person typed in. */
+  readonly typed: ReadonlySet<string>;
   sendSMS: boolean;
   handoff: boolean;
   qr?: { size: number; modules: string };

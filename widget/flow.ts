@@ -75,6 +75,8 @@ export class Flow implements ReactiveController, FlowApi {
   notice = false;
   /** For the texted link's countdown. */
   now = Date.now();
+  /** The fields the person typed in: a `prefill` never changes them. */
+  typed = new Set<string>();
   /** Views of the states only the run reaches, registered by the run chunk. */
   views: Partial<Record<KycState | 'notice', View>> = {};
 
@@ -83,6 +85,8 @@ export class Flow implements ReactiveController, FlowApi {
   /** @internal The worker's field errors of the last submission, until the field changes. */
   _serverErrors: FieldErrors = {};
   private _busy = false;
+  /** start() has run: from then on a new `prefill` or `clientSecret` is applied as it comes. */
+  private _started = false;
   private _run?: Promise<Run>;
   private _loaded?: Run;
   private _onPageShow = (e: PageTransitionEvent) => {
@@ -121,6 +125,7 @@ export class Flow implements ReactiveController, FlowApi {
 
   /** After the first render: a return from the hosted flow, or a session this tab left behind (Back, reload)? */
   start(): void {
+    this._started = true;
     if (/[?&]kyc_return=(success|error)\b/.test(location.search) || readStored()) {
       this.set('checking');
       void this.load().then(
@@ -134,6 +139,17 @@ export class Flow implements ReactiveController, FlowApi {
       // In a task of its own: not on the way to an interactive form (bench item 2).
       if (!this.host.hasAttribute('no-beacon')) setTimeout(() => navigator.sendBeacon(this.host.endpoint + '/beacon'));
     }
+  }
+
+  /**
+   * `prefill` or `clientSecret` set after the start (a page or a framework
+   * setting them late): the same as if they had been there. The prefill
+   * fills what the person has not typed; a new client secret is resumed
+   * while the form is untouched by a request.
+   */
+  settingsChanged(secretChanged: boolean): void {
+    if (!this._started || !(this.host.clientSecret || this.host.prefill)) return;
+    void this.load().then((r) => (secretChanged && this.state === 'idle' ? r.start() : r.fill()));
   }
 
   // ---- what is shown ---------------------------------------------------------
@@ -165,6 +181,7 @@ export class Flow implements ReactiveController, FlowApi {
       this.handoff = input.value === 'phone';
     } else if (input.name in v) v[input.name] = input.type === 'checkbox' ? input.checked : input.value;
     else return;
+    this.typed.add(input.name);
     delete this._serverErrors[(input.name.startsWith('dob') ? 'dateOfBirth' : input.name) as FieldName];
     this.host.requestUpdate();
   };

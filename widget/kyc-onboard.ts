@@ -106,8 +106,9 @@ export class KycOnboard extends LitElement {
    * (`POST /v1/verifications`): the link is made for it, with your server's
    * `customerRef`. The same secret again resumes it: a final verification
    * shows `complete` at once, an open one continues its hosted flow, a
-   * canceled or expired one is the `VERIFICATION_CLOSED` error. Keep it out
-   * of URLs and logs.
+   * canceled or expired one is the `VERIFICATION_CLOSED` error. It takes
+   * effect whenever it is set before a request is made. Keep it out of URLs
+   * and logs.
    */
   declare clientSecret: string | undefined;
   /**
@@ -115,9 +116,8 @@ export class KycOnboard extends LitElement {
    * personal data stays out of the markup): `{ name?: { givenName?,
    * middleName?, familyName? }, dateOfBirth?: 'YYYY-MM-DD', phone?: { code?,
    * number? } }`. The person sees and may correct every value; a field the
-   * person already typed in is left alone. Set it before the element first
-   * renders (frameworks that set properties on creation do); the worker
-   * never stores it.
+   * person already typed in is left alone. It takes effect whenever it is
+   * set, before or after the element renders; the worker never stores it.
    */
   declare prefill: Prefill | undefined;
   /** Where the hosted flow sends the person back. Default: this page, with its own query string (without the widget's return parameters and the fragment). */
@@ -218,6 +218,7 @@ export class KycOnboard extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
+    if (changed.has('prefill') || changed.has('clientSecret')) this._flow.settingsChanged(changed.has('clientSecret'));
     if (changed.has('turnstileSitekey') && this.turnstileSitekey && !this._bot) {
       const sitekey = this.turnstileSitekey;
       void import('./turnstile.js').then(({ Bot }) => {

@@ -15,7 +15,8 @@
 import { createMiddleware } from 'hono/factory';
 import { demoExplicitlyOn, list, usesSandbox, type AppEnv, type Env } from './lib/env';
 import { isLoopbackHost, normaliseOrigin } from './lib/origins';
-import type { PollSchedule } from './verifications/verification';
+import type { PollSchedule } from './verifications/poll-schedule';
+import type { LifecycleSettings } from './verifications/lifecycle';
 
 export interface Config {
   vendor: {
@@ -53,8 +54,8 @@ export interface Config {
   outcomes: {
     /** RESULT_POLL_SECONDS / RESULT_POLL_MAX_SECONDS, in ms. */
     poll: PollSchedule;
-    /** VERIFICATION_GRACE_SECONDS (default 900). */
-    graceSeconds: number;
+    /** VERIFICATION_GRACE_SECONDS (default 900), LINK_MAX_SECONDS (default 86400), VERIFICATION_MAX_SECONDS (default 86400), in ms. */
+    lifecycle: LifecycleSettings;
     /** WEBHOOK_TIMEOUT_MS (default 15000). */
     webhookTimeoutMs: number;
     /** WEBHOOK_RETRY_SCHEDULE, seconds before each retry. */
@@ -157,7 +158,11 @@ export function readConfig(env: Env): Config {
         pollMs: pollSeconds * 1000,
         maxMs: Math.max(pollSeconds, int(env.RESULT_POLL_MAX_SECONDS, 900, 5, 86_400)) * 1000,
       },
-      graceSeconds: int(env.VERIFICATION_GRACE_SECONDS, 900, 0, 86_400),
+      lifecycle: {
+        graceMs: int(env.VERIFICATION_GRACE_SECONDS, 900, 0, 86_400) * 1000,
+        linkMaxMs: int(env.LINK_MAX_SECONDS, 86_400, 60, 7 * 86_400) * 1000,
+        afterDeadlineMs: int(env.VERIFICATION_MAX_SECONDS, 86_400, 0, 7 * 86_400) * 1000,
+      },
       webhookTimeoutMs: int(env.WEBHOOK_TIMEOUT_MS, 15_000, 100, 60_000),
       webhookRetrySchedule: schedule,
       webhookMaxAttempts: int(env.WEBHOOK_MAX_ATTEMPTS, schedule.length + 1, 1, 100),

@@ -168,15 +168,20 @@ export const ResultRequest = z.strictObject({
 export type ResultRequest = z.input<typeof ResultRequest>;
 
 export interface ResultAnswer {
-  /** `CHECKING` while the check runs; any other value is final. */
+  /** `CHECKING` while the check runs (and while it waits for the next attempt); any other value is final. */
   checkStatus: string;
   verificationId: string;
   /**
    * Asked with a `clientSecret`: `created` (no link yet: show the form),
    * `open` (a link is out: resume it), or `final`. A canceled or expired
-   * verification is a 409 `VERIFICATION_CLOSED` instead.
+   * verification is a 409 `VERIFICATION_CLOSED` instead. With a session or a
+   * client secret: `requires_input` when the last attempt ended `NO_MATCH` or
+   * `UNPROCESSABLE` and another is allowed (no token; a new link for the
+   * same verification is the next attempt).
    */
-  status?: 'created' | 'open' | 'final';
+  status?: 'created' | 'open' | 'requires_input' | 'final';
+  /** With `requires_input`: how the last attempt ended. */
+  lastAttempt?: { checkStatus: string };
   /**
    * Once the status is final: a signed result token (ES256 JWS) for the
    * partner's server to verify against `/.well-known/jwks.json`. A browser's

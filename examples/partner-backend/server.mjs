@@ -30,6 +30,9 @@
 //     any script claiming this site's origin can set it to someone else's
 //     account). One verification's event only ever changes that
 //     verification's record.
+// KYC_APP_DIR=<a built front end> (e.g. examples/react-app/dist): this server
+// serves that app (its index.html at `/`, with the session cookie, and its
+// files) instead of its own page; the app calls the same /kyc/* routes.
 // Run: KYC_WORKER=https://kyc.example.com WEBHOOK_SECRET=whsec_… node server.mjs
 // Test mode (`KYC_TEST_MODE=1` or `--test-mode`): accepts `livemode: false`
 // tokens and webhooks and sandbox keys (`kid` starting `sandbox-`); without
@@ -37,6 +40,8 @@
 // real one.
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import createClient from 'openapi-fetch';
 import { Webhook } from 'standardwebhooks';
@@ -50,6 +55,15 @@ const jwks = createRemoteJWKSet(new URL(`${WORKER}/.well-known/jwks.json`));
 const webhook = process.env.WEBHOOK_SECRET ? new Webhook(process.env.WEBHOOK_SECRET) : undefined;
 const VERIFICATION_ID = /^vrf_[0-9A-HJKMNP-TV-Z]{26}$/;
 const SERVER_KEY = process.env.KYC_SERVER_KEY?.trim() || undefined;
+const APP_DIR = process.env.KYC_APP_DIR ? resolve(process.env.KYC_APP_DIR) : undefined;
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+
+/** A file of the built front end (KYC_APP_DIR), or undefined. @param {string} path */
+function appFile(path) {
+  if (!APP_DIR) return undefined;
+  const file = resolve(join(APP_DIR, path));
+  return file.startsWith(APP_DIR + '/') && extname(file) && existsSync(file) ? file : undefined;
+}
 
 /**
  * A webhook body, as the OpenAPI document's `webhooks` describe each event (kyc-api.d.ts).
@@ -105,6 +119,8 @@ export async function startVerification(account) {
   });
   if (!data) throw new Error(`the worker refused: ${error?.errorCode ?? 'no answer'}`);
   if (!TEST_MODE && data.livemode !== true) throw new Error('not livemode');
+  // A replay of a verification that has since ended comes back without a client secret: nothing to start.
+  if (!data.clientSecret) throw new Error(`the verification is ${data.status} already`);
   // Only the id is kept: the secret is read again from the worker when the page loads again.
   accounts.set(account, { profile: known?.profile ?? DEFAULT_PROFILE, started: { verificationId: data.verificationId } });
   tie(data.verificationId, account);
@@ -125,7 +141,10 @@ export async function readOutcome(account) {
   });
   if (!data) return { status: response.status === 409 ? 409 : 502, body: { error: error?.errorCode ?? 'no answer' } };
   if (!TEST_MODE && data.livemode !== true) return { status: 400, body: { error: 'not livemode' } };
-  if (data.customerRef !== account) return { status: 409, body: { error: 'verification of another account' } };
+  // Only a reference this server set names the account; a page's (customerRefSource "page") never does.
+  if (data.customerRefSource !== 'server' || data.customerRef !== account) {
+    return { status: 409, body: { error: 'verification of another account' } };
+  }
   const person = data.person;
   const match = {
     name: same(person?.name?.givenName, known.profile.givenName) && same(person?.name?.familyName, known.profile.familyName),
@@ -177,7 +196,8 @@ export async function verifyResultToken(token, account) {
   });
   if (!TEST_MODE && String(protectedHeader.kid).startsWith('sandbox-')) throw new Error('sandbox key');
   if (!TEST_MODE && payload.livemode !== true) throw new Error('not livemode');
-  // A reference a page set proves nothing on its own; when present it must at least agree.
+  // A reference a page set (customer_ref_source "page") proves nothing and credits nobody: only the tie below
+  // does. When present it must at least agree, whoever set it.
   if (payload.customer_ref !== undefined && payload.customer_ref !== account) throw new Error('token is for another account');
   if (!tie(String(payload.sub), account)) throw new Error('verification belongs to another account');
   return payload; // payload.check_status is the outcome; payload.sub the verificationId
@@ -265,6 +285,7 @@ export const server = createServer(async (req, res) => {
       if (!accounts.has(account)) accounts.set(account, { profile: DEFAULT_PROFILE });
       const serverFirst = SERVER_KEY && url.searchParams.get('flow') !== 'page';
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Set-Cookie': `sid=${sid}; Path=/; HttpOnly; SameSite=Lax` });
+      if (APP_DIR) return res.end(readFileSync(join(APP_DIR, 'index.html')));
       return res.end(serverFirst ? serverFirstPage(account) : page(account));
     }
     if (req.method === 'POST' && url.pathname === '/kyc/start') {
@@ -322,8 +343,8 @@ export const server = createServer(async (req, res) => {
         return json(res, 401, { error: 'signature refused' });
       }
       const { type, data } = event;
-      // Acknowledged but not acted on: any answer but a 2xx (or a 410) would be retried for days.
-      if (!TEST_MODE && data?.livemode !== true) return void res.writeHead(204).end();
+      // A sandbox or test worker's event: acknowledged (any other answer is retried for days), never recorded.
+      if (!TEST_MODE && data?.livemode !== true) return json(res, 200, { ignored: 'test-mode event (livemode is not true)' });
       if (!VERIFICATION_ID.test(String(data?.verificationId))) return json(res, 400, { error: 'no verificationId' });
       // At least once: the same webhook-id may come again; recording is idempotent.
       // Matched by verificationId: data.customerRef (set by a page) never picks the account.
@@ -342,6 +363,11 @@ export const server = createServer(async (req, res) => {
     }
     if (req.method === 'GET' && url.pathname.startsWith('/kyc/verifications/')) {
       return json(res, 200, verifications.get(decodeURIComponent(url.pathname.slice('/kyc/verifications/'.length))) ?? {});
+    }
+    const file = req.method === 'GET' ? appFile(url.pathname) : undefined;
+    if (file) {
+      res.writeHead(200, { 'Content-Type': TYPES[/** @type {keyof typeof TYPES} */ (extname(file))] ?? 'application/octet-stream' });
+      return res.end(readFileSync(file));
     }
     json(res, 404, { error: 'not found' });
   } catch {

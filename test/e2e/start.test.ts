@@ -37,7 +37,15 @@ describe('npm start', () => {
     const state = mkdtempSync(join(tmpdir(), 'kyc-start-')); // not the developer's .wrangler/state
     const child = spawn(process.execPath, [join(ROOT, 'scripts/start.mjs'), '--no-build'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', STATE_DIR: state },
+      // Two settings `npm start` used to drop: the table's settings all reach wrangler (scripts/lib/settings.mjs).
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        STATE_DIR: state,
+        RESULT_POLL_MAX_SECONDS: '600',
+        LIMIT_OPEN_PER_IP: '20',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -52,6 +60,7 @@ describe('npm start', () => {
       }
       assert.match(out, new RegExp(`Demo\\s+${url}/`));
       assert.match(out, /built-in sandbox/);
+      assert.match(out, /\[start\] settings from the environment: .*RESULT_POLL_MAX_SECONDS, LIMIT_OPEN_PER_IP/);
       assert.match(
         out,
         new RegExp(`Pinned\\s+${url}/widget@[\\w.-]+\\.js\\s+integrity="sha384-`),

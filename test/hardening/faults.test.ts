@@ -32,7 +32,7 @@ const TIMEOUT_MS = 1000;
 /** wrangler dev's proxy plus a busy 2-core machine (other test suites may run at the same time). */
 const MARGIN_MS = 2000;
 const API_KEY = 'faults-api-key-Hy7Ug5Tf4';
-const SECRET = 'faults-session-secret-Mn2Bv8Cx';
+const SECRET = 'faults-session-secret-Mn2Bv8Cx-x';
 const CUSTOMER = 'faults-customer-8812';
 const CREDENTIALS = [API_KEY, SECRET, CUSTOMER];
 /** Put in the vendor's error text: must never reach the browser. */

@@ -28,7 +28,7 @@ before(async () => {
     KYC_API_KEY: API_KEY,
     KYC_CUSTOMER_ID: CUSTOMER,
     KYC_CHANNEL: CHANNEL,
-    SESSION_SECRET: 'guards-session-secret-443',
+    SESSION_SECRET: 'guards-session-secret-443-xxxxxx',
     ALLOWED_ORIGINS: `${A}, ${B}`,
     KYC_TIMEOUT_MS: '3000',
   }));

@@ -40,7 +40,7 @@ before(async () => {
     KYC_BASE_URL: vendor.url,
     KYC_API_KEY: 'heap-key',
     KYC_CUSTOMER_ID: 'heap-customer',
-    SESSION_SECRET: 'heap-session-secret-1234',
+    SESSION_SECRET: 'heap-session-secret-1234-xxxxxxx',
     KYC_TIMEOUT_MS: '3000',
     PUBLIC_ORIGIN: WORKER,
     ALLOWED_ORIGINS: WORKER, // with DEMO off the own origin is a partner only when listed

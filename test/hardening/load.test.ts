@@ -64,7 +64,7 @@ before(async () => {
       KYC_BASE_URL: vendor.url,
       KYC_API_KEY: 'load-api-key-123',
       KYC_CUSTOMER_ID: 'load-customer',
-      SESSION_SECRET: 'load-session-secret-456',
+      SESSION_SECRET: 'load-session-secret-456-xxxxxxxx',
       ALLOWED_ORIGINS: PARTNER,
       KYC_TIMEOUT_MS: '5000',
     },

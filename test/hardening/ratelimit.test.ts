@@ -26,7 +26,7 @@ before(async () => {
       KYC_BASE_URL: vendor.url,
       KYC_API_KEY: 'rl-key-123',
       KYC_CUSTOMER_ID: 'rl-customer',
-      SESSION_SECRET: 'rl-session-secret-0987',
+      SESSION_SECRET: 'rl-session-secret-0987-xxxxxxxxx',
       KYC_TIMEOUT_MS: '2000',
     },
   });

@@ -104,7 +104,7 @@ before(async () => {
       KYC_BASE_URL: vendor.url,
       KYC_API_KEY: 'ts-api-key-77',
       KYC_CUSTOMER_ID: 'ts-customer',
-      SESSION_SECRET: 'ts-session-secret-5566',
+      SESSION_SECRET: 'ts-session-secret-5566-xxxxxxxxx',
       KYC_TIMEOUT_MS: String(TIMEOUT_MS),
       TURNSTILE_SECRET_KEY: TS_SECRET,
       TURNSTILE_VERIFY_URL: siteverify.url,

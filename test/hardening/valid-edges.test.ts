@@ -29,7 +29,7 @@ before(async () => {
         KYC_BASE_URL: vendor.url,
         KYC_API_KEY: 'edge-key-1',
         KYC_CUSTOMER_ID: 'edge-customer',
-        SESSION_SECRET: 'edge-session-secret-77',
+        SESSION_SECRET: 'edge-session-secret-77-xxxxxxxxx',
         ALLOWED_ORIGINS: PARTNER,
         KYC_TIMEOUT_MS: '3000',
       },

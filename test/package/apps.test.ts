@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -56,9 +57,9 @@ async function install(dir: string): Promise<number> {
 }
 
 /** Runs a command in `dir`; resolves with its exit code and output (never throws on a non-zero exit). */
-async function attempt(dir: string, cmd: string, args: string[]): Promise<{ code: number; out: string }> {
+async function attempt(dir: string, cmd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await run(cmd, args, { cwd: dir, maxBuffer: 16 << 20, timeout: 300_000 });
+    const { stdout, stderr } = await run(cmd, args, { cwd: dir, maxBuffer: 16 << 20, timeout: 300_000, ...(env ? { env } : {}) });
     return { code: 0, out: stdout + stderr };
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string };
@@ -244,6 +245,80 @@ describe('the packed widget in fresh apps', { concurrency: false }, () => {
         await browser.close();
         await worker.stop();
         await site.stop();
+      }
+    },
+  );
+
+  it(
+    'examples/react-app (React + TypeScript, server-first): tsc and vite build pass, and it completes a whole verification with examples/partner-backend',
+    { timeout: 900_000 },
+    async () => {
+      // The example as it is in the repository, with the packed widget in place of the repository's build.
+      const app = join(work, 'react-example');
+      cpSync(join(ROOT, 'examples/react-app'), app, { recursive: true, filter: (f) => !/(node_modules|dist)$/.test(f) });
+      const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+      manifest.dependencies['kyc-onboard'] = `file:${packed.tarball}`;
+      write(app, { 'package.json': JSON.stringify(manifest, null, 2) });
+      await install(app);
+      const types = await attempt(app, bin(app, 'tsc'), ['-p', '.']);
+      assert.equal(types.code, 0, `tsc:\n${types.out}`);
+
+      const serverKey = `kyc_sk_${randomBytes(32).toString('base64url')}`;
+      const backendPort = await freePort();
+      const partner = `http://127.0.0.1:${backendPort}`;
+      // The worker first: the app is built for its origin (VITE_KYC_WORKER).
+      const worker = await npmStart({ ALLOWED_ORIGINS: partner, PARTNER_SERVER_KEYS: serverKey });
+      let backend: ReturnType<typeof spawn> | undefined;
+      const browser = await openBrowser();
+      try {
+        const build = await attempt(app, bin(app, 'vite'), ['build'], { ...process.env, VITE_KYC_WORKER: worker.url });
+        assert.equal(build.code, 0, `vite build:\n${build.out}`);
+        const b = spawn(process.execPath, [join(ROOT, 'examples/partner-backend/server.mjs')], {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            KYC_WORKER: worker.url,
+            PORT: String(backendPort),
+            KYC_SERVER_KEY: serverKey,
+            KYC_TEST_MODE: '1',
+            KYC_APP_DIR: join(app, 'dist'),
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        backend = b;
+        await new Promise<void>((ok, fail) => {
+          b.stdout.on('data', (d) => String(d).includes('partner backend on') && ok());
+          b.once('exit', (code) => fail(new Error(`backend exited ${code}`)));
+        });
+        const { page } = browser;
+        await page.goto(partner + '/');
+        await page.getByRole('heading', { name: 'Open your account' }).waitFor();
+        await waitForState(page, 'idle');
+        // The account's prefill, from the partner's server through React props.
+        await page.waitForFunction(
+          () =>
+            document.querySelector('kyc-onboard')?.shadowRoot?.querySelector<HTMLInputElement>('input[name="familyName"]')?.value ===
+            'Lovelace',
+        );
+        await fillForm(page, { mobileNumber: '412 345 678', consent: true });
+        await submit(page);
+        await page.waitForURL(new RegExp(`^${worker.url}/sandbox/flow/`));
+        await page.getByRole('button', { name: 'Complete verification' }).click();
+        await page.waitForURL((u) => u.origin === partner);
+        await waitForState(page, 'complete');
+        await page.getByTestId('server-says').getByText('Server verified: CHECKED_SUCCESS_CLEAR, matches the account').waitFor();
+        // Server-first and resumed: the way back made no second verification.
+        const list = (await (
+          await fetch(`${worker.url}/v1/verifications`, { headers: { Authorization: `Bearer ${serverKey}` } })
+        ).json()) as {
+          data: unknown[];
+        };
+        assert.equal(list.data.length, 1, 'one verification, no orphan');
+        assert.deepEqual(browser.problems, []);
+      } finally {
+        await browser.close();
+        backend?.kill('SIGTERM');
+        await worker.stop();
       }
     },
   );

@@ -10,7 +10,8 @@ import { releaseHolds } from '../../worker/lib/allowances';
 import { config } from '../../worker/config';
 import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from '../../worker/verifications/verification';
 import { VerificationLogic, type ReturnHint, type VerificationDeps } from '../../worker/verifications/verification-logic';
-import { askVendor, enqueue, observeSafely, unpack, type Verifications } from '../../worker/verifications/verification-store';
+import { askVendor, observeSafely, unpack, type Verifications } from '../../worker/verifications/verification-store';
+import { added, attemptFor, reported, undelivered, type AttemptReport, type OutboxEntry } from '../../worker/verifications/webhook-outbox';
 import { emitOne } from '../../worker/ops/events';
 
 /** The in-memory stand-in (node tests): one logic per id, a controllable clock, alarms run by hand. */
@@ -18,6 +19,8 @@ export class MemoryVerifications implements Verifications {
   readonly records = new Map<string, Verification>();
   readonly alarms = new Map<string, number>();
   readonly events: WebhookEvent[] = [];
+  /** Each verification's webhook outbox (the Durable Object's, without a queue: nothing is handed off). */
+  readonly outboxes = new Map<string, OutboxEntry[]>();
   private readonly logics = new Map<string, VerificationLogic>();
 
   constructor(
@@ -35,11 +38,12 @@ export class MemoryVerifications implements Verifications {
         setAlarm: async (at) => void this.alarms.set(id, at),
         now: () => this.clock.now(),
         schedule: config(this.env).outcomes.poll,
+        lifecycle: config(this.env).outcomes.lifecycle,
         askVendor: (v) => askVendor(this.env, v),
         release: (v) => releaseHolds(this.env, v.id, v.holds),
         enqueue: async (e) => {
           this.events.push(e);
-          await enqueue(this.env, e);
+          this.outboxes.set(id, added(this.outboxes.get(id) ?? [], e, this.clock.now()));
         },
         emit: (partnerId, event) => emitOne(this.env, undefined, partnerId, event),
       };
@@ -84,9 +88,35 @@ export class MemoryVerifications implements Verifications {
   redeliver(id: string) {
     return this.logic(id).redeliver();
   }
+  async undelivered(id: string) {
+    return undelivered(this.outboxes.get(id) ?? []);
+  }
+  async outboxEvent(id: string, sequence: number, attempt: number) {
+    return attemptFor(this.outboxes.get(id) ?? [], sequence, attempt)?.event;
+  }
+  async webhookAttempt(id: string, sequence: number, attempt: number, report: AttemptReport) {
+    const o = config(this.env).outcomes;
+    const r = reported(this.outboxes.get(id) ?? [], sequence, attempt, report, this.clock.now(), {
+      schedule: o.webhookRetrySchedule,
+      maxAttempts: o.webhookMaxAttempts,
+    });
+    if (!r) return undefined;
+    this.outboxes.set(id, r.entries);
+    await this.logic(id).webhookOutcome(r.entry.state, r.entry.attempts, r.entry.lastStatus);
+    return r.result;
+  }
+  async adopt(id: string, event: WebhookEvent) {
+    if (this.records.has(id)) this.outboxes.set(id, added(this.outboxes.get(id) ?? [], event, this.clock.now()));
+  }
+  async askNow(id: string) {
+    return unpack(await observeSafely(() => this.logic(id).observe({}, true)));
+  }
+  expireNow(id: string) {
+    return this.logic(id).expireNow();
+  }
   /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
   forgetAllBut(...keep: string[]): void {
-    for (const map of [this.records, this.alarms, this.logics] as Map<string, unknown>[]) {
+    for (const map of [this.records, this.alarms, this.logics, this.outboxes] as Map<string, unknown>[]) {
       for (const id of [...map.keys()]) if (!keep.includes(id)) map.delete(id);
     }
     this.events.length = 0;

@@ -88,6 +88,13 @@ export interface MiniflareOptions {
   smsLimit?: number;
   /** Apply migrations/ to D1 at start (default); `false`: a deployment whose D1 was never migrated. */
   migrate?: boolean;
+  /**
+   * Keep the state (Durable Objects and their alarms, KV, D1) in this directory, so a worker started again on it
+   * finds what the one before left (a restart); default: in memory, each start empty. Queues are never kept.
+   */
+  persist?: string;
+  /** Listen on this port (a restart on the same origin); default: a free one. */
+  port?: number;
   /** Serve this directory as the static assets (the `ASSETS` binding), with wrangler.toml's routing. Default: none. */
   assets?: string;
 }
@@ -106,7 +113,7 @@ export async function startMiniflareWorker(options: MiniflareOptions = {}): Prom
 async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
   const [scriptPath, toml] = await Promise.all([bundle(), tomlOptions()]);
   const logs: string[] = [];
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const vars = { ...options.vars };
   // A real (fake) vendor needs result-signing keys and PUBLIC_ORIGIN, as in production.
   if (vars.KYC_BASE_URL && vars.KYC_BASE_URL !== 'sandbox') {
@@ -132,6 +139,7 @@ async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
     queueProducers: producers,
     ...(options.assets ? { assets: { ...(tomlAssets as Record<string, unknown>), directory: options.assets } } : {}),
     ratelimits,
+    ...(options.persist ? { defaultPersistRoot: options.persist } : {}),
     ...(options.outbound ? { outboundService: options.outbound } : {}),
     bindings: { ...((toml.bindings as Record<string, unknown>) ?? {}), ...vars },
     modules: [{ type: 'ESModule', path: scriptPath }],
@@ -151,7 +159,7 @@ async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
     throw new Error(`${err instanceof Error ? err.message : String(err)}\n${logs.join('\n')}`, { cause: err });
   }
   const pid = newWorkerdChild();
-  // D1 starts empty in memory: the schema, as `npm start` applies it (migrations/).
+  // D1 starts empty in memory: the schema, as `npm start` applies it (migrations/); a kept one has it already.
   if (options.migrate !== false) await applyMigrations(await mf.getD1Database('DB'), ROOT);
   const kv = await mf.getKVNamespace('PARTNERS');
   const dispose = () => mf.dispose();

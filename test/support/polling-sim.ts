@@ -6,7 +6,9 @@
  * result calls it costs. Used by the polling tests and the bench's polling
  * item (the same schedule, the same code).
  */
-import { CHECKING, isOpen, type PollSchedule, type Verification } from '../../worker/verifications/verification';
+import { CHECKING, type Verification } from '../../worker/verifications/verification';
+import { isOpen } from '../../worker/verifications/lifecycle';
+import type { PollSchedule } from '../../worker/verifications/poll-schedule';
 import { VerificationLogic } from '../../worker/verifications/verification-logic';
 
 /** The widget's waits between `/api/result` calls after a return (its default `pollIntervals`, seconds). */
@@ -31,6 +33,8 @@ export interface JourneyResult {
   /** Seconds after the link at which each call was made. */
   callTimes: number[];
   outcome: 'final' | 'expired';
+  /** Why it expired. */
+  reason?: string;
   /** Seconds after the link at which the worker knew the outcome (final or expired). */
   endedAt: number;
 }
@@ -108,6 +112,7 @@ export async function simulate(j: Journey, o: SimOptions): Promise<JourneyResult
     vendorCalls: callTimes.length,
     callTimes,
     outcome: v.expiredAt === undefined ? 'final' : 'expired',
+    ...(v.expiredReason ? { reason: v.expiredReason } : {}),
     endedAt: (v.finalAt ?? v.expiredAt!) / 1000,
   };
 }

@@ -518,7 +518,8 @@ describe('POST /api/result', () => {
     const seen = vendorRequests[0]!;
     assert.equal(seen.url, `${VENDOR}/idv/v2/idvalidate/result`);
     assert.equal(seen.headers['api_key'], API_KEY);
-    assert.deepEqual(seen.body, { entity: { entityId: linkAnswer.entity.entityId }, checkId: 'chk-1', provider: 'provider-x' });
+    // The browser's check id is a hint (ask now), never sent: the vendor is asked about the session's entity.
+    assert.deepEqual(seen.body, { entity: { entityId: linkAnswer.entity.entityId }, provider: 'provider-x' });
   });
 
   it('refuses a missing, tampered or expired session with 401, without asking the vendor', async () => {

@@ -37,7 +37,7 @@ before(async () => {
     KYC_BASE_URL: vendor.url,
     KYC_API_KEY: 'demo-flag-key',
     KYC_CUSTOMER_ID: 'cust-d',
-    SESSION_SECRET: 'demo-flag-secret-1234567890',
+    SESSION_SECRET: 'demo-flag-secret-1234567890-xxxx',
     ALLOWED_ORIGINS: PARTNER,
   };
   [real, realDemo, sandbox, sandboxOff] = await Promise.all([

@@ -142,3 +142,62 @@ describe('livemode, in workerd', () => {
     );
   });
 });
+
+describe('malformed webhook and session settings fail closed, in workerd', () => {
+  const HOOK_SECRET = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64')}`;
+  const cases: { name: string; setting: string; vars: Record<string, string>; without?: string[] }[] = [
+    {
+      name: 'a WEBHOOK_SECRET without the whsec_ form',
+      setting: 'WEBHOOK_SECRET',
+      vars: { WEBHOOK_URL: 'https://hooks.example/kyc', WEBHOOK_SECRET: 'hunter2' },
+    },
+    {
+      name: 'a WEBHOOK_URL typo (htps://)',
+      setting: 'WEBHOOK_URL',
+      vars: { WEBHOOK_URL: 'htps://hooks.example/kyc', WEBHOOK_SECRET: HOOK_SECRET },
+    },
+    {
+      name: 'plain http to a public host',
+      setting: 'WEBHOOK_URL',
+      vars: { WEBHOOK_URL: 'http://hooks.example/kyc', WEBHOOK_SECRET: HOOK_SECRET },
+    },
+    {
+      name: 'no WEBHOOK_QUEUE binding while webhooks are configured',
+      setting: 'WEBHOOK_QUEUE',
+      vars: { WEBHOOK_URL: 'https://hooks.example/kyc', WEBHOOK_SECRET: HOOK_SECRET },
+      without: ['WEBHOOK_QUEUE'],
+    },
+    { name: 'a SESSION_SECRET under 32 bytes', setting: 'SESSION_SECRET', vars: { SESSION_SECRET: 'short-Qz7' } },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: 500 MISCONFIGURED naming ${c.setting} on ruok, the link route and /v1, and a line in /ops`, async () => {
+      const w = await startMiniflareWorker({ vars: c.vars, ...(c.without ? { without: c.without } : {}) });
+      started.push(w);
+      const answers = {
+        '/api/ruok': await fetch(`${w.url}/api/ruok`),
+        '/api/onboarding-link': await post(w, '/api/onboarding-link', w.url, person()),
+        '/v1/verifications': await fetch(`${w.url}/v1/verifications`, { headers: { Authorization: 'Bearer kyc_sk_test_x' } }),
+      };
+      for (const [route, res] of Object.entries(answers)) {
+        assert.equal(res.status, 500, `${route}: ${c.name}`);
+        const body = (await res.json()) as ErrorObject;
+        assert.equal(body.errorCode, 'MISCONFIGURED', route);
+        assert.deepEqual(
+          body.issues.map((i) => i.issueLocation),
+          [c.setting],
+          `${route} names ${c.setting} alone (${JSON.stringify(body.issues)})`,
+        );
+        assert.ok(!JSON.stringify(body).includes(c.vars[c.setting] ?? '\u0000'), `${route}: never the value`);
+      }
+      const ops = await (await fetch(`${w.url}/ops`)).text();
+      assert.match(ops, new RegExp(`Misconfigured: ${c.setting}`), 'the console says so');
+    });
+  }
+  it('a well-formed webhook (loopback http with the local sandbox) and a long SESSION_SECRET pass', async () => {
+    const w = await startMiniflareWorker({
+      vars: { WEBHOOK_URL: 'http://127.0.0.1:9/hooks', WEBHOOK_SECRET: HOOK_SECRET, SESSION_SECRET: 's'.repeat(32) },
+    });
+    started.push(w);
+    assert.equal((await fetch(`${w.url}/api/ruok`)).status, 200);
+  });
+});

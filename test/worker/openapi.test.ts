@@ -17,7 +17,8 @@ import { serverApi } from '../../worker/server-api/app';
 import { openapiDocument } from '../../worker/server-api/openapi';
 import { honoPath } from '../../worker/server-api/routes';
 import { webhooks } from '../../worker/server-api/webhooks';
-import { CHECKING, newVerificationId, webhookEvent, type Verification } from '../../worker/verifications/verification';
+import { CHECKING, newVerificationId, webhookEvent, type Verification, type WebhookEventType } from '../../worker/verifications/verification';
+import { stamped } from '../../worker/verifications/webhook-outbox';
 import { realNow } from '../support/dates';
 
 type Operation = { responses: Record<string, unknown>; security?: unknown[]; parameters?: { name: string; schema: { type: string } }[] };
@@ -159,16 +160,27 @@ describe('the webhooks of the document', () => {
     polls: 3,
     webhook: { state: 'none', attempts: 0 },
   };
-  const sent: [string, Verification][] = [
-    ['completed', { ...base, status: 'CHECKED_SUCCESS_CLEAR', finalAt: now + 1000 }],
-    ['expired', { ...base, expiredAt: now + 1000, expiredReason: 'not_finished' }],
-    ['expired without a link', { ...base, entityId: undefined, partnerOrigin: '', expiredAt: now + 1000, expiredReason: 'not_claimed' }],
-    ['canceled', { ...base, canceledAt: now + 1000 }],
-    ['canceled and redacted', { ...base, customerRef: undefined, entityId: undefined, canceledAt: now + 1000, redactedAt: now + 2000 }],
+  const failed = { checkStatus: 'NO_MATCH', endedAt: now + 500, checkId: 'check-1' };
+  const sent: [string, Verification, WebhookEventType][] = [
+    ['completed', { ...base, status: 'CHECKED_SUCCESS_CLEAR', finalAt: now + 1000 }, 'verification.completed'],
+    ['expired', { ...base, expiredAt: now + 1000, expiredReason: 'not_finished' }, 'verification.expired'],
+    [
+      'expired without a link',
+      { ...base, entityId: undefined, partnerOrigin: '', expiredAt: now + 1000, expiredReason: 'not_claimed' },
+      'verification.expired',
+    ],
+    ['canceled', { ...base, canceledAt: now + 1000 }, 'verification.canceled'],
+    ['requires_input', { ...base, attempts: [failed], requiresInputAt: now + 500 }, 'verification.requires_input'],
+    [
+      'redacted',
+      { ...base, customerRef: undefined, entityId: undefined, canceledAt: now + 1000, redactedAt: now + 2000 },
+      'verification.redacted',
+    ],
   ];
-  for (const [name, v] of sent) {
+  for (const [name, v, type] of sent) {
     it(`the body the worker sends (${name}) matches its event's schema, and holds no field the document does not name`, () => {
-      const event = webhookEvent(v);
+      // As the outbox sends it: `data.sequence` stamped in.
+      const event = stamped(webhookEvent(v, type), 2);
       const body = JSON.parse(event.body) as { type: string; data: Record<string, unknown> };
       const described = webhooks.find((w) => w.type === body.type);
       assert.ok(described, `${body.type} is described`);
@@ -179,9 +191,16 @@ describe('the webhooks of the document', () => {
     });
   }
 
+  it('every event type the worker can send is one of the document', () => {
+    assert.deepEqual(new Set(sent.map(([, , type]) => type)), new Set(webhooks.map((w) => w.type)));
+  });
+
   it('a body that is not what its event says fails the check (the check can fail)', () => {
-    const body = JSON.parse(webhookEvent({ ...base, status: 'CHECKED_SUCCESS_CLEAR', finalAt: now }).body) as { data: object };
+    const completedEvent = webhookEvent({ ...base, status: 'CHECKED_SUCCESS_CLEAR', finalAt: now }, 'verification.completed');
+    const body = JSON.parse(stamped(completedEvent, 1).body) as { data: object };
     const completed = webhooks.find((w) => w.type === 'verification.completed')!.schema;
+    // Without the sequence the outbox stamps in, a body is not what the document promises.
+    assert.equal(completed.safeParse(JSON.parse(completedEvent.body)).success, false);
     assert.equal(completed.safeParse({ ...body, data: { ...body.data, checkStatus: undefined } }).success, false);
     assert.equal(completed.safeParse({ ...body, type: 'verification.expired' }).success, false);
   });

@@ -134,13 +134,14 @@ describe('operator events', () => {
     vendor(http.post(RESULT, () => HttpResponse.error()));
     s.advance(10 * 60_000); // past the next alarm, however the schedule backs off after a failure
     await s.store.runDueAlarms();
-    // Past the link's expiry and the grace period: expired, not finished.
+    // Past the link's expiry and the grace period, the vendor answers again (still not finished): expired, not finished.
+    vendor(http.post(RESULT, () => HttpResponse.json({ checkStatus: 'CHECKING' })));
     s.advance(2 * 60 * 60 * 1000);
     await s.store.runDueAlarms();
     await settle();
     assert.deepEqual(
       q.sent.filter((e) => e.type === 'vendor.call').map((e) => (e.type === 'vendor.call' ? e.outcome : '')),
-      ['5xx', '4xx', 'timeout', 'network'],
+      ['5xx', '4xx', 'timeout', 'network', 'ok'],
     );
     assert.deepEqual(q.sent.filter((e) => e.type.startsWith('verification.')).map(strip), [
       { type: 'verification.expired', reason: 'not_finished', partnerId: ENVIRONMENT_PARTNER_ID },

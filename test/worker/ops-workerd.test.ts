@@ -131,6 +131,18 @@ describe('ops in workerd (local sandbox: open on loopback)', () => {
     const count = async (sql: string) => ((await db.prepare(sql).first<{ n: number }>()) ?? { n: -1 }).n;
     assert.equal(await count(`SELECT SUM(n) AS n FROM ops_counts WHERE partner_id = 'keep-partner' AND name = 'widget.shown'`), 2);
     assert.equal(await count(`SELECT COUNT(*) AS n FROM ops_webhook_attempts WHERE partner_id = 'keep-partner'`), 2);
+    // Delivery rows are the verifications' outboxes' (not the counted attempts'): one last touched 31 days ago, one 2 days ago.
+    for (const [vid, at] of [
+      ['vrf_OLD', now - 31 * day],
+      ['vrf_NEW', now - 2 * day],
+    ] as const)
+      await db
+        .prepare(
+          `INSERT INTO ops_webhook_deliveries (verification_id, type, partner_id, state, attempts, last_status, last_failure, last_attempt_at)
+           VALUES (?, 'verification.completed', 'keep-partner', 'dead', 1, 500, NULL, ?)`,
+        )
+        .bind(vid, at)
+        .run();
     await worker.scheduled({ scheduledTime: new Date(now), cron: '17 3 * * *' });
     assert.equal(await count(`SELECT SUM(n) AS n FROM ops_counts WHERE partner_id = 'keep-partner' AND name = 'widget.shown'`), 1);
     assert.equal(await count(`SELECT COUNT(*) AS n FROM ops_webhook_attempts WHERE partner_id = 'keep-partner'`), 1);
@@ -173,6 +185,32 @@ describe('ops in workerd (local sandbox: open on loopback)', () => {
   });
 });
 
+describe('what the local stack opens for this machine only: decided by the connection, not the Host header', () => {
+  it('a client on the network claiming Host 127.0.0.1 gets neither the open console nor the demo’s server keys', async () => {
+    const w = await startMiniflareWorker({ vars: { DEMO: 'on' } });
+    try {
+      // From this machine (workerd passes the connection's address): open.
+      assert.equal((await fetch(`${w.url}/ops/api/funnel`)).status, 200);
+      assert.equal((await fetch(`${w.url}/sandbox/demo/server-keys`)).status, 200);
+      // A client on the network reaches the same port with `Host: 127.0.0.1`; its address is its own.
+      const fromNetwork = { 'CF-Connecting-IP': '192.168.1.20', Host: new URL(w.url).host };
+      assert.equal((await fetch(`${w.url}/ops/api/funnel`, { headers: fromNetwork })).status, 404);
+      assert.equal((await fetch(`${w.url}/sandbox/demo/server-keys`, { headers: fromNetwork })).status, 404);
+    } finally {
+      await w.dispose();
+    }
+    // Listening on the network (`HOST=0.0.0.0 npm start`): a client may claim 127.0.0.1 as its address too, so nothing opens.
+    const open = await startMiniflareWorker({ vars: { DEMO: 'on', LISTEN_HOST: '0.0.0.0' } });
+    try {
+      const claimed = { 'CF-Connecting-IP': '127.0.0.1' };
+      assert.equal((await fetch(`${open.url}/ops/api/funnel`, { headers: claimed })).status, 404);
+      assert.equal((await fetch(`${open.url}/sandbox/demo/server-keys`, { headers: claimed })).status, 404);
+    } finally {
+      await open.dispose();
+    }
+  });
+});
+
 describe('ops access in a deployment', () => {
   it('neither OPS_TOKEN nor Access configured: /ops is 404 (a real vendor, or a non-loopback public origin)', async () => {
     const w = await startMiniflareWorker({ vars: { KYC_BASE_URL: 'https://vendor.invalid' } });
@@ -200,6 +238,44 @@ describe('ops access in a deployment', () => {
       assert.equal((await fetch(`${w.url}/ops`, { headers: { Authorization: `Bearer ${token}x` } })).status, 401);
       assert.equal((await fetch(`${w.url}/ops`, { headers: { Authorization: `Bearer ${token.slice(0, -1)}` } })).status, 401);
       assert.equal((await fetch(`${w.url}/ops/api/funnel`, { headers: { Authorization: `Bearer ${token}` } })).status, 200);
+    } finally {
+      await w.dispose();
+    }
+  });
+
+  it('OPS_TOKEN: 40 wrong tokens from one client meet a 429, then its right token waits too; other clients are not held', async () => {
+    const token = 'ops_' + crypto.randomUUID();
+    const w = await startMiniflareWorker({ vars: { OPS_TOKEN: token } });
+    const as = (ip: string, t: string) =>
+      fetch(`${w.url}/ops/api/funnel`, { headers: { Authorization: `Bearer ${t}`, 'CF-Connecting-IP': ip } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 40; i++) statuses.push((await as('198.51.100.40', `wrong-${i}-${token}`)).status);
+      assert.ok(statuses.includes(429), `40 wrong tokens met no 429: ${[...new Set(statuses)].join(', ')}`);
+      const limited = await as('198.51.100.40', token);
+      assert.equal(limited.status, 429);
+      assert.equal(((await limited.json()) as { errorCode: string }).errorCode, 'RATE_LIMITED');
+      assert.equal((await as('198.51.100.41', token)).status, 200, 'another client');
+    } finally {
+      await w.dispose();
+    }
+  });
+
+  it('an OPS_TOKEN under 32 characters is refused: 500 MISCONFIGURED naming OPS_TOKEN, even to the right token', async () => {
+    const short = 'abcd1234';
+    const w = await startMiniflareWorker({ vars: { OPS_TOKEN: short } });
+    try {
+      for (const headers of [{}, { Authorization: `Bearer ${short}` }] as Record<string, string>[]) {
+        const res = await fetch(`${w.url}/ops/api/funnel`, { headers });
+        assert.equal(res.status, 500);
+        const body = (await res.json()) as { errorCode: string; issues: { issueLocation: string }[] };
+        assert.equal(body.errorCode, 'MISCONFIGURED');
+        assert.deepEqual(
+          body.issues.map((i) => i.issueLocation),
+          ['OPS_TOKEN'],
+        );
+        assert.ok(!JSON.stringify(body).includes(short), 'the token is not in the answer');
+      }
     } finally {
       await w.dispose();
     }

@@ -125,7 +125,7 @@ describe('npm run partners, against the local state', () => {
       vars: {
         KYC_API_KEY: 'cli-operator-key',
         KYC_CUSTOMER_ID: 'cli-customer',
-        SESSION_SECRET: 'cli-session-secret-123456',
+        SESSION_SECRET: 'cli-session-secret-123456-xxxxxx',
         PARTNERS_CACHE_SECONDS: String(CACHE_SECONDS),
       },
     });

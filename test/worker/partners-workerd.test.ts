@@ -61,11 +61,11 @@ describe('registry partners in workerd, with a fake vendor', () => {
     const key = { ...(await exportJWK(privateKey)), kid: 'wd-seal-1' };
     worker = await startMiniflareWorker({
       vars: {
-        OPS_TOKEN: 'ops-token-for-ruok-0123456789',
+        OPS_TOKEN: 'ops-token-for-ruok-0123456789-abcdef',
         KYC_BASE_URL: vendor.url,
         KYC_API_KEY: 'operator-key-wd',
         KYC_CUSTOMER_ID: 'op-customer',
-        SESSION_SECRET: 'workerd-partners-session-secret',
+        SESSION_SECRET: 'workerd-partners-session-secretx',
         PARTNER_SEALING_KEY: JSON.stringify(key),
         PARTNERS_CACHE_SECONDS: String(CACHE_SECONDS),
         KYC_TIMEOUT_MS: '3000',
@@ -117,7 +117,9 @@ describe('registry partners in workerd, with a fake vendor', () => {
     }
     // A named partner's check answers the operator only; to anyone else every id is the same 404.
     assert.equal((await fetch(`${worker.url}/api/ruok?partner=beta`)).status, 404);
-    const ruok = await fetch(`${worker.url}/api/ruok?partner=beta`, { headers: { Authorization: 'Bearer ops-token-for-ruok-0123456789' } });
+    const ruok = await fetch(`${worker.url}/api/ruok?partner=beta`, {
+      headers: { Authorization: 'Bearer ops-token-for-ruok-0123456789-abcdef' },
+    });
     assert.equal(ruok.status, 200);
     const seen = vendor.requests.map(
       (r) => `${r.path} ${r.headers['x-service-customerchildid']} ${r.headers['api_key']} ${r.headers['x-service-customerid']}`,

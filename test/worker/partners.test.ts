@@ -303,8 +303,8 @@ describe('sealing', () => {
 
 describe('/api/ruok', () => {
   it('checks the operator’s credentials, or a named partner’s (for the operator only)', async () => {
-    const ops = { ...env, OPS_TOKEN: 'ops-token-0123456789abcdef' };
-    const asOperator = { headers: { Authorization: 'Bearer ops-token-0123456789abcdef' } };
+    const ops = { ...env, OPS_TOKEN: 'ops-token-0123456789abcdef-0123456789' };
+    const asOperator = { headers: { Authorization: 'Bearer ops-token-0123456789abcdef-0123456789' } };
     assert.equal((await call('/api/ruok', {}, env)).status, 200);
     assert.equal(vendorRequests.at(-1)!.headers['api_key'], baseEnv.KYC_API_KEY);
     // To anyone but the operator, a known and an unknown id answer alike (no enumeration), and the vendor is not asked.
@@ -360,6 +360,19 @@ describe('input validation of the registry writer', () => {
         'https://255.255.255.255/x',
         'https://2130706433/x', // 127.0.0.1 written as a number
         'https://0x7f.1/x',
+        // Round 4: IPv4-translated addresses, private-use names, ports other than HTTPS's.
+        'https://[::ffff:0:127.0.0.1]/x',
+        'https://[::ffff:0:a00:1]/x',
+        'https://nas.home.arpa/x',
+        'https://router.lan/x',
+        'https://hooks.corp/x',
+        'https://build.internal/x',
+        'https://printer.local/x',
+        'https://kubernetes.default.svc/x',
+        'https://hooks.default.svc.cluster.local/x',
+        'https://hooks.example:22/x',
+        'https://hooks.example:6379/x',
+        'https://hooks.example:80/x',
       ].map((webhookUrl): [string, PartnerInput, RegExp] => [
         'gamma',
         { ...beta, webhookUrl, webhookSecret: 'whsec_' + 'A'.repeat(32) },
@@ -384,6 +397,9 @@ describe('input validation of the registry writer', () => {
       'https://203.0.114.7/x',
       'https://[2606:4700::1111]/x',
       'https://hooks.example./x',
+      'https://hooks.example:443/x',
+      'https://hooks.example:8443/x',
+      'https://local.example/x',
     ]) {
       await buildRecord('gamma', { ...beta, webhookUrl, webhookSecret: 'whsec_' + 'A'.repeat(32) }, pub, { sandbox: false });
     }
@@ -403,5 +419,17 @@ describe('webhook targets of a sandbox worker', () => {
       assert.equal(webhookTarget(sandboxEnv, { webhookUrl: url, webhookSecret: secret }, 'https://demo.kyc.example'), undefined, url);
     }
     assert.ok(webhookTarget(sandboxEnv, { webhookUrl: 'https://hooks.example/x', webhookSecret: secret }, 'https://demo.kyc.example'));
+    // Any port on loopback while the sandbox is the vendor locally; elsewhere 443 and 8443 only.
+    for (const url of ['http://127.0.0.1:9123/hooks', 'https://localhost:6379/hooks']) {
+      assert.ok(webhookTarget(sandboxEnv, { webhookUrl: url, webhookSecret: secret }, 'http://127.0.0.1:8787'), `${url} on a laptop`);
+    }
+    assert.equal(
+      webhookTarget(sandboxEnv, { webhookUrl: 'https://10.0.0.5:22/hooks', webhookSecret: secret }, 'http://127.0.0.1:8787'),
+      undefined,
+    );
+    assert.equal(
+      webhookTarget(sandboxEnv, { webhookUrl: 'https://hooks.example:6379/x', webhookSecret: secret }, 'https://demo.kyc.example'),
+      undefined,
+    );
   });
 });

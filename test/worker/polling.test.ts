@@ -40,7 +40,9 @@ describe('polling budget (controlled clock)', () => {
     assert.equal(r.callTimes[0], 30);
     assert.deepEqual(g.slice(0, 4), [60, 120, 240, 480]);
     assert.ok(g.every((x) => x <= 900));
-    assert.equal(g.at(-1), 900);
+    assert.equal(g.at(-2), 900);
+    assert.equal(r.callTimes.at(-1), 3600 + 900, 'asked once more at the deadline');
+    assert.equal(r.reason, 'not_finished');
     // The fixed schedule it replaces: every 30 s for 75 minutes.
     const fixed = await simulate({}, { schedule: fixedSchedule() });
     assert.ok(fixed.vendorCalls >= 140, `${fixed.vendorCalls} calls`);
@@ -82,7 +84,12 @@ describe('polling budget (controlled clock)', () => {
     // Down for the whole life, no one waiting: the same budget as an abandoned verification.
     const down = await simulate({ vendorDown: () => true }, { schedule: defaultSchedule() });
     assert.equal(down.outcome, 'expired');
-    assert.ok(down.vendorCalls <= 12, `${down.vendorCalls} calls`);
+    assert.equal(down.reason, 'vendor_unavailable', 'no answer at the deadline: it waited for the vendor, then gave up');
+    assert.equal(down.endedAt, 3600 + 900 + 86_400, 'VERIFICATION_MAX_SECONDS after the deadline');
+    const beforeDeadline = down.callTimes.filter((t) => t < 3600 + 900);
+    assert.ok(beforeDeadline.length <= 12, `${beforeDeadline.length} calls`);
+    // After the deadline: on the failing vendor's back-off (at most one call per RESULT_POLL_MAX_SECONDS).
+    assert.ok(down.vendorCalls - beforeDeadline.length <= 86_400 / 900 + 1, `${down.vendorCalls} calls`);
     // Down for the first 10 minutes while a browser asks every 10 s; the outcome is there at 15 minutes.
     const r = await simulate(
       { vendorDown: (t) => t < 600, watch: { from: 0, to: 1800, every: 10 }, finalAt: 900 },

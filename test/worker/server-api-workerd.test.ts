@@ -208,6 +208,26 @@ describe('/v1 keys', () => {
   });
 });
 
+describe('/v1 wrong keys per client', () => {
+  it('70 wrong keys from one IPv6 /64 meet a 429; then even a right key from that /64 or its /48 is refused before any lookup', async () => {
+    const from = (ip: string, key: string) => v1('/v1/verifications', key, { headers: { 'CF-Connecting-IP': ip } });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 70; i++) statuses.push((await from(`2001:db8:70:6400::${i.toString(16)}`, newServerKey('test'))).status);
+    assert.ok(statuses.includes(429), `70 wrong keys met no 429: ${[...new Set(statuses)].join(', ')}`);
+    assert.ok(
+      statuses.slice(0, 19).every((s) => s === 401),
+      'the first wrong keys are plain 401s',
+    );
+    // A registry partner's right key needs the KV read to be recognised: a 429 shows it was never looked up.
+    const right = await from('2001:db8:70:6400::ffff', PARTNERS.alpha.serverKey);
+    assert.equal(right.status, 429, 'refused before the key is looked up');
+    assert.equal(((await right.json()) as { errorCode: string }).errorCode, 'RATE_LIMITED');
+    assert.match(right.headers.get('Retry-After') ?? '', /^\d+$/);
+    assert.equal((await from('2001:db8:70:65ff::1', PARTNERS.alpha.serverKey)).status, 429, 'another /64 of the same /48');
+    assert.equal((await from('2001:db8:71::1', PARTNERS.alpha.serverKey)).status, 200, 'another /48 has its own count');
+  });
+});
+
 describe('/v1 verifications', () => {
   it('bad input names each field; unknown and malformed ids are 404', async () => {
     const key = PARTNERS.alpha.serverKey;
@@ -262,6 +282,22 @@ describe('/v1 verifications', () => {
     assert.deepEqual(await b.json(), await a.json());
     const other = await v1('/v1/verifications', key, { body: { customerRef: 'acct-other' }, headers });
     assert.equal(other.status, 409);
+  });
+
+  it('Idempotency-Key: a replay after a cancel answers the verification as it is now, without the dead client secret', async () => {
+    const headers = { 'Idempotency-Key': `idem-${crypto.randomUUID()}` };
+    const key = PARTNERS.alpha.serverKey;
+    const first = (await (await v1('/v1/verifications', key, { body: { customerRef: 'acct-idem-cancel' }, headers })).json()) as Created;
+    const canceled = await v1(`/v1/verifications/${first.verificationId}/cancel`, key, { method: 'POST' });
+    assert.equal(canceled.status, 200);
+    const replay = await v1('/v1/verifications', key, { body: { customerRef: 'acct-idem-cancel' }, headers });
+    assert.equal(replay.status, 200);
+    assert.equal(replay.headers.get('Idempotent-Replayed'), 'true');
+    const body = (await replay.json()) as Record<string, unknown>;
+    assert.equal(body.verificationId, first.verificationId);
+    assert.equal(body.status, 'canceled');
+    assert.ok(body.canceledAt);
+    assert.equal(body.clientSecret, undefined, 'no client secret that no longer works');
   });
 
   it('server first: create → link with the client secret → hosted flow → token with the server’s customer_ref → the verified person → the list', async () => {
@@ -332,6 +368,7 @@ describe('/v1 verifications', () => {
     const jwks = createRemoteJWKSet(new URL(`${worker.url}/.well-known/jwks.json`));
     const { payload } = await jwtVerify(final.resultToken!, jwks, { audience: PARTNERS.alpha.origin, currentDate: new Date(realNow()) });
     assert.equal(payload.customer_ref, ref, 'the server’s reference, not a page’s');
+    assert.equal(payload.customer_ref_source, 'server');
     assert.equal(payload.sub, made.verificationId);
 
     const withPerson = await get('alpha', made.verificationId, '?include=person');
@@ -362,6 +399,20 @@ describe('/v1 verifications', () => {
     assert.equal(((await resumed.json()) as { status: string }).status, 'final');
   });
 
+  it('resuming a QR handoff from the client secret (a new tab) answers its handoff URL and its claim code', async () => {
+    const made = await create('alpha', 'acct-qr-resume');
+    const first = await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: made.clientSecret, handoff: true });
+    assert.equal(first.status, 200, await first.clone().text());
+    const link = (await first.json()) as { url: string; claimCode?: string; qr?: unknown };
+    assert.match(link.claimCode ?? '', /^\d{6}$/);
+    const resumed = await api('/api/onboarding-link', PARTNERS.alpha.origin, { clientSecret: made.clientSecret });
+    assert.equal(resumed.status, 200, await resumed.clone().text());
+    const again = (await resumed.json()) as { url: string; claimCode?: string; qr?: unknown };
+    assert.equal(again.url, link.url);
+    assert.equal(again.claimCode, link.claimCode, 'the code the phone will ask for');
+    assert.ok(again.qr);
+  });
+
   it('partner A’s key on partner B’s verification is 404 for every route', async () => {
     const made = await create('beta', 'acct-beta');
     for (const [method, path] of [
@@ -377,17 +428,41 @@ describe('/v1 verifications', () => {
     assert.equal((await get('beta', made.verificationId)).body.status, 'created', 'untouched');
   });
 
-  it('the browser-created path (customer-ref on the page) shows up in /v1 as customerRefSource "page"', async () => {
+  it('a page-set customer-ref: its token says customer_ref_source "page"; listing by customerRef finds only the server’s unless asked', async () => {
     const ref = `page-${crypto.randomUUID().slice(0, 8)}`;
+    const server = await create('beta', ref);
     const res = await api('/api/onboarding-link', PARTNERS.beta.origin, { ...PERSON, customerRef: ref });
     assert.equal(res.status, 200);
-    const { verificationId } = (await res.json()) as { verificationId: string };
-    const listed = await v1(`/v1/verifications?customerRef=${ref}`, PARTNERS.beta.serverKey);
-    const page = (await listed.json()) as { data: { verificationId: string; status: string; customerRefSource: string }[] };
+    const { verificationId, url, session } = (await res.json()) as { verificationId: string; url: string; session: string };
+    type Row = { verificationId: string; status: string; customerRefSource: string };
+    const list = async (query: string) =>
+      ((await (await v1(`/v1/verifications?${query}`, PARTNERS.beta.serverKey)).json()) as { data: Row[] }).data.map((d) => [
+        d.verificationId,
+        d.status,
+        d.customerRefSource,
+      ]);
+    assert.deepEqual(await list(`customerRef=${ref}`), [[server.verificationId, 'created', 'server']], 'the server’s reference only');
+    assert.deepEqual(await list(`customerRef=${ref}&customerRefSource=page`), [[verificationId, 'open', 'page']]);
+    assert.deepEqual(await list(`customerRef=${ref}&customerRefSource=any`), [
+      [verificationId, 'open', 'page'],
+      [server.verificationId, 'created', 'server'],
+    ]);
+    const bad = await v1(`/v1/verifications?customerRefSource=browser`, PARTNERS.beta.serverKey);
+    assert.equal(bad.status, 400);
     assert.deepEqual(
-      page.data.map((d) => [d.verificationId, d.status, d.customerRefSource]),
-      [[verificationId, 'open', 'page']],
+      ((await bad.json()) as { issues: { issueLocation: string }[] }).issues.map((i) => i.issueLocation),
+      ['customerRefSource'],
     );
+
+    await fetch(url, { method: 'POST', body: new URLSearchParams({ outcome: 'complete' }), redirect: 'manual' });
+    const token = await until('the page’s token', async () => {
+      const a = (await (await api('/api/result', PARTNERS.beta.origin, { session })).json()) as { resultToken?: string };
+      return a.resultToken;
+    });
+    const jwks = createRemoteJWKSet(new URL(`${worker.url}/.well-known/jwks.json`));
+    const { payload } = await jwtVerify(token, jwks, { audience: PARTNERS.beta.origin, currentDate: new Date(realNow()) });
+    assert.equal(payload.customer_ref, ref);
+    assert.equal(payload.customer_ref_source, 'page', 'a page-set reference is marked as such in the token');
   });
 
   it('cancel: polling stops, the secret and the session stop working, verification.canceled goes out', async () => {
@@ -424,21 +499,36 @@ describe('/v1 verifications', () => {
     );
   });
 
-  it('redact forgets customerRef and entityId (record, index, webhooks); redeliver sends the last event again with the same webhook-id', async () => {
+  it('redact forgets customerRef and entityId (record, index, webhooks) and sends verification.redacted; redeliver sends that last event again with the same webhook-id', async () => {
     const ref = `acct-redact-${crypto.randomUUID().slice(0, 6)}`;
     const made = await create('alpha', ref);
     const link = (await (
       await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: made.clientSecret })
     ).json()) as {
       url: string;
+      session: string;
     };
     await fetch(link.url, { method: 'POST', body: new URLSearchParams({ outcome: 'complete' }), redirect: 'manual' });
     await until('final', async () => ((await get('alpha', made.verificationId)).body.status === 'final' ? true : undefined));
     const first = await until('verification.completed', () => deliveries.find((d) => d.body.data.verificationId === made.verificationId));
     assert.equal(first.body.data.customerRef, ref);
+    const tokenBefore = (await (await api('/api/result', PARTNERS.alpha.origin, { clientSecret: made.clientSecret })).json()) as {
+      resultToken?: string;
+    };
+    assert.ok(tokenBefore.resultToken, 'a final verification’s secret gives its token before the redaction');
 
     const redacted = await v1(`/v1/verifications/${made.verificationId}/redact`, PARTNERS.alpha.serverKey, { method: 'POST' });
     assert.equal(redacted.status, 200);
+    // After the redaction neither the client secret nor the session gives a token.
+    for (const r of [
+      await api('/api/result', PARTNERS.alpha.origin, { clientSecret: made.clientSecret }),
+      await api('/api/result', PARTNERS.alpha.origin, { session: link.session }),
+      await api('/api/onboarding-link', PARTNERS.alpha.origin, { clientSecret: made.clientSecret }),
+    ]) {
+      const text = await r.text();
+      assert.ok(r.status === 409 || r.status === 401, `${r.status} ${text}`);
+      assert.doesNotMatch(text, /resultToken/);
+    }
     const after = (await get('alpha', made.verificationId)).body;
     assert.equal(after.customerRef, undefined);
     assert.equal(after.entityId, undefined);
@@ -450,16 +540,24 @@ describe('/v1 verifications', () => {
     const person = await get('alpha', made.verificationId, '?include=person');
     assert.equal(person.res.status, 409);
 
+    // The redaction is an event of its own: a receiver that dropped repeats of the completion still hears of it.
+    const told = await until('verification.redacted', () =>
+      deliveries.find((d) => d.body.data.verificationId === made.verificationId && d.body.type === 'verification.redacted'),
+    );
+    assert.notEqual(told.id, first.id, 'its own webhook-id');
+    assert.equal(told.body.data.customerRef, undefined);
+    assert.equal(told.body.data.entityId, undefined);
+
     const re = await v1(`/v1/verifications/${made.verificationId}/webhook/redeliver`, PARTNERS.alpha.serverKey, { method: 'POST' });
     assert.equal(re.status, 202);
     const queued = (await re.json()) as { webhookId: string; type: string };
-    assert.equal(queued.webhookId, first.id, 'the same webhook-id');
+    assert.equal(queued.type, 'verification.redacted', 'the last event: the redaction');
+    assert.equal(queued.webhookId, told.id, 'the same webhook-id');
     const second = await until('the redelivery', () => {
-      const all = deliveries.filter((d) => d.body.data.verificationId === made.verificationId);
+      const all = deliveries.filter((d) => d.id === told.id);
       return all.length >= 2 ? all.at(-1) : undefined;
     });
-    assert.equal(second.id, first.id);
-    assert.equal(second.body.type, 'verification.completed');
+    assert.equal(second.body.type, 'verification.redacted');
     assert.equal(second.body.data.customerRef, undefined);
     assert.equal(second.body.data.entityId, undefined);
   });

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CHECKING, lifecycle, newVerificationId, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
+import { CHECKING, newVerificationId, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
+import { lifecycle } from '../../worker/verifications/lifecycle';
 import { VerificationLogic } from '../../worker/verifications/verification-logic';
 import { realNow } from '../support/dates';
 
@@ -66,8 +67,7 @@ const created = (now: number, expiresIn = 60 * MIN): Verification => ({
 const link = (now: number) => ({
   entityId: 'entity-1',
   partnerOrigin: 'https://alpha.example',
-  linkExpiresAt: now + 30 * MIN,
-  deadline: now + 45 * MIN,
+  urlExpiry: new Date(now + 30 * MIN).toISOString(),
 });
 
 describe('a server-started verification', () => {
@@ -110,13 +110,18 @@ describe('a server-started verification', () => {
     assert.equal(redacted!.entityId, undefined);
     assert.ok(redacted!.redactedAt);
     assert.equal(lifecycle(redacted!), 'canceled');
-    const data = JSON.parse(state.events.at(-1)!.body).data;
-    assert.equal(state.events.at(-1)!.type, 'verification.canceled');
+    assert.deepEqual(
+      state.events.map((e) => e.type),
+      ['verification.canceled', 'verification.redacted'],
+    );
+    const data = JSON.parse(state.events[0]!.body).data;
     assert.equal(data.customerRef, undefined);
     assert.equal(data.entityId, undefined);
     assert.doesNotMatch(JSON.stringify(state.v), /acct-1|entity-1/);
     const again = await logic.redeliver();
-    assert.equal(again!.id, state.events.at(-1)!.id, 'the same webhook-id');
+    assert.equal(again!.type, 'verification.redacted', 'the last event: the redaction');
+    assert.equal(again!.id, state.events[1]!.id, 'the same webhook-id');
+    assert.notEqual(state.events[0]!.id, state.events[1]!.id, 'the redaction has its own webhook-id');
   });
 
   it('unused, it expires at its own expiry (not_finished), with no vendor call', async () => {

@@ -19,7 +19,7 @@ before(async () => {
       KYC_BASE_URL: vendor.url,
       KYC_API_KEY: 'workerd-test-key',
       KYC_CUSTOMER_ID: 'cust-w',
-      SESSION_SECRET: 'workerd-test-secret-123456',
+      SESSION_SECRET: 'workerd-test-secret-123456-xxxxx',
       KYC_TIMEOUT_MS: '800',
     },
   });

@@ -67,5 +67,6 @@ const ca: Strings = {
   errNameChars: 'Traieu d’aquest nom els caràcters invisibles o especials.',
   handoffCode: 'Al final, el telèfon us demanarà aquest codi. No el doneu mai a ningú:',
   errClosed: 'Aquesta verificació ha acabat sense resultat. Torneu a començar.',
+  errSecretInvalid: 'Aquest enllaç de verificació ja no és vàlid: torneu a {site} i torneu a començar.',
 };
 export default ca;

@@ -67,5 +67,6 @@ const cs: Strings = {
   errNameChars: 'Odstraňte z tohoto jména neviditelné nebo zvláštní znaky.',
   handoffCode: 'Na konci si telefon řekne o tento kód. Nikdy ho nikomu nedávejte:',
   errClosed: 'Toto ověření skončilo bez výsledku. Začněte prosím znovu.',
+  errSecretInvalid: 'Tento odkaz k ověření už neplatí: vraťte se na {site} a začněte znovu.',
 };
 export default cs;

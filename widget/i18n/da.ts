@@ -67,5 +67,6 @@ const da: Strings = {
   errNameChars: 'Fjern de usynlige eller specielle tegn fra dette navn.',
   handoffCode: 'Til sidst beder telefonen om denne kode. Giv den aldrig til nogen:',
   errClosed: 'Dette tjek er afsluttet uden et resultat. Start forfra.',
+  errSecretInvalid: 'Dette link til bekræftelse er ikke længere gyldigt: gå tilbage til {site}, og start forfra.',
 };
 export default da;

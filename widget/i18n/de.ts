@@ -62,6 +62,7 @@ const de: Strings = {
   errUnavailable: 'Die Prüfung ist gerade nicht verfügbar. Bitte erneut versuchen.',
   errSession: 'Ihre Sitzung ist abgelaufen. Bitte neu beginnen.',
   errClosed: 'Diese Prüfung ist ohne Ergebnis beendet. Bitte neu beginnen.',
+  errSecretInvalid: 'Dieser Link zur Verifizierung ist nicht mehr gültig: Gehen Sie zurück zu {site} und beginnen Sie von vorn.',
   errPending: 'Ihr Ergebnis liegt noch nicht vor. Bitte gleich erneut versuchen.',
   errSetup: 'Die Prüfung kann auf dieser Seite nicht starten. Bitte wenden Sie sich an den Betreiber.',
   errGeneric: 'Etwas ist schiefgelaufen. Bitte erneut versuchen.',

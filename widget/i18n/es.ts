@@ -62,6 +62,7 @@ const es: Strings = {
   errUnavailable: 'La verificación no está disponible ahora. Inténtalo de nuevo.',
   errSession: 'Tu sesión ha caducado. Empieza de nuevo.',
   errClosed: 'Esta verificación terminó sin resultado. Empieza de nuevo.',
+  errSecretInvalid: 'Este enlace de verificación ya no es válido: vuelve a {site} y empieza de nuevo.',
   errPending: 'Tu resultado aún no está listo. Inténtalo en un momento.',
   errSetup: 'La verificación no puede empezar en esta página. Contacta con el sitio.',
   errGeneric: 'Algo ha fallado. Inténtalo de nuevo.',

@@ -67,5 +67,6 @@ const et: Strings = {
   errNameChars: 'Eemaldage sellest nimest nähtamatud või erimärgid.',
   handoffCode: 'Lõpus küsib telefon seda koodi. Ärge andke seda kunagi kellelegi:',
   errClosed: 'See kontroll lõppes ilma tulemuseta. Palun alustage uuesti.',
+  errSecretInvalid: 'See kinnitamise link ei kehti enam: minge tagasi saidile {site} ja alustage uuesti.',
 };
 export default et;

@@ -67,5 +67,6 @@ const fi: Strings = {
   errNameChars: 'Poista tästä nimestä näkymättömät tai erikoismerkit.',
   handoffCode: 'Lopuksi puhelin kysyy tätä koodia. Älä koskaan anna sitä kenellekään:',
   errClosed: 'Tämä tunnistus päättyi ilman tulosta. Aloita alusta.',
+  errSecretInvalid: 'Tämä vahvistuslinkki ei ole enää voimassa: palaa sivustolle {site} ja aloita alusta.',
 };
 export default fi;

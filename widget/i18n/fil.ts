@@ -67,5 +67,6 @@ const fil: Strings = {
   errNameChars: 'Alisin ang mga hindi nakikita o espesyal na character sa pangalang ito.',
   handoffCode: 'Sa dulo, hihingin ng inyong telepono ang code na ito. Huwag itong ibigay kaninuman:',
   errClosed: 'Natapos ang beripikasyong ito nang walang resulta. Pakisimulan muli.',
+  errSecretInvalid: 'Hindi na valid ang link na ito para sa pag-verify: bumalik sa {site} at magsimulang muli.',
 };
 export default fil;

@@ -62,6 +62,7 @@ const fr: Strings = {
   errUnavailable: 'La vérification est indisponible. Réessayez.',
   errSession: 'Votre session a expiré. Recommencez.',
   errClosed: 'Cette vérification s’est terminée sans résultat. Recommencez.',
+  errSecretInvalid: 'Ce lien de vérification n’est plus valide : revenez sur {site} et recommencez.',
   errPending: 'Votre résultat n’est pas encore prêt. Réessayez bientôt.',
   errSetup: 'La vérification ne peut pas démarrer sur cette page. Contactez le site.',
   errGeneric: 'Une erreur est survenue. Réessayez.',

@@ -67,5 +67,6 @@ const ga: Strings = {
   errNameChars: 'Bain na carachtair dhofheicthe nó speisialta den ainm seo.',
   handoffCode: 'Ag an deireadh, iarrfaidh d’fhón an cód seo. Ná tabhair d’aon duine é choíche:',
   errClosed: 'Tháinig deireadh leis an seiceáil seo gan toradh. Tosaigh arís.',
+  errSecretInvalid: 'Níl an nasc fíoraithe seo bailí a thuilleadh: fill ar {site} agus tosaigh arís.',
 };
 export default ga;

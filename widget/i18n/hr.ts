@@ -67,5 +67,6 @@ const hr: Strings = {
   errNameChars: 'Uklonite nevidljive ili posebne znakove iz ovog imena.',
   handoffCode: 'Na kraju će mobitel tražiti ovaj kod. Nikad ga nikome ne dajte:',
   errClosed: 'Ova je provjera završila bez rezultata. Počnite ispočetka.',
+  errSecretInvalid: 'Ova poveznica za provjeru više ne vrijedi: vratite se na {site} i počnite ispočetka.',
 };
 export default hr;

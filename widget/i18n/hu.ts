@@ -67,5 +67,6 @@ const hu: Strings = {
   errNameChars: 'Távolítsa el a láthatatlan vagy különleges karaktereket ebből a névből.',
   handoffCode: 'A végén a telefon ezt a kódot kéri. Soha senkinek ne adja meg:',
   errClosed: 'Ez az ellenőrzés eredmény nélkül ért véget. Kérjük, kezdje újra.',
+  errSecretInvalid: 'Ez az ellenőrzési hivatkozás már nem érvényes: térjen vissza ide: {site}, és kezdje újra.',
 };
 export default hu;

@@ -67,5 +67,6 @@ const id: Strings = {
   errNameChars: 'Hapus karakter tak terlihat atau karakter khusus dari nama ini.',
   handoffCode: 'Di akhir, ponsel Anda akan meminta kode ini. Jangan pernah memberikannya kepada siapa pun:',
   errClosed: 'Pemeriksaan ini berakhir tanpa hasil. Silakan mulai lagi.',
+  errSecretInvalid: 'Tautan verifikasi ini sudah tidak berlaku: kembali ke {site} dan mulai lagi.',
 };
 export default id;

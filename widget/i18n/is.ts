@@ -67,5 +67,6 @@ const is_: Strings = {
   errNameChars: 'Fjarlægðu ósýnilega eða sérstaka stafi úr þessu nafni.',
   handoffCode: 'Í lokin biður síminn um þennan kóða. Gefðu hann aldrei neinum:',
   errClosed: 'Þessari staðfestingu lauk án niðurstöðu. Byrjaðu aftur.',
+  errSecretInvalid: 'Þessi staðfestingartengill gildir ekki lengur: farðu aftur á {site} og byrjaðu upp á nýtt.',
 };
 export default is_;

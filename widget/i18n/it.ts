@@ -67,5 +67,6 @@ const it: Strings = {
   errNameChars: 'Togli da questo nome i caratteri invisibili o speciali.',
   handoffCode: 'Alla fine il telefono ti chiederà questo codice. Non darlo mai a nessuno:',
   errClosed: 'Questa verifica si è conclusa senza un risultato. Ricomincia.',
+  errSecretInvalid: 'Questo link di verifica non è più valido: torna su {site} e ricomincia.',
 };
 export default it;

@@ -67,5 +67,6 @@ const ko: Strings = {
   errNameChars: '이 이름에서 보이지 않는 문자나 특수 문자를 지워 주세요.',
   handoffCode: '마지막에 휴대전화에서 이 코드를 입력하라고 합니다. 이 코드는 누구에게도 알려 주지 마세요:',
   errClosed: '이 인증은 결과 없이 종료되었습니다. 처음부터 다시 시작해 주세요.',
+  errSecretInvalid: '이 인증 링크는 더 이상 유효하지 않습니다. {site}(으)로 돌아가 다시 시작하세요.',
 };
 export default ko;

@@ -67,5 +67,6 @@ const lt: Strings = {
   errNameChars: 'Pašalinkite iš šio vardo nematomus ar specialiuosius simbolius.',
   handoffCode: 'Pabaigoje telefonas paprašys šio kodo. Niekada niekam jo neduokite:',
   errClosed: 'Ši patikra baigėsi be rezultato. Pradėkite iš naujo.',
+  errSecretInvalid: 'Ši patvirtinimo nuoroda nebegalioja: grįžkite į {site} ir pradėkite iš naujo.',
 };
 export default lt;

@@ -67,5 +67,6 @@ const lv: Strings = {
   errNameChars: 'Noņemiet no šī vārda neredzamās vai īpašās rakstzīmes.',
   handoffCode: 'Beigās tālrunis prasīs šo kodu. Nekad nevienam to nedodiet:',
   errClosed: 'Šī pārbaude beidzās bez rezultāta. Lūdzu, sāciet no jauna.',
+  errSecretInvalid: 'Šī verifikācijas saite vairs nav derīga: atgriezieties vietnē {site} un sāciet no jauna.',
 };
 export default lv;

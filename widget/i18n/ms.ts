@@ -67,5 +67,6 @@ const ms: Strings = {
   errNameChars: 'Buang aksara halimunan atau khas daripada nama ini.',
   handoffCode: 'Pada akhirnya, telefon anda akan meminta kod ini. Jangan sesekali berikan kod ini kepada sesiapa:',
   errClosed: 'Semakan ini telah tamat tanpa keputusan. Sila mula semula.',
+  errSecretInvalid: 'Pautan pengesahan ini tidak lagi sah: kembali ke {site} dan mula semula.',
 };
 export default ms;

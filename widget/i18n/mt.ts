@@ -67,5 +67,6 @@ const mt: Strings = {
   errNameChars: 'Neħħi l-karattri inviżibbli jew speċjali minn dan l-isem.',
   handoffCode: 'Fl-aħħar, il-mowbajl jitolbok dan il-kodiċi. Qatt tagħtih lil ħadd:',
   errClosed: 'Din il-verifika ntemmet mingħajr riżultat. Erġa’ ibda.',
+  errSecretInvalid: 'Din il-link tal-verifika m’għadhiex valida: mur lura għal {site} u erġa’ ibda.',
 };
 export default mt;

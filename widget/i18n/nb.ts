@@ -67,5 +67,6 @@ const nb: Strings = {
   errNameChars: 'Fjern de usynlige eller spesielle tegnene fra dette navnet.',
   handoffCode: 'Til slutt spør telefonen om denne koden. Gi den aldri til noen:',
   errClosed: 'Kontrollen ble avsluttet uten resultat. Begynn på nytt.',
+  errSecretInvalid: 'Denne lenken for bekreftelse er ikke lenger gyldig: gå tilbake til {site} og start på nytt.',
 };
 export default nb;

@@ -67,5 +67,6 @@ const nl: Strings = {
   errNameChars: 'Verwijder de onzichtbare of speciale tekens uit deze naam.',
   handoffCode: 'Aan het eind vraagt uw telefoon om deze code. Geef hem nooit aan iemand:',
   errClosed: 'Deze controle is zonder resultaat beëindigd. Begin opnieuw.',
+  errSecretInvalid: 'Deze verificatielink is niet meer geldig: ga terug naar {site} en begin opnieuw.',
 };
 export default nl;

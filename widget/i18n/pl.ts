@@ -67,5 +67,6 @@ const pl: Strings = {
   errNameChars: 'Usuń z tego imienia lub nazwiska niewidoczne albo specjalne znaki.',
   handoffCode: 'Na końcu telefon poprosi o ten kod. Nigdy nikomu go nie podawaj:',
   errClosed: 'Ta weryfikacja zakończyła się bez wyniku. Zacznij od nowa.',
+  errSecretInvalid: 'Ten link do weryfikacji jest już nieważny: wróć do {site} i zacznij od nowa.',
 };
 export default pl;

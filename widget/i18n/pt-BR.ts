@@ -67,5 +67,6 @@ const ptBR: Strings = {
   errNameChars: 'Remova deste nome os caracteres invisíveis ou especiais.',
   handoffCode: 'No final, o celular vai pedir este código. Nunca o passe para ninguém:',
   errClosed: 'Esta verificação terminou sem resultado. Comece de novo.',
+  errSecretInvalid: 'Este link de verificação não é mais válido: volte para {site} e comece de novo.',
 };
 export default ptBR;

@@ -67,5 +67,6 @@ const pt: Strings = {
   errNameChars: 'Retire deste nome os carateres invisíveis ou especiais.',
   handoffCode: 'No fim, o telemóvel pede este código. Nunca o dê a ninguém:',
   errClosed: 'Esta verificação terminou sem resultado. Comece de novo.',
+  errSecretInvalid: 'Esta ligação de verificação já não é válida: volte a {site} e comece de novo.',
 };
 export default pt;

@@ -67,5 +67,6 @@ const ro: Strings = {
   errNameChars: 'Eliminați caracterele invizibile sau speciale din acest nume.',
   handoffCode: 'La final, telefonul vă cere acest cod. Nu-l dați nimănui, niciodată:',
   errClosed: 'Această verificare s-a încheiat fără rezultat. Începeți din nou.',
+  errSecretInvalid: 'Acest link de verificare nu mai este valabil: reveniți la {site} și începeți din nou.',
 };
 export default ro;

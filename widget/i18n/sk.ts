@@ -67,5 +67,6 @@ const sk: Strings = {
   errNameChars: 'Odstráňte z tohto mena neviditeľné alebo špeciálne znaky.',
   handoffCode: 'Na konci si telefón vypýta tento kód. Nikdy ho nikomu nedávajte:',
   errClosed: 'Toto overenie sa skončilo bez výsledku. Začnite, prosím, znova.',
+  errSecretInvalid: 'Tento odkaz na overenie už neplatí: vráťte sa na {site} a začnite znova.',
 };
 export default sk;

@@ -67,5 +67,6 @@ const sl: Strings = {
   errNameChars: 'Iz tega imena odstranite nevidne ali posebne znake.',
   handoffCode: 'Na koncu bo telefon zahteval to kodo. Nikoli je ne dajte nikomur:',
   errClosed: 'To preverjanje se je končalo brez rezultata. Začnite znova.',
+  errSecretInvalid: 'Ta povezava za preverjanje ni več veljavna: vrnite se na {site} in začnite znova.',
 };
 export default sl;

@@ -67,5 +67,6 @@ const sr: Strings = {
   errNameChars: 'Уклоните невидљиве или посебне знакове из овог имена.',
   handoffCode: 'На крају ће телефон тражити овај код. Никада га никоме не дајте:',
   errClosed: 'Ова провера је завршена без резултата. Почните поново.',
+  errSecretInvalid: 'Ova veza za proveru više ne važi: vratite se na {site} i počnite ispočetka.',
 };
 export default sr;

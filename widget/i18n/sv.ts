@@ -67,5 +67,6 @@ const sv: Strings = {
   errNameChars: 'Ta bort de osynliga eller speciella tecknen ur namnet.',
   handoffCode: 'I slutet ber telefonen om den här koden. Ge den aldrig till någon:',
   errClosed: 'Kontrollen avslutades utan resultat. Börja om.',
+  errSecretInvalid: 'Den här länken för verifiering gäller inte längre: gå tillbaka till {site} och börja om.',
 };
 export default sv;

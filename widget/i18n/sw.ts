@@ -67,5 +67,6 @@ const sw: Strings = {
   errNameChars: 'Ondoa herufi zisizoonekana au maalum kwenye jina hili.',
   handoffCode: 'Mwishoni, simu yako itaomba msimbo huu. Usimpe mtu yeyote kamwe:',
   errClosed: 'Ukaguzi huu umekwisha bila matokeo. Tafadhali anza upya.',
+  errSecretInvalid: 'Kiungo hiki cha uthibitishaji si halali tena: rudi kwenye {site} na uanze upya.',
 };
 export default sw;

@@ -67,5 +67,6 @@ const tr: Strings = {
   errNameChars: 'Bu addan görünmeyen veya özel karakterleri kaldırın.',
   handoffCode: 'Sonunda telefonunuz bu kodu isteyecek. Bu kodu asla kimseyle paylaşmayın:',
   errClosed: 'Bu doğrulama sonuç alınamadan sona erdi. Lütfen yeniden başlayın.',
+  errSecretInvalid: 'Bu doğrulama bağlantısı artık geçerli değil: {site} sitesine dönüp yeniden başlayın.',
 };
 export default tr;

@@ -67,5 +67,6 @@ const vi: Strings = {
   errNameChars: 'Xóa các ký tự ẩn hoặc ký tự đặc biệt khỏi tên này.',
   handoffCode: 'Ở bước cuối, điện thoại sẽ yêu cầu mã này. Tuyệt đối không đưa mã cho bất kỳ ai:',
   errClosed: 'Lượt kiểm tra này đã kết thúc mà không có kết quả. Vui lòng bắt đầu lại.',
+  errSecretInvalid: 'Liên kết xác minh này không còn hiệu lực: hãy quay lại {site} và bắt đầu lại.',
 };
 export default vi;

@@ -66,5 +66,6 @@ const zhHans: Strings = {
   errNameChars: '请删除此姓名中的不可见字符或特殊字符。',
   handoffCode: '最后，手机会要求您输入此代码。切勿将它告诉任何人：',
   errClosed: '此次验证已结束，但没有结果。请重新开始。',
+  errSecretInvalid: '此验证链接已失效：请返回 {site} 重新开始。',
 };
 export default zhHans;

@@ -66,5 +66,6 @@ const zhHant: Strings = {
   errNameChars: '請刪除此姓名中的不可見字元或特殊字元。',
   handoffCode: '最後，手機會要求您輸入這個代碼。切勿將它告訴任何人：',
   errClosed: '這次驗證已結束，但沒有結果。請重新開始。',
+  errSecretInvalid: '此驗證連結已失效：請返回 {site} 重新開始。',
 };
 export default zhHant;

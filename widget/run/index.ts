@@ -114,6 +114,11 @@ export function install(flow: Flow, d: Deps): Run {
         `<kyc-onboard>: the worker refused this page's origin (${location.origin}): add it to the worker's ALLOWED_ORIGINS (or to the partner's origins). Request ${f.requestId}.`,
       );
     }
+    if (f.errorCode === 'CLIENT_SECRET_INVALID') {
+      console.error(
+        `<kyc-onboard>: the worker refused client-secret: it is not the clientSecret your server got from POST /v1/verifications for this site's partner (another partner's or environment's, altered or cut short, or this page's origin is not the partner's). Pass the clientSecret of the verification, as it is. Request ${f.requestId}.`,
+      );
+    }
     if (unplaced.length) console.error(`<kyc-onboard>: the worker refused the request: ${unplaced.join('; ')}. Request ${f.requestId}.`);
     set('error');
     d.emit(host, 'kyc-error', { errorCode: f.errorCode, requestId: f.requestId, retryable: f.retryable, status: f.status });
@@ -378,7 +383,7 @@ export function install(flow: Flow, d: Deps): Run {
       if (!p || !flow.showsForm()) return;
       const v = flow.values;
       const put = (k: 'givenName' | 'middleName' | 'familyName' | 'dobDay' | 'dobMonth' | 'dobYear' | 'phoneNumber', x?: string) => {
-        if (typeof x === 'string' && x && !v[k]) v[k] = x;
+        if (typeof x === 'string' && x && !flow.typed.has(k)) v[k] = x;
       };
       put('givenName', p.name?.givenName);
       put('middleName', p.name?.middleName);
@@ -390,7 +395,8 @@ export function install(flow: Flow, d: Deps): Run {
         put('dobYear', dob[1]);
       }
       // The country code has a default: the prefill's wins while no number is typed.
-      if (typeof p.phone?.code === 'string' && p.phone.code && !v.phoneNumber) v.phoneCode = p.phone.code;
+      if (typeof p.phone?.code === 'string' && p.phone.code && !flow.typed.has('phoneNumber') && !flow.typed.has('phoneCode'))
+        v.phoneCode = p.phone.code;
       put('phoneNumber', p.phone?.number);
       host.requestUpdate();
     },

@@ -2,14 +2,15 @@
  * The browser side of a verification the partner's server started: the page
  * holds its client secret (`<kyc-onboard client-secret>`). A secret that is
  * not genuine, or is another partner's, is one 401; a canceled or expired
- * verification is a 409 `VERIFICATION_CLOSED` (the widget's calm error);
+ * verification, or a redacted one, is a 409 `VERIFICATION_CLOSED` (the widget's calm error);
  * nothing here calls the vendor.
  */
 import type { Context } from 'hono';
 import type { AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { readClientSecret } from '../verifications/client-secret';
-import { lifecycle, type Verification } from '../verifications/verification';
+import type { Verification } from '../verifications/verification';
+import { lifecycle } from '../verifications/lifecycle';
 import { verifications } from '../verifications/verification-store';
 
 export const clientSecretInvalid = () =>
@@ -28,6 +29,7 @@ export async function clientSecretVerification(c: Context<AppEnv>, secret: strin
   const v = id ? await verifications(c.env).read(id) : undefined;
   if (!v || v.partnerId !== c.get('partner')?.id || v.customerRefSource !== 'server') throw clientSecretInvalid();
   const status = lifecycle(v);
-  if (status === 'canceled' || status === 'expired') throw verificationClosed();
+  // A redacted verification (even a final one) is closed to the page: its outcome is the partner's server's alone.
+  if (status === 'canceled' || status === 'expired' || v.redactedAt !== undefined) throw verificationClosed();
   return v;
 }

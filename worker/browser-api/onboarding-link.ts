@@ -3,7 +3,7 @@ import { Hono } from 'hono/tiny';
 import { createMiddleware } from 'hono/factory';
 import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
 import type { AppEnv } from '../lib/env';
-import { countText, holdOpen, releaseHolds } from '../lib/allowances';
+import { countText, hashKey, holdOpen, releaseHolds } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
 import { idempotency } from '../middleware/idempotency';
 import { clientIp, enforce, ipKey } from '../lib/limits';
@@ -16,15 +16,8 @@ import { VendorError } from '../vendor-api/client';
 import { vendorFault } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
 import { readJson } from '../lib/validation';
-import {
-  CHECKING,
-  claimCode,
-  lifecycle,
-  linkExpiry,
-  newVerificationId,
-  type Handoff,
-  type Verification,
-} from '../verifications/verification';
+import { claimCode, newVerificationId, type Handoff, type Verification } from '../verifications/verification';
+import { lifecycle, shownLinkExpiry, startedWithLink } from '../verifications/lifecycle';
 import { verifications } from '../verifications/verification-store';
 import { randomToken } from '../lib/random';
 import { qrModules } from '../handoff/qr';
@@ -75,7 +68,8 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     started = await clientSecretVerification(c, body.clientSecret);
     const status = lifecycle(started);
     // A link exists already: the same one again (no second vendor link), or a new one once it expired.
-    if (status === 'open') return resumeLink(c, { clientSecret: body.clientSecret, lang: body.lang, returnUrl: body.returnUrl });
+    if (status === 'open' || status === 'requires_input')
+      return resumeLink(c, { clientSecret: body.clientSecret, lang: body.lang, returnUrl: body.returnUrl });
     if (status === 'final') {
       throw new ApiError(409, 'VERIFICATION_ENDED', 'This verification has ended already.', [
         { issue: 'belongs to a verification that has ended', issueLocation: 'clientSecret' },
@@ -148,7 +142,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     const verificationId = started?.id ?? newVerificationId();
     // Per number, whichever partner asks: a minute's texts, and a day's.
     if (body.sendSMS) {
-      await enforce(env.RL_SMS, `sms ${phone.e164}`, 'text messages to this number');
+      await enforce(env.RL_SMS, await hashKey(env, 'sms', phone.e164), 'text messages to this number');
       await countText(env, phone.e164, verificationId);
     }
     // Open verifications per client and per partner; given back when it ends (or its link is never made).
@@ -190,7 +184,6 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     const entityId = link.entity.entityId;
     if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
     const now = Date.now();
-    const expiresAt = linkExpiry(link.urlExpiry, now);
     const openToken = returnSecret && body.handoff ? randomToken() : undefined;
     const handoffUrl = openToken ? pages.open(openToken) : undefined;
     // A texted link reaches whatever number was typed, and a QR code or a
@@ -209,8 +202,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
       const linked = await verifications(env).startLink(started.id, {
         entityId,
         partnerOrigin: origin,
-        linkExpiresAt: expiresAt,
-        deadline: expiresAt + cfg.outcomes.graceSeconds * 1000,
+        urlExpiry: link.urlExpiry,
         holds,
         ...(handoff ? { handoff } : {}),
         link: kept,
@@ -220,25 +212,25 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
         throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This verification got its link from another request. Please try again.');
       verification = linked;
     } else {
-      verification = {
-        id: verificationId,
-        partnerId: partner.id,
-        partnerOrigin: origin,
-        // Whoever calls this route chose it (an Origin header is no authentication): `page`.
-        ...(customerRef ? { customerRef, customerRefSource: 'page' as const } : {}),
-        entityId,
-        workerOrigin: own,
-        livemode: cfg.livemode,
-        createdAt: now,
-        linkCreatedAt: now,
-        linkExpiresAt: expiresAt,
-        deadline: expiresAt + cfg.outcomes.graceSeconds * 1000,
-        status: CHECKING,
-        polls: 0,
-        holds,
-        webhook: { state: 'none', attempts: 0 },
-        ...(handoff ? { handoff } : {}),
-      };
+      verification = startedWithLink(
+        {
+          id: verificationId,
+          partnerId: partner.id,
+          partnerOrigin: origin,
+          // Whoever calls this route chose it (an Origin header is no authentication): `page`.
+          ...(customerRef ? { customerRef, customerRefSource: 'page' as const } : {}),
+          entityId,
+          workerOrigin: own,
+          livemode: cfg.livemode,
+          createdAt: now,
+          holds,
+          ...(handoff ? { handoff } : {}),
+          ...(partner.maxAttempts ? { maxAttempts: partner.maxAttempts } : {}),
+        },
+        link.urlExpiry,
+        now,
+        cfg.outcomes.lifecycle,
+      );
       await verifications(env).create(verification);
     }
     created = true;
@@ -247,7 +239,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
       // vendor's; texted: this device gets no URL at all, only the code.
       ...(body.sendSMS ? {} : { url: handoffUrl ?? link.url }),
       ...(code ? { claimCode: code } : {}),
-      urlExpiry: link.urlExpiry,
+      urlExpiry: shownLinkExpiry(link.urlExpiry, verification.linkExpiresAt),
       status: link.status,
       smsSent: body.sendSMS === true,
       session: await createSession(secret, { entityId, verificationId: verification.id, origin, partnerId: partner.id }, now),

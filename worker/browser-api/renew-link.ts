@@ -12,7 +12,8 @@ import type { OnboardingLinkAnswer, RenewLinkRequest } from '../contract';
 import type { AppEnv } from '../lib/env';
 import { ApiError, validationError } from '../lib/errors';
 import { clientIp } from '../lib/limits';
-import { isOpen, linkExpiry, MAX_RENEWALS, type Renewal } from '../verifications/verification';
+import { MAX_RENEWALS, type Renewal } from '../verifications/verification';
+import { renewable, shownLinkExpiry } from '../verifications/lifecycle';
 import { verifications } from '../verifications/verification-store';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
@@ -37,8 +38,9 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
   const store = verifications(env);
   const v = await store.read(session.vid);
   if (!sessionOwns(session, v)) throw sessionInvalid();
-  if (!isOpen(v)) throw ended('belongs to a verification that has ended');
-  if ((v.renewals ?? 0) >= MAX_RENEWALS) throw ended(`has had its ${MAX_RENEWALS} new links`);
+  const allowed = renewable(v);
+  if (allowed === 'ended') throw ended('belongs to a verification that has ended');
+  if (allowed === 'renewals') throw ended(`has had its ${MAX_RENEWALS} new links`);
   const h = v.handoff;
   if (h?.kind === 'sms') {
     throw new ApiError(409, 'RENEWAL_NOT_ALLOWED', 'A texted link is sent again only when the person asks (Send again).', [
@@ -82,22 +84,21 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
     throw vendorMismatch();
   }
   const now = Date.now();
-  const linkExpiresAt = linkExpiry(link.urlExpiry, now);
   const openToken = h ? randomToken() : undefined;
   const renewal: Renewal = {
-    linkExpiresAt,
-    deadline: linkExpiresAt + c.var.config.outcomes.graceSeconds * 1000,
+    urlExpiry: link.urlExpiry,
     ...(openToken && returnSecret ? { link: { openToken, hostedUrl: link.url, returnSecret } } : {}),
     // A server-started verification keeps its link, so a resume answers the new one.
     ...(v.link && !h ? { sameDevice: { url: link.url, urlExpiry: link.urlExpiry, status: link.status } } : {}),
   };
-  if (!(await store.renew(v.id, renewal))) throw ended('belongs to a verification that has ended');
+  const after = await store.renew(v.id, renewal);
+  if (!after) throw ended('belongs to a verification that has ended');
   const handoffUrl = openToken ? pages.open(openToken) : undefined;
   const answer: OnboardingLinkAnswer = {
     url: handoffUrl ?? link.url,
     // The same code as before: the first device keeps showing it.
     ...(h?.code ? { claimCode: h.code } : {}),
-    urlExpiry: link.urlExpiry,
+    urlExpiry: shownLinkExpiry(link.urlExpiry, after.linkExpiresAt),
     status: link.status,
     smsSent: false,
     session: await createSession(

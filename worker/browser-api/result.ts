@@ -10,14 +10,14 @@ import { Hono } from 'hono/tiny';
 import { ResultRequest, type ResultAnswer } from '../contract';
 import type { AppEnv } from '../lib/env';
 import { issueResultToken } from '../verifications/issue-token';
-import { awaitingClaim, isFinal, type Verification } from '../verifications/verification';
+import type { Verification } from '../verifications/verification';
 import { verifications } from '../verifications/verification-store';
 import { requireSession, sessionInvalid, sessionOwns } from './session';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault } from '../vendor-api/errors';
 import { readJson } from '../lib/validation';
 import { ApiError, validationError } from '../lib/errors';
-import { lifecycle } from '../verifications/verification';
+import { awaitingClaim, isFinal, lifecycle, requiresInput } from '../verifications/lifecycle';
 import { clientSecretVerification, verificationClosed } from './client-secret';
 
 /**
@@ -28,7 +28,7 @@ import { clientSecretVerification, verificationClosed } from './client-secret';
  */
 async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
   let v = await clientSecretVerification(c, secret);
-  if (lifecycle(v) === 'open') {
+  if (lifecycle(v) === 'open' || lifecycle(v) === 'requires_input') {
     try {
       v = (await verifications(c.env).observe(v.id)) ?? v;
     } catch (err) {
@@ -37,11 +37,17 @@ async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
     }
   }
   const status = lifecycle(v);
-  if (status === 'canceled' || status === 'expired') throw verificationClosed();
-  const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id, status };
+  if (status === 'canceled' || status === 'expired' || v.redactedAt !== undefined) throw verificationClosed();
+  const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id, status, ...lastAttempt(v) };
   if (status === 'final') answer.resultToken = await issueResultToken(c.env, v);
   return c.json(answer);
 }
+
+/** In `requires_input`: how the last attempt ended (nothing else about it). */
+const lastAttempt = (v: Verification): Pick<ResultAnswer, 'lastAttempt'> => {
+  const last = v.attempts?.at(-1);
+  return requiresInput(v) && last ? { lastAttempt: { checkStatus: last.checkStatus } } : {};
+};
 
 export const result = new Hono<AppEnv>().post('/result', async (c) => {
   const { data: body } = await readJson(c, ResultRequest);
@@ -65,8 +71,8 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   }
   // Gone (it ended longer ago than it is kept), or not this session's.
   if (!sessionOwns(session, v)) throw sessionInvalid();
-  // Canceled by the partner's server: the page stops asking.
-  if (v.canceledAt !== undefined) throw verificationClosed();
+  // Canceled or redacted by the partner's server: the page stops asking, and a redacted final one gives no token.
+  if (v.canceledAt !== undefined || v.redactedAt !== undefined) throw verificationClosed();
   // Ended without an outcome (the link ran out, or the code was entered wrongly
   // too often): final, and no token ever. Polling stops.
   if (v.expiredAt !== undefined && !isFinal(v)) {
@@ -78,7 +84,11 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
       },
     ]);
   }
-  const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id };
+  const answer: ResultAnswer = {
+    checkStatus: v.status,
+    verificationId: v.id,
+    ...(requiresInput(v) ? { status: 'requires_input' as const, ...lastAttempt(v) } : {}),
+  };
   if (v.handoff?.kind === 'link' && v.handoff.opened && !isFinal(v)) answer.phoneOpened = true;
   if (v.handoff?.returned && !awaitingClaim(v) && !isFinal(v)) answer.phoneReturned = true;
   if (isFinal(v)) answer.resultToken = await issueResultToken(c.env, v);

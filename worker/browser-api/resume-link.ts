@@ -4,8 +4,8 @@
  * again while it is valid, with no second vendor call; once it has expired, a
  * new one for the same entity (`renew-link.ts`). The way it went stays: this
  * device (the hosted flow's URL), a QR code or copied link (the worker's
- * handoff URL), or a texted link (its code only: this device never gets the
- * hosted URL).
+ * handoff URL, with its code), or a texted link (its code only: this device never
+ * gets the hosted URL).
  */
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
@@ -14,7 +14,7 @@ import type { AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { qrModules } from '../handoff/qr';
 import { handoffUrls } from '../handoff/urls';
-import { lifecycle } from '../verifications/verification';
+import { lifecycle, needsNewLink } from '../verifications/lifecycle';
 import { normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { createSession, sessionSecret } from './session';
@@ -43,15 +43,17 @@ export async function resumeLink(c: Context<AppEnv>, body: z.output<typeof Resum
     { entityId: v.entityId, verificationId: v.id, origin, partnerId: v.partnerId },
     now,
   );
-  // Expired: a new link for the same entity and verification, the way it went before.
-  if (now >= v.linkExpiresAt)
+  // Expired, or the person's next attempt: a new link for the same entity and verification, the way it went before.
+  if (needsNewLink(v, now))
     return renewLink(c, { session, lang: body.lang, returnUrl: body.returnUrl, turnstileToken: body.turnstileToken });
   const h = v.handoff;
   const urlExpiry = v.link?.urlExpiry ?? new Date(v.linkExpiresAt).toISOString();
   const handoffUrl =
     h?.kind === 'link' ? handoffUrls(trustedOwnOrigin(c.var.config, c.req.url)!, v.id, body.lang).open(h.openToken) : undefined;
   const answer: OnboardingLinkAnswer = {
-    ...(h?.kind === 'sms' ? { claimCode: h.code } : { url: handoffUrl ?? v.link!.url }),
+    ...(h?.kind === 'sms' ? {} : { url: handoffUrl ?? v.link!.url }),
+    // Every handed-off link is credited only with its code: a new tab needs it as much as the first one did.
+    ...(h?.code !== undefined ? { claimCode: h.code } : {}),
     urlExpiry,
     status: v.link?.status ?? 'OK',
     smsSent: h?.kind === 'sms',

@@ -6,6 +6,11 @@
  * Bearer <OPS_TOKEN>`, Cloudflare Access, or a local sandbox): to anyone else
  * every id, known or not, is the same 404, so it does not tell which partner
  * ids exist.
+ *
+ * One vendor call at a time per credentials (an isolate's concurrent checks
+ * share it), and its answer, OK or not, is remembered for a while: a monitor
+ * polling every second, or thirty of them while the vendor hangs, cost one
+ * vendor call, not one each.
  */
 import { Hono } from 'hono/tiny';
 import type { RuokAnswer } from '../contract';
@@ -20,7 +25,17 @@ import { checkAccess } from '../ops/access';
 
 /** Monitors poll this; one vendor call per isolate per window is plenty. */
 export const RUOK_CACHE_MS = 10_000;
-const lastOk = new Map<string, number>();
+/** A failure is remembered for less: a vendor back up is seen soon. */
+export const RUOK_FAILURE_CACHE_MS = 5_000;
+
+/** What the last check of some credentials came to: OK, or the error it answered. */
+interface Checked {
+  at: number;
+  error?: ApiError;
+}
+const checked = new Map<string, Checked>();
+/** The check under way per credentials: concurrent calls wait for it. */
+const inflight = new Map<string, Promise<Checked>>();
 
 export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
   const named = c.req.query('partner');
@@ -43,23 +58,41 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
     who = partner;
   }
   const key = `${c.env.KYC_BASE_URL ?? ''}|${who.customerId}|${who.childId ?? ''}|${who.apiKey}`;
-  const at = lastOk.get(key);
-  if (at !== undefined && Date.now() - at < RUOK_CACHE_MS) {
-    return c.json({ status: 'OK' } satisfies RuokAnswer);
+  const last = checked.get(key);
+  const fresh = last && Date.now() - last.at < (last.error ? RUOK_FAILURE_CACHE_MS : RUOK_CACHE_MS) ? last : undefined;
+  let result = fresh;
+  if (!result) {
+    let running = inflight.get(key);
+    if (!running) {
+      const vendor = vendorFor(c, who);
+      running = (async (): Promise<Checked> => {
+        try {
+          const { status } = await vendor.ruok();
+          return status === 'OK' ? { at: Date.now() } : { at: Date.now(), error: notOk() };
+        } catch (err) {
+          return { at: Date.now(), error: vendorFault(err, 'ruok') };
+        }
+      })();
+      inflight.set(key, running);
+      // Only an answer is remembered (an error of ours is thrown to each waiting call, not kept).
+      void running
+        .then((r) => {
+          if (checked.size > 1000) checked.clear();
+          checked.set(key, r);
+        })
+        .catch(() => undefined)
+        .finally(() => inflight.delete(key));
+    }
+    result = await running;
   }
-  let status: string;
-  try {
-    status = (await vendorFor(c, who).ruok()).status;
-  } catch (err) {
-    throw vendorFault(err, 'ruok');
-  }
-  if (status !== 'OK') throw new ApiError(502, 'VENDOR_ERROR', 'The verification service is not answering OK.');
-  if (lastOk.size > 1000) lastOk.clear();
-  lastOk.set(key, Date.now());
+  if (result.error) throw result.error;
   return c.json({ status: 'OK' } satisfies RuokAnswer);
 });
 
+const notOk = () => new ApiError(502, 'VENDOR_ERROR', 'The verification service is not answering OK.');
+
 /** Tests reset the cache between cases. */
 export function resetRuokCache(): void {
-  lastOk.clear();
+  checked.clear();
+  inflight.clear();
 }

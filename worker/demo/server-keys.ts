@@ -14,7 +14,8 @@
 import { Hono } from 'hono';
 import { demoEnabled, usesSandbox, type AppEnv } from '../lib/env';
 import { ApiError } from '../lib/errors';
-import { isLoopbackHost, normaliseOrigin } from '../lib/origins';
+import { fromThisMachine } from '../lib/local-client';
+import { normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
 import { demoPartner, demoServerKeys } from './demo-partners';
@@ -40,7 +41,8 @@ export const demoServer = (product: Pick<Hono<AppEnv>, 'fetch'>) =>
       c.header('Cache-Control', 'no-store');
     })
     .get('/sandbox/demo/server-keys', async (c) => {
-      if (!isLoopbackHost(new URL(c.req.url).hostname)) throw nothingHere();
+      // From this machine by the connection's address, not the Host header (lib/local-client.ts).
+      if (!fromThisMachine(c.env, c.req.url, c.req.raw.headers)) throw nothingHere();
       const keys = (await demoServerKeys(c.env)) ?? {};
       // On a loopback host (checked above): the request's origin is trusted.
       const own = new URL(trustedOwnOrigin(c.var.config, c.req.url)!);

@@ -29,6 +29,7 @@ import { isLoopbackHost } from '../lib/origins';
 import { config, isDeployed, trustedOwnOrigin } from '../config';
 import { resolvePartner, usePartnerSource } from '../partners/resolve';
 import { useInProcessSandbox } from '../vendor-api/from-env';
+import { sandboxOutcomes } from './local-sandbox-outcomes';
 
 // What the local stack plugs into the product (production plugs in none of it):
 // the sandbox, reached in process by the vendor client (requests, Durable
@@ -89,6 +90,7 @@ function mountSandbox(app: Hono<AppEnv>): void {
       },
     }),
   );
+  app.route('/', sandboxOutcomes);
   app.route('/', sandbox);
 }
 

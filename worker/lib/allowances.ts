@@ -8,11 +8,12 @@
  * its own, so a lost release never holds a budget for good). Node tests,
  * which have no binding, inject budgets in memory (test/support/node-twins.ts).
  *
- * Keys never hold an address or a number in clear: `hashKey` first.
+ * Keys never hold an address or a number in clear, nor an unkeyed hash of one: `hashKey` first.
  */
 import { config } from '../config';
 import { bindingIfAny, missingBinding, type Env } from './env';
 import { ApiError } from './errors';
+import { keyedHash } from './keyed-hash';
 
 /** How long an open verification's hold lasts at most: a link's hour, the grace, and renewals' room. */
 export const OPEN_HOLD_MS = 3 * 60 * 60 * 1000;
@@ -68,10 +69,9 @@ export function objectOf(key: string): string {
   return hash ? `shard ${parseInt(hash.slice(0, 8), 16) % LIMIT_SHARDS}` : key;
 }
 
-/** A budget key that names its subject without holding it in clear (SHA-256, first 16 bytes). */
-export async function hashKey(kind: string, subject: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${kind} ${subject}`)));
-  return `${kind} ${[...digest.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+/** A budget key that names its subject without holding it in clear, nor a hash anyone could recompute (keyed-hash.ts, 16 bytes). */
+export async function hashKey(env: Env, kind: string, subject: string): Promise<string> {
+  return `${kind} ${await keyedHash(env, kind, subject, 16)}`;
 }
 
 export const tooMany = (what: string, retryAfterSeconds: number) =>
@@ -86,7 +86,7 @@ export const tooMany = (what: string, retryAfterSeconds: number) =>
  */
 export async function holdOpen(env: Env, verificationId: string, ipKey: string, partnerId: string, now = Date.now()): Promise<string[]> {
   const a = allowances(env);
-  const byIp = await hashKey('open-ip', ipKey);
+  const byIp = await hashKey(env, 'open-ip', ipKey);
   const byPartner = `open-partner ${partnerId}`;
   const until = now + OPEN_HOLD_MS;
   const [ipOk, partnerOk] = await Promise.all([
@@ -106,7 +106,7 @@ export async function releaseHolds(env: Env, verificationId: string, holds: read
 
 /** One more text to this number today (across partners), or 429. */
 export async function countText(env: Env, e164: string, id: string, now = Date.now()): Promise<void> {
-  const key = await hashKey('sms-day', e164);
+  const key = await hashKey(env, 'sms-day', e164);
   if (!(await allowances(env).take(key, id, now + DAY_MS, config(env).limits.LIMIT_SMS_PER_NUMBER_PER_DAY))) {
     throw tooMany('text messages to this number today', 60 * 60);
   }

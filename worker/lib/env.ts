@@ -76,6 +76,10 @@ export interface Env extends CloudflareBindings {
   RESULT_POLL_MAX_SECONDS?: string;
   /** Seconds after the link's expiry that a verification is still polled. Default 900. */
   VERIFICATION_GRACE_SECONDS?: string;
+  /** Longest a vendor link may live: a later `urlExpiry` is capped to this many seconds ahead. Default 86400. */
+  LINK_MAX_SECONDS?: string;
+  /** Seconds after its deadline that a verification waits for a vendor that could not answer, then expires `vendor_unavailable`. Default 86400. */
+  VERIFICATION_MAX_SECONDS?: string;
   /** Timeout of one webhook attempt, ms. Default 15000. */
   WEBHOOK_TIMEOUT_MS?: string;
   /** Seconds before each retry, comma list. Default 5,300,1800,7200,18000,36000,50400,72000,86400. */
@@ -83,6 +87,8 @@ export interface Env extends CloudflareBindings {
   /** Attempts in all. Default: the schedule's length + 1. */
   WEBHOOK_MAX_ATTEMPTS?: string;
 
+  /** Where `npm start` listens (its HOST): anything but a loopback address, and nothing opens for "this machine" (lib/local-client.ts). */
+  LISTEN_HOST?: string;
   /** Secret. `Authorization: Bearer <OPS_TOKEN>` opens /ops (the CLI, `npm run ops -- --remote`). */
   OPS_TOKEN?: string;
   /** Cloudflare Access team domain (`<team>.cloudflareaccess.com`): /ops verifies `Cf-Access-Jwt-Assertion` against its keys. */
@@ -122,6 +128,8 @@ export interface Env extends CloudflareBindings {
   RL_SMS: CloudflareBindings['RL_SMS'];
   /** Durable Object per budget that outlives a window: texts per number per day, open verifications per IP and per partner. */
   LIMITS: CloudflareBindings['LIMITS'];
+  /** Rate limit on failed credentials (a wrong `/v1` key, a wrong `/ops` token) per client: failed-attempts.ts. */
+  RL_AUTH_FAIL: CloudflareBindings['RL_AUTH_FAIL'];
   /** Rate limit per server key on `/v1`. */
   RL_SERVER_KEY: CloudflareBindings['RL_SERVER_KEY'];
   /** Texts one number may get in 24 hours, across partners. Default 10. */

@@ -10,6 +10,7 @@
  * which have no binding, inject records in memory (test/support/node-twins.ts).
  */
 import { bindingIfAny, missingBinding, type Env } from './env';
+import { keyedHash } from './keyed-hash';
 
 export const IDEMPOTENCY_TTL_MS = 10 * 60 * 1000;
 export const IDEMPOTENCY_SHARDS = 32;
@@ -106,8 +107,10 @@ export function expired(r: { at: number }, now = Date.now()): boolean {
   return now - r.at >= IDEMPOTENCY_TTL_MS;
 }
 
-/** SHA-256 of the request body, so a key reused for a different request is caught. */
-export async function fingerprint(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+/**
+ * The request body's keyed hash (keyed-hash.ts), so a key reused for a different request is caught; a
+ * link request's body holds a person's details, which a plain hash would let anyone confirm.
+ */
+export async function fingerprint(env: Env, text: string): Promise<string> {
+  return keyedHash(env, 'idempotency-body', text);
 }

@@ -18,6 +18,7 @@ import { ApiError, type Issue } from '../lib/errors';
 import { isLoopbackHost } from '../lib/origins';
 import { configuredKeyJwks } from '../verifications/signing-keys';
 import { hasInProcessSandbox } from '../vendor-api/from-env';
+import { webhookSettingsProblems } from './webhook-settings';
 
 const NOT_SET = 'is not set';
 
@@ -50,6 +51,7 @@ export function misconfiguration(env: Env, cfg: Config, requestUrl: string): Iss
     add('PUBLIC_ORIGIN', `${NOT_SET} (required off loopback hosts)`);
   if (env.RESULT_SIGNING_KEYS?.trim() && !configuredKeyJwks(env))
     add('RESULT_SIGNING_KEYS', 'must be a JSON array of private P-256 JWKs with kid');
+  issues.push(...webhookSettingsProblems(env, trustedOwnOrigin(cfg, requestUrl) ?? requestUrl));
   return issues;
 }
 

@@ -52,7 +52,7 @@ export const idempotency = (options: IdempotencyOptions = {}) =>
     c.set('idempotency', {
       async claim(scopedKey, fingerprintSource) {
         const store = idempotencyStore(c.env, scopedKey);
-        const print = await fingerprint(fingerprintSource);
+        const print = await fingerprint(c.env, fingerprintSource);
         const claim = await store.claim(scopedKey, print);
         if (claim.kind === 'replay') {
           c.header('Idempotent-Replayed', 'true');

@@ -6,19 +6,28 @@
  *     audience, expiry), never trusted because it is there; WebCrypto does
  *     it, as for the worker's other tokens (jose's JWT verification would add
  *     about 7 KB gzip to the bundle; the tests sign with jose);
- *   - `Authorization: Bearer <OPS_TOKEN>` (the CLI), compared in constant time;
+ *   - `Authorization: Bearer <OPS_TOKEN>` (the CLI), compared in constant time; a token
+ *     under 32 characters is a misconfiguration (500 naming OPS_TOKEN), never a password;
  *   - neither configured: 404, as if there were no console, except with the
  *     sandbox as the vendor on a loopback host (a laptop), where it is open.
  * Configured, a request with neither a valid assertion nor the token is 401.
  */
 import { fromBase64url } from '../../rules/base64url';
-import { errorName } from '../lib/errors';
+import { errorName, type Issue } from '../lib/errors';
 import { usesSandbox, type Env } from '../lib/env';
 import { hasInProcessSandbox } from '../vendor-api/from-env';
 import { isLoopbackHost } from '../lib/origins';
+import { fromThisMachine } from '../lib/local-client';
 import { config } from '../config';
 
-export type Access = { kind: 'allowed'; by: 'access' | 'token' | 'local' } | { kind: 'not-found' } | { kind: 'unauthorized' };
+export type Access =
+  | { kind: 'allowed'; by: 'access' | 'token' | 'local' }
+  | { kind: 'not-found' }
+  | { kind: 'unauthorized' }
+  | { kind: 'misconfigured'; issues: Issue[] };
+
+/** A shorter OPS_TOKEN can be guessed: the console refuses to run with one. */
+export const OPS_TOKEN_MIN_LENGTH = 32;
 
 /** The team domain as a host name (`team.cloudflareaccess.com`), from either a host or an https origin. */
 export function teamDomain(env: Env): string | undefined {
@@ -121,11 +130,14 @@ export async function tokenEquals(given: string, expected: string): Promise<bool
   return diff === 0 && given.length > 0;
 }
 
-/** Open without credentials: the sandbox is the vendor and both the request and the configured public origin are loopback. */
-export function openLocally(env: Env, requestUrl: string): boolean {
+/**
+ * Open without credentials: the sandbox is the vendor, the request comes from this machine (by its
+ * connection's address, not its Host header: lib/local-client.ts) and the configured public origin is loopback.
+ */
+export function openLocally(env: Env, requestUrl: string, headers: Headers): boolean {
   // Production has no sandbox (entry/production.ts): never open there.
   if (!usesSandbox(env) || !hasInProcessSandbox()) return false;
-  if (!isLoopbackHost(new URL(requestUrl).hostname)) return false;
+  if (!fromThisMachine(env, requestUrl, headers)) return false;
   const configured = config(env).publicOrigin;
   return !configured || isLoopbackHost(new URL(configured).hostname);
 }
@@ -133,7 +145,13 @@ export function openLocally(env: Env, requestUrl: string): boolean {
 export async function checkAccess(env: Env, requestUrl: string, headers: Headers): Promise<Access> {
   const token = env.OPS_TOKEN?.trim();
   const accessOn = Boolean(teamDomain(env) && env.OPS_ACCESS_AUD?.trim());
-  if (!token && !accessOn) return openLocally(env, requestUrl) ? { kind: 'allowed', by: 'local' } : { kind: 'not-found' };
+  if (!token && !accessOn) return openLocally(env, requestUrl, headers) ? { kind: 'allowed', by: 'local' } : { kind: 'not-found' };
+  if (token && token.length < OPS_TOKEN_MIN_LENGTH) {
+    return {
+      kind: 'misconfigured',
+      issues: [{ issueLocation: 'OPS_TOKEN', issue: `must be at least ${OPS_TOKEN_MIN_LENGTH} characters` }],
+    };
+  }
   if (token) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(headers.get('Authorization') ?? '');
     if (m && (await tokenEquals(m[1]!, token))) return { kind: 'allowed', by: 'token' };

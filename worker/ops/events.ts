@@ -118,20 +118,19 @@ function logFailure(err: unknown, count: number): void {
 export function emit(env: Pick<Env, 'EVENTS_QUEUE'>, ctx: WaitUntil | undefined, messages: OpsMessage[]): Promise<void> {
   const queue = bindingIfAny(env, 'EVENTS_QUEUE');
   if (!queue || messages.length === 0) return Promise.resolve();
-  let sending: Promise<void>;
-  try {
-    sending = (
-      messages.length === 1
-        ? queue.send(messages[0], { contentType: 'json' })
-        : queue.sendBatch(messages.map((body) => ({ body, contentType: 'json' as const })))
+  const send = () =>
+    (messages.length === 1
+      ? queue.send(messages[0], { contentType: 'json' })
+      : queue.sendBatch(messages.map((body) => ({ body, contentType: 'json' as const })))
     ).then(
       () => undefined,
       (err: unknown) => logFailure(err, messages.length),
     );
-  } catch (err) {
-    logFailure(err, messages.length);
-    return Promise.resolve();
-  }
+  // With a context the send starts after the answer (a timer runs once the handler has returned), so the
+  // request never pays for it; without one (a queue consumer that may wait) at once.
+  const sending = (ctx ? new Promise<void>((ok) => setTimeout(ok, 0)).then(send) : Promise.resolve().then(send)).catch((err: unknown) =>
+    logFailure(err, messages.length),
+  );
   try {
     ctx?.waitUntil(sending);
   } catch {

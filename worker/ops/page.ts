@@ -76,6 +76,8 @@ export interface PageInput {
   failed: Delivery[];
   /** After a redelivery, what happened (shown as a status message). */
   notice?: { ok: boolean; text: string };
+  /** Settings that make the worker answer 500 MISCONFIGURED (names only). */
+  misconfigured?: string[];
 }
 
 export function opsPage(p: PageInput): string {
@@ -127,7 +129,7 @@ export function opsPage(p: PageInput): string {
 <td><form method="post" action="/ops/redeliver${query()}"><input type="hidden" name="verificationId" value="${esc(d.verificationId)}"><button type="submit" class="secondary">Redeliver<span class="visually-hidden"> ${esc(d.type)} for ${esc(d.verificationId)}</span></button></form></td></tr>`,
         )
         .join('\n')
-    : '<tr><td colspan="8">No failed deliveries.</td></tr>';
+    : '<tr><td colspan="8">Every event was delivered.</td></tr>';
   const partnerOptions = [
     `<option value=""${p.partner ? '' : ' selected'}>All partners</option>`,
     ...p.partners.map((id) => `<option value="${esc(id)}"${id === p.partner ? ' selected' : ''}>${esc(id)}</option>`),
@@ -146,6 +148,7 @@ export function opsPage(p: PageInput): string {
 </header>
 <main>
 ${p.notice ? `<p class="status${p.notice.ok ? '' : ' bad'}" role="status">${esc(p.notice.text)}</p>` : ''}
+${p.misconfigured?.length ? `<p class="status bad" role="alert">Misconfigured: ${esc(p.misconfigured.join(', '))}. Every /api and /v1 route answers 500 MISCONFIGURED until these settings are fixed.</p>` : ''}
 <section aria-labelledby="filters-h">
 <h2 id="filters-h">Partner and range</h2>
 <form class="filters" method="get" action="/ops">
@@ -221,7 +224,7 @@ ${vendorRows}
 </div>
 <div class="scroll">
 <table>
-<caption>Failed deliveries (the last attempt failed), newest first</caption>
+<caption>Undelivered events (queued, failed or dead), newest first</caption>
 <thead><tr><th scope="col">Verification</th><th scope="col">Partner</th><th scope="col">Event</th><th scope="col">State</th><th scope="col" class="n">Attempts</th><th scope="col">Last answer</th><th scope="col">Last attempt</th><th scope="col"><span class="visually-hidden">Action</span></th></tr></thead>
 <tbody>
 ${failedRows}

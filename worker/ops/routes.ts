@@ -2,7 +2,7 @@
  * /ops, the operator console (docs/operations.md "Operator console"):
  *   GET  /ops                                   the page (partner, range 24h | 7d | 30d)
  *   GET  /ops/api/funnel?partner=&from=&to=     the funnel per partner (ISO dates; default the last 7 days)
- *   GET  /ops/api/webhooks?state=dead|failed|all&partner=
+ *   GET  /ops/api/webhooks?state=dead|failed|undelivered|all&partner=
  *   POST /ops/api/webhooks/:verificationId/redeliver   (JSON; the CLI)
  *   POST /ops/redeliver                         (the page's "Redeliver" form)
  * Access: access.ts. Every answer: no-store, a strict CSP (no script at all),
@@ -15,9 +15,12 @@ import { bindingIfAny, type AppEnv } from '../lib/env';
 import { ApiError, validationError } from '../lib/errors';
 import { redeliverWebhook } from '../verifications/webhook-redeliver';
 import { VERIFICATION_ID } from '../verifications/verification';
+import { countFailedAttempt, refuseLimitedClient } from '../lib/failed-attempts';
+import { misconfigured } from '../middleware/config-guard';
 import { checkAccess } from './access';
 import { OPS_CSS_ASSET, opsPage, RANGES, type RangeName } from './page';
 import { funnel, summary } from './report';
+import { misconfiguration } from '../middleware/config-guard';
 import { DAY_MS, readDeliveries, readPartners, type DeliveryFilter } from './store';
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -58,8 +61,8 @@ export function rangeParams(c: Context<AppEnv>, now = Date.now()): { from: numbe
 
 function stateParam(c: Context<AppEnv>): DeliveryFilter {
   const s = c.req.query('state') ?? 'failed';
-  if (s !== 'dead' && s !== 'failed' && s !== 'all')
-    throw validationError([{ issue: 'must be dead, failed or all', issueLocation: 'state' }]);
+  if (s !== 'dead' && s !== 'failed' && s !== 'undelivered' && s !== 'all')
+    throw validationError([{ issue: 'must be dead, failed, undelivered or all', issueLocation: 'state' }]);
   return s;
 }
 
@@ -69,9 +72,14 @@ export const ops = new Hono<AppEnv>();
 
 // Mounted at '/': every middleware names /ops, or it would run for the whole worker.
 const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
+  // A client that kept failing to sign in is refused before its token or assertion is checked.
+  const limited = refuseLimitedClient('ops', c.req.raw.headers);
+  if (limited) throw limited;
   const access = await checkAccess(c.env, c.req.url, c.req.raw.headers);
+  if (access.kind === 'misconfigured') throw misconfigured(access.issues);
   if (access.kind === 'not-found') throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
   if (access.kind === 'unauthorized') {
+    await countFailedAttempt(c.env, 'ops', c.req.raw.headers);
     throw new ApiError(401, 'UNAUTHENTICATED', 'Sign in through Cloudflare Access, or send Authorization: Bearer <OPS_TOKEN>.', [], {
       ...(c.env.OPS_TOKEN?.trim() ? { 'WWW-Authenticate': 'Bearer realm="ops"' } : {}),
       'Cache-Control': 'no-store',
@@ -170,8 +178,9 @@ ops.get('/ops', async (c) => {
   const [partners, s, failed] = await Promise.all([
     readPartners(db, now - 30 * DAY_MS),
     summary(db, { from, to: now, ...(partner ? { partner } : {}) }),
-    readDeliveries(db, 'failed', partner, 50),
+    readDeliveries(db, 'undelivered', partner, 50),
   ]);
+  const misconfigured = [...new Set(misconfiguration(c.env, c.var.config, c.req.url).map((i) => i.issueLocation))];
   const redelivered = c.req.query('redelivered');
   const refused = c.req.query('redeliver_failed');
   const notice =
@@ -188,6 +197,7 @@ ops.get('/ops', async (c) => {
       summary: s,
       failed,
       ...(notice ? { notice } : {}),
+      ...(misconfigured.length ? { misconfigured } : {}),
     }),
   );
 });

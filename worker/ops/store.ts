@@ -82,8 +82,9 @@ export function statementsFor(db: D1Database, m: OpsMessage): D1PreparedStatemen
         .bind(m.partnerId, hour, metric, dim, bucket(value), m.id),
     );
   }
+  // The delivery's state (ops_webhook_deliveries) is written by the verification's outbox (writeDelivery), not from here:
+  // an attempt's event can be lost or counted late, the outbox cannot.
   if (m.type === 'webhook.attempt') {
-    const state = m.result === 'retry' ? 'failed' : m.result;
     out.push(
       db
         .prepare(
@@ -91,19 +92,6 @@ export function statementsFor(db: D1Database, m: OpsMessage): D1PreparedStatemen
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
         )
         .bind(m.id, m.partnerId, m.verificationId, m.webhookType, m.attempt, m.status ?? null, m.failure ?? null, m.ms, m.result, m.at),
-      // The delivery's state is its latest attempt's (attempts of one delivery may be counted out of order).
-      db
-        .prepare(
-          `INSERT INTO ops_webhook_deliveries (verification_id, type, partner_id, state, attempts, last_status, last_failure, last_attempt_at)
-           SELECT ?, ?, ?, ?, 1, ?, ?, ? WHERE ${NOT_SEEN}
-           ON CONFLICT (verification_id, type) DO UPDATE SET
-             attempts = attempts + 1,
-             state = CASE WHEN excluded.last_attempt_at >= last_attempt_at THEN excluded.state ELSE state END,
-             last_status = CASE WHEN excluded.last_attempt_at >= last_attempt_at THEN excluded.last_status ELSE last_status END,
-             last_failure = CASE WHEN excluded.last_attempt_at >= last_attempt_at THEN excluded.last_failure ELSE last_failure END,
-             last_attempt_at = MAX(last_attempt_at, excluded.last_attempt_at)`,
-        )
-        .bind(m.verificationId, m.webhookType, m.partnerId, state, m.status ?? null, m.failure ?? null, m.at, m.id),
     );
   }
   out.push(db.prepare('INSERT INTO ops_seen (event_id, at) VALUES (?, ?) ON CONFLICT (event_id) DO NOTHING').bind(m.id, m.at));
@@ -207,8 +195,43 @@ export async function readDays(db: D1Database, r: Range): Promise<DayRow[]> {
   return results;
 }
 
-export type DeliveryState = 'delivered' | 'gone' | 'failed' | 'dead';
-export type DeliveryFilter = 'dead' | 'failed' | 'all';
+export type DeliveryState = 'queued' | 'delivered' | 'gone' | 'failed' | 'dead' | 'none';
+/** undelivered: queued, failed or dead; failed: failed or dead. */
+export type DeliveryFilter = 'dead' | 'failed' | 'undelivered' | 'all';
+
+/** One event's delivery as its verification's outbox last left it (one row per verification and event type). */
+export interface DeliveryRow {
+  verificationId: string;
+  type: string;
+  partnerId: string;
+  state: DeliveryState;
+  attempts: number;
+  lastStatus?: number;
+  lastFailure?: string;
+  /** The last attempt's time, or when the event was made. */
+  at: number;
+}
+
+/** Written by the verification's Durable Object on every change of its outbox (the console's list of deliveries). */
+export async function writeDelivery(db: D1Database, r: DeliveryRow): Promise<void> {
+  await db
+    .prepare(
+      `INSERT INTO ops_webhook_deliveries (verification_id, type, partner_id, state, attempts, last_status, last_failure, last_attempt_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (verification_id, type) DO UPDATE SET state = excluded.state, attempts = excluded.attempts,
+         last_status = excluded.last_status, last_failure = excluded.last_failure, last_attempt_at = excluded.last_attempt_at`,
+    )
+    .bind(r.verificationId, r.type, r.partnerId, r.state, r.attempts, r.lastStatus ?? null, r.lastFailure ?? null, r.at)
+    .run();
+}
+
+/** A verification forgotten (its retention ended): what it still owed is dead. */
+export async function forgetDeliveries(db: D1Database, verificationId: string): Promise<void> {
+  await db
+    .prepare(`UPDATE ops_webhook_deliveries SET state = 'dead' WHERE verification_id = ? AND state IN ('queued', 'failed')`)
+    .bind(verificationId)
+    .run();
+}
 
 export interface Delivery {
   verificationId: string;
@@ -226,7 +249,14 @@ export interface Delivery {
  * last attempt failed: dead, or waiting for its next attempt), `all`.
  */
 export async function readDeliveries(db: D1Database, state: DeliveryFilter, partner?: string, limit = 100): Promise<Delivery[]> {
-  const states = state === 'dead' ? ['dead'] : state === 'failed' ? ['dead', 'failed'] : ['delivered', 'gone', 'failed', 'dead'];
+  const states =
+    state === 'dead'
+      ? ['dead']
+      : state === 'failed'
+        ? ['dead', 'failed']
+        : state === 'undelivered'
+          ? ['queued', 'failed', 'dead']
+          : ['queued', 'delivered', 'gone', 'failed', 'dead'];
   const { results } = await db
     .prepare(
       `SELECT verification_id, partner_id, type, state, attempts, last_status, last_failure, last_attempt_at FROM ops_webhook_deliveries

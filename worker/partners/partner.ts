@@ -26,6 +26,8 @@ export interface Partner {
   flowId?: string;
   smsSenderName?: string;
   smsTemplateId?: string;
+  /** Attempts each of its verifications allows (1–3; unset: 2). */
+  maxAttempts?: number;
   /** Turnstile secret of its site; unset = no bot check for this partner. */
   turnstileSecret?: string;
   /** Where its webhooks go, and the `whsec_` secret that signs them. */
@@ -91,6 +93,7 @@ export const PartnerRecord = z.strictObject({
   flowId: z.optional(text(128)),
   smsSenderName: z.optional(text(64)),
   smsTemplateId: z.optional(text(128)),
+  maxAttempts: z.optional(z.int().check(z.minimum(1), z.maximum(3))),
   turnstileSecret: z.optional(sealed),
   webhookUrl: z.optional(z.string().check(z.maxLength(2048))),
   webhookSecret: z.optional(sealed),
@@ -111,7 +114,7 @@ const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
  * worker (`localSandbox`); never credentials in the URL; never (otherwise,
  * and so also for a deployed sandbox demo) a host that cannot be a public
  * server: `localhost` (with or without its trailing dot), a single-label name,
- * or an IP address in a private, loopback, link-local, shared, benchmarking,
+ * a private-use name (`PRIVATE_SUFFIXES`), a port other than 443 and 8443, or an IP address in a private, loopback, link-local, shared, benchmarking,
  * multicast or reserved range, IPv6 forms that embed an IPv4 address
  * included (mapped, compatible, NAT64, 6to4, Teredo). A DNS name that
  * resolves to such an address cannot be seen here (docs/security.md).
@@ -130,9 +133,23 @@ export function webhookUrlProblem(value: string, localSandbox: boolean): string 
     return localSandbox && loopback ? undefined : 'must be https (http only to a loopback host while the sandbox is the vendor locally)';
   if (u.protocol !== 'https:') return 'must be https';
   if (!localSandbox && notPublicHost(host))
-    return 'must be a public host (not a private, loopback, link-local or reserved address, nor a single-label name)';
+    return 'must be a public host (not a private, loopback, link-local or reserved address, nor a single-label or private-use name)';
+  // Webhook servers listen on HTTPS ports; any other port (22, 6379, …) makes the worker a probe of other services.
+  if (!(localSandbox && loopback) && u.port !== '' && !WEBHOOK_PORTS.has(u.port))
+    return 'must use port 443 or 8443 (any port only to a loopback host while the sandbox is the vendor locally)';
   return undefined;
 }
+
+/** Ports a webhook URL may name besides https' default (443, which the URL parser leaves empty). */
+const WEBHOOK_PORTS = new Set(['443', '8443']);
+
+/**
+ * Name suffixes for private networks, never public DNS: mDNS (`.local`), RFC 8375's `.home.arpa` (and `.arpa`
+ * as a whole: no web server lives there), ICANN's `.internal`, names routers and companies use (`.lan`,
+ * `.home`, `.corp`, `.intranet`, `.private`, `.localdomain`) and cluster service names (`.svc`,
+ * `.cluster.local`, as in `kubernetes.default.svc`).
+ */
+const PRIVATE_SUFFIXES = ['localhost', 'local', 'arpa', 'internal', 'lan', 'home', 'corp', 'intranet', 'private', 'localdomain', 'svc'];
 
 /** IPv4 ranges no public webhook server lives in: [first octets as a number, prefix length]. */
 const V4_BLOCKED: [number, number][] = [
@@ -170,6 +187,7 @@ function blockedV6(g: number[]): boolean {
   const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
   if (zeros(6)) return true; // ::, ::1, and IPv4-compatible ::a.b.c.d
   if (zeros(5) && g[5] === 0xffff) return true; // IPv4-mapped ::ffff:a.b.c.d
+  if (zeros(4) && g[4] === 0xffff && g[5] === 0) return true; // IPv4-translated ::ffff:0:a.b.c.d (::ffff:0:0/96)
   if (g[0] === 0x64 && g[1] === 0xff9b) return true; // NAT64 64:ff9b::/96 and the local-use 64:ff9b:1::/48
   if (g[0] === 0x2002) return true; // 6to4 2002::/16: embeds an IPv4 address; refused whole
   if (g[0] === 0x2001 && g[1]! <= 0x01ff) return true; // Teredo 2001::/32 and IETF assignments 2001::/23
@@ -192,7 +210,5 @@ function notPublicHost(host: string): boolean {
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   if (v4) return blockedV4(((+v4[1]! << 24) | (+v4[2]! << 16) | (+v4[3]! << 8) | +v4[4]!) >>> 0);
   const name = host.replace(/\.$/, ''); // `localhost.` is localhost
-  return (
-    !name.includes('.') || name === 'localhost' || name.endsWith('.localhost') || name.endsWith('.local') || name.endsWith('.internal')
-  );
+  return !name.includes('.') || PRIVATE_SUFFIXES.some((suffix) => name === suffix || name.endsWith(`.${suffix}`));
 }

@@ -122,6 +122,7 @@ export async function openRecord(env: Env, record: PartnerRecord): Promise<Partn
     flowId: record.flowId ?? (env.KYC_FLOW_ID || undefined),
     smsSenderName: record.smsSenderName ?? (env.KYC_SMS_SENDER_NAME || undefined),
     smsTemplateId: record.smsTemplateId ?? (env.KYC_SMS_TEMPLATE_ID || undefined),
+    ...(record.maxAttempts !== undefined ? { maxAttempts: record.maxAttempts } : {}),
     turnstileSecret: opened.turnstileSecret ?? (env.TURNSTILE_SECRET_KEY?.trim() || undefined),
     webhookUrl: record.webhookUrl,
     webhookSecret: opened.webhookSecret,

@@ -11,7 +11,8 @@ import type { AppEnv } from '../lib/env';
 import { bindingIfAny } from '../lib/env';
 import { ApiError, validationError } from '../lib/errors';
 import { idempotency } from '../middleware/idempotency';
-import { clientIp, enforce } from '../lib/limits';
+import { countFailedAttempt, refuseLimitedClient } from '../lib/failed-attempts';
+import { enforce } from '../lib/limits';
 import { normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
@@ -20,10 +21,12 @@ import { vendorFault, vendorMismatch } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
 import { clientSecretFor } from '../verifications/client-secret';
 import { issueResultToken } from '../verifications/issue-token';
-import { lifecycle, newVerificationId, CHECKING, VERIFICATION_ID, type Verification } from '../verifications/verification';
+import { newVerificationId, VERIFICATION_ID, type Verification } from '../verifications/verification';
+import { lifecycle, startedByServer } from '../verifications/lifecycle';
 import { verifications } from '../verifications/verification-store';
 import { listIndex, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
+import { personFrom } from './person';
 import { routes } from './routes';
 import {
   CreateVerificationRequest,
@@ -73,6 +76,7 @@ export function summary(v: Verification, livemode: boolean): VerificationSummary
     ...(v.finalAt !== undefined ? { finalAt: iso(v.finalAt) } : {}),
     ...(v.canceledAt !== undefined ? { canceledAt: iso(v.canceledAt) } : {}),
     ...(v.redactedAt !== undefined ? { redactedAt: iso(v.redactedAt) } : {}),
+    ...(v.attempts?.length ? { attempts: v.attempts.map((a) => ({ checkStatus: a.checkStatus, endedAt: iso(a.endedAt)! })) } : {}),
     expiresAt: iso(v.deadline)!,
     livemode,
   };
@@ -88,6 +92,7 @@ const RESUMABLE: ReadonlySet<string> = new Set(['created', 'open', 'requires_inp
 async function describe(c: Context<AppEnv>, v: Verification, person?: Person): Promise<V1Verification> {
   const livemode = c.var.config.livemode;
   const w = v.webhook;
+  const owed = await verifications(c.env).undelivered(v.id);
   return {
     ...summary(v, livemode),
     ...(RESUMABLE.has(lifecycle(v)) ? { clientSecret: await clientSecretFor(c.env, v.id) } : {}),
@@ -97,6 +102,16 @@ async function describe(c: Context<AppEnv>, v: Verification, person?: Person): P
       attempts: w.attempts,
       ...(w.at !== undefined && w.attempts > 0 ? { lastAttemptAt: iso(w.at) } : {}),
       ...(w.lastStatus !== undefined ? { lastResponseStatus: w.lastStatus } : {}),
+      undelivered: owed.map((e) => ({
+        webhookId: e.webhookId,
+        type: e.type,
+        sequence: e.sequence,
+        state: e.state,
+        attempts: e.attempts,
+        ...(e.lastResponseStatus !== undefined ? { lastResponseStatus: e.lastResponseStatus } : {}),
+        ...(e.lastAttemptAt !== undefined ? { lastAttemptAt: iso(e.lastAttemptAt) } : {}),
+        ...(e.nextAttemptAt !== undefined ? { nextAttemptAt: iso(e.nextAttemptAt) } : {}),
+      })),
     },
     ...(person ? { person } : {}),
   };
@@ -113,8 +128,8 @@ async function own(c: Context<AppEnv>): Promise<Verification> {
 
 /**
  * The vendor's entity for a final verification, through the result
- * operation, at request time: never stored, never logged. Scan data never
- * leaves: each scan keeps its metadata only.
+ * operation, at request time: never stored, never logged; only the allow-list
+ * of person.ts leaves.
  */
 async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person> {
   let answer;
@@ -134,19 +149,7 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
     console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: v.id, route: 'v1.person' }));
     throw vendorMismatch();
   }
-  const { identityDocs, ...rest } = entity as Person & Record<string, unknown>;
-  return {
-    ...rest,
-    entityId: entity.entityId,
-    ...(Array.isArray(identityDocs)
-      ? {
-          identityDocs: identityDocs.map((d) => ({
-            ...d,
-            ...(Array.isArray(d.docScan) ? { docScan: d.docScan.map(({ scanData: _drop, ...scan }) => scan) } : {}),
-          })),
-        }
-      : {}),
-  } as Person;
+  return personFrom({ ...entity, entityId: v.entityId! });
 }
 
 export const serverApi = new Hono<AppEnv>();
@@ -169,13 +172,14 @@ serve(serverApi, routes.openapi, async (c) => {
 serverApi.use('/v1/*', async (c, next) => {
   if (c.req.method === 'OPTIONS')
     throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This API is for servers: no CORS.', [], { Allow: 'GET, POST' });
+  // A client that kept sending wrong keys is refused before its key is looked up (no registry read).
+  const limited = refuseLimitedClient('v1', c.req.raw.headers);
+  if (limited) throw limited;
   let caller;
   try {
     caller = await authenticate(c.env, c.req.url, c.req.header('Authorization'), c.var.config.livemode);
   } catch (err) {
-    // Bad keys spend the client's budget: guessing costs as much as calling.
-    if (err instanceof ApiError && err.errorCode === 'UNAUTHENTICATED')
-      await enforce(c.env.RL_IP, `v1 ${clientIp(c.req.raw.headers)}`, 'requests');
+    if (err instanceof ApiError && err.errorCode === 'UNAUTHENTICATED') await countFailedAttempt(c.env, 'v1', c.req.raw.headers);
     throw err;
   }
   c.set('partner', caller.partner);
@@ -184,9 +188,14 @@ serverApi.use('/v1/*', async (c, next) => {
 });
 
 // Idempotency-Key (middleware/idempotency.ts): the client secret is not kept with the answer; a replay derives it again.
+// A verification that has moved on (canceled, final, expired) is answered as it is now, without a secret that no
+// longer works.
 const idempotentCreate = idempotency({
   replay: async (c, answer) => {
     const stored = JSON.parse(answer.body) as Omit<CreatedVerification, 'clientSecret'>;
+    const now = await verifications(c.env).read(stored.verificationId);
+    if (!now || now.partnerId !== c.get('partner')!.id) throw notFound();
+    if (!RESUMABLE.has(lifecycle(now))) return c.json(await describe(c, now), 200);
     return c.json({ ...stored, clientSecret: await clientSecretFor(c.env, stored.verificationId) } satisfies CreatedVerification, 201);
   },
   keep: async (res) => {
@@ -216,26 +225,23 @@ serve(
       const replay = await c.var.idempotency.claim(`${partner.id} v1 ${key}`, text);
       if (replay) return replay;
     }
-    const now = Date.now();
-    const expiresAt = now + (body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS) * 1000;
-    const v: Verification = {
-      id: newVerificationId(),
-      partnerId: partner.id,
-      partnerOrigin: '',
-      customerRef: body.customerRef,
-      customerRefSource: 'server',
-      workerOrigin: own,
-      livemode: c.var.config.livemode,
-      createdAt: now,
-      linkExpiresAt: 0,
-      deadline: expiresAt,
-      status: CHECKING,
-      polls: 0,
-      webhook: { state: 'none', attempts: 0 },
-      server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
-    };
+    const maxAttempts = body.maxAttempts ?? partner.maxAttempts;
+    const v = startedByServer(
+      {
+        id: newVerificationId(),
+        partnerId: partner.id,
+        customerRef: body.customerRef,
+        customerRefSource: 'server',
+        workerOrigin: own,
+        livemode: c.var.config.livemode,
+        createdAt: Date.now(),
+        server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
+        ...(maxAttempts !== undefined ? { maxAttempts } : {}),
+      },
+      body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS,
+    );
     await verifications(env).create(v);
-    const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(expiresAt)!, livemode: c.var.config.livemode };
+    const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(v.deadline)!, livemode: c.var.config.livemode };
     return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
   },
   [idempotentCreate],
@@ -248,7 +254,14 @@ serve(serverApi, routes.listVerifications, async (c, { query: q }) => {
   const db = bindingIfAny(c.env, 'DB');
   if (!db) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
   const limit = q.limit ?? DEFAULT_LIMIT;
-  const rows = await listIndex(db, c.get('partner')!.id, { ...q, limit: limit + 1 });
+  // A page-set reference is whatever a script claiming the partner's origin sent: looking a customer up by
+  // reference finds only the server's own unless the caller asks for the page's too.
+  const { customerRefSource = q.customerRef !== undefined ? 'server' : 'any', ...filter } = q;
+  const rows = await listIndex(db, c.get('partner')!.id, {
+    ...filter,
+    ...(customerRefSource !== 'any' ? { customerRefSource } : {}),
+    limit: limit + 1,
+  });
   const page = rows.slice(0, limit).map(fromRow);
   return c.json({ data: page, ...(rows.length > limit ? { nextCursor: page.at(-1)!.verificationId } : {}) });
 });
@@ -275,7 +288,7 @@ serve(serverApi, routes.getVerification, async (c, { query: q }) => {
 serve(serverApi, routes.cancelVerification, async (c) => {
   const v = await own(c);
   const status = lifecycle(v);
-  if (status !== 'created' && status !== 'open') {
+  if (status !== 'created' && status !== 'open' && status !== 'requires_input') {
     throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${status}: it cannot be canceled.`);
   }
   const after = await verifications(c.env).cancel(v.id);

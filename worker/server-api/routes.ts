@@ -67,7 +67,11 @@ export const routes = {
       'Makes a verification with your `customerRef` and a `clientSecret` for the page. No vendor call yet: the link is made when the page uses the secret.',
     request: { headers: IdempotencyHeader, body: CreateVerificationRequest },
     responses: {
-      201: json(CreatedVerification, 'Created.'),
+      200: json(
+        Verification,
+        'A replay (the same `Idempotency-Key`) of a verification that has since been canceled, completed or expired: the verification as it is now, without a client secret.',
+      ),
+      201: json(CreatedVerification, 'Created (or a replay of a verification still created or open: the same answer again).'),
       400: badInput,
       409: error('`IDEMPOTENCY_CONFLICT`: the key is in use by a request still running, or was used for a different body.'),
       413: error('`PAYLOAD_TOO_LARGE`.'),

@@ -11,7 +11,7 @@ import * as z from 'zod/mini';
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
 const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-export const VERIFICATION_STATUSES = ['created', 'open', 'final', 'expired', 'canceled'] as const;
+export const VERIFICATION_STATUSES = ['created', 'open', 'requires_input', 'final', 'expired', 'canceled'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 
 /** The OpenAPI document's words about a schema (`.meta()` of classic zod). */
@@ -43,6 +43,13 @@ export const CreateVerificationRequest = meta(
       ),
       { description: 'How long the client secret can start or resume the verification: 300–86400 seconds, default 86400.' },
     ),
+    maxAttempts: meta(
+      z.optional(z.number().check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(3, 'must be at most 3'))),
+      {
+        description:
+          'Attempts the person gets (1–3, default 2): after a `NO_MATCH` or `UNPROCESSABLE` with attempts left the verification is `requires_input`.',
+      },
+    ),
   }),
   { id: 'CreateVerificationRequest' },
 );
@@ -56,6 +63,10 @@ export const GetQuery = z.strictObject({
 
 export const ListQuery = z.strictObject({
   customerRef: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(100, 'must be at most 100 characters'))),
+  customerRefSource: meta(z.optional(z.enum(['server', 'page', 'any'], { error: 'must be one of server, page, any' })), {
+    description:
+      'Whose `customerRef` to list: `server` (set by your server through this API), `page` (set on the page, where any script can claim your origin) or `any`. Default: `server` when `customerRef` is given, else `any`.',
+  }),
   status: z.optional(z.enum(VERIFICATION_STATUSES, { error: `must be one of ${VERIFICATION_STATUSES.join(', ')}` })),
   limit: meta(
     z.optional(
@@ -115,68 +126,90 @@ export const CreatedVerification = meta(
 );
 export type CreatedVerification = z.output<typeof CreatedVerification>;
 
-export const WEBHOOK_STATES = ['none', 'queued', 'delivered', 'gone', 'dead'] as const;
+export const WEBHOOK_STATES = ['none', 'queued', 'failed', 'delivered', 'gone', 'dead'] as const;
 
 export const WebhookStatus = meta(
   z.object({
     state: meta(z.enum(WEBHOOK_STATES), {
       description:
-        '`none`: no event yet (or no endpoint); `queued`: being delivered or retried; `delivered`: a 2xx; `gone`: the endpoint answered 410; `dead`: every attempt failed.',
+        '`none`: no event yet (or no endpoint); `queued`: handed to the queue, being delivered; `failed`: the last attempt failed and the next is scheduled; `delivered`: a 2xx; `gone`: the endpoint answered 410; `dead`: every attempt failed.',
     }),
     attempts: int(),
     lastAttemptAt: z.optional(isoTime('The last attempt')),
     lastResponseStatus: meta(z.optional(int()), { description: "The HTTP status of your endpoint's last answer." }),
+    undelivered: meta(
+      z.array(
+        z.object({
+          webhookId: z.string(),
+          type: z.string(),
+          sequence: meta(int(), { description: '`data.sequence` of the event: 1, 2, 3… per verification.' }),
+          state: z.enum(['queued', 'failed', 'dead']),
+          attempts: int(),
+          lastResponseStatus: z.optional(int()),
+          lastAttemptAt: z.optional(isoTime('The last attempt')),
+          nextAttemptAt: z.optional(isoTime('When the next attempt is due')),
+        }),
+      ),
+      { description: 'Every event of this verification not delivered yet (queued, failed or dead), oldest first.' },
+    ),
   }),
   { id: 'WebhookStatus' },
 );
 
-const KeyValuePair = z.looseObject({ kvpKey: z.optional(z.string()), kvpType: z.optional(z.string()), kvpValue: z.optional(z.string()) });
+const text = () => z.optional(z.string());
 
 export const Person = meta(
-  z.looseObject({
+  z.strictObject({
     entityId: meta(z.string(), { description: "The vendor's entity id (the same as the verification's `entityId`)." }),
-    entityType: z.optional(z.string()),
     name: z.optional(
-      z.looseObject({
+      z.strictObject({
         familyName: z.string(),
-        givenName: z.optional(z.string()),
-        middleName: z.optional(z.string()),
-        honourific: z.optional(z.string()),
-        displayName: z.optional(z.string()),
+        givenName: text(),
+        middleName: text(),
+        honourific: text(),
+        displayName: text(),
       }),
     ),
     dateOfBirth: z.optional(
-      z.looseObject({
-        dateOfBirth: meta(z.optional(z.string()), { description: 'YYYY-MM-DD' }),
-        yearOfBirth: z.optional(z.string()),
-        country: z.optional(z.string()),
-        locality: z.optional(z.string()),
-        unstructuredDateOfBirth: z.optional(z.string()),
+      z.strictObject({
+        dateOfBirth: meta(text(), { description: 'YYYY-MM-DD' }),
+        yearOfBirth: text(),
+        country: text(),
+        locality: text(),
+        unstructuredDateOfBirth: text(),
       }),
     ),
-    gender: z.optional(z.string()),
-    addresses: z.optional(z.array(z.looseObject({ country: z.string() }))),
-    identityDocs: meta(
-      z.optional(
-        z.array(
-          z.looseObject({
-            documentId: z.optional(z.string()),
-            idType: z.string(),
-            country: z.string(),
-            docScan: meta(z.optional(z.array(z.looseObject({ scanDocId: z.optional(z.string()), scanMIME: z.optional(z.string()) }))), {
-              description: 'Scan metadata only: `scanData` is never included.',
-            }),
-            extraData: z.optional(z.array(KeyValuePair)),
-          }),
-        ),
+    addresses: z.optional(
+      z.array(
+        z.strictObject({
+          addressType: text(),
+          buildingName: text(),
+          careOf: text(),
+          unitNumber: text(),
+          streetNumber: text(),
+          streetName: text(),
+          streetType: text(),
+          suburb: text(),
+          town: text(),
+          region: text(),
+          state: text(),
+          postalCode: text(),
+          country: text(),
+          startDate: text(),
+          endDate: text(),
+          longForm: text(),
+          unstructuredLongForm: text(),
+        }),
       ),
-      { description: 'Identity documents, without scan data.' },
     ),
+    identityDocs: meta(z.optional(z.array(z.strictObject({ idType: text(), country: text(), idNumber: text() }))), {
+      description: "Each identity document's type, country and number only: no scans, no `extraData`.",
+    }),
   }),
   {
     id: 'Person',
     description:
-      "The vendor's entity for this verification as its result operation returns it (the vendor's field names), fetched when you ask: the worker never stores or logs it.",
+      "The verified person, an allow-list of the vendor's entity (the vendor's field names): name, date of birth, addresses, and each identity document's type, country and number. Never `extraData` (a vendor may put a selfie or OCR values there), scans, flags or any other field the vendor returns. Fetched from the vendor when you ask: the worker never stores or logs it.",
   },
 );
 export type Person = z.output<typeof Person>;
@@ -185,7 +218,10 @@ const verificationFields = {
   verificationId: z.string(),
   status: meta(z.enum(VERIFICATION_STATUSES), {
     description:
-      '`created`: made by your server, no link yet; `open`: the person has a link; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.',
+      '`created`: made by your server, no link yet; `open`: the person has a link; `requires_input`: the last attempt ended `NO_MATCH` or `UNPROCESSABLE` and the person may try again; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.',
+  }),
+  attempts: meta(z.optional(z.array(z.object({ checkStatus: z.string(), endedAt: isoTime('The attempt ended') }))), {
+    description: 'Attempts that ended, oldest first (the last one decides a `final` status).',
   }),
   checkStatus: meta(z.optional(z.string()), { description: '`CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …).' }),
   customerRef: z.optional(z.string()),

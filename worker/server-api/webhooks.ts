@@ -23,8 +23,9 @@ const common = {
   }),
   partnerOrigin: meta(z.optional(z.string()), { description: 'The page origin that made the link.' }),
   livemode: meta(z.boolean(), { description: '`false` while the sandbox is the vendor: acknowledge it (2xx) all the same.' }),
-  sequence: meta(z.optional(z.number().check(z.int(), z.gte(1))), {
-    description: '1, 2, 3… per verification: drop an event older than one you already handled.',
+  sequence: meta(z.number().check(z.int(), z.gte(1)), {
+    description:
+      '1, 2, 3… per verification, the same on every attempt of an event: drop a repeat by its `webhook-id`, and an event with a lower `sequence` than one you already recorded.',
   }),
 };
 

@@ -19,7 +19,8 @@ export async function issueResultToken(env: Env, v: Verification, now = Date.now
     sub: v.id,
     ...(v.entityId !== undefined ? { entity_id: v.entityId } : {}),
     check_status: v.status,
-    ...(v.customerRef ? { customer_ref: v.customerRef } : {}),
+    // A record without a source predates it, and only the page could set a reference then.
+    ...(v.customerRef ? { customer_ref: v.customerRef, customer_ref_source: v.customerRefSource ?? 'page' } : {}),
     iat,
     exp: iat + RESULT_TOKEN_TTL_SECONDS,
     jti: `${v.id}.result`,

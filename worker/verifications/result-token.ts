@@ -18,6 +18,11 @@ export interface ResultClaims {
   entity_id?: string;
   check_status: string;
   customer_ref?: string;
+  /**
+   * Who set `customer_ref`: `server` (the partner's server, through `/v1`) or `page` (a browser, which anyone
+   * can script with the partner's origin): only a server-set reference identifies the partner's customer.
+   */
+  customer_ref_source?: 'server' | 'page';
   iat: number;
   exp: number;
   jti: string;

@@ -2,7 +2,10 @@
  * The Durable Object of one verification (keyed by verificationId):
  * consistent for that verification across isolates and locations, with an
  * alarm that polls the vendor on its own schedule until the outcome is final
- * or the link's expiry plus the grace period has passed.
+ * or the link's expiry plus the grace period has passed, and hands its
+ * webhook events to the queue until each is delivered (the outbox,
+ * webhook-outbox.ts). One alarm serves both: it is set to the earlier of the
+ * logic's time and the outbox's next hand-off.
  */
 import { DurableObject } from 'cloudflare:workers';
 import { releaseHolds } from '../lib/allowances';
@@ -11,30 +14,180 @@ import { deleteIndex, indexRow, rowKey, writeIndex } from './verification-index'
 import { config } from '../config';
 import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
-import { askVendor, enqueue, observeSafely, type Observation } from './verification-store';
+import { askVendor, observeSafely, type Observation } from './verification-store';
 import { emitOne } from '../ops/events';
+import { errorName } from '../lib/errors';
+import { forgetDeliveries, writeDelivery } from '../ops/store';
+import {
+  added,
+  attemptFor,
+  handOff,
+  nextDueAt,
+  redacted,
+  refused,
+  reported,
+  undelivered,
+  type AttemptReport,
+  type OutboxEntry,
+  type ReportResult,
+  type RetryPolicy,
+  type UndeliveredEvent,
+} from './webhook-outbox';
+import type { WebhookMessage } from './webhook-delivery';
 
 export class VerificationStore extends DurableObject<Env> {
   private readonly logic = new VerificationLogic({
     load: () => this.ctx.storage.get<Verification>('v'),
+    // The record only: its index row is written once the call is done (`settle`), so nothing but storage
+    // comes between a state change and the event it causes (`enqueue`): one storage commit.
     save: async (v) => {
+      this.toIndex = v;
       await this.ctx.storage.put('v', v);
-      await this.index(v);
     },
     remove: async () => {
       const v = await this.ctx.storage.get<Verification>('v');
       await this.ctx.storage.deleteAll();
+      this.outbox = [];
+      this.logicAlarmAt = undefined;
+      this.toIndex = undefined;
+      this.changed.clear();
       const db = bindingIfAny(this.env, 'DB');
-      if (v && db) await deleteIndex(db, v.id).catch(() => this.indexFailed(v.id));
+      if (v && db) {
+        await deleteIndex(db, v.id).catch(() => this.indexFailed(v.id));
+        await forgetDeliveries(db, v.id).catch(() => this.indexFailed(v.id));
+      }
     },
-    setAlarm: (at) => this.ctx.storage.setAlarm(at),
+    setAlarm: async (at) => {
+      this.logicAlarmAt = at;
+      await this.ctx.storage.put('alarmAt', at);
+      await this.arm();
+    },
     now: () => Date.now(),
     schedule: config(this.env).outcomes.poll,
+    lifecycle: config(this.env).outcomes.lifecycle,
     askVendor: (v) => askVendor(this.env, v, this.ctx),
-    enqueue: (e) => enqueue(this.env, e),
+    enqueue: (e) => {
+      this.store(added(this.outbox, e, Date.now()), e.id);
+      return Promise.resolve();
+    },
     release: (v) => releaseHolds(this.env, v.id, v.holds),
     emit: (partnerId, event) => emitOne(this.env, this.ctx, partnerId, event),
   });
+
+  /** The outbox, kept in memory too (read once when the object starts), so an event is written with no read in between. */
+  private outbox: OutboxEntry[] = [];
+  /** When the logic wants its alarm (polling, expiry, retention); the alarm runs at the earlier of this and the outbox's next hand-off. */
+  private logicAlarmAt: number | undefined;
+  /** The record to index once the call is done. */
+  private toIndex: Verification | undefined;
+  /** Outbox entries (by sequence) whose delivery row the console has not seen yet. */
+  private readonly changed = new Set<number>();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    void ctx.blockConcurrencyWhile(async () => {
+      const got = await ctx.storage.get<OutboxEntry[] | number>(['outbox', 'alarmAt']);
+      this.outbox = (got.get('outbox') as OutboxEntry[] | undefined) ?? [];
+      this.logicAlarmAt = got.get('alarmAt') as number | undefined;
+    });
+  }
+
+  private get policy(): RetryPolicy {
+    const o = config(this.env).outcomes;
+    return { schedule: o.webhookRetrySchedule, maxAttempts: o.webhookMaxAttempts };
+  }
+
+  /** The outbox written (a storage put, no await before it), the entries named marked for the console. */
+  private store(entries: OutboxEntry[], ...changedIds: (string | number)[]): void {
+    this.outbox = entries;
+    void this.ctx.storage.put('outbox', entries);
+    for (const c of changedIds) {
+      const e = entries.find((x) => (typeof c === 'number' ? x.sequence === c : x.event.id === c));
+      if (e) this.changed.add(e.sequence);
+    }
+  }
+
+  /** The alarm at the earlier of the logic's time and the outbox's next hand-off. */
+  private async arm(): Promise<void> {
+    const times = [this.logicAlarmAt, nextDueAt(this.outbox)].filter((t): t is number => t !== undefined);
+    if (times.length) await this.ctx.storage.setAlarm(Math.min(...times));
+  }
+
+  /**
+   * After each call: the index row, the events due handed to the queue, the
+   * console's delivery rows, the alarm. Each only after the storage commit
+   * that made it owed, so a crash anywhere here loses nothing the alarm
+   * cannot send again.
+   */
+  private async settle<T>(run: Promise<T>): Promise<T> {
+    try {
+      return await run;
+    } finally {
+      const v = this.toIndex;
+      this.toIndex = undefined;
+      if (v) await this.index(v);
+      await this.sendDue();
+      await this.writeDeliveries();
+      await this.arm();
+    }
+  }
+
+  /** Hands every event due to the webhook queue; a refusal is tried again soon (the alarm). */
+  private async sendDue(): Promise<void> {
+    const { entries, due } = handOff(this.outbox, Date.now(), this.policy);
+    if (entries.every((e, i) => e === this.outbox[i])) return;
+    this.store(entries, ...entries.filter((e, i) => e !== this.outbox[i] && e.state === 'dead').map((e) => e.sequence));
+    const queue = bindingIfAny(this.env, 'WEBHOOK_QUEUE');
+    for (const e of due) {
+      const m: WebhookMessage = {
+        verificationId: e.event.verificationId,
+        partnerId: e.event.partnerId,
+        workerOrigin: e.event.workerOrigin,
+        type: e.event.type,
+        id: e.event.id,
+        sequence: e.sequence,
+        attempt: e.attempts + 1,
+      };
+      try {
+        if (!queue) throw new Error('no WEBHOOK_QUEUE binding');
+        await queue.send(m, { contentType: 'json' });
+      } catch (err) {
+        console.error(
+          JSON.stringify({
+            level: 'error',
+            event: 'webhook_queue_refused',
+            verificationId: m.verificationId,
+            type: m.type,
+            error: errorName(err),
+          }),
+        );
+        this.store(refused(this.outbox, e.sequence, Date.now()));
+      }
+    }
+  }
+
+  /** The console's rows (ops_webhook_deliveries) of the entries that changed; a failure is logged and written at the next change. */
+  private async writeDeliveries(): Promise<void> {
+    const db = bindingIfAny(this.env, 'DB');
+    if (!db || this.changed.size === 0) return;
+    const entries = this.outbox.filter((e) => this.changed.has(e.sequence));
+    this.changed.clear();
+    for (const e of entries) {
+      await writeDelivery(db, {
+        verificationId: e.event.verificationId,
+        type: e.event.type,
+        partnerId: e.event.partnerId,
+        state: e.state,
+        attempts: e.attempts,
+        ...(e.lastStatus !== undefined ? { lastStatus: e.lastStatus } : {}),
+        ...(e.lastFailure ? { lastFailure: e.lastFailure } : {}),
+        at: e.lastAttemptAt ?? e.createdAt,
+      }).catch(() => {
+        this.changed.add(e.sequence);
+        console.error(JSON.stringify({ level: 'error', event: 'delivery_write_failed', verificationId: e.event.verificationId }));
+      });
+    }
+  }
 
   /** What this object last wrote to the index (a poll that changes nothing writes nothing). */
   private indexed: string | undefined;
@@ -60,42 +213,100 @@ export class VerificationStore extends DurableObject<Env> {
   }
 
   create(v: Verification): Promise<void> {
-    return this.logic.create(v);
+    return this.settle(this.logic.create(v));
   }
   observe(hint: ReturnHint): Promise<Observation> {
-    return observeSafely(() => this.logic.observe(hint));
+    return this.settle(observeSafely(() => this.logic.observe(hint)));
   }
   webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
-    return this.logic.webhookOutcome(state, attempts, status);
+    return this.settle(this.logic.webhookOutcome(state, attempts, status));
   }
   renew(r: Renewal): Promise<Verification | undefined> {
-    return this.logic.renew(r);
+    return this.settle(this.logic.renew(r));
   }
   openHandoff(token: string, consume: boolean): Promise<string | undefined> {
-    return this.logic.openHandoff(token, consume);
+    return this.settle(this.logic.openHandoff(token, consume));
   }
   arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined> {
-    return this.logic.arrive(secret, outcome, hint);
+    return this.settle(this.logic.arrive(secret, outcome, hint));
   }
   claim(browserKey: string, code: string): Promise<ClaimOutcome> {
-    return this.logic.claim(browserKey, code);
+    return this.settle(this.logic.claim(browserKey, code));
   }
   startLink(s: LinkStart): Promise<Verification | undefined> {
-    return this.logic.startLink(s);
+    return this.settle(this.logic.startLink(s));
   }
   cancel(): Promise<Verification | undefined> {
-    return this.logic.cancel();
+    return this.settle(this.logic.cancel());
   }
   redact(): Promise<Verification | undefined> {
-    return this.logic.redact();
+    return this.settle(
+      (async () => {
+        const v = await this.logic.redact();
+        // Kept bodies forget the reference and the entity too (sent or not).
+        if (v) this.store(redacted(this.outbox));
+        return v;
+      })(),
+    );
   }
   redeliver(): Promise<WebhookEvent | undefined> {
-    return this.logic.redeliver();
+    return this.settle(this.logic.redeliver());
+  }
+  /** The vendor asked at once, as for a person back from the hosted flow (the sandbox command). */
+  askNow(): Promise<Observation> {
+    return observeSafely(() => this.logic.observe({}, true));
+  }
+  expireNow(): Promise<Verification | undefined> {
+    return this.logic.expireNow();
   }
   read(): Promise<Verification | undefined> {
     return this.ctx.storage.get<Verification>('v');
   }
-  alarm(): Promise<void> {
-    return this.logic.alarm();
+  /** The undelivered events (queued, failed, dead), for `/v1` and the console. */
+  undelivered(): UndeliveredEvent[] {
+    return undelivered(this.outbox);
+  }
+
+  /** An event queued before the outbox existed: kept and delivered by it from now on. */
+  adopt(event: WebhookEvent): Promise<void> {
+    return this.settle(
+      (async () => {
+        if (await this.read()) this.store(added(this.outbox, event, Date.now()), event.id);
+      })(),
+    );
+  }
+
+  /** The queue consumer's turn: the event to attempt, or undefined when that attempt is no longer owed. */
+  outboxEvent(sequence: number, attempt: number): WebhookEvent | undefined {
+    return attemptFor(this.outbox, sequence, attempt)?.event;
+  }
+
+  /** What the consumer's attempt came to: recorded in the outbox (and its retry scheduled by the alarm) and on the record. */
+  webhookAttempt(sequence: number, attempt: number, report: AttemptReport): Promise<ReportResult | undefined> {
+    return this.settle(
+      (async () => {
+        const r = reported(this.outbox, sequence, attempt, report, Date.now(), this.policy);
+        if (!r) return undefined;
+        this.store(r.entries, sequence);
+        const last = r.entries.reduce((a, b) => (b.sequence > a.sequence ? b : a));
+        if (last.sequence === sequence) {
+          const state: WebhookState = r.entry.state === 'none' ? 'none' : r.entry.state;
+          await this.logic.webhookOutcome(state, r.entry.attempts, r.entry.lastStatus);
+        }
+        return r.result;
+      })(),
+    );
+  }
+
+  async alarm(): Promise<void> {
+    await this.settle(
+      (async () => {
+        // The logic's turn only when it asked for this time (the outbox may have woken it earlier).
+        if (this.logicAlarmAt === undefined || Date.now() >= this.logicAlarmAt) {
+          this.logicAlarmAt = undefined;
+          await this.logic.alarm();
+        }
+      })(),
+    );
   }
 }

@@ -5,7 +5,8 @@
  * deletes it when the verification is forgotten. Nothing personal: ids,
  * statuses, times and the partner's own `customerRef` (gone after a redaction).
  */
-import { lifecycle, type Verification } from './verification';
+import type { Verification } from './verification';
+import { lifecycle } from './lifecycle';
 
 export interface IndexRow {
   id: string;
@@ -80,6 +81,8 @@ export async function deleteIndex(db: D1Database, id: string): Promise<void> {
 
 export interface ListFilter {
   customerRef?: string;
+  /** Rows whose reference this side set (`server` or `page`); absent: either. */
+  customerRefSource?: 'server' | 'page';
   status?: string;
   /** Rows older than this id (the previous page's last). */
   cursor?: string;
@@ -93,6 +96,10 @@ export async function listIndex(db: D1Database, partnerId: string, f: ListFilter
   if (f.customerRef !== undefined) {
     where.push('customer_ref = ?');
     args.push(f.customerRef);
+  }
+  if (f.customerRefSource !== undefined) {
+    where.push('customer_ref_source = ?');
+    args.push(f.customerRefSource);
   }
   if (f.status !== undefined) {
     where.push('status = ?');

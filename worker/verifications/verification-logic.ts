@@ -1,26 +1,45 @@
 /**
- * What happens to one verification over time, with everything it touches
- * passed in (storage, clock, vendor, queue), so the same code runs in the
- * Durable Object and, in node tests, against a map and a controlled clock.
+ * Runs a verification's lifecycle (`lifecycle.ts`) with everything it
+ * touches passed in (storage, clock, vendor, queue), so the same code runs in
+ * the Durable Object and, in node tests, against a map and a controlled
+ * clock. Every write is a lifecycle transition applied to the record as it
+ * is at that moment (`apply`), never a copy taken before a vendor call.
  */
 import { vendorMismatch } from '../vendor-api/errors';
 import { randomToken, safeEqual } from '../lib/random';
 import type { OpsEvent } from '../ops/events';
 import { errorName } from '../lib/errors';
 import {
+  aboutEntity,
+  answered,
+  arrived,
   awaitingClaim,
-  CHECKING,
-  CLAIM_TRIES,
+  canceled,
+  claimed,
+  DEFAULT_LIFECYCLE,
+  endedAt,
+  endEvent,
+  eventOf,
+  expired,
+  expiryDue,
+  handoffOpened,
+  hinted,
   isOpen,
-  lifecycle,
-  MAX_RENEWALS,
-  hintPollDue,
-  nextAlarmAt,
-  pollDue,
-  pollStarted,
+  lastAttemptFinal,
+  linkStarted,
+  pollFailed,
+  redacted,
+  renewed,
+  RETENTION_MS,
+  returned,
+  wrongCode,
+  type LifecycleSettings,
+  type VendorAnswer,
+} from './lifecycle';
+import { hintPollDue, nextAlarmAt, pollDue, pollStarted, type PollCause, type PollSchedule } from './poll-schedule';
+import {
+  CLAIM_TRIES,
   webhookEvent,
-  type PollCause,
-  type PollSchedule,
   type LinkStart,
   type Renewal,
   type Verification,
@@ -28,10 +47,8 @@ import {
   type WebhookState,
 } from './verification';
 
-export interface VendorAnswer {
-  checkStatus: string;
-  entityId?: string;
-}
+export type { VendorAnswer } from './lifecycle';
+export { RETENTION_MS } from './lifecycle';
 
 export interface VerificationDeps {
   load(): Promise<Verification | undefined>;
@@ -42,7 +59,9 @@ export interface VerificationDeps {
   now(): number;
   /** RESULT_POLL_SECONDS and RESULT_POLL_MAX_SECONDS, in ms. */
   schedule: PollSchedule;
-  /** Asks the vendor about the verification's check; throws the vendor's fault. */
+  /** VERIFICATION_GRACE_SECONDS, LINK_MAX_SECONDS, VERIFICATION_MAX_SECONDS (defaults when absent). */
+  lifecycle?: LifecycleSettings;
+  /** Asks the vendor about the verification's entity; throws the vendor's fault. */
   askVendor(v: Verification): Promise<VendorAnswer>;
   /** Hands a webhook event to the delivery queue (at least once). */
   enqueue(event: WebhookEvent): Promise<void>;
@@ -70,16 +89,23 @@ export interface Arrival {
 export type ClaimOutcome =
   { kind: 'claimed'; returned?: 'success' | 'error' } | { kind: 'wrong'; triesLeft: number } | { kind: 'ended' } | { kind: 'gone' };
 
-/** How long an ended verification is kept (its token can be asked again, webhooks retry for days). */
-export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
-
-const endedAt = (v: Verification) => v.canceledAt ?? v.finalAt ?? v.expiredAt;
+/** A transition that was applied: the record before it and after it. */
+interface Applied {
+  before: Verification;
+  after: Verification;
+}
 
 export class VerificationLogic {
   /** The poll under way, so concurrent callers share it (one vendor call). */
   private inflight: Promise<void> | undefined;
+  /** The write under way: transitions never interleave their read and their write. */
+  private writing: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly d: VerificationDeps) {}
+
+  private get settings(): LifecycleSettings {
+    return this.d.lifecycle ?? DEFAULT_LIFECYCLE;
+  }
 
   private emit(v: Verification, event: OpsEvent): void {
     try {
@@ -89,16 +115,58 @@ export class VerificationLogic {
     }
   }
 
-  /** The first return from the hosted flow (this device's, or the phone's on the return page) is counted once. */
-  private returnedOnce(v: Verification, outcome: 'success' | 'error'): Verification {
-    if (v.flowReturnedAt !== undefined) return v;
-    this.emit(v, { type: 'flow.returned', outcome });
-    return { ...v, flowReturnedAt: this.d.now() };
+  /**
+   * Applies transition `t` to the record as it is now and saves the result
+   * (undefined: nothing written, the state did not allow it). One at a time:
+   * the Durable Object's input gate keeps storage reads and writes in order,
+   * and this keeps them in order in node tests' in-memory store too. Then
+   * the effects of what changed: its webhook event, the open budget given
+   * back, the alarm.
+   */
+  private apply(t: (v: Verification) => Verification | undefined): Promise<Applied | undefined> {
+    const run = this.writing.then(async () => {
+      const before = await this.d.load();
+      if (!before) return undefined;
+      const after = t(before);
+      if (!after || after === before) return undefined;
+      const type = eventOf(before, after);
+      const saved: Verification = type ? { ...after, lastEvent: type, webhook: { ...after.webhook, state: 'queued' } } : after;
+      await this.d.save(saved);
+      return { before, after: saved };
+    });
+    this.writing = run.catch(() => undefined);
+    return run.then(async (applied) => {
+      if (applied) await this.effects(applied);
+      return applied;
+    });
+  }
+
+  private async effects({ before, after }: Applied): Promise<void> {
+    const type = eventOf(before, after);
+    if (!type) return;
+    const now = this.d.now();
+    if (type === 'verification.canceled') this.emit(after, { type: 'verification.canceled' });
+    if (type === 'verification.expired') this.emit(after, { type: 'verification.expired', reason: after.expiredReason! });
+    if (type === 'verification.completed') {
+      this.emit(after, {
+        type: 'verification.final',
+        checkStatus: after.status,
+        secondsSinceLink: (after.finalAt! - (after.linkCreatedAt ?? after.createdAt)) / 1000,
+      });
+    }
+    await this.d.enqueue(webhookEvent(after, type));
+    if (type === 'verification.requires_input') {
+      await this.reschedule();
+      return;
+    }
+    // Ended: the holds of the record before (a redaction drops them from the record).
+    await this.d.release?.(before).catch(() => undefined); // the hold lapses by itself otherwise
+    await this.d.setAlarm(Math.max(endedAt(after)!, now) + RETENTION_MS);
   }
 
   async create(v: Verification): Promise<void> {
     // The record and its first alarm together: one storage commit, not two in series.
-    await Promise.all([this.d.save(v), this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule))]);
+    await Promise.all([this.d.save(v), this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule, this.settings))]);
   }
 
   /**
@@ -107,65 +175,51 @@ export class VerificationLogic {
    * was made meanwhile, or it was canceled or expired).
    */
   async startLink(s: LinkStart): Promise<Verification | undefined> {
-    const v = await this.d.load();
-    if (!v || lifecycle(v) !== 'created') return undefined;
-    const now = this.d.now();
-    const next: Verification = {
-      ...v,
-      entityId: s.entityId,
-      partnerOrigin: s.partnerOrigin,
-      linkCreatedAt: now,
-      linkExpiresAt: s.linkExpiresAt,
-      deadline: Math.max(v.deadline, s.deadline),
-      ...(s.handoff ? { handoff: s.handoff } : {}),
-      ...(s.link ? { link: s.link } : {}),
-      ...(s.holds ? { holds: s.holds } : {}),
-    };
-    await this.d.save(next);
-    await this.d.setAlarm(nextAlarmAt(next, now, this.d.schedule));
-    return next;
+    const r = await this.apply((v) => linkStarted(v, s, this.d.now(), this.settings));
+    if (r) await this.reschedule();
+    return r?.after;
   }
 
-  /** Canceled by the partner's server (created or open): polling stops, `verification.canceled` goes out. */
+  /** Canceled by the partner's server (created, open or requires_input): polling stops, `verification.canceled` goes out. */
   async cancel(): Promise<Verification | undefined> {
-    const v = await this.d.load();
-    if (!v || !isOpen(v)) return v;
-    return this.end({ ...v, canceledAt: this.d.now() });
+    const r = await this.apply((v) => canceled(v, this.d.now()));
+    return r?.after ?? this.d.load();
   }
 
   /**
-   * Forgets `customerRef` and `entityId` (and the vendor's check and link
-   * identifiers) for good; the id, status and times stay. An open one is
-   * canceled first, its event already without them; events still queued
-   * are sent without them too (the consumer reads `redactedAt`).
+   * Forgets what identifies the person for good (`lifecycle.ts` `redacted`);
+   * an open one is canceled first. `verification.redacted` goes out (its own
+   * `webhook-id`), and is the last event a redelivery sends.
    */
   async redact(): Promise<Verification | undefined> {
-    const v = await this.d.load();
-    if (!v) return undefined;
-    const now = this.d.now();
-    const { customerRef: _r, entityId: _e, checkId: _c, token: _t, link: _l, handoff: _h, ...rest } = v;
-    const redacted: Verification = { ...rest, redactedAt: v.redactedAt ?? now };
-    if (isOpen(v)) return this.end({ ...redacted, canceledAt: now });
-    await this.d.save(redacted);
-    return redacted;
+    const r = await this.apply((v) => redacted(v, this.d.now()));
+    if (!r) return this.d.load();
+    const marked = await this.apply((v) =>
+      v.lastEvent === 'verification.redacted'
+        ? undefined
+        : { ...v, lastEvent: 'verification.redacted', webhook: { ...v.webhook, state: 'queued' } },
+    );
+    if (marked) await this.d.enqueue(webhookEvent(marked.after, 'verification.redacted'));
+    return this.d.load();
   }
 
-  private async end(v: Verification): Promise<Verification> {
-    const ended: Verification = { ...v, webhook: { ...v.webhook, state: 'queued' } };
-    await this.d.save(ended);
-    if (ended.canceledAt !== undefined) this.emit(ended, { type: 'verification.canceled' });
-    await this.d.enqueue(webhookEvent(ended));
-    await this.d.release?.(ended).catch(() => undefined); // a canceled one holds no open budget (else it lapses by itself)
-    await this.d.setAlarm(this.d.now() + RETENTION_MS);
-    return ended;
+  /**
+   * Ends an open verification as expired now, whatever its deadline: the
+   * local stack's sandbox command (`npm run sandbox -- expire`) alone calls it.
+   */
+  async expireNow(): Promise<Verification | undefined> {
+    await this.apply((v) => expired(v, 'not_finished', this.d.now()));
+    return this.d.load();
   }
 
-  /** The last event again (same `webhook-id`, a fresh attempt); undefined while it has not ended. */
+  /** The last event again (same `webhook-id`, a fresh attempt); undefined while it has caused none. */
   async redeliver(): Promise<WebhookEvent | undefined> {
     const v = await this.d.load();
-    if (!v || isOpen(v)) return undefined;
-    const event = webhookEvent(v);
-    await this.d.save({ ...v, webhook: { ...v.webhook, state: 'queued' } });
+    const type = v && (v.lastEvent ?? endEvent(v));
+    if (!type) return undefined;
+    const r = await this.apply((v) => ({ ...v, lastEvent: type, webhook: { ...v.webhook, state: 'queued' } }));
+    if (!r) return undefined;
+    const event = webhookEvent(r.after, type);
     await this.d.enqueue(event);
     return event;
   }
@@ -174,93 +228,80 @@ export class VerificationLogic {
    * The record, after asking the vendor if that is due (a browser waits on
    * it): at once when a person is back on the return page (`arrived`), or
    * when the browser brings back a check id or token it had not brought
-   * before, within HINT_POLLS for the verification (a hint is a return, not
-   * a key to the vendor); otherwise at most once per poll interval however
-   * many browsers ask.
-   * A fault of a poll made for this call is thrown (the browser sees 502/504).
+   * before, within HINT_POLLS for the verification (a hint only makes the
+   * worker ask sooner: the vendor is asked about the verification's own
+   * entity); otherwise at most once per poll interval however many browsers
+   * ask. A fault of a poll made for this call is thrown (the browser sees
+   * 502/504).
    */
-  async observe(hint: ReturnHint = {}, arrived = false): Promise<Verification | undefined> {
-    let v = await this.d.load();
-    if (!v) return undefined;
-    const brought =
-      isOpen(v) && ((hint.checkId !== undefined && hint.checkId !== v.checkId) || (hint.token !== undefined && hint.token !== v.token));
-    if (brought) {
-      v = { ...v, ...(hint.checkId ? { checkId: hint.checkId } : {}), ...(hint.token ? { token: hint.token } : {}) };
+  async observe(hint: ReturnHint = {}, arrivedBack = false): Promise<Verification | undefined> {
+    const brought = await this.apply((v) => hinted(v, hint));
+    let firstReturn = false;
+    if (hint.returned !== undefined) {
+      const r = await this.apply((v) => returned(v, this.d.now()));
+      if (r) {
+        firstReturn = true;
+        this.emit(r.after, { type: 'flow.returned', outcome: hint.returned });
+      }
     }
-    const firstReturn = hint.returned !== undefined && v.flowReturnedAt === undefined;
-    if (firstReturn) v = this.returnedOnce(v, hint.returned!);
-    if (brought || firstReturn) await this.d.save(v);
+    const v = await this.d.load();
+    if (!v) return undefined;
     // A person back on the return page is a return (its secret is single use); a
     // browser's new check id or token is one only within HINT_POLLS, then it is
     // a browser asking like any other.
-    const cause: PollCause = arrived || firstReturn || (brought && hintPollDue(v)) ? 'returned' : 'browser';
+    const cause: PollCause = arrivedBack || firstReturn || (brought && hintPollDue(v)) ? 'returned' : 'browser';
     if (this.inflight) await this.inflight.catch(() => undefined);
     else if (pollDue(v, this.d.now(), this.d.schedule, cause)) await this.poll(cause);
     return this.d.load();
   }
 
+  /** One poll at a time: a caller while one is under way shares it. */
   private poll(cause: PollCause): Promise<void> {
-    const run = (async () => {
-      const v = await this.d.load();
-      // A handed-off link whose outcome the vendor already gave only waits for its code.
-      if (!v || !isOpen(v) || (awaitingClaim(v) && v.handoff.pendingStatus)) return;
-      const started = pollStarted(v, this.d.now(), cause);
-      await this.d.save(started);
-      let answer: VendorAnswer;
-      try {
-        answer = await this.d.askVendor(v);
-      } catch (err) {
-        // A failing vendor is asked less and less often, whoever asks (the alarm doubles its wait too).
-        const now = (await this.d.load())!;
-        await this.d.save({ ...now, failedPolls: (now.failedPolls ?? 0) + 1 });
-        if (cause !== 'alarm') await this.reschedule();
-        throw err;
-      }
-      if (answer.entityId !== undefined && answer.entityId !== v.entityId) {
-        console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: v.id }));
-        throw vendorMismatch();
-      }
-      if (answer.checkStatus && answer.checkStatus !== CHECKING) await this.finish(answer.checkStatus);
-      else {
-        if (started.failedPolls) await this.d.save({ ...started, failedPolls: 0 });
-        // Someone is waiting (or just came back): the alarm starts again from the base interval.
-        if (cause !== 'alarm') await this.reschedule();
-      }
-    })();
+    if (this.inflight) return this.inflight;
+    const run = this.pollOnce(cause);
     this.inflight = run;
     return run.finally(() => {
       if (this.inflight === run) this.inflight = undefined;
     });
   }
 
-  private async finish(status: string): Promise<void> {
-    const v = (await this.d.load())!;
-    if (!isOpen(v)) return;
-    if (awaitingClaim(v)) {
-      // Not credited until the code shown on the first device is entered:
-      // whoever typed someone else's number gets no outcome from their check.
-      await this.d.save({ ...v, handoff: { ...v.handoff, pendingStatus: status } });
-      return;
+  private async pollOnce(cause: PollCause): Promise<void> {
+    const now = this.d.now();
+    // A handed-off link whose outcome the vendor already gave only waits for its code.
+    const started = await this.apply((v) =>
+      !isOpen(v) || !v.entityId || (awaitingClaim(v) && v.handoff.pendingStatus) ? undefined : pollStarted(v, now, cause),
+    );
+    if (!started) return;
+    const asked = started.after;
+    let answer: VendorAnswer;
+    try {
+      answer = await this.d.askVendor(asked);
+    } catch (err) {
+      // A failing vendor is asked less and less often, whoever asks (the alarm doubles its wait too).
+      await this.apply(pollFailed);
+      if (cause !== 'alarm') await this.reschedule();
+      throw err;
     }
-    const done: Verification = { ...v, status, finalAt: this.d.now(), webhook: { ...v.webhook, state: 'queued' } };
-    await this.d.save(done);
-    this.emit(done, {
-      type: 'verification.final',
-      checkStatus: status,
-      secondsSinceLink: (done.finalAt! - (done.linkCreatedAt ?? done.createdAt)) / 1000,
-    });
-    await this.d.enqueue(webhookEvent(done));
-    await this.d.release?.(done).catch(() => undefined); // the hold lapses by itself otherwise
-    await this.d.setAlarm(done.finalAt! + RETENTION_MS);
+    if (!aboutEntity(answer, asked.entityId!)) {
+      // Never credited: a result without an entity, or about someone else's.
+      console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: asked.id }));
+      await this.apply(pollFailed);
+      if (cause !== 'alarm') await this.reschedule();
+      throw vendorMismatch();
+    }
+    // Applied to the record as it is after the answer: whatever happened meanwhile stands.
+    await this.apply((v) => answered(v, answer, asked.entityId!, this.d.now()));
+    // Someone is waiting (or just came back): the alarm starts again from the base interval.
+    if (cause !== 'alarm') await this.reschedule();
   }
 
   /** Moves the alarm to the next poll on the schedule (an open verification). */
   private async reschedule(): Promise<void> {
     const v = await this.d.load();
-    if (v && isOpen(v)) await this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule));
+    if (v && isOpen(v)) await this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule, this.settings));
   }
 
-  /** The alarm: poll on the schedule while open (backing off while no one waits), and end it as expired at its deadline. */
+  /** The alarm: poll on the schedule while open (backing off while no one waits), and end it at its deadline (`expiryDue`). */
   async alarm(): Promise<void> {
     const v = await this.d.load();
     if (!v) return;
@@ -270,11 +311,7 @@ export class VerificationLogic {
       else await this.d.setAlarm(endedAt(v)! + RETENTION_MS);
       return;
     }
-    if (now >= v.deadline) {
-      const unclaimed = awaitingClaim(v) && (v.handoff.pendingStatus !== undefined || v.handoff.returned !== undefined);
-      await this.expire(unclaimed ? 'not_claimed' : 'not_finished');
-      return;
-    }
+    if (await this.endIfDue()) return;
     if (pollDue(v, now, this.d.schedule, 'alarm')) {
       try {
         await this.poll('alarm');
@@ -282,19 +319,22 @@ export class VerificationLogic {
         // A failed poll is tried again at the next alarm; the error's name only.
         console.error(JSON.stringify({ level: 'error', event: 'poll_failed', verificationId: v.id, error: errorName(err) }));
       }
+      // The vendor's answer at the deadline decides it.
+      if (await this.endIfDue()) return;
     }
     await this.reschedule();
   }
 
-  private async expire(reason: 'not_finished' | 'not_claimed'): Promise<void> {
-    const v = (await this.d.load())!;
+  /** Ends it when `expiryDue` says so (true: it has ended). */
+  private async endIfDue(): Promise<boolean> {
     const now = this.d.now();
-    const expired: Verification = { ...v, expiredAt: now, expiredReason: reason, webhook: { ...v.webhook, state: 'queued' } };
-    await this.d.save(expired);
-    this.emit(expired, { type: 'verification.expired', reason });
-    await this.d.enqueue(webhookEvent(expired));
-    await this.d.release?.(expired).catch(() => undefined); // the hold lapses by itself otherwise
-    await this.d.setAlarm(now + RETENTION_MS);
+    const r = await this.apply((v) => {
+      const due = expiryDue(v, now, this.settings);
+      if (due?.kind === 'expire') return expired(v, due.reason, now);
+      if (due?.kind === 'final') return lastAttemptFinal(v, now);
+      return undefined;
+    });
+    return r !== undefined;
   }
 
   /**
@@ -307,52 +347,38 @@ export class VerificationLogic {
     const v = await this.d.load();
     const h = v?.handoff;
     if (!v || h?.code === undefined || !h.browserKey || !safeEqual(browserKey, h.browserKey)) return { kind: 'gone' };
-    if (h.claimed) return { kind: 'claimed', ...(h.returned ? { returned: h.returned } : {}) };
+    const returnedAs = h.returned ? { returned: h.returned } : {};
+    if (h.claimed) return { kind: 'claimed', ...returnedAs };
     if (!isOpen(v) || (h.tries ?? 0) >= CLAIM_TRIES) return { kind: 'ended' };
     if (!safeEqual(code, h.code)) {
-      const tries = (h.tries ?? 0) + 1;
-      await this.d.save({ ...v, handoff: { ...h, tries } });
-      if (tries < CLAIM_TRIES) return { kind: 'wrong', triesLeft: CLAIM_TRIES - tries };
       // The last wrong code ends it at once: verification.expired (not_claimed), /api/result final.
-      await this.expire('not_claimed');
-      return { kind: 'ended' };
+      const r = await this.apply((x) => {
+        const w = wrongCode(x);
+        return w && (w.handoff!.tries ?? 0) >= CLAIM_TRIES ? expired(w, 'not_claimed', this.d.now()) : w;
+      });
+      const tries = r?.after.handoff?.tries ?? CLAIM_TRIES;
+      return tries < CLAIM_TRIES ? { kind: 'wrong', triesLeft: CLAIM_TRIES - tries } : { kind: 'ended' };
     }
-    await this.d.save({ ...v, handoff: { ...h, claimed: true } });
-    if (h.pendingStatus) await this.finish(h.pendingStatus);
-    else await this.observe({}, true).catch(() => undefined); // back with the code: asked at once (the alarm tries again if the vendor is down)
-    return { kind: 'claimed', ...(h.returned ? { returned: h.returned } : {}) };
+    const r = await this.apply((x) => claimed(x, this.d.now()));
+    if (!r) {
+      const now = await this.d.load();
+      return now?.handoff?.claimed ? { kind: 'claimed', ...returnedAs } : { kind: 'ended' };
+    }
+    // Back with the code and nothing credited yet: asked at once (the alarm tries again if the vendor is down).
+    if (isOpen(r.after)) await this.observe({}, true).catch(() => undefined);
+    return { kind: 'claimed', ...returnedAs };
   }
 
   /**
-   * A new link for the same verification (its link expired): the new expiry
-   * and deadline, and for a QR or copied link the new single-use token and
-   * hosted flow (not opened yet). Undefined when it has ended meanwhile, or
-   * has had its MAX_RENEWALS.
+   * A new link for the same verification: a renewal (its link expired) or,
+   * in `requires_input`, the person's next attempt (`lifecycle.ts`
+   * `renewed`). Undefined when it has ended meanwhile, or has had its
+   * MAX_RENEWALS.
    */
   async renew(r: Renewal): Promise<Verification | undefined> {
-    const v = await this.d.load();
-    if (!v || !isOpen(v) || (v.renewals ?? 0) >= MAX_RENEWALS) return undefined;
-    const h = v.handoff;
-    let handoff = h;
-    if (r.link && h?.kind === 'link') {
-      // The same return secret: a phone still in the old flow can come back.
-      // A new one (the old was spent: a phone already came back) starts afresh.
-      // The code shown on the first device, and the wrong tries, carry over either way.
-      handoff =
-        r.link.returnSecret === h.returnSecret
-          ? { ...h, ...r.link, opened: false }
-          : { kind: 'link', ...r.link, ...(h.code !== undefined ? { code: h.code, tries: h.tries ?? 0 } : {}) };
-    }
-    const next: Verification = {
-      ...v,
-      linkExpiresAt: r.linkExpiresAt,
-      deadline: Math.max(v.deadline, r.deadline),
-      renewals: (v.renewals ?? 0) + 1,
-      ...(handoff ? { handoff } : {}),
-      ...(r.sameDevice ? { link: r.sameDevice } : {}),
-    };
-    await this.d.save(next);
-    return next;
+    const applied = await this.apply((v) => renewed(v, r, this.d.now(), this.settings));
+    if (applied) await this.reschedule();
+    return applied?.after;
   }
 
   /**
@@ -363,12 +389,14 @@ export class VerificationLogic {
   async openHandoff(token: string, consume = true): Promise<string | undefined> {
     const v = await this.d.load();
     const h = v?.handoff;
-    if (!v || !isOpen(v) || h?.kind !== 'link' || h.opened || !safeEqual(token, h.openToken) || this.d.now() >= v.linkExpiresAt)
-      return undefined;
-    if (consume) {
-      await this.d.save({ ...v, handoff: { ...h, opened: true } });
-      this.emit(v, { type: 'handoff.opened' });
-    }
+    if (!v || h?.kind !== 'link' || !safeEqual(token, h.openToken) || !handoffOpened(v, this.d.now())) return undefined;
+    if (!consume) return h.hostedUrl;
+    // Used once: the token must still be this one when the write happens.
+    const r = await this.apply((x) =>
+      x.handoff?.kind === 'link' && x.handoff.openToken === token ? handoffOpened(x, this.d.now()) : undefined,
+    );
+    if (!r) return undefined;
+    this.emit(r.after, { type: 'handoff.opened' });
     return h.hostedUrl;
   }
 
@@ -382,17 +410,21 @@ export class VerificationLogic {
     const v = await this.d.load();
     const h = v?.handoff;
     if (!v || !h || !safeEqual(secret, h.returnSecret)) return undefined;
-    if (h.browserKey) return undefined; // single use: someone already arrived with it
     const browserKey = randomToken();
-    await this.d.save(this.returnedOnce({ ...v, handoff: { ...h, browserKey, returned: outcome } }, outcome));
+    const r = await this.apply((x) => (x.handoff?.returnSecret === secret ? arrived(x, browserKey, outcome) : undefined));
+    if (!r) return undefined; // single use: someone already arrived with it
+    const first = await this.apply((x) => returned(x, this.d.now()));
+    if (first) this.emit(first.after, { type: 'flow.returned', outcome });
     await this.observe(hint, true).catch(() => undefined); // the alarm tries again if the vendor is down
-    return { browserKey, needsCode: h.code !== undefined && !h.claimed && isOpen(v) };
+    const after = r.after;
+    return { browserKey, needsCode: after.handoff!.code !== undefined && !after.handoff!.claimed && isOpen(after) };
   }
 
   /** What the delivery queue learnt about the webhook. */
   async webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
-    const v = await this.d.load();
-    if (!v) return;
-    await this.d.save({ ...v, webhook: { state, attempts, ...(status !== undefined ? { lastStatus: status } : {}), at: this.d.now() } });
+    await this.apply((v) => ({
+      ...v,
+      webhook: { state, attempts, ...(status !== undefined ? { lastStatus: status } : {}), at: this.d.now() },
+    }));
   }
 }

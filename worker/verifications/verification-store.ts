@@ -11,13 +11,20 @@ import { vendorMismatch } from '../vendor-api/errors';
 import { vendorClient } from '../vendor-api/from-env';
 import { partnerById } from '../partners/resolve';
 import { config } from '../config';
+import type { VendorAnswer } from './lifecycle';
 import { CHECKING, type LinkStart, type Renewal, type Verification, type WebhookEvent } from './verification';
 import type { Arrival, ClaimOutcome, ReturnHint } from './verification-logic';
 import type { WebhookState } from './verification';
 import type { WaitUntil } from '../ops/events';
+import type { AttemptReport, ReportResult, UndeliveredEvent } from './webhook-outbox';
 
-/** Asks the vendor about a verification's check, as its partner: the entity always, and what the browser brought back. */
-export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil) {
+/**
+ * Asks the vendor about a verification's entity, as its partner. Never with
+ * a check id or token a browser brought: those only make the worker ask
+ * sooner, and another person's check id (they appear in partner page URLs)
+ * must not make the vendor answer about another check.
+ */
+export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil): Promise<VendorAnswer> {
   const partner = await partnerById(env, v.workerOrigin, v.partnerId);
   // A partner removed meanwhile: nobody may ask on its behalf any more.
   if (!partner) throw new VendorError({ kind: 'status', status: 403 });
@@ -29,25 +36,23 @@ export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil
       ...(waitUntil ? { waitUntil } : {}),
     }).result({
       entity: { entityId: v.entityId! }, // polled only once a link exists
-      ...(v.checkId ? { checkId: v.checkId } : {}),
-      ...(v.token ? { token: v.token } : {}),
       ...(provider ? { provider } : {}),
     });
-    return { checkStatus: answer.checkStatus, entityId: answer.entity?.entityId };
+    const checkId = (answer as { checkId?: unknown }).checkId;
+    return {
+      checkStatus: answer.checkStatus,
+      entityId: answer.entity?.entityId,
+      ...(typeof checkId === 'string' ? { checkId } : {}),
+    };
   } catch (err) {
     // "Not found" for a check the worker itself started means the vendor has
     // nothing yet (the person has not begun): not finished, not a fault.
     if (err instanceof VendorError && err.fault.kind === 'status' && err.fault.status === 404) {
       console.log(JSON.stringify({ level: 'info', event: 'vendor_check_not_found', verificationId: v.id }));
-      return { checkStatus: CHECKING };
+      return { checkStatus: CHECKING, entityId: v.entityId };
     }
     throw err;
   }
-}
-
-/** Hands the event to the webhook queue; without one (no webhook configured in tests) it is dropped. */
-export async function enqueue(env: Env, event: WebhookEvent): Promise<void> {
-  await bindingIfAny(env, 'WEBHOOK_QUEUE')?.send(event, { contentType: 'json' });
 }
 
 /**
@@ -96,6 +101,18 @@ export interface Verifications {
   redact(id: string): Promise<Verification | undefined>;
   /** `/v1` redeliver: the event queued again; undefined while it has not ended. */
   redeliver(id: string): Promise<WebhookEvent | undefined>;
+  /** The events not delivered yet (queued, failed, dead). */
+  undelivered(id: string): Promise<UndeliveredEvent[]>;
+  /** The queue consumer: the event to attempt (its outbox copy), or undefined when that attempt is no longer owed. */
+  outboxEvent(id: string, sequence: number, attempt: number): Promise<WebhookEvent | undefined>;
+  /** The queue consumer: what an attempt came to; undefined when it was already reported. */
+  webhookAttempt(id: string, sequence: number, attempt: number, report: AttemptReport): Promise<ReportResult | undefined>;
+  /** An event queued before the outbox existed, handed to it. */
+  adopt(id: string, event: WebhookEvent): Promise<void>;
+  /** The sandbox command (local stack only): the vendor asked at once, as for a person back from the hosted flow. */
+  askNow(id: string): Promise<Verification | undefined>;
+  /** The sandbox command (local stack only): an open verification ends as expired now. */
+  expireNow(id: string): Promise<Verification | undefined>;
 }
 
 const injected = new WeakMap<Env, Verifications>();
@@ -126,5 +143,11 @@ export function verifications(env: Env): Verifications {
     cancel: (id) => stub(id).cancel(),
     redact: (id) => stub(id).redact(),
     redeliver: (id) => stub(id).redeliver(),
+    undelivered: (id) => stub(id).undelivered(),
+    outboxEvent: (id, sequence, attempt) => stub(id).outboxEvent(sequence, attempt),
+    webhookAttempt: (id, sequence, attempt, report) => stub(id).webhookAttempt(sequence, attempt, report),
+    adopt: (id, event) => stub(id).adopt(event),
+    askNow: async (id) => unpack(await stub(id).askNow()),
+    expireNow: (id) => stub(id).expireNow(),
   };
 }

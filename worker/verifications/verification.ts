@@ -2,8 +2,9 @@
  * A verification: what the worker keeps about one onboarding link so the
  * outcome is known, and told to the partner's server, without trusting any
  * browser. Never a name, a date of birth or a phone number (those live at the
- * vendor). The rules here are pure and take the time as an argument; the
- * Durable Object (`verification-store.ts`) runs them.
+ * vendor). This file says what is kept and the events it causes; its states,
+ * transitions and deadlines are `lifecycle.ts`'s, run by the Durable Object
+ * (`verification-durable.ts`) through `verification-logic.ts`.
  */
 import { ulid } from '../lib/ids';
 
@@ -12,7 +13,8 @@ export const CHECKING = 'CHECKING';
 /** Who set a verification's `customerRef`. */
 export type CustomerRefSource = 'server' | 'page';
 
-export type WebhookState = 'none' | 'queued' | 'delivered' | 'gone' | 'dead';
+/** The last event's delivery; `failed`: its last attempt failed and another is scheduled. */
+export type WebhookState = 'none' | 'queued' | 'failed' | 'delivered' | 'gone' | 'dead';
 
 export interface Verification {
   /** `vrf_` + a ULID. */
@@ -69,7 +71,17 @@ export interface Verification {
   status: string;
   finalAt?: number;
   expiredAt?: number;
-  expiredReason?: 'not_finished' | 'not_claimed';
+  expiredReason?: 'not_finished' | 'not_claimed' | 'vendor_unavailable';
+  /** Set while waiting for the person's next attempt (`requires_input`): the last one ended NO_MATCH or UNPROCESSABLE. */
+  requiresInputAt?: number;
+  /** Attempts that ended, in order (`checkId`: the vendor's, so an answer about an earlier check is not a new attempt). */
+  attempts?: Attempt[];
+  /** Attempts allowed (1–3; default 2): the partner's setting or the `/v1` create's. */
+  maxAttempts?: number;
+  /** When the vendor last answered a poll about this entity (expiry knows whether it answered after the deadline). */
+  vendorAnsweredAt?: number;
+  /** The last webhook event it caused: what a redelivery sends. */
+  lastEvent?: WebhookEventType;
   lastPolledAt?: number;
   polls: number;
   /** Polls made at once for a return (a person back, or a browser bringing a new check id or token): their own budget, HINT_POLLS. */
@@ -87,6 +99,13 @@ export interface Verification {
   handoff?: Handoff;
   /** The open-verification budgets it holds (`lib/allowances.ts`), given back when it ends. */
   holds?: string[];
+}
+
+/** One attempt that ended: the vendor's status for it, and when. */
+export interface Attempt {
+  checkStatus: string;
+  endedAt: number;
+  checkId?: string;
 }
 
 /** Continued on another device; the browser that arrives back with `returnSecret` gets `browserKey` (its cookie). */
@@ -135,8 +154,8 @@ export const MAX_RENEWALS = 5;
 export interface LinkStart {
   entityId: string;
   partnerOrigin: string;
-  linkExpiresAt: number;
-  deadline: number;
+  /** The vendor's link expiry (the lifecycle caps it and derives the deadline). */
+  urlExpiry: string;
   handoff?: Handoff;
   link?: { url: string; urlExpiry: string; status: string };
   /** The open-verification allowances this link holds (given back when it ends). */
@@ -145,8 +164,8 @@ export interface LinkStart {
 
 /** What a new link changes: its expiry (and the polling deadline with it), and a handoff's link. */
 export interface Renewal {
-  linkExpiresAt: number;
-  deadline: number;
+  /** The vendor's link expiry (the lifecycle caps it and derives the deadline). */
+  urlExpiry: string;
   /** A QR or copied link's new single-use token and hosted flow; the return secret it was made with. */
   link?: { openToken: string; hostedUrl: string; returnSecret: string };
   /** A link on this device: the vendor's answer, kept so a resume answers it again. */
@@ -155,10 +174,6 @@ export interface Renewal {
 
 /** Wrong codes allowed before a handoff ends (the verification ends with the last). */
 export const CLAIM_TRIES = 5;
-
-/** Whether the verification waits for its code: a handed-off link not yet claimed. */
-export const awaitingClaim = (v: Verification): v is Verification & { handoff: Handoff & { code: string } } =>
-  v.handoff?.code !== undefined && !v.handoff.claimed;
 
 /** Six digits, uniformly random. */
 export function claimCode(): string {
@@ -170,99 +185,14 @@ export function claimCode(): string {
 export const newVerificationId = () => `vrf_${ulid()}`;
 export const VERIFICATION_ID = /^vrf_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** A link expiry the vendor wrote, or an hour after creation when it is unreadable. */
-export function linkExpiry(urlExpiry: string | undefined, createdAt: number): number {
-  const t = urlExpiry ? Date.parse(urlExpiry) : NaN;
-  return Number.isFinite(t) && t > createdAt ? t : createdAt + 60 * 60 * 1000;
-}
+export type WebhookEventType =
+  'verification.completed' | 'verification.expired' | 'verification.canceled' | 'verification.requires_input' | 'verification.redacted';
 
-export const isFinal = (v: Pick<Verification, 'status'>) => v.status !== CHECKING;
-export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined && v.canceledAt === undefined;
-/** Whether a vendor link (and entity) exists: a server-started verification has none until its page uses the secret. */
-export const hasLink = (v: Verification): v is Verification & { entityId: string } => v.entityId !== undefined;
-
-/** The status `/v1` shows (docs/server-api.md "The partner's server API"). */
-export function lifecycle(v: Verification): 'created' | 'open' | 'final' | 'expired' | 'canceled' {
-  if (v.canceledAt !== undefined) return 'canceled';
-  if (isFinal(v)) return 'final';
-  if (v.expiredAt !== undefined) return 'expired';
-  return v.linkCreatedAt === undefined && v.entityId === undefined ? 'created' : 'open';
-}
-
-/**
- * Polls one verification may make at once because a browser brought back a
- * check id or token it had not brought before (a return from the hosted
- * flow). Past these, a hint waits for the poll interval like any other
- * browser's call: 20 made-up check ids cost at most this many extra vendor
- * calls, and never spend the polls the alarm needs to find a real outcome.
- */
-export const HINT_POLLS = 2;
-
-/**
- * How often the vendor may be asked about one verification ("Polling
- * budget"): `pollMs` (RESULT_POLL_SECONDS) while a browser waits on
- * `/api/result` or a person has just returned; with no one waiting the alarm
- * doubles its wait after each poll, up to `maxMs` (RESULT_POLL_MAX_SECONDS);
- * a failing vendor doubles the wait the same way, whoever asks.
- */
-export interface PollSchedule {
-  pollMs: number;
-  maxMs: number;
-}
-
-/** Who wants the vendor asked: a browser on `/api/result`, a person back from the hosted flow, or the alarm alone. */
-export type PollCause = 'browser' | 'returned' | 'alarm';
-
-/** The hard ceiling on polls of one verification: its lifetime at the base interval, and a little. */
-export const maxPolls = (v: Verification, s: PollSchedule) => Math.ceil((v.deadline - v.createdAt) / s.pollMs) + 3;
-
-const doubled = (s: PollSchedule, times: number) => Math.min(s.maxMs, s.pollMs * 2 ** Math.min(times, 30));
-
-/** The wait after the last poll before `cause` may ask again. */
-export function pollWait(v: Verification, s: PollSchedule, cause: PollCause): number {
-  const failed = v.failedPolls ?? 0;
-  return doubled(s, cause === 'alarm' ? Math.max(failed, v.idlePolls ?? 0) : failed);
-}
-
-/** Whether the vendor may be asked now for `cause`: a person who just returned at once, otherwise after the wait. */
-export function pollDue(v: Verification, now: number, s: PollSchedule, cause: PollCause): boolean {
-  // A server-started verification without a link has nothing to ask the vendor about.
-  if (!isOpen(v) || !hasLink(v) || v.polls >= maxPolls(v, s)) return false;
-  return cause === 'returned' || v.lastPolledAt === undefined || now - v.lastPolledAt >= pollWait(v, s, cause);
-}
-
-/**
- * The record as a poll for `cause` starts (counted before the call: a slow or
- * failing vendor still costs a poll). A return's poll is counted in its own
- * budget (`hintPolls`), so returns never spend the polls the alarm needs.
- */
-export const pollStarted = (v: Verification, now: number, cause: PollCause): Verification => ({
-  ...v,
-  lastPolledAt: now,
-  ...(cause === 'returned' ? { hintPolls: (v.hintPolls ?? 0) + 1 } : { polls: v.polls + 1 }),
-  idlePolls: cause === 'alarm' ? (v.idlePolls ?? 0) + 1 : 0,
-});
-
-/** When the alarm should next look at an open verification: its next poll on the schedule, or its deadline. */
-export function nextAlarmAt(v: Verification, now: number, s: PollSchedule): number {
-  const due =
-    v.polls >= maxPolls(v, s) || !hasLink(v)
-      ? v.deadline
-      : v.lastPolledAt === undefined
-        ? v.createdAt + s.pollMs
-        : v.lastPolledAt + pollWait(v, s, 'alarm');
-  // Never in the past (an alarm that set itself to now would spin).
-  return Math.min(v.deadline, Math.max(due, now + 1000));
-}
-
-/** Whether a browser's new check id or token may make the vendor be asked at once. */
-export const hintPollDue = (v: Verification): boolean => isOpen(v) && hasLink(v) && (v.hintPolls ?? 0) < HINT_POLLS;
-
-/** The webhook event for a verification that just ended, byte for byte what every attempt sends. */
+/** A webhook event, byte for byte what every attempt sends. */
 export interface WebhookEvent {
   verificationId: string;
-  type: 'verification.completed' | 'verification.expired' | 'verification.canceled';
-  /** `webhook-id`: derived from (verificationId, type), the same on every attempt. */
+  type: WebhookEventType;
+  /** `webhook-id`: derived from (verificationId, type, and the attempt for requires_input), the same on every attempt. */
   id: string;
   /** The exact body. */
   body: string;
@@ -271,15 +201,33 @@ export interface WebhookEvent {
   workerOrigin: string;
 }
 
-/** The event of an ended verification (undefined while it has not ended). */
-export function webhookEvent(v: Verification): WebhookEvent {
-  const canceled = v.canceledAt !== undefined;
-  const type = canceled ? 'verification.canceled' : isFinal(v) ? 'verification.completed' : 'verification.expired';
-  const at = canceled ? v.canceledAt! : isFinal(v) ? v.finalAt! : v.expiredAt!;
+/** When the event of `type` happened. */
+function eventAt(v: Verification, type: WebhookEventType): number {
+  switch (type) {
+    case 'verification.canceled':
+      return v.canceledAt!;
+    case 'verification.completed':
+      return v.finalAt!;
+    case 'verification.expired':
+      return v.expiredAt!;
+    case 'verification.requires_input':
+      return v.requiresInputAt ?? v.attempts?.at(-1)?.endedAt ?? v.createdAt;
+    case 'verification.redacted':
+      return v.redactedAt!;
+  }
+}
+
+/**
+ * The event of `type` for the record as it is now: after a redaction
+ * (even one queued before it) without the entity or the reference.
+ */
+export function webhookEvent(v: Verification, type: WebhookEventType): WebhookEvent {
+  const last = v.attempts?.at(-1);
   const data = {
     verificationId: v.id,
     ...(v.entityId !== undefined ? { entityId: v.entityId } : {}),
-    ...(isFinal(v) && !canceled ? { checkStatus: v.status } : {}),
+    ...(type === 'verification.completed' ? { checkStatus: v.status } : {}),
+    ...(type === 'verification.requires_input' && last ? { lastAttempt: { checkStatus: last.checkStatus } } : {}),
     ...(v.customerRef ? { customerRef: v.customerRef, customerRefSource: v.customerRefSource ?? 'page' } : {}),
     ...(v.partnerOrigin ? { partnerOrigin: v.partnerOrigin } : {}),
     // Records made before livemode existed have none: they count as test-mode (false), never as live.
@@ -287,11 +235,12 @@ export function webhookEvent(v: Verification): WebhookEvent {
     livemode: v.livemode === true,
     ...(type === 'verification.expired' ? { reason: v.expiredReason ?? 'not_finished' } : {}),
   };
+  const suffix = type === 'verification.requires_input' ? `requires_input_${v.attempts?.length ?? 0}` : type.slice('verification.'.length);
   return {
     verificationId: v.id,
     type,
-    id: `msg_${v.id.slice(4)}_${type.slice('verification.'.length)}`,
-    body: JSON.stringify({ type, timestamp: new Date(at).toISOString(), data }),
+    id: `msg_${v.id.slice(4)}_${suffix}`,
+    body: JSON.stringify({ type, timestamp: new Date(eventAt(v, type)).toISOString(), data }),
     partnerId: v.partnerId,
     workerOrigin: v.workerOrigin,
   };

@@ -2,12 +2,13 @@
  * Webhook delivery, as the Standard Webhooks spec says: headers `webhook-id`
  * (the same on every attempt), `webhook-timestamp` and `webhook-signature`
  * (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body`, made afresh for each
- * attempt), the body byte-identical every time. Through a Cloudflare Queue,
- * at least once: a failed attempt is sent again to the queue with the delay
- * the schedule (or the receiver's `Retry-After`) asks for; a 410 stops; after
- * the last attempt the event goes to the dead-letter queue, which this worker
- * consumes and records. No redirect is followed. Failures are logged with the
- * verification id, never the body.
+ * attempt), the body byte-identical every time. At least once: the
+ * verification's outbox (webhook-outbox.ts) hands each attempt to the queue;
+ * this consumer makes it and reports what came of it to the verification's
+ * Durable Object, whose alarm schedules the next attempt (the retry schedule,
+ * or a longer `Retry-After`), so a retry survives a restart. A 410 stops. No
+ * redirect is followed. Failures are logged with the verification id, never
+ * the body.
  */
 import type { Env } from '../lib/env';
 import { config } from '../config';
@@ -16,19 +17,15 @@ import { verifications } from './verification-store';
 import { webhookTarget, type WebhookTarget } from './webhook-target';
 import { partnerById } from '../partners/resolve';
 import { webhookSignature } from './webhook-signature';
-import { bindingIfAny } from '../lib/env';
 import { pluggedWebhookRoute } from './webhook-transport';
-import { emit, message, type WebhookResult } from '../ops/events';
+import { emit, message } from '../ops/events';
 import { errorName } from '../lib/errors';
 
-/** What travels on the queue: the event, which attempt comes next, and not before when. */
-export interface WebhookMessage extends WebhookEvent {
+/** What travels on the queue: which event of which verification, and which attempt; the body stays in the outbox. */
+export interface WebhookMessage extends Omit<WebhookEvent, 'body'> {
+  sequence: number;
   attempt: number;
-  notBefore?: number;
 }
-
-/** Cloudflare Queues delays a message by at most 12 hours; longer waits hop. */
-export const MAX_QUEUE_DELAY_SECONDS = 12 * 60 * 60;
 
 export type AttemptResult =
   | { kind: 'delivered'; status: number }
@@ -83,83 +80,54 @@ const log = (level: 'info' | 'error', event: string, m: WebhookMessage, extra: R
     JSON.stringify({ level, event, verificationId: m.verificationId, type: m.type, attempt: m.attempt, ...extra }),
   );
 
-async function requeue(env: Env, m: WebhookMessage, delaySeconds: number, now: number): Promise<void> {
-  const delay = Math.min(delaySeconds, MAX_QUEUE_DELAY_SECONDS);
-  const notBefore = delaySeconds > MAX_QUEUE_DELAY_SECONDS ? now + delaySeconds * 1000 : undefined;
-  const { notBefore: _old, ...rest } = m;
-  await env.WEBHOOK_QUEUE.send({ ...rest, ...(notBefore ? { notBefore } : {}) } satisfies WebhookMessage, {
-    contentType: 'json',
-    delaySeconds: delay,
-  });
-}
-
-/** An event body without what a redaction forgets. */
-export function redactedBody(body: string): string {
-  const parsed = JSON.parse(body) as { data?: Record<string, unknown> };
-  if (parsed.data) {
-    delete parsed.data.customerRef;
-    delete parsed.data.entityId;
-  }
-  return JSON.stringify(parsed);
-}
-
 /** Handles one message of the webhook queue; resolves once it may be acknowledged. */
-export async function handleWebhookMessage(env: Env, body: WebhookEvent | WebhookMessage, now = Date.now()): Promise<void> {
-  const m: WebhookMessage = { attempt: 1, ...body };
-  if (m.notBefore && m.notBefore > now) return requeue(env, m, Math.ceil((m.notBefore - now) / 1000), now);
+export async function handleWebhookMessage(env: Env, m: WebhookMessage, now = Date.now()): Promise<void> {
+  const store = verifications(env);
+  // The outbox's copy (redacted since, if it was): undefined when this attempt is no longer owed (delivered meanwhile, forgotten).
+  const event = await store.outboxEvent(m.verificationId, m.sequence, m.attempt);
+  if (!event) return;
   const partner = await partnerById(env, m.workerOrigin, m.partnerId);
   let target = webhookTarget(env, partner, m.workerOrigin);
   let send: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
   // A partner with no endpoint of its own: the route the deployment plugged in, if any.
   const route = !target && partner ? await pluggedWebhookRoute(env, partner, m.workerOrigin) : undefined;
   if (route) ({ target, send } = route);
-  const store = verifications(env);
   if (!target) {
     log('info', 'webhook_skipped_unconfigured', m);
-    return store.webhookOutcome(m.verificationId, 'none', m.attempt - 1);
+    await store.webhookAttempt(m.verificationId, m.sequence, m.attempt, { kind: 'none' });
+    return;
   }
-  // Redacted since it was queued (`POST /v1/…/redact`): it goes without customerRef and entityId.
-  const event = (await store.read(m.verificationId))?.redactedAt !== undefined ? { ...m, body: redactedBody(m.body) } : m;
   const started = Date.now();
   const result = await deliverOnce(target, event, config(env).outcomes.webhookTimeoutMs, now, send);
   const ms = Date.now() - started;
+  if (result.kind === 'gone') log('info', 'webhook_gone', m, { status: 410 });
+  if (result.kind === 'failed') log('error', 'webhook_failed', m, { status: result.status ?? null });
+  // The outbox decides what comes next (retry when, or dead); undefined: this attempt was already reported.
+  const outcome = await store.webhookAttempt(m.verificationId, m.sequence, m.attempt, result);
+  if (!outcome || outcome === 'none') return;
+  if (outcome === 'dead') log('error', 'webhook_dead', m);
   // The operator's webhook.attempt: status or failure kind, time, attempt number, what came of it.
-  const counted = (outcome: WebhookResult) =>
-    emit(env, undefined, [
-      message(m.partnerId, {
-        type: 'webhook.attempt',
-        verificationId: m.verificationId,
-        webhookType: m.type,
-        attempt: m.attempt,
-        ...(result.status !== undefined ? { status: result.status } : {}),
-        ...(result.kind === 'failed' && result.failure ? { failure: result.failure } : {}),
-        ms,
-        result: outcome,
-      }),
-    ]);
-  if (result.kind === 'delivered' || result.kind === 'gone') {
-    if (result.kind === 'gone') log('info', 'webhook_gone', m, { status: 410 });
-    await counted(result.kind);
-    return store.webhookOutcome(m.verificationId, result.kind, m.attempt, result.status);
-  }
-  const status = result.status;
-  log('error', 'webhook_failed', m, { status: status ?? null });
-  if (m.attempt >= config(env).outcomes.webhookMaxAttempts) {
-    await counted('dead');
-    await bindingIfAny(env, 'WEBHOOK_DLQ')?.send({ ...m, notBefore: undefined } satisfies WebhookMessage, { contentType: 'json' });
-    return;
-  }
-  await counted('retry');
-  const schedule = config(env).outcomes.webhookRetrySchedule;
-  const wait = result.retryAfterSeconds ?? schedule[Math.min(m.attempt - 1, schedule.length - 1)]!;
-  await store.webhookOutcome(m.verificationId, 'queued', m.attempt, status);
-  await requeue(env, { ...m, attempt: m.attempt + 1 }, wait, now);
+  await emit(env, undefined, [
+    message(m.partnerId, {
+      type: 'webhook.attempt',
+      verificationId: m.verificationId,
+      webhookType: m.type,
+      attempt: m.attempt,
+      ...(result.status !== undefined ? { status: result.status } : {}),
+      ...(result.kind === 'failed' && result.failure ? { failure: result.failure } : {}),
+      ms,
+      result: outcome,
+    }),
+  ]);
 }
 
-/** A dead letter: recorded on the verification and logged. */
-export async function handleDeadLetter(env: Env, m: WebhookMessage): Promise<void> {
+/**
+ * A dead letter: a message the consumer failed on until the queue gave up.
+ * Logged only: the outbox still owes the event and hands it off again (and
+ * counts the hand-offs, so a message that always fails ends dead).
+ */
+export function handleDeadLetter(m: WebhookMessage): void {
   log('error', 'webhook_dead_letter', m);
-  await verifications(env).webhookOutcome(m.verificationId, 'dead', m.attempt);
 }
 
 /** The queue consumer (`queue()` of the entry): the webhook queue and its dead-letter queue. */
@@ -167,7 +135,11 @@ export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, e
   const dead = batch.queue.endsWith('-dlq');
   for (const message of batch.messages) {
     try {
-      if (dead) await handleDeadLetter(env, message.body);
+      // A message of the queue's earlier form (the whole event, no sequence; sent before the outbox existed):
+      // the event goes into its verification's outbox, which delivers it from there.
+      const body = message.body as WebhookMessage | WebhookEvent;
+      if (!('sequence' in body)) await verifications(env).adopt(body.verificationId, body);
+      else if (dead) handleDeadLetter(message.body);
       else await handleWebhookMessage(env, message.body);
       message.ack();
     } catch (err) {

@@ -42,6 +42,7 @@ export default {
   errUnavailable: 'Verification is unavailable right now. Please try again.',
   errSession: 'Your session has expired. Please start again.',
   errClosed: 'This check has ended without a result. Please start again.',
+  errSecretInvalid: 'This link to verify is no longer valid: go back to {site} and start again.',
   errPending: 'Your result isn’t ready yet. Please try again shortly.',
   errSetup: 'Verification can’t start on this page. Please contact the site.',
   errGeneric: 'Something went wrong. Please try again.',

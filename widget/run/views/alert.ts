@@ -12,6 +12,8 @@ export function errorText(t: Strings, f: Failure): string {
     NO_SESSION: t.noSession,
     VERIFICATION_ENDED: t.errSession,
     VERIFICATION_CLOSED: t.errClosed,
+    // The page's client secret is not one the worker knows for this site: starting again here would not help.
+    CLIENT_SECRET_INVALID: t.errSecretInvalid.replace('{site}', location.hostname),
     ORIGIN_NOT_ALLOWED: t.errSetup,
     SMS_NOT_ALLOWED: t.errSms,
   };
@@ -44,7 +46,7 @@ export const alertView =
     const actions =
       f.errorCode === 'SMS_NOT_ALLOWED'
         ? [button(t.continueHere, flow.continueHere)]
-        : f.errorCode === 'NO_SESSION'
+        : f.errorCode === 'NO_SESSION' || f.errorCode === 'CLIENT_SECRET_INVALID'
           ? []
           : [
               f.retryable && f.status !== 401 ? button(t.retry, flow.retry) : nothing,

@@ -1,0 +1,432 @@
+/**
+ * A verification's lifecycle under concurrency, run through the worker's own
+ * VerificationLogic (the code the Durable Object runs) over a store that
+ * copies records as Durable Object storage does, a vendor whose answers the
+ * test releases, and a clock the test moves.
+ *
+ * First the reproductions, each a named case: a cancel, a redaction, a
+ * renewal, a wrong code and an opened handoff made while a poll (after one
+ * failed poll) waited on the vendor; a result without an entity; a vendor
+ * outage across the deadline, then its recovery. Then fast-check's
+ * scheduler explores the interleavings of polls, alarms and the partner's
+ * and the person's actions, checking the lifecycle's invariants after every
+ * run.
+ */
+import assert from 'node:assert/strict';
+import { describe, it, mock } from 'node:test';
+import fc from 'fast-check';
+import { CHECKING, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
+import { VerificationLogic, type VerificationDeps } from '../../worker/verifications/verification-logic';
+import { realNow } from '../support/dates';
+
+const MIN = 60_000;
+const ENTITY = 'entity-own';
+const TERMINAL = new Set(['verification.completed', 'verification.expired', 'verification.canceled']);
+
+interface Answer {
+  checkStatus: string;
+  entityId?: string;
+}
+type Vendor = (v: Verification) => Promise<Answer>;
+
+/** The logic over a copying store, a controlled clock and `vendor`; every saved record kept in order. */
+function harness(record: Verification, vendor: Vendor, extra: Partial<VerificationDeps> = {}) {
+  const state = {
+    v: structuredClone(record) as Verification | undefined,
+    now: record.createdAt,
+    alarm: undefined as number | undefined,
+    events: [] as WebhookEvent[],
+    saved: [structuredClone(record)] as Verification[],
+    asked: 0,
+  };
+  const logic = new VerificationLogic({
+    load: async () => (state.v ? structuredClone(state.v) : undefined),
+    save: async (v) => {
+      state.v = structuredClone(v);
+      state.saved.push(structuredClone(v));
+    },
+    remove: async () => void (state.v = undefined),
+    setAlarm: async (at) => void (state.alarm = at),
+    now: () => state.now,
+    schedule: { pollMs: 30_000, maxMs: 900_000 },
+    askVendor: (v) => {
+      state.asked++;
+      return vendor(v);
+    },
+    enqueue: async (e) => void state.events.push(e),
+    release: async () => undefined,
+    ...extra,
+  });
+  /** Runs the alarms due up to `until`, as the Durable Object would. */
+  const runUntil = async (until: number) => {
+    for (let guard = 0; state.alarm !== undefined && state.alarm <= until && state.v; guard++) {
+      if (guard > 10_000) throw new Error('the alarm spins');
+      state.now = Math.max(state.now, state.alarm);
+      state.alarm = undefined;
+      await logic.alarm();
+    }
+    state.now = until;
+  };
+  return { state, logic, runUntil };
+}
+
+/** An open verification one poll into a failing vendor, with a QR handoff whose phone came back (waiting for its code). */
+function openRecord(now: number, handoff = false): Verification {
+  return {
+    id: 'vrf_01JDRACE000000000000000000',
+    partnerId: 'alpha',
+    partnerOrigin: 'https://alpha.example',
+    customerRef: 'acct-secret-ref',
+    customerRefSource: 'server',
+    entityId: ENTITY,
+    workerOrigin: 'https://kyc.example',
+    livemode: false,
+    createdAt: now,
+    linkCreatedAt: now,
+    linkExpiresAt: now + 60 * MIN,
+    deadline: now + 75 * MIN,
+    status: CHECKING,
+    polls: 1,
+    lastPolledAt: now - 10 * MIN,
+    failedPolls: 1,
+    webhook: { state: 'none', attempts: 0 },
+    holds: ['ip:client-hash', 'partner:alpha'],
+    server: { returnUrl: 'https://alpha.example/account/acct-secret-ref' },
+    ...(handoff
+      ? {
+          handoff: {
+            kind: 'link' as const,
+            openToken: 'open-token-1',
+            hostedUrl: 'https://vendor.example/flow/1',
+            returnSecret: 'return-secret-1',
+            browserKey: 'browser-key-1',
+            code: '123456',
+            tries: 0,
+          },
+        }
+      : {}),
+  };
+}
+
+/** Runs `fn` with console.error silenced (a failing vendor logs `poll_failed` on each alarm); the lines it would have logged. */
+async function quietly(fn: () => Promise<void>): Promise<string[]> {
+  const logged = mock.method(console, 'error', () => undefined);
+  try {
+    await fn();
+    return logged.mock.calls.map((c) => String(c.arguments[0]));
+  } finally {
+    logged.mock.restore();
+  }
+}
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** A vendor the test answers by hand, one call at a time. */
+function heldVendor() {
+  const calls: { resolve: (a: Answer) => void; reject: (e: unknown) => void }[] = [];
+  const started = deferred<true>();
+  const vendor: Vendor = () => {
+    const d = deferred<Answer>();
+    calls.push(d);
+    started.resolve(true);
+    return d.promise;
+  };
+  return { vendor, calls, started: started.promise };
+}
+
+const terminalEvents = (events: WebhookEvent[]) => events.filter((e) => TERMINAL.has(e.type));
+
+describe('a write made while the vendor is asked is never undone', () => {
+  it('a cancel during a poll (after one failed poll) stays canceled, with one verification.canceled', async () => {
+    const held = heldVendor();
+    const { state, logic } = harness(openRecord(realNow()), held.vendor);
+    const poll = logic.observe();
+    await held.started;
+    await logic.cancel();
+    held.calls[0]!.resolve({ checkStatus: CHECKING, entityId: ENTITY });
+    await poll;
+    assert.notEqual(state.v!.canceledAt, undefined, 'still canceled after the answer');
+    assert.deepEqual(
+      terminalEvents(state.events).map((e) => e.type),
+      ['verification.canceled'],
+    );
+    // Later answers change nothing: no final status, no token.
+    await logic.observe({ checkId: 'chk-later' });
+    assert.equal(state.v!.status, CHECKING);
+    assert.equal(state.v!.finalAt, undefined);
+  });
+
+  it('a redaction during a poll (after one failed poll) stays redacted: the reference and the entity never come back', async () => {
+    const held = heldVendor();
+    const { state, logic } = harness(openRecord(realNow()), held.vendor);
+    const poll = logic.observe();
+    await held.started;
+    await logic.redact();
+    held.calls[0]!.resolve({ checkStatus: CHECKING, entityId: ENTITY });
+    await poll;
+    assert.notEqual(state.v!.redactedAt, undefined);
+    assert.doesNotMatch(JSON.stringify(state.v), /acct-secret-ref|entity-own|client-hash/);
+    assert.equal(state.v!.holds, undefined, "the holds name the person's client address");
+    assert.equal(state.v!.server?.returnUrl, undefined, "the server's return URL can name the account");
+    assert.notEqual(state.v!.canceledAt, undefined, 'an open verification is canceled by its redaction');
+  });
+
+  it('a renewal during a poll (after one failed poll) is kept: the new link goes on working', async () => {
+    const held = heldVendor();
+    const start = realNow();
+    const { state, logic } = harness(openRecord(start), held.vendor);
+    const poll = logic.observe();
+    await held.started;
+    const later = start + 70 * MIN;
+    // Both shapes of a renewal: the vendor's urlExpiry, and the times the old logic took from its caller.
+    const renewal: Parameters<VerificationLogic['renew']>[0] & Record<string, unknown> = {
+      urlExpiry: new Date(later).toISOString(),
+      linkExpiresAt: later,
+      deadline: later + 15 * MIN,
+    };
+    assert.ok(await logic.renew(renewal));
+    held.calls[0]!.resolve({ checkStatus: CHECKING, entityId: ENTITY });
+    await poll;
+    assert.equal(state.v!.renewals, 1);
+    assert.equal(state.v!.linkExpiresAt, later);
+  });
+
+  it('a wrong code during a poll (after one failed poll) still counts: tries never go back', async () => {
+    const held = heldVendor();
+    const { state, logic } = harness(openRecord(realNow(), true), held.vendor);
+    const poll = logic.observe({}, true);
+    await held.started;
+    assert.equal((await logic.claim('browser-key-1', '000000')).kind, 'wrong');
+    held.calls[0]!.resolve({ checkStatus: CHECKING, entityId: ENTITY });
+    await poll;
+    assert.equal(state.v!.handoff!.tries, 1);
+  });
+
+  it('a handoff link opened during a poll (after one failed poll) stays used', async () => {
+    const held = heldVendor();
+    const { state, logic } = harness(openRecord(realNow(), true), held.vendor);
+    const poll = logic.observe({}, true);
+    await held.started;
+    assert.equal(await logic.openHandoff('open-token-1'), 'https://vendor.example/flow/1');
+    held.calls[0]!.resolve({ checkStatus: CHECKING, entityId: ENTITY });
+    await poll;
+    assert.equal(state.v!.handoff?.kind === 'link' && state.v!.handoff.opened, true);
+    assert.equal(await logic.openHandoff('open-token-1'), undefined, 'a second open is refused');
+  });
+});
+
+describe('the entity check', () => {
+  it('a result without an entity is not credited: vendor_mismatch at error level, no final status', async () => {
+    const logged = mock.method(console, 'error', () => undefined);
+    try {
+      const { state, logic } = harness(openRecord(realNow()), async () => ({ checkStatus: 'CHECKED_SUCCESS_CLEAR' }));
+      await assert.rejects(logic.observe({ checkId: 'someone-elses-check' }));
+      assert.equal(state.v!.status, CHECKING);
+      assert.equal(state.v!.finalAt, undefined);
+      assert.deepEqual(terminalEvents(state.events), []);
+      const lines = logged.mock.calls.map((c) => String(c.arguments[0]));
+      assert.ok(
+        lines.some((l) => /"level":"error"/.test(l) && /"event":"vendor_mismatch"/.test(l)),
+        lines.join('\n'),
+      );
+    } finally {
+      logged.mock.restore();
+    }
+  });
+
+  it("a result about another entity is not credited, and the browser's check id is never sent to the vendor", async () => {
+    const asked: Verification[] = [];
+    const { state, logic } = harness(openRecord(realNow()), async (v) => {
+      asked.push(v);
+      return { checkStatus: 'CHECKED_SUCCESS_CLEAR', entityId: 'entity-of-someone-else' };
+    });
+    const logged = mock.method(console, 'error', () => undefined);
+    try {
+      await assert.rejects(logic.observe({ checkId: 'someone-elses-check' }));
+    } finally {
+      logged.mock.restore();
+    }
+    assert.equal(state.v!.status, CHECKING);
+    assert.equal(asked[0]!.entityId, ENTITY);
+  });
+});
+
+describe('expiry knows whether the vendor answered', () => {
+  it('a vendor outage across the deadline, then its recovery, ends final with the vendor’s status', async () => {
+    let down = true;
+    const { state, logic, runUntil } = harness(openRecord(realNow()), async () => {
+      if (down) throw new Error('vendor 503');
+      return { checkStatus: 'CHECKED_SUCCESS_CLEAR', entityId: ENTITY };
+    });
+    const start = state.now;
+    await quietly(async () => {
+      await logic.alarm();
+      await runUntil(state.v!.deadline + 30 * MIN);
+    });
+    assert.equal(state.v!.expiredAt, undefined, 'not expired while the vendor could not answer');
+    down = false;
+    await runUntil(state.now + 60 * MIN);
+    assert.equal(state.v!.status, 'CHECKED_SUCCESS_CLEAR');
+    assert.notEqual(state.v!.finalAt, undefined);
+    assert.deepEqual(
+      terminalEvents(state.events).map((e) => e.type),
+      ['verification.completed'],
+    );
+    assert.ok(state.v!.finalAt! > start);
+  });
+
+  it('a vendor that answers "not finished" at the deadline ends it expired (not_finished)', async () => {
+    const { state, runUntil } = harness(openRecord(realNow()), async () => ({ checkStatus: CHECKING, entityId: ENTITY }));
+    state.alarm = state.now;
+    await runUntil(state.v!.deadline + MIN);
+    assert.equal(state.v!.expiredReason, 'not_finished');
+    assert.ok(state.v!.lastPolledAt! >= state.v!.deadline, 'asked once more at the deadline');
+  });
+
+  it('a vendor that never answers again ends it expired (vendor_unavailable) VERIFICATION_MAX_SECONDS after the deadline', async () => {
+    const lifecycle = { graceMs: 15 * MIN, linkMaxMs: 86_400_000, afterDeadlineMs: 120 * MIN };
+    const { state, runUntil } = harness(
+      openRecord(realNow()),
+      async () => {
+        throw new Error('vendor 503');
+      },
+      { lifecycle },
+    );
+    state.alarm = state.now;
+    const deadline = state.v!.deadline;
+    await quietly(() => runUntil(deadline + 119 * MIN));
+    assert.equal(state.v!.expiredAt, undefined);
+    await quietly(() => runUntil(deadline + 121 * MIN));
+    assert.equal(state.v!.expiredReason, 'vendor_unavailable');
+    assert.equal(terminalEvents(state.events).length, 1);
+  });
+});
+
+// ---- interleavings ----
+
+type Op = 'alarm' | 'observe' | 'hint' | 'cancel' | 'redact' | 'renew' | 'wrongCode' | 'rightCode' | 'open' | 'tick';
+const OPS: Op[] = ['alarm', 'observe', 'hint', 'cancel', 'redact', 'renew', 'wrongCode', 'rightCode', 'open', 'tick'];
+type Reply = 'CHECKING' | 'CHECKED_SUCCESS_CLEAR' | 'NO_MATCH' | 'fail' | 'noEntity' | 'otherEntity';
+const REPLIES: Reply[] = ['CHECKING', 'CHECKED_SUCCESS_CLEAR', 'NO_MATCH', 'fail', 'noEntity', 'otherEntity'];
+
+function answerOf(r: Reply): Answer {
+  if (r === 'noEntity') return { checkStatus: 'CHECKED_SUCCESS_CLEAR' };
+  if (r === 'otherEntity') return { checkStatus: 'CHECKED_SUCCESS_CLEAR', entityId: 'entity-other' };
+  return { checkStatus: r, entityId: ENTITY };
+}
+
+const ended = (v: Verification) => v.status !== CHECKING || v.expiredAt !== undefined || v.canceledAt !== undefined;
+
+/** The invariants over every record saved in order, and the events enqueued. */
+function checkInvariants(saved: Verification[], events: WebhookEvent[]) {
+  for (let i = 1; i < saved.length; i++) {
+    const a = saved[i - 1]!;
+    const b = saved[i]!;
+    const step = `save ${i}`;
+    if (ended(a)) {
+      assert.ok(ended(b), `${step}: an ended verification became open again`);
+      assert.equal(b.status, a.status, `${step}: an ended verification's status changed`);
+    }
+    if (a.redactedAt !== undefined) {
+      for (const field of ['customerRef', 'entityId', 'handoff', 'holds', 'link', 'checkId', 'token'] as const) {
+        assert.equal(b[field], undefined, `${step}: ${field} came back after the redaction`);
+      }
+      assert.equal(b.server?.returnUrl, undefined, `${step}: the return URL came back after the redaction`);
+    }
+    assert.ok((b.handoff?.tries ?? 0) >= (a.handoff?.tries ?? 0) || b.handoff === undefined, `${step}: tries went down`);
+    if (a.handoff?.kind === 'link' && a.handoff.opened && b.handoff?.kind === 'link' && b.handoff.openToken === a.handoff.openToken) {
+      assert.equal(b.handoff.opened, true, `${step}: a used handoff link became usable again`);
+    }
+    assert.ok((b.renewals ?? 0) >= (a.renewals ?? 0), `${step}: a renewal was undone`);
+    assert.ok(b.linkExpiresAt >= a.linkExpiresAt, `${step}: the link expiry went back`);
+    assert.ok((b.attempts?.length ?? 0) >= (a.attempts?.length ?? 0), `${step}: an attempt was forgotten`);
+    if (a.status !== CHECKING) assert.equal(b.status, a.status);
+  }
+  const last = saved.at(-1)!;
+  const terminal = terminalEvents(events);
+  assert.equal(terminal.length, ended(last) ? 1 : 0, `terminal events: ${terminal.map((e) => e.type).join(', ')}`);
+  if (last.status !== CHECKING) assert.equal(terminal[0]!.type, 'verification.completed');
+  // A result never credited without this verification's own entity.
+  if (last.status !== CHECKING) assert.ok(last.finalAt !== undefined);
+  // Event ids are unique per event (a redelivery sends the same id, but these are first sends).
+  assert.equal(new Set(events.map((e) => e.id)).size, events.length, 'an event enqueued twice');
+  // `sequence`, where events carry one, only grows.
+  const sequences = events
+    .map((e) => (JSON.parse(e.body) as { data?: { sequence?: number } }).data?.sequence)
+    .filter((s): s is number => s !== undefined);
+  for (let i = 1; i < sequences.length; i++) assert.ok(sequences[i]! > sequences[i - 1]!, 'sequence went back');
+}
+
+describe('interleavings (fast-check scheduler)', () => {
+  it('keeps every invariant whatever the order of polls, alarms, cancels, redactions, renewals, codes and opens', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.scheduler(),
+        fc.array(fc.constantFrom(...OPS), { minLength: 2, maxLength: 8 }),
+        fc.array(fc.constantFrom(...REPLIES), { minLength: 1, maxLength: 8 }),
+        fc.boolean(),
+        fc.boolean(),
+        async (s, ops, replies, handoff, nearDeadline) => {
+          const start = realNow();
+          const record = openRecord(start, handoff);
+          let reply = 0;
+          const mismatch = mock.method(console, 'error', () => undefined);
+          try {
+            const { state, logic } = harness(record, (v) => {
+              assert.equal(v.entityId, ENTITY, 'the vendor is only ever asked about the own entity');
+              const r = replies[reply++ % replies.length]!;
+              return s.schedule(r === 'fail' ? Promise.reject(new Error('vendor 503')) : Promise.resolve(answerOf(r)), `vendor ${r}`);
+            });
+            if (nearDeadline) state.now = record.deadline + MIN;
+            const run = (op: Op): Promise<unknown> => {
+              switch (op) {
+                case 'alarm':
+                  return logic.alarm();
+                case 'observe':
+                  return logic.observe();
+                case 'hint':
+                  return logic.observe({ checkId: `chk-${reply}`, returned: 'success' });
+                case 'cancel':
+                  return logic.cancel();
+                case 'redact':
+                  return logic.redact();
+                case 'renew': {
+                  const at = state.now + 60 * MIN;
+                  return logic.renew({ urlExpiry: new Date(at).toISOString() });
+                }
+                case 'wrongCode':
+                  return logic.claim('browser-key-1', '000000');
+                case 'rightCode':
+                  return logic.claim('browser-key-1', '123456');
+                case 'open':
+                  return logic.openHandoff('open-token-1');
+                case 'tick':
+                  state.now += 10 * MIN;
+                  return Promise.resolve();
+              }
+            };
+            const running = ops.map((op) =>
+              s
+                .schedule(Promise.resolve(op), `start ${op}`)
+                .then(run)
+                .catch(() => undefined),
+            );
+            await s.waitFor(Promise.all(running));
+            checkInvariants(state.saved, state.events);
+          } finally {
+            mismatch.mock.restore();
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * `?include=person` shows an allow-list of the vendor's entity: a vendor's
+ * `extraData` (a selfie, OCR values), scans, flags and any field it adds are
+ * never passed on, at any depth.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { personFrom } from '../../worker/server-api/person';
+import { Person } from '../../worker/server-api/schemas';
+
+const extra = [{ kvpKey: 'selfie', kvpType: 'general.string', kvpValue: 'data:image/jpeg;base64,SELFIE' }];
+
+const entity = {
+  entityId: 'ent-1',
+  entityType: 'INDIVIDUAL',
+  entityProfile: 'safe_harbour',
+  gender: 'F',
+  name: { familyName: 'Lovelace', givenName: 'Ada', extraData: extra, vendorNote: 'NOTE' },
+  dateOfBirth: { dateOfBirth: '1815-12-10', extraData: extra },
+  addresses: [{ addressId: 'a-1', streetName: 'St James Square', town: 'London', country: 'GBR', extraData: extra, geo: { lat: 1 } }],
+  identityDocs: [
+    {
+      documentId: 'd-1',
+      idType: 'PASSPORT',
+      country: 'GBR',
+      idNumber: 'P1234567',
+      idExpiry: '2030-01-01',
+      docScan: [{ scanDocId: 's-1', scanData: 'SCANDATA', scanMIME: 'image/jpeg' }],
+      extraData: [{ kvpKey: 'ocr.mrz', kvpValue: 'OCRVALUE' }],
+    },
+  ],
+  extraData: extra,
+  flags: [{ flag: 'pep', value: 1 }],
+  organisationData: { registrationDetails: [] },
+  biometrics: { face: 'FACE' },
+};
+
+describe('the verified person’s allow-list', () => {
+  it('passes name, date of birth, addresses and documents’ type, country and number; nothing else', () => {
+    const person = personFrom(entity);
+    assert.deepEqual(person, {
+      entityId: 'ent-1',
+      name: { familyName: 'Lovelace', givenName: 'Ada' },
+      dateOfBirth: { dateOfBirth: '1815-12-10' },
+      addresses: [{ streetName: 'St James Square', town: 'London', country: 'GBR' }],
+      identityDocs: [{ idType: 'PASSPORT', country: 'GBR', idNumber: 'P1234567' }],
+    });
+    const text = JSON.stringify(person);
+    for (const leak of ['extraData', 'SELFIE', 'OCRVALUE', 'SCANDATA', 'scanDocId', 'FACE', 'pep', 'NOTE', 'gender'])
+      assert.ok(!text.includes(leak), leak);
+    assert.ok(Person.safeParse(person).success, 'the OpenAPI document’s schema describes it');
+    assert.ok(!Person.safeParse({ ...person, extraData: extra }).success, 'the document allows no extraData');
+  });
+
+  it('an entity with nothing on the list is its id only', () => {
+    assert.deepEqual(personFrom({ entityId: 'ent-2', extraData: extra, name: { familyName: 7 } as never }), { entityId: 'ent-2' });
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The outbox's rules (worker/verifications/webhook-outbox.ts) on a clock the
+ * test controls: sequence numbers only grow and live in the body, a
+ * redelivery reuses its entry, `Retry-After` never shortens the schedule, a
+ * report is counted once, an unreported hand-off is handed off again and a
+ * consumer that never reports cannot keep an event alive forever.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { WebhookEvent } from '../../worker/verifications/verification';
+import {
+  ACK_WINDOW_MS,
+  added,
+  handOff,
+  nextDueAt,
+  redacted,
+  reported,
+  retryWaitSeconds,
+  undelivered,
+} from '../../worker/verifications/webhook-outbox';
+
+const T0 = 1_000_000_000_000; // a fixed instant: the clock of these cases
+const policy = { schedule: [5, 300, 1800], maxAttempts: 3 };
+const event = (type: WebhookEvent['type'], extra: Record<string, unknown> = {}): WebhookEvent => ({
+  verificationId: 'vrf_X',
+  type,
+  id: `msg_X_${type.slice('verification.'.length)}`,
+  body: JSON.stringify({ type, timestamp: 't', data: { verificationId: 'vrf_X', customerRef: 'acct-1', entityId: 'e-1', ...extra } }),
+  partnerId: 'p',
+  workerOrigin: 'https://w.example',
+});
+const seq = (e: WebhookEvent) => (JSON.parse(e.body) as { data: { sequence: number } }).data.sequence;
+
+describe('the webhook outbox', () => {
+  it('numbers events 1, 2, 3 in their bodies; the same event again is a fresh delivery of its entry, body and sequence unchanged', () => {
+    let o = added([], event('verification.canceled'), T0);
+    o = added(o, event('verification.completed'), T0 + 1);
+    assert.deepEqual(
+      o.map((e) => [e.sequence, seq(e.event)]),
+      [
+        [1, 1],
+        [2, 2],
+      ],
+    );
+    const again = added(o, event('verification.completed', { extra: 'changed' }), T0 + 2);
+    assert.equal(again.length, 2);
+    assert.equal(again[1]!.event.body, o[1]!.event.body);
+    assert.equal(again[1]!.attempts, 0);
+    assert.equal(again[1]!.dueAt, T0 + 2);
+  });
+
+  it('never waits less than the schedule step, whatever Retry-After says; a longer Retry-After is honoured', () => {
+    assert.equal(retryWaitSeconds(policy, 1, 0), 5);
+    assert.equal(retryWaitSeconds(policy, 2, 0), 300);
+    assert.equal(retryWaitSeconds(policy, 2, 3600), 3600);
+    assert.equal(retryWaitSeconds(policy, 9), 1800, 'the last step repeats');
+    let o = handOff(added([], event('verification.completed'), T0), T0, policy).entries;
+    const r = reported(o, 1, 1, { kind: 'failed', status: 503, retryAfterSeconds: 0 }, T0 + 10, policy)!;
+    assert.equal(r.result, 'retry');
+    assert.equal(r.entry.dueAt, T0 + 10 + 5_000);
+    o = r.entries;
+    assert.equal(nextDueAt(o), T0 + 10 + 5_000);
+    assert.deepEqual(undelivered(o)[0], {
+      webhookId: 'msg_X_completed',
+      type: 'verification.completed',
+      sequence: 1,
+      state: 'failed',
+      attempts: 1,
+      lastResponseStatus: 503,
+      lastAttemptAt: T0 + 10,
+      nextAttemptAt: T0 + 10 + 5_000,
+    });
+  });
+
+  it('counts a report once, ends dead after the last attempt, and hands off again what nobody reported', () => {
+    let o = handOff(added([], event('verification.expired'), T0), T0, policy).entries;
+    assert.equal(o[0]!.dueAt, T0 + ACK_WINDOW_MS, 'handed off: due again only if unreported');
+    assert.equal(handOff(o, T0 + 1000, policy).due.length, 0);
+    assert.equal(handOff(o, T0 + ACK_WINDOW_MS, policy).due.length, 1, 'lost: handed off again');
+    o = reported(o, 1, 1, { kind: 'failed', status: 500 }, T0, policy)!.entries;
+    assert.equal(reported(o, 1, 1, { kind: 'delivered', status: 200 }, T0, policy), undefined, 'attempt 1 was already counted');
+    o = reported(o, 1, 2, { kind: 'failed', status: 500 }, T0, policy)!.entries;
+    const last = reported(o, 1, 3, { kind: 'failed', status: 500 }, T0, policy)!;
+    assert.equal(last.result, 'dead');
+    assert.equal(nextDueAt(last.entries), undefined);
+    // A consumer that never reports: dead after the attempts and a few lost hand-offs.
+    let silent = added([], event('verification.completed'), T0);
+    let t = T0;
+    for (let i = 0; i < 20; i++, t += ACK_WINDOW_MS) silent = handOff(silent, t, policy).entries;
+    assert.equal(silent[0]!.state, 'dead');
+  });
+
+  it('forgets the reference and the entity in every kept body on redaction', () => {
+    const o = redacted(added([], event('verification.completed', { customerRefSource: 'server' }), T0));
+    assert.doesNotMatch(o[0]!.event.body, /acct-1|e-1|customerRef/);
+    assert.equal(seq(o[0]!.event), 1);
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Outcomes on demand, local stack only (`npm run sandbox -- complete|expire|requires-input`):
+ *
+ *   POST /sandbox/verifications/{verificationId}/complete   {"status": "<final check status>"}
+ *   POST /sandbox/verifications/{verificationId}/expire
+ *
+ * `complete` sets the sandbox's outcome for the verification's check, as if
+ * the person had finished the hosted flow, then has the worker ask the vendor
+ * at once, as for a person back from it: the verification ends through its
+ * ordinary path (record, webhook, operator events). `expire` ends an open one
+ * as expired now. Mounted behind the sandbox's guard (it exists only while the
+ * sandbox is the vendor), and answers on loopback hosts only: on a deployed
+ * sales demo nobody may end another visitor's verification.
+ */
+import { Hono } from 'hono';
+import * as z from 'zod/mini';
+import { storeFor } from '../../sandbox/store';
+import { forceStatus } from '../../sandbox/outcome';
+import { FINAL_CHECK_STATUSES } from '../vendor-api/schemas';
+import { ApiError } from '../lib/errors';
+import type { AppEnv } from '../lib/env';
+import { isLoopbackHost } from '../lib/origins';
+import { readJson } from '../lib/validation';
+import { VERIFICATION_ID, type Verification } from '../verifications/verification';
+import { hasLink, isOpen, lifecycle } from '../verifications/lifecycle';
+import { verifications } from '../verifications/verification-store';
+
+const CompleteRequest = z.object({ status: z.enum(FINAL_CHECK_STATUSES) });
+
+const notFound = () =>
+  new ApiError(404, 'NOT_FOUND', 'No such verification.', [{ issue: 'no such verification', issueLocation: 'verificationId' }]);
+
+/** The open verification the path names; else 404, or 409 once it has ended. */
+async function openVerification(env: AppEnv['Bindings'], id: string): Promise<Verification> {
+  if (!VERIFICATION_ID.test(id)) throw notFound();
+  const v = await verifications(env).read(id);
+  if (!v) throw notFound();
+  if (!isOpen(v))
+    throw new ApiError(409, 'VERIFICATION_ENDED', `The verification has already ended (${lifecycle(v)}).`, [
+      { issue: 'has ended', issueLocation: 'verificationId' },
+    ]);
+  return v;
+}
+
+/** What the command prints: where the verification stands now (no personal data). */
+const view = (v: Verification) => ({
+  verificationId: v.id,
+  status: lifecycle(v),
+  checkStatus: v.status,
+  ...(v.expiredAt !== undefined ? { reason: v.expiredReason ?? 'not_finished' } : {}),
+  ...(v.handoff?.code !== undefined && !v.handoff.claimed && v.handoff.pendingStatus
+    ? { waitingFor: 'the code shown on the first device (a handed-off link is credited once it is entered)' }
+    : {}),
+});
+
+export const sandboxOutcomes = new Hono<AppEnv>().basePath('/sandbox/verifications');
+
+sandboxOutcomes.use('*', async (c, next) => {
+  if (!isLoopbackHost(new URL(c.req.url).hostname)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+  await next();
+});
+
+sandboxOutcomes.post('/:id/complete', async (c) => {
+  const { data } = await readJson(c, CompleteRequest);
+  const v = await openVerification(c.env, c.req.param('id'));
+  if (!hasLink(v))
+    throw new ApiError(409, 'NOT_FINAL', 'The verification has no vendor check yet: its page has not used the client secret.', [
+      { issue: 'has no link yet', issueLocation: 'verificationId' },
+    ]);
+  const ref = { entityId: v.entityId, ...(v.checkId ? { checkId: v.checkId } : {}), ...(v.token ? { token: v.token } : {}) };
+  const check = await forceStatus(storeFor(c.env), ref, data.status, Date.now());
+  if (!check) throw notFound();
+  const after = (await verifications(c.env).askNow(v.id)) ?? v;
+  return c.json(view(after));
+});
+
+sandboxOutcomes.post('/:id/expire', async (c) => {
+  const v = await openVerification(c.env, c.req.param('id'));
+  const after = (await verifications(c.env).expireNow(v.id)) ?? v;
+  return c.json(view(after));
+});

@@ -1,0 +1,60 @@
+/**
+ * What `GET /v1/verifications/{id}?include=person` shows of the vendor's
+ * entity: an allow-list, never the entity as it came. Name, date of birth,
+ * addresses, and each identity document's type, country and number; never
+ * `extraData` (a vendor may put a selfie or OCR values there), scans, flags,
+ * organisation data or any field a vendor adds later.
+ */
+import type { Entity } from '../vendor-api/schemas';
+import type { Person } from './schemas';
+
+const NAME = ['familyName', 'givenName', 'middleName', 'honourific', 'displayName'] as const;
+const DATE_OF_BIRTH = ['dateOfBirth', 'yearOfBirth', 'country', 'locality', 'unstructuredDateOfBirth'] as const;
+const ADDRESS = [
+  'addressType',
+  'buildingName',
+  'careOf',
+  'unitNumber',
+  'streetNumber',
+  'streetName',
+  'streetType',
+  'suburb',
+  'town',
+  'region',
+  'state',
+  'postalCode',
+  'country',
+  'startDate',
+  'endDate',
+  'longForm',
+  'unstructuredLongForm',
+] as const;
+const IDENTITY_DOC = ['idType', 'country', 'idNumber'] as const;
+
+/** The listed fields of `from` that are strings; undefined when none is. */
+function pick<K extends string>(from: unknown, keys: readonly K[]): Partial<Record<K, string>> | undefined {
+  if (!from || typeof from !== 'object') return undefined;
+  const out: Partial<Record<K, string>> = {};
+  for (const k of keys) {
+    const v = (from as Record<string, unknown>)[k];
+    if (typeof v === 'string') out[k] = v;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+const pickAll = <K extends string>(list: unknown, keys: readonly K[]) =>
+  Array.isArray(list) ? list.map((item) => pick(item, keys)).filter((x) => x !== undefined) : undefined;
+
+export function personFrom(entity: Entity & { entityId: string }): Person {
+  const name = pick(entity.name, NAME);
+  const dateOfBirth = pick(entity.dateOfBirth, DATE_OF_BIRTH);
+  const addresses = pickAll(entity.addresses, ADDRESS);
+  const identityDocs = pickAll(entity.identityDocs, IDENTITY_DOC);
+  return {
+    entityId: entity.entityId,
+    ...(name?.familyName !== undefined ? { name: name as Person['name'] } : {}),
+    ...(dateOfBirth ? { dateOfBirth } : {}),
+    ...(addresses?.length ? { addresses: addresses } : {}),
+    ...(identityDocs?.length ? { identityDocs: identityDocs } : {}),
+  };
+}

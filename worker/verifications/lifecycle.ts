@@ -1,0 +1,374 @@
+/**
+ * A verification's lifecycle, in one place: its states, every transition
+ * (start, open, renew, attempt, claim, finish, expire, cancel, redact) and
+ * the deadline arithmetic. Route handlers ask this module; none computes a
+ * state or a deadline itself.
+ *
+ * Every transition is pure: the record as it is now in, the record after out,
+ * or `undefined` when the current state does not allow it. The Durable
+ * Object (`verification-durable.ts`, through `verification-logic.ts`) is the
+ * only writer and applies each transition to the record as it is at the
+ * moment of the write, never to a copy taken before a vendor call: a cancel,
+ * a redaction, a renewal, a code try or an opened handoff that happened while
+ * the vendor was being asked is never undone.
+ *
+ * What decides a verification has expired: `expiryDue`. Where a redaction
+ * deletes data: `redacted`.
+ */
+import {
+  CHECKING,
+  CLAIM_TRIES,
+  MAX_RENEWALS,
+  type Handoff,
+  type LinkStart,
+  type Renewal,
+  type Verification,
+  type WebhookEventType,
+} from './verification';
+
+/** A verification's state, as `/v1` and the browser API show it. */
+export type State = 'created' | 'open' | 'requires_input' | 'final' | 'expired' | 'canceled';
+
+/** Why a verification expired. */
+export type ExpiredReason = 'not_finished' | 'not_claimed' | 'vendor_unavailable';
+
+/** The settings the lifecycle's arithmetic uses (worker/config.ts reads them). */
+export interface LifecycleSettings {
+  /** VERIFICATION_GRACE_SECONDS: polling goes on this long after the link expired. */
+  graceMs: number;
+  /** LINK_MAX_SECONDS: a vendor link expiry further ahead than this is capped to it. */
+  linkMaxMs: number;
+  /** VERIFICATION_MAX_SECONDS: how long after its deadline a verification waits for a vendor that cannot answer. */
+  afterDeadlineMs: number;
+}
+
+export const DEFAULT_LIFECYCLE: LifecycleSettings = { graceMs: 900_000, linkMaxMs: 86_400_000, afterDeadlineMs: 86_400_000 };
+
+/** Attempts a verification gets unless its partner or its `/v1` create says otherwise. */
+export const DEFAULT_MAX_ATTEMPTS = 2;
+export const MAX_ATTEMPTS_LIMIT = 3;
+
+/** Check statuses after which a person may try again (a mistyped detail, an unreadable document). */
+const RETRYABLE = new Set(['NO_MATCH', 'UNPROCESSABLE']);
+
+/** How long an ended verification is kept (its token can be asked again, webhooks retry for days). */
+export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+// ---- states ----
+
+export const isFinal = (v: Pick<Verification, 'status'>) => v.status !== CHECKING;
+/** Not ended: created, open or requires_input. */
+export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined && v.canceledAt === undefined;
+/** Whether a vendor link (and entity) exists: a server-started verification has none until its page uses the secret. */
+export const hasLink = (v: Verification): v is Verification & { entityId: string } => v.entityId !== undefined;
+/** Waiting for the person's next attempt (the last one ended NO_MATCH or UNPROCESSABLE). */
+export const requiresInput = (v: Verification) => isOpen(v) && v.requiresInputAt !== undefined;
+/** Whether the verification waits for its code: a handed-off link not yet claimed. */
+export const awaitingClaim = (v: Verification): v is Verification & { handoff: Handoff & { code: string } } =>
+  v.handoff?.code !== undefined && !v.handoff.claimed;
+
+/** The state `/v1` and `/api/result` show (docs/server-api.md "The partner's server API"). */
+export function lifecycle(v: Verification): State {
+  if (v.canceledAt !== undefined) return 'canceled';
+  if (isFinal(v)) return 'final';
+  if (v.expiredAt !== undefined) return 'expired';
+  if (v.requiresInputAt !== undefined) return 'requires_input';
+  return v.linkCreatedAt === undefined && v.entityId === undefined ? 'created' : 'open';
+}
+
+export const endedAt = (v: Verification) => v.canceledAt ?? v.finalAt ?? v.expiredAt;
+
+/** Attempts this verification allows. */
+export const maxAttempts = (v: Verification) => v.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+
+// ---- deadlines ----
+
+/** A link expiry the vendor wrote: an hour after `now` when unreadable, never further than LINK_MAX_SECONDS ahead. */
+export function linkExpiry(urlExpiry: string | undefined, now: number, s: LifecycleSettings): number {
+  const t = urlExpiry ? Date.parse(urlExpiry) : NaN;
+  const written = Number.isFinite(t) && t > now ? t : now + 60 * 60 * 1000;
+  return Math.min(written, now + s.linkMaxMs);
+}
+
+/** The link expiry to show: the vendor's text, or the cap when the vendor's was further ahead. */
+export const shownLinkExpiry = (urlExpiry: string, linkExpiresAt: number) =>
+  Date.parse(urlExpiry) === linkExpiresAt ? urlExpiry : new Date(linkExpiresAt).toISOString();
+
+/** Polling stops here (unless the vendor could not answer): a link's expiry plus the grace period. */
+export const linkDeadline = (linkExpiresAt: number, s: LifecycleSettings) => linkExpiresAt + s.graceMs;
+
+/** The last moment a verification waits for a vendor that cannot answer at its deadline. */
+export const vendorWaitEnds = (v: Verification, s: LifecycleSettings) => v.deadline + s.afterDeadlineMs;
+
+/** A vendor link's expiry and the deadline it gives. */
+function linkTimes(urlExpiry: string | undefined, now: number, s: LifecycleSettings) {
+  const linkExpiresAt = linkExpiry(urlExpiry, now, s);
+  return { linkExpiresAt, deadline: linkDeadline(linkExpiresAt, s) };
+}
+
+/** What happens at or after the deadline: end it now, or ask the vendor once more first. */
+export type ExpiryDecision = { kind: 'expire'; reason: ExpiredReason } | { kind: 'final' } | { kind: 'ask' };
+
+/**
+ * What decides a verification has expired (undefined before its deadline, or
+ * once it ended). A handed-off link whose code was never entered expires
+ * `not_claimed`; one waiting for a new attempt becomes final with its last
+ * attempt's status. Otherwise the vendor is asked once more at the deadline:
+ * an answer that is still not final expires it `not_finished`; while the
+ * vendor cannot answer it stays open, until VERIFICATION_MAX_SECONDS after
+ * the deadline (`vendor_unavailable`).
+ */
+export function expiryDue(v: Verification, now: number, s: LifecycleSettings): ExpiryDecision | undefined {
+  if (!isOpen(v) || now < v.deadline) return undefined;
+  if (awaitingClaim(v) && (v.handoff.pendingStatus !== undefined || v.handoff.returned !== undefined))
+    return { kind: 'expire', reason: 'not_claimed' };
+  if (requiresInput(v)) return { kind: 'final' };
+  if (!hasLink(v)) return { kind: 'expire', reason: 'not_finished' };
+  if (v.vendorAnsweredAt !== undefined && v.vendorAnsweredAt >= v.deadline) return { kind: 'expire', reason: 'not_finished' };
+  if (now >= vendorWaitEnds(v, s)) return { kind: 'expire', reason: 'vendor_unavailable' };
+  return { kind: 'ask' };
+}
+
+// ---- start ----
+
+/** What a new verification made with its first link (`/api/onboarding-link`) carries besides its times. */
+export type LinkedInput = Omit<Verification, 'linkExpiresAt' | 'deadline' | 'status' | 'polls' | 'webhook' | 'linkCreatedAt'>;
+
+/** start: a verification whose first link was made at `now` (the page's own, not the server's). */
+export function startedWithLink(input: LinkedInput, urlExpiry: string | undefined, now: number, s: LifecycleSettings): Verification {
+  return {
+    ...input,
+    linkCreatedAt: now,
+    ...linkTimes(urlExpiry, now, s),
+    status: CHECKING,
+    polls: 0,
+    webhook: { state: 'none', attempts: 0 },
+  };
+}
+
+/** start: a verification the partner's server made (`POST /v1/verifications`), no link yet, open for `expiresInSeconds`. */
+export function startedByServer(input: Omit<LinkedInput, 'entityId' | 'partnerOrigin'>, expiresInSeconds: number): Verification {
+  return {
+    ...input,
+    partnerOrigin: '',
+    linkExpiresAt: 0,
+    deadline: input.createdAt + expiresInSeconds * 1000,
+    status: CHECKING,
+    polls: 0,
+    webhook: { state: 'none', attempts: 0 },
+  };
+}
+
+/** open: the first link of a verification the partner's server started (only while `created`). */
+export function linkStarted(v: Verification, l: LinkStart, now: number, s: LifecycleSettings): Verification | undefined {
+  if (lifecycle(v) !== 'created') return undefined;
+  const t = linkTimes(l.urlExpiry, now, s);
+  return {
+    ...v,
+    entityId: l.entityId,
+    partnerOrigin: l.partnerOrigin,
+    linkCreatedAt: now,
+    linkExpiresAt: t.linkExpiresAt,
+    // Never before its own expiry: a link can be made or renewed until then.
+    deadline: Math.max(v.deadline, t.deadline),
+    ...(l.handoff ? { handoff: l.handoff } : {}),
+    ...(l.link ? { link: l.link } : {}),
+    ...(l.holds ? { holds: l.holds } : {}),
+  };
+}
+
+// ---- renew and attempt ----
+
+/** Whether a resume needs a new vendor link: its link expired, or the person makes the next attempt. */
+export const needsNewLink = (v: Verification, now: number) => requiresInput(v) || now >= v.linkExpiresAt;
+
+/** Whether a new link may be made for it now: open (or waiting for a new attempt) with renewals left. */
+export function renewable(v: Verification): 'ok' | 'ended' | 'renewals' {
+  if (!isOpen(v) || !hasLink(v)) return 'ended';
+  if (!requiresInput(v) && (v.renewals ?? 0) >= MAX_RENEWALS) return 'renewals';
+  return 'ok';
+}
+
+/**
+ * renew, or attempt: a new vendor link for the same entity. In
+ * `requires_input` it is the person's next attempt (back to `open`, the
+ * earlier check forgotten as a hint); otherwise a renewal of an expired link,
+ * at most MAX_RENEWALS. The new expiry and deadline, and for a QR or copied
+ * link the new single-use token and hosted flow (not opened yet).
+ */
+export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSettings): Verification | undefined {
+  if (renewable(v) !== 'ok') return undefined;
+  const attempt = requiresInput(v);
+  const h = v.handoff;
+  let handoff = h;
+  if (r.link && h?.kind === 'link') {
+    // The same return secret: a phone still in the old flow can come back.
+    // A new one (the old was spent: a phone already came back) starts afresh.
+    // The code shown on the first device, and the wrong tries, carry over either way.
+    handoff =
+      r.link.returnSecret === h.returnSecret
+        ? { ...h, ...r.link, opened: false }
+        : { kind: 'link', ...r.link, ...(h.code !== undefined ? { code: h.code, tries: h.tries ?? 0 } : {}) };
+  }
+  const t = linkTimes(r.urlExpiry, now, s);
+  const { requiresInputAt: _wait, checkId: _c, token: _t, ...rest } = v;
+  return {
+    ...(attempt ? rest : v),
+    linkExpiresAt: t.linkExpiresAt,
+    deadline: Math.max(v.deadline, t.deadline),
+    ...(attempt ? {} : { renewals: (v.renewals ?? 0) + 1 }),
+    ...(handoff ? { handoff } : {}),
+    ...(r.sameDevice ? { link: r.sameDevice } : {}),
+  };
+}
+
+// ---- polls ----
+
+/** A browser's hint: a check id or token it had not brought before (it only makes the worker ask sooner). */
+export function hinted(v: Verification, hint: { checkId?: string; token?: string }): Verification | undefined {
+  const brought = (hint.checkId !== undefined && hint.checkId !== v.checkId) || (hint.token !== undefined && hint.token !== v.token);
+  if (!isOpen(v) || !brought) return undefined;
+  return { ...v, ...(hint.checkId ? { checkId: hint.checkId } : {}), ...(hint.token ? { token: hint.token } : {}) };
+}
+
+/** The first return from the hosted flow (this device's, or the phone's), counted once. */
+export const returned = (v: Verification, now: number): Verification | undefined =>
+  v.flowReturnedAt === undefined ? { ...v, flowReturnedAt: now } : undefined;
+
+/** A poll the vendor could not answer (a fault, or an answer not about this entity). */
+export const pollFailed = (v: Verification): Verification | undefined =>
+  isOpen(v) ? { ...v, failedPolls: (v.failedPolls ?? 0) + 1 } : undefined;
+
+/** What the vendor answered about a check. */
+export interface VendorAnswer {
+  checkStatus: string;
+  entityId?: string;
+  /** The check it answered about, when it says. */
+  checkId?: string;
+}
+
+/**
+ * Whether an answer may be taken about `entityId`: a final status only when
+ * it names that entity; "not finished" when it names no entity or that one.
+ */
+export const aboutEntity = (a: VendorAnswer, entityId: string) =>
+  a.entityId === entityId || (a.entityId === undefined && (a.checkStatus === CHECKING || !a.checkStatus));
+
+/**
+ * The vendor answered about `entityId` (the entity the poll asked about).
+ * Credited only when the answer names that entity (`aboutEntity`) and it is
+ * still this verification's: a redaction, a cancel or an expiry meanwhile
+ * wins. An answer about an earlier attempt's check is not a new attempt.
+ */
+export function answered(v: Verification, a: VendorAnswer, entityId: string, now: number): Verification | undefined {
+  if (!isOpen(v) || v.entityId !== entityId || !aboutEntity(a, entityId)) return undefined;
+  const polled: Verification = { ...v, failedPolls: 0, vendorAnsweredAt: now };
+  const earlier = a.checkId !== undefined && (v.attempts ?? []).some((x) => x.checkId === a.checkId);
+  if (a.checkStatus === CHECKING || !a.checkStatus || earlier || requiresInput(v)) return polled;
+  return attemptEnded(polled, a.checkStatus, now, a.checkId);
+}
+
+/**
+ * attempt / finish: an attempt ended with `status`. Not credited while a
+ * handed-off link waits for its code (kept for the claim). NO_MATCH or
+ * UNPROCESSABLE with attempts left: `requires_input`; otherwise `final`.
+ */
+export function attemptEnded(v: Verification, status: string, now: number, checkId?: string): Verification | undefined {
+  if (!isOpen(v) || requiresInput(v)) return undefined;
+  if (awaitingClaim(v)) {
+    // Whoever typed someone else's number gets no outcome from their check until the code is entered.
+    return { ...v, handoff: { ...v.handoff, pendingStatus: status } };
+  }
+  const attempts = [...(v.attempts ?? []), { checkStatus: status, endedAt: now, ...(checkId ? { checkId } : {}) }];
+  if (RETRYABLE.has(status) && attempts.length < maxAttempts(v)) return { ...v, attempts, requiresInputAt: now };
+  return { ...v, attempts, status, finalAt: now };
+}
+
+/** finish at the deadline while waiting for a new attempt: final with the last attempt's status. */
+export function lastAttemptFinal(v: Verification, now: number): Verification | undefined {
+  const last = v.attempts?.at(-1);
+  if (!requiresInput(v) || !last) return undefined;
+  const { requiresInputAt: _wait, ...rest } = v;
+  return { ...rest, status: last.checkStatus, finalAt: now };
+}
+
+// ---- handoff ----
+
+/** open (handoff): the handoff URL's single-use token used up by "Continue". */
+export function handoffOpened(v: Verification, now: number): Verification | undefined {
+  const h = v.handoff;
+  if (!isOpen(v) || h?.kind !== 'link' || h.opened || now >= v.linkExpiresAt) return undefined;
+  return { ...v, handoff: { ...h, opened: true } };
+}
+
+/** The phone back on the return page with the return secret (single use): its browser's key. */
+export function arrived(v: Verification, browserKey: string, outcome: 'success' | 'error'): Verification | undefined {
+  const h = v.handoff;
+  if (!h || h.browserKey) return undefined;
+  return { ...v, handoff: { ...h, browserKey, returned: outcome } };
+}
+
+/** claim: a wrong code (tries only go up; the last one ends it, see `expired`). */
+export function wrongCode(v: Verification): Verification | undefined {
+  const h = v.handoff;
+  if (!isOpen(v) || h?.code === undefined || h.claimed || (h.tries ?? 0) >= CLAIM_TRIES) return undefined;
+  return { ...v, handoff: { ...h, tries: (h.tries ?? 0) + 1 } };
+}
+
+/** claim: the right code; a status the vendor gave meanwhile is credited now. */
+export function claimed(v: Verification, now: number): Verification | undefined {
+  const h = v.handoff;
+  if (!isOpen(v) || h?.code === undefined || h.claimed || (h.tries ?? 0) >= CLAIM_TRIES) return undefined;
+  const { pendingStatus, ...rest } = h;
+  const next: Verification = { ...v, handoff: { ...rest, claimed: true } };
+  return pendingStatus ? (attemptEnded(next, pendingStatus, now) ?? next) : next;
+}
+
+// ---- end ----
+
+/** expire: no outcome (see `expiryDue` for when). */
+export function expired(v: Verification, reason: ExpiredReason, now: number): Verification | undefined {
+  if (!isOpen(v)) return undefined;
+  const { requiresInputAt: _wait, ...rest } = v;
+  return { ...rest, expiredAt: now, expiredReason: reason };
+}
+
+/** cancel: by the partner's server, while created, open or requires_input. */
+export const canceled = (v: Verification, now: number): Verification | undefined => {
+  if (!isOpen(v)) return undefined;
+  const { requiresInputAt: _wait, ...rest } = v;
+  return { ...rest, canceledAt: now };
+};
+
+/**
+ * redact: where a redaction deletes data, for good. Everything that can
+ * identify the person or their client goes: the partner's reference, the
+ * vendor's entity, check, token and links, the handoff's secrets and the
+ * browser key, the open-budget holds (they name the client's address), the
+ * server's return URL, and the check ids of earlier attempts. The id, the
+ * statuses and the times stay. An open verification is canceled with it.
+ */
+export function redacted(v: Verification, now: number): Verification {
+  const { customerRef: _r, entityId: _e, checkId: _c, token: _t, link: _l, handoff: _h, holds: _o, server, attempts, ...rest } = v;
+  const { returnUrl: _u, ...serverRest } = server ?? {};
+  const base: Verification = {
+    ...rest,
+    ...(server ? { server: serverRest } : {}),
+    ...(attempts ? { attempts: attempts.map(({ checkStatus, endedAt }) => ({ checkStatus, endedAt })) } : {}),
+    redactedAt: v.redactedAt ?? now,
+  };
+  return canceled(base, now) ?? base;
+}
+
+/** The event that told an ended verification's end (undefined while it is open). */
+export function endEvent(v: Verification): WebhookEventType | undefined {
+  if (isOpen(v)) return undefined;
+  return v.canceledAt !== undefined ? 'verification.canceled' : isFinal(v) ? 'verification.completed' : 'verification.expired';
+}
+
+/** The event a transition from `before` to `after` causes (undefined: none). */
+export function eventOf(before: Verification, after: Verification): WebhookEventType | undefined {
+  if (isOpen(before) && !isOpen(after)) return endEvent(after);
+  if (!requiresInput(before) && requiresInput(after)) return 'verification.requires_input';
+  return undefined;
+}
