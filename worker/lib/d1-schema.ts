@@ -14,9 +14,10 @@ export const TABLE_MIGRATIONS: Readonly<Record<string, string>> = {
   ops_values: '0002_ops.sql',
   ops_webhook_attempts: '0002_ops.sql',
   ops_webhook_deliveries: '0002_ops.sql',
+  entity_owners: '0003_entity_owners.sql',
 };
 /** The newest migration: what an unknown column (a schema older than the code) asks for. */
-export const LATEST_MIGRATION = '0002_ops.sql';
+export const LATEST_MIGRATION = '0003_entity_owners.sql';
 
 const APPLY = 'wrangler d1 migrations apply DB --remote';
 

@@ -19,18 +19,21 @@ import { readJson } from '../lib/validation';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault, vendorMismatch } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
+import type { Entity } from '../vendor-api/schemas';
 import { clientSecretFor } from '../verifications/client-secret';
 import { issueResultToken } from '../verifications/issue-token';
 import { newVerificationId, VERIFICATION_ID, type Verification } from '../verifications/verification';
 import { lifecycle, startedByServer } from '../verifications/lifecycle';
 import { verifications } from '../verifications/verification-store';
-import { listIndex, type IndexRow } from '../verifications/verification-index';
+import { listIndex, ownedEntities, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
 import { personFrom } from './person';
 import { routes } from './routes';
 import {
   CreateVerificationRequest,
+  EntitySearchRequest,
   type CreatedVerification,
+  type EntitySearchResults,
   type Person,
   type Verification as V1Verification,
   type VerificationSummary,
@@ -190,6 +193,76 @@ serverApi.use('/v1/*', async (c, next) => {
 // Idempotency-Key (middleware/idempotency.ts): the client secret is not kept with the answer; a replay derives it again.
 // A verification that has moved on (canceled, final, expired) is answered as it is now, without a secret that no
 // longer works.
+/** The index (D1), or the 500 an operator has to fix. */
+function indexDb(c: Context<AppEnv>): D1Database {
+  const db = bindingIfAny(c.env, 'DB');
+  if (!db) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
+  return db;
+}
+
+/** The spec's minimum search criteria: a family name with a given name, or with one whole identity document. */
+function minimumCriteria(body: EntitySearchRequest): void {
+  const filled = (s: string | undefined) => Boolean(s?.trim());
+  const family = filled(body.name?.familyName);
+  const given = filled(body.name?.givenName);
+  const document = (body.identityDocs ?? []).some((d) => filled(d.idType) && filled(d.country) && filled(d.idNumber));
+  if (family && (given || document)) return;
+  throw new ApiError(
+    400,
+    'VALIDATION_FAILED',
+    'The minimum search criteria are name.familyName with name.givenName, or name.familyName with one identity document (idType, country, idNumber).',
+    [
+      ...(family ? [] : [{ issue: 'is required', issueLocation: 'name.familyName' }]),
+      ...(given || document
+        ? []
+        : [
+            { issue: 'is required unless an identity document is given', issueLocation: 'name.givenName' },
+            { issue: 'needs one document with idType, country and idNumber unless name.givenName is given', issueLocation: 'identityDocs' },
+          ]),
+    ],
+  );
+}
+
+// The vendor's search under this partner's own vendor account (its child ID): never `child` (other accounts'
+// entities) nor `searchType`. The vendor's own visibility is not trusted alone: an entity is shown only when one
+// of this partner's verifications holds it (the index's entity_owners). Neither the criteria nor the answer is
+// logged or kept.
+serve(serverApi, routes.searchEntities, async (c, { query: q }) => {
+  const partner = c.get('partner')!;
+  const { data: body } = await readJson(c, EntitySearchRequest);
+  minimumCriteria(body);
+  const onlyIds = q.onlyEntityIds === 'true';
+  let answer;
+  try {
+    // The minimum criteria held, so the family name is there; a document without idType only scores nothing.
+    answer = await vendorFor(c, partner).search(body as Entity, {
+      ...(onlyIds ? { onlyEntityIds: true } : {}),
+      ...(q.resultLimit !== undefined ? { resultLimit: q.resultLimit } : {}),
+    });
+  } catch (err) {
+    if (err instanceof VendorError) throw vendorFault(err, 'result');
+    throw err;
+  }
+  const found = (answer.entitySearchResults ?? []).filter((r) => typeof r.entityId === 'string' && r.entityId !== '');
+  const owned = onlyIds
+    ? new Set<string>()
+    : await ownedEntities(
+        indexDb(c),
+        partner.id,
+        found.map((r) => r.entityId),
+      );
+  const results: EntitySearchResults['results'] = found.map((r) => ({
+    entityId: r.entityId,
+    ...(typeof r.confidence === 'number' ? { confidence: r.confidence } : {}),
+    ...(owned.has(r.entityId) && r.entity ? { entity: personFrom({ ...r.entity, entityId: r.entityId }) } : {}),
+  }));
+  return c.json({
+    requestId: c.get('requestId'),
+    ...(answer.totalEntitiesMatched !== undefined ? { totalEntitiesMatched: answer.totalEntitiesMatched } : {}),
+    results,
+  } satisfies EntitySearchResults);
+});
+
 const idempotentCreate = idempotency({
   replay: async (c, answer) => {
     const stored = JSON.parse(answer.body) as Omit<CreatedVerification, 'clientSecret'>;
@@ -225,6 +298,12 @@ serve(
       const replay = await c.var.idempotency.claim(`${partner.id} v1 ${key}`, text);
       if (replay) return replay;
     }
+    // Another partner's entity (or an unknown one) is a 404, as another partner's verification is: no enumeration.
+    if (body.entityId !== undefined && !(await ownedEntities(indexDb(c), partner.id, [body.entityId])).has(body.entityId)) {
+      throw new ApiError(404, 'NOT_FOUND', 'There is no such entity among your verifications.', [
+        { issue: 'is not the entity of one of your verifications', issueLocation: 'entityId' },
+      ]);
+    }
     const maxAttempts = body.maxAttempts ?? partner.maxAttempts;
     const v = startedByServer(
       {
@@ -235,7 +314,11 @@ serve(
         workerOrigin: own,
         livemode: c.var.config.livemode,
         createdAt: Date.now(),
-        server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
+        server: {
+          ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}),
+          ...(body.sms ? { sms: true } : {}),
+          ...(body.entityId !== undefined ? { entityId: body.entityId } : {}),
+        },
         ...(maxAttempts !== undefined ? { maxAttempts } : {}),
       },
       body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS,

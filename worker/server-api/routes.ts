@@ -10,6 +10,9 @@ import type * as z from 'zod/mini';
 import {
   CreatedVerification,
   CreateVerificationRequest,
+  EntitySearchQuery,
+  EntitySearchRequest,
+  EntitySearchResults,
   ErrorObject,
   GetQuery,
   IdempotencyHeader,
@@ -58,6 +61,26 @@ const notFound = error('`NOT_FOUND`: no such verification for your key (unknown,
 const badInput = error('`VALIDATION_FAILED`: `issues` names each bad field; `INVALID_JSON`; `UNSUPPORTED_MEDIA_TYPE` is a 415.');
 
 export const routes = {
+  searchEntities: {
+    method: 'post',
+    path: '/v1/entities/search',
+    operationId: 'searchEntities',
+    summary: "Find a returning person among the vendor's entities",
+    description:
+      "The vendor's entity search, under your own vendor account. Each result has the entity's id and the vendor's confidence; the entity itself (the allow-list of `?include=person`, no scans) only when one of your verifications holds it. Start the returning person's verification with `entityId`. Nothing of the search is logged or kept.",
+    request: { query: EntitySearchQuery, body: EntitySearchRequest },
+    responses: {
+      200: json(EntitySearchResults, 'The matches, best first.'),
+      400: error(
+        '`VALIDATION_FAILED`: `issues` names each bad field, or the missing minimum criteria (`name.familyName`, then `name.givenName` or `identityDocs`); `INVALID_JSON`; `UNSUPPORTED_MEDIA_TYPE` is a 415.',
+      ),
+      413: error('`PAYLOAD_TOO_LARGE`.'),
+      415: error('`UNSUPPORTED_MEDIA_TYPE`: send `Content-Type: application/json`.'),
+      502: error('`VENDOR_ERROR` or `VENDOR_REJECTED`.'),
+      504: error('`VENDOR_TIMEOUT`.'),
+      ...common,
+    },
+  },
   createVerification: {
     method: 'post',
     path: '/v1/verifications',
@@ -73,6 +96,7 @@ export const routes = {
       ),
       201: json(CreatedVerification, 'Created (or a replay of a verification still created or open: the same answer again).'),
       400: badInput,
+      404: error('`NOT_FOUND`: `entityId` is not the entity of one of your verifications.'),
       409: error('`IDEMPOTENCY_CONFLICT`: the key is in use by a request still running, or was used for a different body.'),
       413: error('`PAYLOAD_TOO_LARGE`.'),
       415: error('`UNSUPPORTED_MEDIA_TYPE`: send `Content-Type: application/json`.'),

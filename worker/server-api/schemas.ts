@@ -43,6 +43,10 @@ export const CreateVerificationRequest = meta(
       ),
       { description: 'How long the client secret can start or resume the verification: 300–86400 seconds, default 86400.' },
     ),
+    entityId: meta(z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters'))), {
+      description:
+        "A returning person's vendor entity, from one of your earlier verifications (`entityId` of a verification, or a result of `POST /v1/entities/search` that shows you its `entity`): the link updates that entity instead of making a new one. Any other is `404 NOT_FOUND`.",
+    }),
     maxAttempts: meta(
       z.optional(z.number().check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(3, 'must be at most 3'))),
       {
@@ -284,3 +288,98 @@ export const VerificationIdParam = z.object({
     description: '`vrf_` + a ULID; unknown or malformed ids are 404.',
   }),
 });
+
+// ── entity search ─────────────────────────────────────────────────────────
+
+const criterion = (max = 100) => z.optional(z.string().check(z.maxLength(max, `must be at most ${max} characters`)));
+const ADDRESS_FIELDS = [
+  'addressType',
+  'buildingName',
+  'unitNumber',
+  'streetNumber',
+  'streetName',
+  'streetType',
+  'suburb',
+  'town',
+  'region',
+  'state',
+  'postalCode',
+  'country',
+  'longForm',
+] as const;
+
+export const EntitySearchRequest = meta(
+  z.strictObject({
+    entityType: z.optional(z.enum(['INDIVIDUAL', 'TRUST', 'ORGANISATION'], { error: 'must be INDIVIDUAL, TRUST or ORGANISATION' })),
+    name: z.optional(z.strictObject({ familyName: criterion(), givenName: criterion(), middleName: criterion() })),
+    dateOfBirth: z.optional(
+      z.strictObject({
+        dateOfBirth: meta(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD'))), {
+          description: 'YYYY-MM-DD',
+        }),
+        yearOfBirth: z.optional(z.string().check(z.regex(/^\d{4}$/, 'must be four digits'))),
+      }),
+    ),
+    gender: z.optional(z.enum(['U', 'F', 'M', 'O'], { error: 'must be U, F, M or O' })),
+    addresses: z.optional(
+      z
+        .array(
+          z.strictObject(
+            Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, criterion(200)])) as Record<
+              (typeof ADDRESS_FIELDS)[number],
+              ReturnType<typeof criterion>
+            >,
+          ),
+        )
+        .check(z.maxLength(5, 'at most 5')),
+    ),
+    identityDocs: meta(
+      z.optional(
+        z.array(z.strictObject({ idType: criterion(50), country: criterion(3), idNumber: criterion() })).check(z.maxLength(5, 'at most 5')),
+      ),
+      { description: 'A document counts towards the minimum criteria with its `idType`, `country` and `idNumber`.' },
+    ),
+  }),
+  {
+    id: 'EntitySearchRequest',
+    description:
+      "The person to look for, in the vendor's field names. Minimum: `name.familyName` with `name.givenName`, or `name.familyName` with one identity document (`idType`, `country`, `idNumber`); more gives better matches.",
+  },
+);
+export type EntitySearchRequest = z.output<typeof EntitySearchRequest>;
+
+export const EntitySearchQuery = z.strictObject({
+  onlyEntityIds: meta(z.optional(z.enum(['true', 'false'], { error: 'must be true or false' })), {
+    description: '`true`: ids and confidence only, even for your own entities.',
+  }),
+  resultLimit: meta(
+    z.optional(
+      z.coerce
+        .number({ error: 'must be a whole number from 1 to 50' })
+        .check(z.int('must be a whole number from 1 to 50'), z.gte(1, 'must be at least 1'), z.lte(50, 'must be at most 50')),
+    ),
+    { description: '1–50; the vendor may cap it lower.' },
+  ),
+});
+
+export const EntitySearchResults = meta(
+  z.object({
+    requestId: meta(z.string(), { description: 'This request (as `X-Request-Id`): quote it when you ask for support.' }),
+    totalEntitiesMatched: meta(z.optional(int()), { description: 'Matches in all (more than `results` when a limit applied).' }),
+    results: meta(
+      z.array(
+        z.object({
+          entityId: meta(z.string(), { description: "The vendor's entity id." }),
+          confidence: meta(z.optional(z.number()), { description: "The vendor's confidence in the match (higher is closer)." }),
+          entity: meta(z.optional(Person), {
+            description:
+              "Only for an entity one of your verifications holds (and without `onlyEntityIds`): the same allow-list as `?include=person`. Another partner's entity shows its id and confidence only.",
+          }),
+        }),
+      ),
+      { description: 'Best match first.' },
+    ),
+  }),
+  { id: 'EntitySearchResults' },
+);
+export type EntitySearchResults = z.output<typeof EntitySearchResults>;
