@@ -207,20 +207,15 @@ function minimumCriteria(body: EntitySearchRequest): void {
   const given = filled(body.name?.givenName);
   const document = (body.identityDocs ?? []).some((d) => filled(d.idType) && filled(d.country) && filled(d.idNumber));
   if (family && (given || document)) return;
-  throw new ApiError(
-    400,
-    'VALIDATION_FAILED',
-    'The minimum search criteria are name.familyName with name.givenName, or name.familyName with one identity document (idType, country, idNumber).',
-    [
-      ...(family ? [] : [{ issue: 'is required', issueLocation: 'name.familyName' }]),
-      ...(given || document
-        ? []
-        : [
-            { issue: 'is required unless an identity document is given', issueLocation: 'name.givenName' },
-            { issue: 'needs one document with idType, country and idNumber unless name.givenName is given', issueLocation: 'identityDocs' },
-          ]),
-    ],
-  );
+  throw new ApiError(400, 'VALIDATION_FAILED', 'The minimum search criteria are not met.', [
+    ...(family ? [] : [{ issue: 'is required', issueLocation: 'name.familyName' }]),
+    ...(given || document
+      ? []
+      : [
+          { issue: 'is required without a document', issueLocation: 'name.givenName' },
+          { issue: 'needs idType, country and idNumber without name.givenName', issueLocation: 'identityDocs' },
+        ]),
+  ]);
 }
 
 // The vendor's search under this partner's own vendor account (its child ID): never `child` (other accounts'

@@ -66,16 +66,11 @@ export const routes = {
     path: '/v1/entities/search',
     operationId: 'searchEntities',
     summary: "Find a returning person among the vendor's entities",
-    description:
-      "The vendor's entity search, under your own vendor account. Each result has the entity's id and the vendor's confidence; the entity itself (the allow-list of `?include=person`, no scans) only when one of your verifications holds it. Start the returning person's verification with `entityId`. Nothing of the search is logged or kept.",
+    description: 'The entity only where one of your verifications holds it; else id and confidence. Nothing is logged or kept.',
     request: { query: EntitySearchQuery, body: EntitySearchRequest },
     responses: {
       200: json(EntitySearchResults, 'The matches, best first.'),
-      400: error(
-        '`VALIDATION_FAILED`: `issues` names each bad field, or the missing minimum criteria (`name.familyName`, then `name.givenName` or `identityDocs`); `INVALID_JSON`; `UNSUPPORTED_MEDIA_TYPE` is a 415.',
-      ),
-      413: error('`PAYLOAD_TOO_LARGE`.'),
-      415: error('`UNSUPPORTED_MEDIA_TYPE`: send `Content-Type: application/json`.'),
+      400: badInput,
       502: error('`VENDOR_ERROR` or `VENDOR_REJECTED`.'),
       504: error('`VENDOR_TIMEOUT`.'),
       ...common,

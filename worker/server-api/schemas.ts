@@ -44,8 +44,7 @@ export const CreateVerificationRequest = meta(
       { description: 'How long the client secret can start or resume the verification: 300–86400 seconds, default 86400.' },
     ),
     entityId: meta(z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters'))), {
-      description:
-        "A returning person's vendor entity, from one of your earlier verifications (`entityId` of a verification, or a result of `POST /v1/entities/search` that shows you its `entity`): the link updates that entity instead of making a new one. Any other is `404 NOT_FOUND`.",
+      description: "A returning person's entity, from one of your verifications: the link updates it. Any other is a 404.",
     }),
     maxAttempts: meta(
       z.optional(z.number().check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(3, 'must be at most 3'))),
@@ -333,24 +332,20 @@ export const EntitySearchRequest = meta(
         )
         .check(z.maxLength(5, 'at most 5')),
     ),
-    identityDocs: meta(
-      z.optional(
-        z.array(z.strictObject({ idType: criterion(50), country: criterion(3), idNumber: criterion() })).check(z.maxLength(5, 'at most 5')),
-      ),
-      { description: 'A document counts towards the minimum criteria with its `idType`, `country` and `idNumber`.' },
+    identityDocs: z.optional(
+      z.array(z.strictObject({ idType: criterion(50), country: criterion(3), idNumber: criterion() })).check(z.maxLength(5, 'at most 5')),
     ),
   }),
   {
     id: 'EntitySearchRequest',
-    description:
-      "The person to look for, in the vendor's field names. Minimum: `name.familyName` with `name.givenName`, or `name.familyName` with one identity document (`idType`, `country`, `idNumber`); more gives better matches.",
+    description: 'Minimum: `name.familyName` with `name.givenName` or one document (`idType`, `country`, `idNumber`).',
   },
 );
 export type EntitySearchRequest = z.output<typeof EntitySearchRequest>;
 
 export const EntitySearchQuery = z.strictObject({
   onlyEntityIds: meta(z.optional(z.enum(['true', 'false'], { error: 'must be true or false' })), {
-    description: '`true`: ids and confidence only, even for your own entities.',
+    description: 'Ids and confidence only.',
   }),
   resultLimit: meta(
     z.optional(
@@ -364,17 +359,14 @@ export const EntitySearchQuery = z.strictObject({
 
 export const EntitySearchResults = meta(
   z.object({
-    requestId: meta(z.string(), { description: 'This request (as `X-Request-Id`): quote it when you ask for support.' }),
-    totalEntitiesMatched: meta(z.optional(int()), { description: 'Matches in all (more than `results` when a limit applied).' }),
+    requestId: z.string(),
+    totalEntitiesMatched: z.optional(int()),
     results: meta(
       z.array(
         z.object({
-          entityId: meta(z.string(), { description: "The vendor's entity id." }),
-          confidence: meta(z.optional(z.number()), { description: "The vendor's confidence in the match (higher is closer)." }),
-          entity: meta(z.optional(Person), {
-            description:
-              "Only for an entity one of your verifications holds (and without `onlyEntityIds`): the same allow-list as `?include=person`. Another partner's entity shows its id and confidence only.",
-          }),
+          entityId: z.string(),
+          confidence: z.optional(z.number()),
+          entity: meta(z.optional(Person), { description: 'Only for an entity one of your verifications holds.' }),
         }),
       ),
       { description: 'Best match first.' },
