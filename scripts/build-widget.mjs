@@ -187,10 +187,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   mkdirSync(at('dist/public/i18n/pages'), { recursive: true });
   for (const f of readdirSync(at('worker/handoff/page-strings')).filter((f) => f.endsWith('.json') && f !== 'same-as-english.json'))
     copyFileSync(at('worker/handoff/page-strings', f), at('dist/public/i18n/pages', f));
-  // Served by the worker through ASSETS, kept out of its bundle: /v1's OpenAPI document
-  // (worker/server-api/app.ts) and the /ops stylesheet (worker/ops/routes.ts).
-  mkdirSync(at('dist/public/v1'), { recursive: true });
-  copyFileSync(at('worker/server-api/openapi.json'), at('dist/public/v1/openapi.json'));
+  // Served by the worker through ASSETS, kept out of its bundle: the /ops stylesheet (worker/ops/routes.ts).
   mkdirSync(at('dist/public/ops'), { recursive: true });
   copyFileSync(at('worker/ops/ops.css'), at('dist/public/ops/ops.css'));
   await buildNpm();

@@ -331,7 +331,7 @@ async function run(a: Args, store: RegistryStore): Promise<void> {
     case 'add': {
       const id = needId(a);
       if (await readRecord(store, id)) throw new UsageError(`partner ${id} exists already: use update`);
-      const serverKey = newServerKey();
+      const serverKey = newServerKey(sandbox ? 'test' : 'live');
       const input = { ...inputFrom(a), serverKeyHashes: [await serverKeyHash(serverKey)] };
       const record = await buildRecord(id, input, await publicKeyFor(a, store), { sandbox });
       await writeRecord(store, record);
@@ -351,7 +351,7 @@ async function run(a: Args, store: RegistryStore): Promise<void> {
         console.log(`partner ${id}: the previous server key is refused within ${bound()}; the newest one stays.`);
         return;
       }
-      const serverKey = newServerKey();
+      const serverKey = newServerKey(sandbox ? 'test' : 'live');
       // The new key first; the newest previous one keeps working until --drop-old (two at most).
       const hashes = [await serverKeyHash(serverKey), ...held.slice(0, 1)];
       const record = await buildRecord(id, { serverKeyHashes: hashes }, await publicKeyFor(a, store), { sandbox, previous });

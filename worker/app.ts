@@ -24,6 +24,7 @@ import { withConfig } from './middleware/with-config';
 import { configGuard } from './middleware/config-guard';
 import { securityHeaders as securityHeadersFor } from './middleware/security-headers';
 import { ApiError, errorName, errorResponse } from './lib/errors';
+import { schemaError } from './lib/d1-schema';
 import { enforceClient } from './lib/limits';
 import { RegistryError, SealingError } from './partners/registry';
 import { resolvePartner } from './partners/resolve';
@@ -169,6 +170,8 @@ const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof HTTPException && err.status < 500) {
     return errorResponse(c, new ApiError(err.status, 'VALIDATION_FAILED', 'The request could not be read.'));
   }
+  const unmigrated = schemaError(err, c.get('requestId'));
+  if (unmigrated) return errorResponse(c, unmigrated);
   // The error's name only: its message could quote input.
   log.error('unhandled_error', { requestId: c.get('requestId'), error: errorName(err) });
   return errorResponse(c, new ApiError(500, 'INTERNAL_ERROR', 'Something went wrong on our side. Please try again.'));

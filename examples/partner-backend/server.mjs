@@ -4,7 +4,7 @@
 // <kyc-onboard> and must TRUST the outcome. It never believes the browser,
 // and never lets a page-set reference choose an account.
 //
-// Server first (with KYC_SERVER_KEY, the partner's `kyc_sk_…` server key):
+// Server first (with KYC_SERVER_KEY, the partner's `kyc_sk_test_…` or `kyc_sk_live_…` server key):
 //   - POST /kyc/start: the page asks this server for a client secret; the
 //     server starts a verification for the session's account
 //     (`POST /v1/verifications`, customerRef = the account; the same one
@@ -66,6 +66,11 @@ function appFile(path) {
 }
 
 /**
+ * A webhook body, as the OpenAPI document's `webhooks` describe each event (kyc-api.d.ts).
+ * @typedef {import('./kyc-api').components['schemas'][`Verification${'Completed' | 'Expired' | 'Canceled' | 'RequiresInput' | 'Redacted'}Event`]} WebhookEvent
+ */
+
+/**
  * The worker's partner server API, typed from its OpenAPI document.
  * @type {import('openapi-fetch').Client<import('./kyc-api').paths>}
  */
@@ -74,7 +79,7 @@ export const kyc = createClient({ baseUrl: WORKER, headers: SERVER_KEY ? { Autho
 /**
  * What this site knows about each account (its own records): the profile the
  * person gave when signing up, and the verification its server started.
- * @type {Map<string, { profile: { givenName: string, familyName: string, dateOfBirth: string }, started?: { verificationId: string, clientSecret: string } }>}
+ * @type {Map<string, { profile: { givenName: string, familyName: string, dateOfBirth: string }, started?: { verificationId: string } }>}
  */
 const accounts = new Map();
 const DEFAULT_PROFILE = { givenName: 'Ada', familyName: 'Lovelace', dateOfBirth: '1990-12-10' };
@@ -93,8 +98,11 @@ const same = (a, b) =>
     .toLowerCase();
 
 /**
- * Starts (or resumes) the account's verification: the same one while it is
- * created or open, a new one otherwise. Returns the client secret for the page.
+ * Starts (or resumes) the account's verification: the one it keeps for the
+ * account while the worker still gives its client secret (the person can still
+ * work on it: created, open or requires_input), a new one otherwise. Every page
+ * load asks this, so no load makes an orphan verification. Returns the client
+ * secret for the page.
  * @param {string} account
  */
 export async function startVerification(account) {
@@ -103,7 +111,7 @@ export async function startVerification(account) {
     const { data } = await kyc.GET('/v1/verifications/{verificationId}', {
       params: { path: { verificationId: known.started.verificationId } },
     });
-    if (data && (data.status === 'created' || data.status === 'open')) return known.started;
+    if (data?.clientSecret) return { verificationId: data.verificationId, clientSecret: data.clientSecret };
   }
   const { data, error } = await kyc.POST('/v1/verifications', {
     params: { header: { 'Idempotency-Key': `start-${account}-${randomUUID()}` } },
@@ -112,11 +120,11 @@ export async function startVerification(account) {
   if (!data) throw new Error(`the worker refused: ${error?.errorCode ?? 'no answer'}`);
   if (!TEST_MODE && data.livemode !== true) throw new Error('not livemode');
   // A replay of a verification that has since ended comes back without a client secret: nothing to start.
-  if (!('clientSecret' in data)) throw new Error(`the verification is ${data.status} already`);
-  const started = { verificationId: data.verificationId, clientSecret: data.clientSecret };
-  accounts.set(account, { profile: known?.profile ?? DEFAULT_PROFILE, started });
+  if (!data.clientSecret) throw new Error(`the verification is ${data.status} already`);
+  // Only the id is kept: the secret is read again from the worker when the page loads again.
+  accounts.set(account, { profile: known?.profile ?? DEFAULT_PROFILE, started: { verificationId: data.verificationId } });
   tie(data.verificationId, account);
-  return started;
+  return { verificationId: data.verificationId, clientSecret: data.clientSecret };
 }
 
 /**
@@ -325,10 +333,12 @@ export const server = createServer(async (req, res) => {
     }
     if (req.method === 'POST' && url.pathname === '/kyc/webhooks') {
       const raw = await read(req);
+      /** @type {WebhookEvent} */
       let event;
       try {
         if (!webhook) throw new Error('no WEBHOOK_SECRET');
-        event = /** @type {any} */ (webhook.verify(raw, /** @type {Record<string, string>} */ (req.headers))); // signature, timestamp tolerance
+        // The signature and the timestamp's tolerance; the body's shape is the OpenAPI document's `webhooks`.
+        event = /** @type {WebhookEvent} */ (webhook.verify(raw, /** @type {Record<string, string>} */ (req.headers)));
       } catch {
         return json(res, 401, { error: 'signature refused' });
       }
@@ -342,8 +352,8 @@ export const server = createServer(async (req, res) => {
         id: req.headers['webhook-id'],
         type,
         verificationId: data.verificationId,
-        checkStatus: data.checkStatus ?? null,
-        reason: data.reason ?? null,
+        checkStatus: 'checkStatus' in data ? data.checkStatus : null,
+        reason: 'reason' in data ? data.reason : null,
       });
       res.writeHead(204).end();
       return;

@@ -36,7 +36,7 @@ describe('the demo started from the server', () => {
       await waitForState(page, 'complete');
       await page.getByText('Your server read GET /v1/verifications/{id}?include=person').waitFor();
       await page.getByText('verifiedName: "Alex Rivera"').waitFor();
-      assert.match((await page.locator('#server-key').textContent()) ?? '', /Bearer kyc_sk_[A-Za-z0-9_-]{43}/);
+      assert.match((await page.locator('#server-key').textContent()) ?? '', /Bearer kyc_sk_test_[A-Za-z0-9_-]{43}/);
       assert.deepEqual(browser.problems, []);
     } finally {
       await browser.close();

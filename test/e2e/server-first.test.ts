@@ -25,7 +25,7 @@ describe('start from the server', () => {
     async () => {
       const port = await freePort();
       const partner = `http://127.0.0.1:${port}`;
-      const serverKey = newServerKey();
+      const serverKey = newServerKey('test');
       const secret = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64')}`;
       const worker = await startStack({
         ALLOWED_ORIGINS: partner,

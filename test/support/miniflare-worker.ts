@@ -86,6 +86,8 @@ export interface MiniflareOptions {
   /** Requests per 60 s per key of RL_IP (default: wrangler.toml's). */
   ipLimit?: number;
   smsLimit?: number;
+  /** Apply migrations/ to D1 at start (default); `false`: a deployment whose D1 was never migrated. */
+  migrate?: boolean;
   /**
    * Keep the state (Durable Objects and their alarms, KV, D1) in this directory, so a worker started again on it
    * finds what the one before left (a restart); default: in memory, each start empty. Queues are never kept.
@@ -158,7 +160,7 @@ async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
   }
   const pid = newWorkerdChild();
   // D1 starts empty in memory: the schema, as `npm start` applies it (migrations/); a kept one has it already.
-  await applyMigrations(await mf.getD1Database('DB'), ROOT);
+  if (options.migrate !== false) await applyMigrations(await mf.getD1Database('DB'), ROOT);
   const kv = await mf.getKVNamespace('PARTNERS');
   const dispose = () => mf.dispose();
   return { url, port: Number(new URL(url).port), pid, output: () => logs.join('\n'), stop: dispose, mf, kv, logs, dispose };

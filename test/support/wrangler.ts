@@ -77,10 +77,7 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
   const root = options.root ?? ROOT;
   mkdirSync(join(root, 'dist/public'), { recursive: true }); // wrangler needs the assets dir to exist
   // The static assets the worker reads through ASSETS that `npm run build` copies (scripts/build-widget.mjs).
-  for (const [from, to] of [
-    ['worker/server-api/openapi.json', 'dist/public/v1/openapi.json'],
-    ['worker/ops/ops.css', 'dist/public/ops/ops.css'],
-  ] as const) {
+  for (const [from, to] of [['worker/ops/ops.css', 'dist/public/ops/ops.css']] as const) {
     mkdirSync(dirname(join(root, to)), { recursive: true });
     if (existsSync(join(ROOT, from))) copyFileSync(join(ROOT, from), join(root, to));
   }

@@ -22,10 +22,23 @@ import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare
 
 const secretOf = () => `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64')}`;
 const PARTNERS = {
-  alpha: { origin: 'https://alpha.example', child: 'demo-child-a', key: 'sandbox-key-a', secret: secretOf(), serverKey: newServerKey() },
-  beta: { origin: 'https://beta.example', child: 'demo-child-b', key: 'sandbox-key-b', secret: secretOf(), serverKey: newServerKey() },
+  alpha: {
+    origin: 'https://alpha.example',
+    child: 'demo-child-a',
+    key: 'sandbox-key-a',
+    secret: secretOf(),
+    serverKey: newServerKey('test'),
+  },
+  beta: {
+    origin: 'https://beta.example',
+    child: 'demo-child-b',
+    key: 'sandbox-key-b',
+    secret: secretOf(),
+    serverKey: newServerKey('test'),
+  },
 } as const;
-const ENV_KEY = newServerKey();
+// A key made before keys said their mode (`kyc_sk_` + 43): still accepted, with a warning in the log.
+const ENV_KEY = `kyc_sk_${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('base64url')}`;
 const ENV_ORIGIN = 'https://env.example';
 
 interface Delivery {
@@ -158,7 +171,7 @@ describe('/v1 keys', () => {
       v1('/v1/verifications', undefined, { headers: { Origin: PARTNERS.alpha.origin } }),
       v1('/v1/verifications', 'not-a-key', { headers: { Origin: PARTNERS.alpha.origin } }),
       v1('/v1/verifications', `${PARTNERS.alpha.serverKey.slice(0, -1)}x`, { headers: { Origin: PARTNERS.alpha.origin } }),
-      v1('/v1/verifications', newServerKey(), { headers: { Origin: PARTNERS.alpha.origin } }),
+      v1('/v1/verifications', newServerKey('test'), { headers: { Origin: PARTNERS.alpha.origin } }),
       fetch(`${worker.url}/v1/verifications`, { headers: { Authorization: `Basic ${btoa('a:b')}` } }),
     ]);
     const bodies = await Promise.all(answers.map((r) => r.json() as Promise<{ errorCode: string; errorMsg: string; issues: unknown[] }>));
@@ -172,6 +185,15 @@ describe('/v1 keys', () => {
     assert.equal(bodies[0]!.errorCode, 'UNAUTHENTICATED');
   });
 
+  it('a live key on this test deployment (the sandbox is its vendor) is a 401 that says so', async () => {
+    const r = await v1('/v1/verifications', newServerKey('live'));
+    assert.equal(r.status, 401);
+    assert.match(r.headers.get('WWW-Authenticate') ?? '', /^Bearer/);
+    const body = (await r.json()) as { errorCode: string; errorMsg: string };
+    assert.equal(body.errorCode, 'UNAUTHENTICATED');
+    assert.match(body.errorMsg, /a live key on a test deployment/i);
+  });
+
   it('each partner’s key (registry and environment) works, no CORS even with an Origin, no-store', async () => {
     for (const key of [PARTNERS.alpha.serverKey, PARTNERS.beta.serverKey, ENV_KEY]) {
       const r = await v1('/v1/verifications', key, { headers: { Origin: PARTNERS.alpha.origin } });
@@ -179,6 +201,10 @@ describe('/v1 keys', () => {
       assert.equal(r.headers.get('Access-Control-Allow-Origin'), null);
       assert.equal(r.headers.get('Cache-Control'), 'no-store');
     }
+    assert.ok(
+      worker.logs.some((l) => l.includes('server_key_without_mode')),
+      'the key made before modes is accepted with a warning',
+    );
   });
 });
 
@@ -186,7 +212,7 @@ describe('/v1 wrong keys per client', () => {
   it('70 wrong keys from one IPv6 /64 meet a 429; then even a right key from that /64 or its /48 is refused before any lookup', async () => {
     const from = (ip: string, key: string) => v1('/v1/verifications', key, { headers: { 'CF-Connecting-IP': ip } });
     const statuses: number[] = [];
-    for (let i = 1; i <= 70; i++) statuses.push((await from(`2001:db8:70:6400::${i.toString(16)}`, newServerKey())).status);
+    for (let i = 1; i <= 70; i++) statuses.push((await from(`2001:db8:70:6400::${i.toString(16)}`, newServerKey('test'))).status);
     assert.ok(statuses.includes(429), `70 wrong keys met no 429: ${[...new Set(statuses)].join(', ')}`);
     assert.ok(
       statuses.slice(0, 19).every((s) => s === 401),
@@ -224,6 +250,25 @@ describe('/v1 verifications', () => {
     }
     const idem = await v1('/v1/verifications', key, { body: { customerRef: 'a' }, headers: { 'Idempotency-Key': 'short' } });
     assert.equal(idem.status, 400);
+  });
+
+  it('resume from a retrieved client secret (the page pattern: the verification id kept in the session): no second vendor link', async () => {
+    const made = await create('alpha', `acct-${crypto.randomUUID().slice(0, 8)}`);
+    const created = await get('alpha', made.verificationId);
+    assert.equal(created.body.clientSecret, made.clientSecret, 'created: the client secret again');
+    const first = await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: created.body.clientSecret });
+    assert.equal(first.status, 200, await first.clone().text());
+    const link = (await first.json()) as { url: string };
+    const opened = await get('alpha', made.verificationId);
+    // The page loads again: its server retrieves the verification it kept and gives the page the secret it read.
+    const resumed = await api('/api/onboarding-link', PARTNERS.alpha.origin, { ...PERSON, clientSecret: opened.body.clientSecret });
+    assert.equal(resumed.status, 200, await resumed.clone().text());
+    assert.equal(((await resumed.json()) as { url: string }).url, link.url, 'the same vendor link, not a second one');
+    assert.equal((await get('alpha', made.verificationId)).body.entityId, opened.body.entityId, 'the same vendor entity');
+    const canceled = await v1(`/v1/verifications/${made.verificationId}/cancel`, PARTNERS.alpha.serverKey, { method: 'POST' });
+    assert.equal(canceled.status, 200);
+    assert.equal(((await canceled.json()) as { clientSecret?: string }).clientSecret, undefined);
+    assert.equal((await get('alpha', made.verificationId)).body.clientSecret, undefined, 'a canceled verification has no secret to give');
   });
 
   it('Idempotency-Key: the same request answers the same verification and client secret', async () => {
@@ -306,6 +351,7 @@ describe('/v1 verifications', () => {
     assert.equal(read.status, 'open');
     assert.equal(read.partnerOrigin, PARTNERS.alpha.origin);
     assert.ok(read.entityId);
+    assert.equal(read.clientSecret, made.clientSecret, 'an open verification can be resumed: retrieve gives its client secret');
     const early = await get('alpha', made.verificationId, '?include=person');
     assert.equal(early.res.status, 409);
     assert.equal(early.body.errorCode, 'NOT_FINAL');

@@ -25,7 +25,7 @@ import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare
 import { freePort } from '../support/wrangler';
 
 const SECRET = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64')}`;
-const KEY = newServerKey();
+const KEY = newServerKey('test');
 
 interface Hit {
   id: string;

@@ -14,7 +14,7 @@ import * as z from 'zod/mini';
 import { OnboardingLinkRequest, RenewLinkRequest, ResultRequest, ResumeLinkRequest } from '../../worker/contract';
 import { PARSE, zodEnglish, zodIssues } from '../../worker/lib/errors';
 import { PartnerRecord } from '../../worker/partners/partner';
-import { CreateVerificationRequest, IdempotencyHeader, ListQuery } from '../../worker/server-api/requests';
+import { CreateVerificationRequest, IdempotencyHeader, ListQuery } from '../../worker/server-api/schemas';
 import { OnboardingUrlRequest, ScannedDocument, SearchEntity, SearchQuery } from '../../worker/vendor-api/schemas';
 
 const english = z.locales.en().localeError;

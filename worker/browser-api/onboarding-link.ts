@@ -166,6 +166,8 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
       consent: true,
       ...(customerRef ? { customerRef } : {}),
       entity: {
+        // A returning person's entity (the partner's own, checked by /v1): updated, not made again.
+        ...(started?.server?.entityId !== undefined ? { entityId: started.server.entityId } : {}),
         entityType: 'INDIVIDUAL',
         name: {
           ...(name.givenName ? { givenName: name.givenName } : {}),

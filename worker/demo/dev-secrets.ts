@@ -19,7 +19,7 @@ export interface DemoSecretValues extends DevSecretValues {
   demoServerKeys: Record<string, string>;
 }
 
-export const newDemoServerKeys = (): Record<string, string> => Object.fromEntries(DEMO_PARTNERS.map((d) => [d.id, newServerKey()]));
+export const newDemoServerKeys = (): Record<string, string> => Object.fromEntries(DEMO_PARTNERS.map((d) => [d.id, newServerKey('test')]));
 
 export const newWebhookSecret = () => `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 

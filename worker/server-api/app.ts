@@ -1,15 +1,15 @@
 /**
- * `/v1`: the partner's server API (docs/server-api.md "The partner's server API"),
- * server to server with a server key. The routes of `routes.ts`, validated
- * with the zod schemas of `requests.ts`; every answer `Cache-Control: no-store`, no CORS
- * headers, errors an ErrorObject. The browser API never imports this.
+ * `/v1`: the partner's server API (docs/server-api.md), server to server
+ * with a server key. Each handler is served from its definition in
+ * `routes.ts` (`serve.ts`), which is also what `GET /v1/openapi.json`
+ * shows; every answer `Cache-Control: no-store`, no CORS headers, errors an
+ * ErrorObject. The browser API never imports this.
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono/tiny';
-import type * as z from 'zod/mini';
 import type { AppEnv } from '../app-env';
 import { bindingIfAny } from '../lib/env';
-import { ApiError, PARSE, validationError, zodIssues } from '../lib/errors';
+import { ApiError, validationError } from '../lib/errors';
 import { idempotency } from '../middleware/idempotency';
 import { countFailedAttempt, refuseLimitedClient } from '../lib/failed-attempts';
 import { enforce } from '../lib/limits';
@@ -19,16 +19,26 @@ import { readJson } from '../lib/validation';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault, vendorMismatch } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
+import type { Entity } from '../vendor-api/schemas';
 import { clientSecretFor } from '../verifications/client-secret';
 import { issueResultToken } from '../verifications/issue-token';
 import { newVerificationId, VERIFICATION_ID, type Verification } from '../verifications/verification';
 import { lifecycle, startedByServer } from '../verifications/lifecycle';
 import { verifications } from '../verifications/verification-store';
-import { listIndex, type IndexRow } from '../verifications/verification-index';
+import { listIndex, ownedEntities, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
 import { personFrom } from './person';
-import { CreateVerificationRequest, GetQuery, IdempotencyHeader, ListQuery } from './requests';
-import type { CreatedVerification, Person, Verification as V1Verification, VerificationSummary } from './schemas';
+import { routes } from './routes';
+import {
+  CreateVerificationRequest,
+  EntitySearchRequest,
+  type CreatedVerification,
+  type EntitySearchResults,
+  type Person,
+  type Verification as V1Verification,
+  type VerificationSummary,
+} from './schemas';
+import { refuseOtherMethods, serve } from './serve';
 import { log } from '../lib/log';
 
 export const DEFAULT_EXPIRES_IN_SECONDS = 86_400;
@@ -37,12 +47,6 @@ const DEFAULT_LIMIT = 20;
 const iso = (t: number | undefined | null) => (t === null ? undefined : iso1(t));
 const iso1 = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
 const notFound = () => new ApiError(404, 'NOT_FOUND', 'There is no such verification.');
-
-function check<S extends z.ZodMiniType>(schema: S, input: unknown): z.output<S> {
-  const parsed = schema.safeParse(input, PARSE);
-  if (!parsed.success) throw validationError(zodIssues(parsed.error));
-  return parsed.data;
-}
 
 /** An index row as the list shows it. */
 function fromRow(r: IndexRow): VerificationSummary {
@@ -82,12 +86,20 @@ export function summary(v: Verification, livemode: boolean): VerificationSummary
   };
 }
 
+/**
+ * The statuses in which the person can still work on a verification: its
+ * client secret comes with it, so the partner's page can be given it again
+ * (resume) instead of asking for a new verification on every load.
+ */
+const RESUMABLE: ReadonlySet<string> = new Set(['created', 'open', 'requires_input']);
+
 async function describe(c: Context<AppEnv>, v: Verification, person?: Person): Promise<V1Verification> {
   const livemode = c.var.config.livemode;
   const w = v.webhook;
   const owed = await verifications(c.env).undelivered(v.id);
   return {
     ...summary(v, livemode),
+    ...(RESUMABLE.has(lifecycle(v)) ? { clientSecret: await clientSecretFor(c.env, v.id) } : {}),
     ...(lifecycle(v) === 'final' && v.entityId !== undefined ? { resultToken: await issueResultToken(c.env, v) } : {}),
     webhook: {
       state: w.state,
@@ -144,20 +156,6 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
   return personFrom({ ...entity, entityId: v.entityId! });
 }
 
-/**
- * The paths of routes.ts's table, as the router writes them. Written out here
- * so the worker does not bundle the table's documentation; test/worker/
- * openapi.test.ts checks that the served routes and the document agree.
- */
-const PATHS = {
-  verifications: '/v1/verifications',
-  verification: '/v1/verifications/:verificationId',
-  cancel: '/v1/verifications/:verificationId/cancel',
-  redact: '/v1/verifications/:verificationId/redact',
-  redeliver: '/v1/verifications/:verificationId/webhook/redeliver',
-  openapi: '/v1/openapi.json',
-} as const;
-
 export const serverApi = new Hono<AppEnv>();
 
 // No CORS (a browser never holds a server key), never cached, and a caller known by its key.
@@ -166,11 +164,11 @@ serverApi.use('/v1/*', async (c, next) => {
   c.header('Cache-Control', 'no-store');
 });
 
-// The document as the repository has it (worker/server-api/openapi.json), which the build copies among the
-// static assets: read through ASSETS, not bundled (19.5 KB). run_worker_first covers /v1/*, so the answer
-// is this route's: no-store and no CORS, as every /v1 answer.
-serverApi.get(PATHS.openapi, async (c) => {
-  const res = await bindingIfAny(c.env, 'ASSETS')?.fetch(new URL(PATHS.openapi, c.req.url).href);
+// The document, which the build makes from routes.ts (`npm run openapi`: worker/server-api/openapi.ts) among the
+// static assets: read through ASSETS, so zod's JSON Schema converter stays out of the bundle (docs/architecture.md).
+// run_worker_first covers /v1/*, so the answer is this route's: no key, no-store and no CORS, as every /v1 answer.
+serve(serverApi, routes.openapi, async (c) => {
+  const res = await bindingIfAny(c.env, 'ASSETS')?.fetch(new URL(routes.openapi.path, c.req.url).href);
   if (!res?.ok) throw new ApiError(404, 'NOT_FOUND', 'The OpenAPI document is not built: run `npm run build`.');
   return c.body(await res.text(), 200, { 'Content-Type': 'application/json' });
 });
@@ -183,7 +181,7 @@ serverApi.use('/v1/*', async (c, next) => {
   if (limited) throw limited;
   let caller;
   try {
-    caller = await authenticate(c.env, c.req.url, c.req.header('Authorization'));
+    caller = await authenticate(c.env, c.req.url, c.req.header('Authorization'), c.var.config.livemode);
   } catch (err) {
     if (err instanceof ApiError && err.errorCode === 'UNAUTHENTICATED') await countFailedAttempt(c.env, 'v1', c.req.raw.headers);
     throw err;
@@ -196,13 +194,77 @@ serverApi.use('/v1/*', async (c, next) => {
 // Idempotency-Key (middleware/idempotency.ts): the client secret is not kept with the answer; a replay derives it again.
 // A verification that has moved on (canceled, final, expired) is answered as it is now, without a secret that no
 // longer works.
+/** The index (D1), or the 500 an operator has to fix. */
+function indexDb(c: Context<AppEnv>): D1Database {
+  const db = bindingIfAny(c.env, 'DB');
+  if (!db) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
+  return db;
+}
+
+/** The spec's minimum search criteria: a family name with a given name, or with one whole identity document. */
+function minimumCriteria(body: EntitySearchRequest): void {
+  const filled = (s: string | undefined) => Boolean(s?.trim());
+  const family = filled(body.name?.familyName);
+  const given = filled(body.name?.givenName);
+  const document = (body.identityDocs ?? []).some((d) => filled(d.idType) && filled(d.country) && filled(d.idNumber));
+  if (family && (given || document)) return;
+  throw new ApiError(400, 'VALIDATION_FAILED', 'The minimum search criteria are not met.', [
+    ...(family ? [] : [{ issue: 'is required', issueLocation: 'name.familyName' }]),
+    ...(given || document
+      ? []
+      : [
+          { issue: 'is required without a document', issueLocation: 'name.givenName' },
+          { issue: 'needs idType, country and idNumber without name.givenName', issueLocation: 'identityDocs' },
+        ]),
+  ]);
+}
+
+// The vendor's search under this partner's own vendor account (its child ID): never `child` (other accounts'
+// entities) nor `searchType`. The vendor's own visibility is not trusted alone: an entity is shown only when one
+// of this partner's verifications holds it (the index's entity_owners). Neither the criteria nor the answer is
+// logged or kept.
+serve(serverApi, routes.searchEntities, async (c, { query: q }) => {
+  const partner = c.get('partner')!;
+  const { data: body } = await readJson(c, EntitySearchRequest);
+  minimumCriteria(body);
+  const onlyIds = q.onlyEntityIds === 'true';
+  let answer;
+  try {
+    // The minimum criteria held, so the family name is there; a document without idType only scores nothing.
+    answer = await vendorFor(c, partner).search(body as Entity, {
+      ...(onlyIds ? { onlyEntityIds: true } : {}),
+      ...(q.resultLimit !== undefined ? { resultLimit: q.resultLimit } : {}),
+    });
+  } catch (err) {
+    if (err instanceof VendorError) throw vendorFault(err, 'result');
+    throw err;
+  }
+  const found = (answer.entitySearchResults ?? []).filter((r) => typeof r.entityId === 'string' && r.entityId !== '');
+  const owned = onlyIds
+    ? new Set<string>()
+    : await ownedEntities(
+        indexDb(c),
+        partner.id,
+        found.map((r) => r.entityId),
+      );
+  const results: EntitySearchResults['results'] = found.map((r) => ({
+    entityId: r.entityId,
+    ...(typeof r.confidence === 'number' ? { confidence: r.confidence } : {}),
+    ...(owned.has(r.entityId) && r.entity ? { entity: personFrom({ ...r.entity, entityId: r.entityId }) } : {}),
+  }));
+  return c.json({
+    requestId: c.get('requestId'),
+    ...(answer.totalEntitiesMatched !== undefined ? { totalEntitiesMatched: answer.totalEntitiesMatched } : {}),
+    results,
+  } satisfies EntitySearchResults);
+});
+
 const idempotentCreate = idempotency({
   replay: async (c, answer) => {
     const stored = JSON.parse(answer.body) as Omit<CreatedVerification, 'clientSecret'>;
     const now = await verifications(c.env).read(stored.verificationId);
     if (!now || now.partnerId !== c.get('partner')!.id) throw notFound();
-    const status = lifecycle(now);
-    if (status !== 'created' && status !== 'open') return c.json(await describe(c, now), 200);
+    if (!RESUMABLE.has(lifecycle(now))) return c.json(await describe(c, now), 200);
     return c.json({ ...stored, clientSecret: await clientSecretFor(c.env, stored.verificationId) } satisfies CreatedVerification, 201);
   },
   keep: async (res) => {
@@ -212,46 +274,59 @@ const idempotentCreate = idempotency({
   },
 });
 
-serverApi.post(PATHS.verifications, idempotentCreate, async (c) => {
-  const env = c.env;
-  const partner = c.get('partner')!;
-  const headers = check(IdempotencyHeader, { 'Idempotency-Key': c.req.header('Idempotency-Key') });
-  const { data: body, text } = await readJson(c, CreateVerificationRequest);
-  // The configuration guard refused the request unless the worker knows its own origin.
-  const own = trustedOwnOrigin(c.var.config, c.req.url)!;
-  if (body.returnUrl !== undefined) {
-    const origin = normaliseOrigin(body.returnUrl);
-    if (!origin || !/^https?:\/\//i.test(body.returnUrl) || !(partner.origins.includes(origin) || origin === own)) {
-      throw validationError([{ issue: 'must be a page on one of your origins', issueLocation: 'returnUrl' }]);
+serve(
+  serverApi,
+  routes.createVerification,
+  async (c, { headers }) => {
+    const env = c.env;
+    const partner = c.get('partner')!;
+    const { data: body, text } = await readJson(c, CreateVerificationRequest);
+    // The configuration guard refused the request unless the worker knows its own origin.
+    const own = trustedOwnOrigin(c.var.config, c.req.url)!;
+    if (body.returnUrl !== undefined) {
+      const origin = normaliseOrigin(body.returnUrl);
+      if (!origin || !/^https?:\/\//i.test(body.returnUrl) || !(partner.origins.includes(origin) || origin === own)) {
+        throw validationError([{ issue: 'must be a page on one of your origins', issueLocation: 'returnUrl' }]);
+      }
     }
-  }
-  const key = headers['Idempotency-Key'];
-  if (key) {
-    const replay = await c.var.idempotency.claim(`${partner.id} v1 ${key}`, text);
-    if (replay) return replay;
-  }
-  const maxAttempts = body.maxAttempts ?? partner.maxAttempts;
-  const v = startedByServer(
-    {
-      id: newVerificationId(),
-      partnerId: partner.id,
-      customerRef: body.customerRef,
-      customerRefSource: 'server',
-      workerOrigin: own,
-      livemode: c.var.config.livemode,
-      createdAt: c.var.clock(),
-      server: { ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}), ...(body.sms ? { sms: true } : {}) },
-      ...(maxAttempts !== undefined ? { maxAttempts } : {}),
-    },
-    body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS,
-  );
-  await verifications(env).create(v);
-  const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(v.deadline)!, livemode: c.var.config.livemode };
-  return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
-});
+    const key = headers['Idempotency-Key'];
+    if (key) {
+      const replay = await c.var.idempotency.claim(`${partner.id} v1 ${key}`, text);
+      if (replay) return replay;
+    }
+    // Another partner's entity (or an unknown one) is a 404, as another partner's verification is: no enumeration.
+    if (body.entityId !== undefined && !(await ownedEntities(indexDb(c), partner.id, [body.entityId])).has(body.entityId)) {
+      throw new ApiError(404, 'NOT_FOUND', 'There is no such entity among your verifications.', [
+        { issue: 'is not the entity of one of your verifications', issueLocation: 'entityId' },
+      ]);
+    }
+    const maxAttempts = body.maxAttempts ?? partner.maxAttempts;
+    const v = startedByServer(
+      {
+        id: newVerificationId(),
+        partnerId: partner.id,
+        customerRef: body.customerRef,
+        customerRefSource: 'server',
+        workerOrigin: own,
+        livemode: c.var.config.livemode,
+        createdAt: c.var.clock(),
+        server: {
+          ...(body.returnUrl ? { returnUrl: body.returnUrl } : {}),
+          ...(body.sms ? { sms: true } : {}),
+          ...(body.entityId !== undefined ? { entityId: body.entityId } : {}),
+        },
+        ...(maxAttempts !== undefined ? { maxAttempts } : {}),
+      },
+      body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS,
+    );
+    await verifications(env).create(v);
+    const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(v.deadline)!, livemode: c.var.config.livemode };
+    return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
+  },
+  [idempotentCreate],
+);
 
-serverApi.get(PATHS.verifications, async (c) => {
-  const q = check(ListQuery, c.req.query());
+serve(serverApi, routes.listVerifications, async (c, { query: q }) => {
   if (q.cursor !== undefined && !VERIFICATION_ID.test(q.cursor)) {
     throw validationError([{ issue: 'is not a cursor of this list', issueLocation: 'cursor' }]);
   }
@@ -270,9 +345,8 @@ serverApi.get(PATHS.verifications, async (c) => {
   return c.json({ data: page, ...(rows.length > limit ? { nextCursor: page.at(-1)!.verificationId } : {}) });
 });
 
-serverApi.get(PATHS.verification, async (c) => {
+serve(serverApi, routes.getVerification, async (c, { query: q }) => {
   const v = await own(c);
-  const q = check(GetQuery, c.req.query());
   let person: Person | undefined;
   if (q.include === 'person') {
     if (lifecycle(v) !== 'final') {
@@ -290,7 +364,7 @@ serverApi.get(PATHS.verification, async (c) => {
   return c.json(await describe(c, v, person));
 });
 
-serverApi.post(PATHS.cancel, async (c) => {
+serve(serverApi, routes.cancelVerification, async (c) => {
   const v = await own(c);
   const status = lifecycle(v);
   if (status !== 'created' && status !== 'open' && status !== 'requires_input') {
@@ -303,14 +377,14 @@ serverApi.post(PATHS.cancel, async (c) => {
   return c.json(await describe(c, after));
 });
 
-serverApi.post(PATHS.redact, async (c) => {
+serve(serverApi, routes.redactVerification, async (c) => {
   const v = await own(c);
   const after = await verifications(c.env).redact(v.id);
   if (!after) throw notFound();
   return c.json(await describe(c, after));
 });
 
-serverApi.post(PATHS.redeliver, async (c) => {
+serve(serverApi, routes.redeliverWebhook, async (c) => {
   const v = await own(c);
   const event = await verifications(c.env).redeliver(v.id);
   if (!event) throw new ApiError(409, 'NO_EVENT', 'This verification has not ended yet: there is no event to send again.');
@@ -318,15 +392,4 @@ serverApi.post(PATHS.redeliver, async (c) => {
 });
 
 // A known /v1 path asked with another method: 405 with Allow; anything else under /v1: 404.
-for (const [path, allow] of [
-  [PATHS.verifications, 'GET, POST'],
-  [PATHS.verification, 'GET'],
-  [PATHS.cancel, 'POST'],
-  [PATHS.redact, 'POST'],
-  [PATHS.redeliver, 'POST'],
-  [PATHS.openapi, 'GET'],
-] as const) {
-  serverApi.all(path, () => {
-    throw new ApiError(405, 'METHOD_NOT_ALLOWED', 'This method is not allowed here.', [], { Allow: allow });
-  });
-}
+refuseOtherMethods(serverApi, Object.values(routes));

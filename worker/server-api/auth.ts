@@ -12,12 +12,11 @@ import { bindingIfAny, type Env } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { ENVIRONMENT_PARTNER_ID, serverKeyIndexKey, type Partner } from '../partners/partner';
 import { partnerById, pluggedPartners } from '../partners/resolve';
-import { bearerKey, hashIn, SERVER_KEY, serverKeyHash } from './keys';
+import { bearerKey, hashIn, keyMode, SERVER_KEY, serverKeyHash } from './keys';
 
+const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="kyc-onboard", charset="UTF-8"' };
 export const unauthenticated = () =>
-  new ApiError(401, 'UNAUTHENTICATED', 'A valid server key is required: Authorization: Bearer kyc_sk_…', [], {
-    'WWW-Authenticate': 'Bearer realm="kyc-onboard", charset="UTF-8"',
-  });
+  new ApiError(401, 'UNAUTHENTICATED', 'A valid server key is required: Authorization: Bearer kyc_sk_…', [], CHALLENGE);
 
 /** PARTNER_SERVER_KEYS hashed once per configuration (every /v1 request asks). */
 const envHashes = new WeakMap<readonly string[], Promise<string[]>>();
@@ -35,9 +34,32 @@ export interface Caller {
 }
 
 /** The partner a request's key belongs to; throws the one 401 otherwise. */
-export async function authenticate(env: Env, requestUrl: string, authorization: string | undefined): Promise<Caller> {
+/**
+ * The other mode's key is refused before any look-up, with a message that
+ * says so: the mistake (a sandbox key in a live configuration, or the
+ * reverse) is found at once, not by its effects. The key's mode is written in
+ * the key itself, so saying it tells the caller nothing it did not send.
+ */
+function wrongMode(key: string, livemode: boolean): ApiError | undefined {
+  const mode = keyMode(key);
+  if (mode === 'test' && livemode)
+    return new ApiError(401, 'UNAUTHENTICATED', 'A test key on a live deployment: use your kyc_sk_live_ key.', [], CHALLENGE);
+  if (mode === 'live' && !livemode)
+    return new ApiError(
+      401,
+      'UNAUTHENTICATED',
+      'A live key on a test deployment (its vendor is the sandbox): use your kyc_sk_test_ key.',
+      [],
+      CHALLENGE,
+    );
+  return undefined;
+}
+
+export async function authenticate(env: Env, requestUrl: string, authorization: string | undefined, livemode: boolean): Promise<Caller> {
   const key = bearerKey(authorization);
   if (!key) throw unauthenticated();
+  const refused = wrongMode(key, livemode);
+  if (refused) throw refused;
   const hash = await serverKeyHash(key);
   // Every source is asked, whatever matched first: the time taken says nothing about which.
   const source = pluggedPartners();
@@ -62,5 +84,16 @@ export async function authenticate(env: Env, requestUrl: string, authorization: 
     if (p?.source === 'registry' && hashIn(hash, p.serverKeyHashes ?? [])) partner = p;
   }
   if (!partner) throw unauthenticated();
+  if (keyMode(key) === undefined) {
+    // Still accepted (made before keys said their mode); the operator learns which partner should rotate.
+    console.warn(
+      JSON.stringify({
+        level: 'warn',
+        event: 'server_key_without_mode',
+        partnerId: partner.id,
+        fix: 'npm run partners -- rotate-server-key',
+      }),
+    );
+  }
   return { partner, keyHash: hash };
 }

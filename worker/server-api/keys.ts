@@ -1,6 +1,8 @@
 /**
- * Server keys of the partner's server API (`/v1`): `kyc_sk_` + 32 random
- * bytes in base64url. The worker never keeps a key, only its SHA-256
+ * Server keys of the partner's server API (`/v1`): `kyc_sk_test_` (a
+ * deployment whose vendor is the sandbox) or `kyc_sk_live_` (a real vendor)
+ * + 32 random bytes in base64url, so a key says its mode, as Stripe's do. Keys
+ * made before the mode prefix (`kyc_sk_` + 43) keep working until rotated. The worker never keeps a key, only its SHA-256
  * (lower-case hex): a registry partner's record holds up to two hashes (a
  * rotation's overlap), the environment's partner has its keys in the secret
  * PARTNER_SERVER_KEYS, the demo partners have development keys made on first
@@ -9,13 +11,16 @@
  */
 import { base64url } from '../../rules/base64url';
 
-export const SERVER_KEY_PREFIX = 'kyc_sk_';
-/** `kyc_sk_` and 43 base64url characters (32 bytes, no padding). */
-export const SERVER_KEY = /^kyc_sk_[A-Za-z0-9_-]{43}$/;
+export type KeyMode = 'test' | 'live';
+/** `kyc_sk_`, the mode (`test_`, `live_`, or none for a key made before modes), 43 base64url characters (32 bytes, no padding). */
+export const SERVER_KEY = /^kyc_sk_(?:(test|live)_)?[A-Za-z0-9_-]{43}$/;
 
-/** A new server key (shown once, never stored). */
-export function newServerKey(): string {
-  return SERVER_KEY_PREFIX + base64url(crypto.getRandomValues(new Uint8Array(32)));
+/** The mode a key says, or `undefined` for a key made before modes. */
+export const keyMode = (key: string): KeyMode | undefined => SERVER_KEY.exec(key)?.[1] as KeyMode | undefined;
+
+/** A new server key of a mode (shown once, never stored). */
+export function newServerKey(mode: KeyMode): string {
+  return `kyc_sk_${mode}_${base64url(crypto.getRandomValues(new Uint8Array(32)))}`;
 }
 
 /** SHA-256 of the key's text, lower-case hex: what is kept. */

@@ -1,15 +1,18 @@
 /**
- * The route table of `/v1`: method, path, what each route takes and what it
- * answers, errors included. The worker's router (`app.ts`) registers exactly
- * these routes (test/worker/openapi.test.ts walks both) and validates with these schemas; `npm run openapi` turns the
- * same table into the OpenAPI 3.1 document (`openapi.json`, served at
- * `GET /v1/openapi.json`). A test walks both.
+ * The route definitions of `/v1`, the one place each route is written:
+ * method, path, what it takes and what it answers, errors included. The
+ * router (`serve.ts`, used by `app.ts`) registers and validates from them,
+ * and `openapi.ts` turns the same objects into the document served at
+ * `GET /v1/openapi.json` (as `@hono/zod-openapi`'s `app.openapi(route,
+ * handler)` does, without classic zod: docs/architecture.md says why).
  */
-import type { RouteConfig } from '@hono/zod-openapi';
-import * as z from 'zod';
+import type * as z from 'zod/mini';
 import {
   CreatedVerification,
   CreateVerificationRequest,
+  EntitySearchQuery,
+  EntitySearchRequest,
+  EntitySearchResults,
   ErrorObject,
   GetQuery,
   IdempotencyHeader,
@@ -20,7 +23,32 @@ import {
   VerificationList,
 } from './schemas';
 
-const json = <S extends z.ZodType>(schema: S, description: string) => ({ description, content: { 'application/json': { schema } } });
+export interface Answer {
+  description: string;
+  /** The JSON body; none for an answer without one. */
+  schema?: z.ZodMiniType;
+}
+
+export interface RouteDefinition {
+  method: 'get' | 'post';
+  /** OpenAPI's form: `{verificationId}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** `[]`: no server key needed. */
+  security?: [];
+  request?: {
+    params?: z.ZodMiniObject;
+    query?: z.ZodMiniObject;
+    headers?: z.ZodMiniObject;
+    /** Read by the handler (`readJson`: size, media type and JSON come first). */
+    body?: z.ZodMiniType;
+  };
+  responses: Record<number, Answer>;
+}
+
+const json = (schema: z.ZodMiniType, description: string): Answer => ({ description, schema });
 const error = (description: string) => json(ErrorObject, description);
 
 /** The answers every authenticated route can give. */
@@ -28,11 +56,26 @@ const common = {
   401: error('`UNAUTHENTICATED`: the server key is missing, malformed or unknown (one answer for all three; `WWW-Authenticate: Bearer`).'),
   429: error('`RATE_LIMITED`: too many requests with this key; wait `Retry-After` seconds.'),
   500: error('`MISCONFIGURED` (the operator has to fix a setting) or `INTERNAL_ERROR`.'),
-} as const;
+};
 const notFound = error('`NOT_FOUND`: no such verification for your key (unknown, malformed, or another partner’s).');
 const badInput = error('`VALIDATION_FAILED`: `issues` names each bad field; `INVALID_JSON`; `UNSUPPORTED_MEDIA_TYPE` is a 415.');
 
 export const routes = {
+  searchEntities: {
+    method: 'post',
+    path: '/v1/entities/search',
+    operationId: 'searchEntities',
+    summary: "Find a returning person among the vendor's entities",
+    description: 'The entity only where one of your verifications holds it; else id and confidence. Nothing is logged or kept.',
+    request: { query: EntitySearchQuery, body: EntitySearchRequest },
+    responses: {
+      200: json(EntitySearchResults, 'The matches, best first.'),
+      400: badInput,
+      502: error('`VENDOR_ERROR` or `VENDOR_REJECTED`.'),
+      504: error('`VENDOR_TIMEOUT`.'),
+      ...common,
+    },
+  },
   createVerification: {
     method: 'post',
     path: '/v1/verifications',
@@ -40,10 +83,7 @@ export const routes = {
     summary: 'Start a verification for one of your accounts',
     description:
       'Makes a verification with your `customerRef` and a `clientSecret` for the page. No vendor call yet: the link is made when the page uses the secret.',
-    request: {
-      headers: IdempotencyHeader,
-      body: { required: true, content: { 'application/json': { schema: CreateVerificationRequest } } },
-    },
+    request: { headers: IdempotencyHeader, body: CreateVerificationRequest },
     responses: {
       200: json(
         Verification,
@@ -51,6 +91,7 @@ export const routes = {
       ),
       201: json(CreatedVerification, 'Created (or a replay of a verification still created or open: the same answer again).'),
       400: badInput,
+      404: error('`NOT_FOUND`: `entityId` is not the entity of one of your verifications.'),
       409: error('`IDEMPOTENCY_CONFLICT`: the key is in use by a request still running, or was used for a different body.'),
       413: error('`PAYLOAD_TOO_LARGE`.'),
       415: error('`UNSUPPORTED_MEDIA_TYPE`: send `Content-Type: application/json`.'),
@@ -75,7 +116,7 @@ export const routes = {
       200: json(Verification, 'The verification.'),
       400: badInput,
       404: notFound,
-      409: error('`NOT_FINAL`: `include=person` before the status is final.'),
+      409: error('`NOT_FINAL`: `include=person` before the status is final; `REDACTED`: the verification was redacted.'),
       502: error('`VENDOR_MISMATCH` (the vendor answered about another entity), `VENDOR_ERROR` or `VENDOR_REJECTED`.'),
       504: error('`VENDOR_TIMEOUT`.'),
       ...common,
@@ -125,13 +166,9 @@ export const routes = {
     operationId: 'openapi',
     summary: 'This document',
     security: [],
-    responses: {
-      200: { description: 'The OpenAPI 3.1 document of `/v1`.', content: { 'application/json': { schema: z.object({}).loose() } } },
-    },
+    responses: { 200: { description: 'The OpenAPI 3.1 document of `/v1`.' } },
   },
-} satisfies Record<string, RouteConfig>;
-
-export type RouteName = keyof typeof routes;
+} as const satisfies Record<string, RouteDefinition>;
 
 /** Hono's form of an OpenAPI path: `{verificationId}` → `:verificationId`. */
 export const honoPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');

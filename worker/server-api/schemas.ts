@@ -1,149 +1,189 @@
 /**
- * The partner's server API (`/v1`) in zod: what the routes answer and (through
- * `.meta()`, zod's own metadata) what the OpenAPI 3.1 document says about
- * them, and what they validate (`requests.ts`) as the generator reads it.
- * `routes.ts` puts these into the route table; `npm run openapi` generates
- * `openapi.json` from that table with @hono/zod-openapi, so the document and
- * the code cannot drift apart. Plain `zod` here: the generator is a build
- * tool, not part of the worker, and reads classic zod only.
+ * The shapes of `/v1`, in zod/mini like the rest of the worker: what the
+ * routes validate (bodies, queries, headers) and what they answer (and the
+ * webhook bodies), each with the words the OpenAPI document shows
+ * (`globalRegistry` metadata, zod's own). `routes.ts` puts them into the
+ * route definitions; `openapi.ts` turns those into the document.
  */
-import * as z from 'zod';
-import * as requests from './requests';
+import * as z from 'zod/mini';
 
-const { VERIFICATION_STATUSES } = requests;
-export { VERIFICATION_STATUSES, type VerificationStatus } from './requests';
+/** Control characters and bidi overrides have no place in a reference (as in the browser API). */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const UNSAFE_TEXT = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-/** The classes a zod/mini schema of `requests.ts` has in classic zod, by its `def.type`. */
-const CLASSIC: Record<string, new (def: never) => z.ZodType> = {
-  string: z.ZodString,
-  number: z.ZodNumber,
-  boolean: z.ZodBoolean,
-  enum: z.ZodEnum,
-  literal: z.ZodLiteral,
-  never: z.ZodNever,
-  unknown: z.ZodUnknown,
-  object: z.ZodObject,
-  array: z.ZodArray,
-  optional: z.ZodOptional,
-  pipe: z.ZodPipe,
-  transform: z.ZodTransform,
+export const VERIFICATION_STATUSES = ['created', 'open', 'requires_input', 'final', 'expired', 'canceled'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+
+/** The OpenAPI document's words about a schema (`.meta()` of classic zod). */
+const meta = <S extends z.ZodMiniType>(schema: S, data: z.core.GlobalMeta): S => {
+  z.globalRegistry.add(schema, data);
+  return schema;
 };
 
-/**
- * The same schema in classic zod, for the generator: the same definition
- * (checks, messages, transforms: the very objects the worker validates with)
- * and the same metadata, in classic zod's classes. A kind of schema not
- * listed above fails here, so the document never quietly skips a rule.
- */
-function classic(schema: z.core.$ZodType): z.ZodType {
-  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
-  const Class = CLASSIC[def.type];
-  if (!Class) throw new Error(`requests.ts: no classic zod for a ${def.type} schema (add it to CLASSIC)`);
-  const twin: Record<string, unknown> = { ...def };
-  for (const key of ['innerType', 'in', 'out', 'element', 'catchall'] as const) {
-    if (def[key]) twin[key] = classic(def[key] as z.core.$ZodType);
-  }
-  if (def.type === 'object') {
-    const shape = def.shape as Record<string, z.core.$ZodType>;
-    twin.shape = Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, classic(v)]));
-  }
-  const out = new Class(twin as never);
-  const meta = z.globalRegistry.get(schema);
-  return meta ? out.meta(meta) : out; // as classic zod's `.meta()` would have made it
-}
-const classicObject = (schema: z.core.$ZodObject) => classic(schema) as z.ZodObject;
+export const CreateVerificationRequest = meta(
+  z.strictObject({
+    customerRef: meta(
+      z.string().check(
+        z.trim(),
+        z.minLength(1, 'is required'),
+        z.maxLength(100, 'must be at most 100 characters'),
+        z.refine((s) => !UNSAFE_TEXT.test(s), 'contains characters that are not allowed'),
+      ),
+      { description: "Your own reference for the person's account (1–100 characters). Comes back in the result token and webhooks." },
+    ),
+    returnUrl: meta(z.optional(z.string().check(z.maxLength(2048, 'is too long'))), {
+      description: 'Where the hosted flow returns the person: a page on one of your origins. Default: the page that embeds the widget.',
+    }),
+    sms: meta(z.optional(z.boolean()), {
+      description: 'May the person choose to get the link by text message (the widget offers "Text me a link").',
+    }),
+    expiresInSeconds: meta(
+      z.optional(
+        z.number().check(z.int('must be a whole number'), z.gte(300, 'must be at least 300'), z.lte(86_400, 'must be at most 86400')),
+      ),
+      { description: 'How long the client secret can start or resume the verification: 300–86400 seconds, default 86400.' },
+    ),
+    entityId: meta(z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters'))), {
+      description: "A returning person's entity, from one of your verifications: the link updates it. Any other is a 404.",
+    }),
+    maxAttempts: meta(
+      z.optional(z.number().check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(3, 'must be at most 3'))),
+      {
+        description:
+          'Attempts the person gets (1–3, default 2): after a `NO_MATCH` or `UNPROCESSABLE` with attempts left the verification is `requires_input`.',
+      },
+    ),
+  }),
+  { id: 'CreateVerificationRequest' },
+);
+export type CreateVerificationRequest = z.input<typeof CreateVerificationRequest>;
 
-// What the routes validate, as the generator reads it.
-export const CreateVerificationRequest = classicObject(requests.CreateVerificationRequest);
-export const GetQuery = classicObject(requests.GetQuery);
-export const ListQuery = classicObject(requests.ListQuery);
-export const IdempotencyHeader = classicObject(requests.IdempotencyHeader);
+export const GetQuery = z.strictObject({
+  include: meta(z.optional(z.enum(['person'], { error: 'must be person' })), {
+    description: '`person`: add the verified person (only once final).',
+  }),
+});
 
-const isoTime = (description: string) => z.string().meta({ description: `${description} (ISO 8601, UTC)`, format: 'date-time' });
+export const ListQuery = z.strictObject({
+  customerRef: z.optional(z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(100, 'must be at most 100 characters'))),
+  customerRefSource: meta(z.optional(z.enum(['server', 'page', 'any'], { error: 'must be one of server, page, any' })), {
+    description:
+      'Whose `customerRef` to list: `server` (set by your server through this API), `page` (set on the page, where any script can claim your origin) or `any`. Default: `server` when `customerRef` is given, else `any`.',
+  }),
+  status: z.optional(z.enum(VERIFICATION_STATUSES, { error: `must be one of ${VERIFICATION_STATUSES.join(', ')}` })),
+  limit: meta(
+    z.optional(
+      z.coerce
+        .number({ error: 'must be a whole number from 1 to 100' })
+        .check(z.int('must be a whole number from 1 to 100'), z.gte(1, 'must be at least 1'), z.lte(100, 'must be at most 100')),
+    ),
+    { description: '1–100, default 20.' },
+  ),
+  cursor: meta(z.optional(z.string().check(z.maxLength(64, 'is not a cursor'))), {
+    description: '`nextCursor` of the previous page.',
+  }),
+});
 
-export const ErrorObject = z
-  .object({
-    errorCode: z.string().meta({ description: 'A stable code, e.g. `UNAUTHENTICATED`, `NOT_FOUND`, `VALIDATION_FAILED`.' }),
-    errorMsg: z.string().meta({ description: 'What went wrong, in English, for a developer.' }),
-    issues: z
-      .array(
+export const IdempotencyHeader = z.object({
+  'Idempotency-Key': meta(z.optional(z.string().check(z.regex(/^[A-Za-z0-9_\-:.]{8,128}$/, 'must be 8 to 128 letters, digits or -_:.'))), {
+    description: 'A repeat with the same key (within 10 minutes) answers the first answer again, without making a second verification.',
+  }),
+});
+
+// ── answers ───────────────────────────────────────────────────────────────
+
+const isoTime = (description: string) => meta(z.string(), { description: `${description} (ISO 8601, UTC)`, format: 'date-time' });
+const int = () => z.number().check(z.int());
+const livemode = () => meta(z.boolean(), { description: '`false` while the sandbox is the vendor.' });
+
+export const ErrorObject = meta(
+  z.object({
+    errorCode: meta(z.string(), { description: 'A stable code, e.g. `UNAUTHENTICATED`, `NOT_FOUND`, `VALIDATION_FAILED`.' }),
+    errorMsg: meta(z.string(), { description: 'What went wrong, in English, for a developer.' }),
+    issues: meta(
+      z.array(
         z.object({
           issue: z.string(),
-          issueLocation: z.string().meta({ description: 'The field path (`customerRef`, `limit`, `Idempotency-Key`), never its value.' }),
+          issueLocation: meta(z.string(), { description: 'The field path (`customerRef`, `limit`, `Idempotency-Key`), never its value.' }),
         }),
-      )
-      .meta({ description: 'One entry per bad field.' }),
-    requestId: z.string().meta({ description: 'Quote it when you ask for support (also in the `X-Request-Id` header).' }),
-  })
-  .meta({ id: 'ErrorObject', description: 'Every error answer of the worker.' });
+      ),
+      { description: 'One entry per bad field.' },
+    ),
+    requestId: meta(z.string(), { description: 'Quote it when you ask for support (also in the `X-Request-Id` header).' }),
+  }),
+  { id: 'ErrorObject', description: 'Every error answer of the worker.' },
+);
 
-export const CreatedVerification = z
-  .object({
-    verificationId: z.string().meta({ description: '`vrf_` + a ULID.', example: 'vrf_01JD0000000000000000000000' }),
-    clientSecret: z.string().meta({
+export const CreatedVerification = meta(
+  z.object({
+    verificationId: meta(z.string(), { description: '`vrf_` + a ULID.', examples: ['vrf_01JD0000000000000000000000'] }),
+    clientSecret: meta(z.string(), {
       description:
         'Give it to the page (`<kyc-onboard client-secret>`); never put it in a URL, a log line or storage beyond `sessionStorage`.',
     }),
     status: z.literal('created'),
     expiresAt: isoTime('Until when the client secret can start the verification'),
-    livemode: z.boolean().meta({ description: '`false` while the sandbox is the vendor.' }),
-  })
-  .meta({ id: 'CreatedVerification' });
+    livemode: livemode(),
+  }),
+  { id: 'CreatedVerification' },
+);
 export type CreatedVerification = z.output<typeof CreatedVerification>;
 
 export const WEBHOOK_STATES = ['none', 'queued', 'failed', 'delivered', 'gone', 'dead'] as const;
 
-export const WebhookStatus = z
-  .object({
-    state: z.enum(WEBHOOK_STATES).meta({
+export const WebhookStatus = meta(
+  z.object({
+    state: meta(z.enum(WEBHOOK_STATES), {
       description:
         '`none`: no event yet (or no endpoint); `queued`: handed to the queue, being delivered; `failed`: the last attempt failed and the next is scheduled; `delivered`: a 2xx; `gone`: the endpoint answered 410; `dead`: every attempt failed.',
     }),
-    attempts: z.number().int(),
-    lastAttemptAt: isoTime('The last attempt').optional(),
-    lastResponseStatus: z.number().int().optional().meta({ description: "The HTTP status of your endpoint's last answer." }),
-    undelivered: z
-      .array(
+    attempts: int(),
+    lastAttemptAt: z.optional(isoTime('The last attempt')),
+    lastResponseStatus: meta(z.optional(int()), { description: "The HTTP status of your endpoint's last answer." }),
+    undelivered: meta(
+      z.array(
         z.object({
           webhookId: z.string(),
           type: z.string(),
-          sequence: z.number().int().meta({ description: '`data.sequence` of the event: 1, 2, 3… per verification.' }),
+          sequence: meta(int(), { description: '`data.sequence` of the event: 1, 2, 3… per verification.' }),
           state: z.enum(['queued', 'failed', 'dead']),
-          attempts: z.number().int(),
-          lastResponseStatus: z.number().int().optional(),
-          lastAttemptAt: isoTime('The last attempt').optional(),
-          nextAttemptAt: isoTime('When the next attempt is due').optional(),
+          attempts: int(),
+          lastResponseStatus: z.optional(int()),
+          lastAttemptAt: z.optional(isoTime('The last attempt')),
+          nextAttemptAt: z.optional(isoTime('When the next attempt is due')),
         }),
-      )
-      .meta({ description: 'Every event of this verification not delivered yet (queued, failed or dead), oldest first.' }),
-  })
-  .meta({ id: 'WebhookStatus' });
+      ),
+      { description: 'Every event of this verification not delivered yet (queued, failed or dead), oldest first.' },
+    ),
+  }),
+  { id: 'WebhookStatus' },
+);
 
-const text = () => z.string().optional();
+const text = () => z.optional(z.string());
 
-export const Person = z
-  .strictObject({
-    entityId: z.string().meta({ description: "The vendor's entity id (the same as the verification's `entityId`)." }),
-    name: z
-      .strictObject({
+export const Person = meta(
+  z.strictObject({
+    entityId: meta(z.string(), { description: "The vendor's entity id (the same as the verification's `entityId`)." }),
+    name: z.optional(
+      z.strictObject({
         familyName: z.string(),
         givenName: text(),
         middleName: text(),
         honourific: text(),
         displayName: text(),
-      })
-      .optional(),
-    dateOfBirth: z
-      .strictObject({
-        dateOfBirth: text().meta({ description: 'YYYY-MM-DD' }),
+      }),
+    ),
+    dateOfBirth: z.optional(
+      z.strictObject({
+        dateOfBirth: meta(text(), { description: 'YYYY-MM-DD' }),
         yearOfBirth: text(),
         country: text(),
         locality: text(),
         unstructuredDateOfBirth: text(),
-      })
-      .optional(),
-    addresses: z
-      .array(
+      }),
+    ),
+    addresses: z.optional(
+      z.array(
         z.strictObject({
           addressType: text(),
           buildingName: text(),
@@ -163,81 +203,175 @@ export const Person = z
           longForm: text(),
           unstructuredLongForm: text(),
         }),
-      )
-      .optional(),
-    identityDocs: z
-      .array(z.strictObject({ idType: text(), country: text(), idNumber: text() }))
-      .optional()
-      .meta({ description: "Each identity document's type, country and number only: no scans, no `extraData`." }),
-  })
-  .meta({
+      ),
+    ),
+    identityDocs: meta(z.optional(z.array(z.strictObject({ idType: text(), country: text(), idNumber: text() }))), {
+      description: "Each identity document's type, country and number only: no scans, no `extraData`.",
+    }),
+  }),
+  {
     id: 'Person',
     description:
       "The verified person, an allow-list of the vendor's entity (the vendor's field names): name, date of birth, addresses, and each identity document's type, country and number. Never `extraData` (a vendor may put a selfie or OCR values there), scans, flags or any other field the vendor returns. Fetched from the vendor when you ask: the worker never stores or logs it.",
-  });
+  },
+);
 export type Person = z.output<typeof Person>;
 
 const verificationFields = {
   verificationId: z.string(),
-  status: z.enum(VERIFICATION_STATUSES).meta({
+  status: meta(z.enum(VERIFICATION_STATUSES), {
     description:
       '`created`: made by your server, no link yet; `open`: the person has a link; `requires_input`: the last attempt ended `NO_MATCH` or `UNPROCESSABLE` and the person may try again; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.',
   }),
-  attempts: z
-    .array(z.object({ checkStatus: z.string(), endedAt: isoTime('The attempt ended') }))
-    .optional()
-    .meta({ description: 'Attempts that ended, oldest first (the last one decides a `final` status).' }),
-  checkStatus: z.string().optional().meta({ description: '`CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …).' }),
-  customerRef: z.string().optional(),
-  customerRefSource: z
-    .enum(['server', 'page'])
-    .meta({ description: '`server`: set by `POST /v1/verifications`; `page`: set by a page (`customer-ref`).' }),
-  entityId: z.string().optional().meta({ description: "The vendor's entity id, once a link was made." }),
-  partnerOrigin: z.string().optional().meta({ description: "The page origin that made the link (the result token's `aud`)." }),
+  attempts: meta(z.optional(z.array(z.object({ checkStatus: z.string(), endedAt: isoTime('The attempt ended') }))), {
+    description: 'Attempts that ended, oldest first (the last one decides a `final` status).',
+  }),
+  checkStatus: meta(z.optional(z.string()), { description: '`CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …).' }),
+  customerRef: z.optional(z.string()),
+  customerRefSource: meta(z.enum(['server', 'page']), {
+    description: '`server`: set by `POST /v1/verifications`; `page`: set by a page (`customer-ref`).',
+  }),
+  entityId: meta(z.optional(z.string()), { description: "The vendor's entity id, once a link was made." }),
+  partnerOrigin: meta(z.optional(z.string()), { description: "The page origin that made the link (the result token's `aud`)." }),
   createdAt: isoTime('Created'),
-  linkCreatedAt: isoTime('The first link was made').optional(),
-  finalAt: isoTime('The status became final').optional(),
-  canceledAt: isoTime('Canceled').optional(),
-  redactedAt: isoTime('Redacted').optional(),
+  linkCreatedAt: z.optional(isoTime('The first link was made')),
+  finalAt: z.optional(isoTime('The status became final')),
+  canceledAt: z.optional(isoTime('Canceled')),
+  redactedAt: z.optional(isoTime('Redacted')),
   expiresAt: isoTime('It stops (no final status by then: `expired`)'),
-  livemode: z.boolean().meta({ description: '`false` while the sandbox is the vendor.' }),
+  livemode: livemode(),
 };
 
-export const VerificationSummary = z
-  .object(verificationFields)
-  .meta({ id: 'VerificationSummary', description: 'A verification as the list shows it.' });
+export const VerificationSummary = meta(z.object(verificationFields), {
+  id: 'VerificationSummary',
+  description: 'A verification as the list shows it.',
+});
 export type VerificationSummary = z.output<typeof VerificationSummary>;
 
-export const Verification = z
-  .object({
+export const Verification = meta(
+  z.object({
     ...verificationFields,
-    resultToken: z.string().optional().meta({ description: 'Once final: the signed result token (as `kyc-complete` carries it).' }),
+    resultToken: meta(z.optional(z.string()), { description: 'Once final: the signed result token (as `kyc-complete` carries it).' }),
+    clientSecret: meta(z.optional(z.string()), {
+      description:
+        'While the person can still work on it (`created`, `open`, `requires_input`): the same client secret as at creation, to give the page again (resume, no second verification). Never in a URL, a log line or storage beyond `sessionStorage`.',
+    }),
     webhook: WebhookStatus,
-    person: Person.optional().meta({ description: 'With `?include=person`, once final.' }),
-  })
-  .meta({ id: 'Verification' });
+    person: meta(z.optional(Person), { description: 'With `?include=person`, once final.' }),
+  }),
+  { id: 'Verification' },
+);
 export type Verification = z.output<typeof Verification>;
 
-export const VerificationList = z
-  .object({
-    data: z.array(VerificationSummary).meta({ description: 'Newest first.' }),
-    nextCursor: z.string().optional().meta({ description: 'Pass as `cursor` for the next page; absent on the last page.' }),
-  })
-  .meta({ id: 'VerificationList' });
+export const VerificationList = meta(
+  z.object({
+    data: meta(z.array(VerificationSummary), { description: 'Newest first.' }),
+    nextCursor: meta(z.optional(z.string()), { description: 'Pass as `cursor` for the next page; absent on the last page.' }),
+  }),
+  { id: 'VerificationList' },
+);
 
-export const RedeliveredWebhook = z
-  .object({
+export const RedeliveredWebhook = meta(
+  z.object({
     verificationId: z.string(),
     type: z.string(),
-    webhookId: z.string().meta({ description: 'The same `webhook-id` as before.' }),
+    webhookId: meta(z.string(), { description: 'The same `webhook-id` as before.' }),
     state: z.literal('queued'),
-  })
-  .meta({ id: 'RedeliveredWebhook' });
+  }),
+  { id: 'RedeliveredWebhook' },
+);
 
-// ── parameters ────────────────────────────────────────────────────────────
-
+/** The path parameter of every route about one verification. */
 export const VerificationIdParam = z.object({
-  verificationId: z
-    .string()
-    .meta({ param: { name: 'verificationId', in: 'path' }, description: '`vrf_` + a ULID; unknown or malformed ids are 404.' }),
+  verificationId: meta(z.string(), {
+    description: '`vrf_` + a ULID; unknown or malformed ids are 404.',
+  }),
 });
+
+// ── entity search ─────────────────────────────────────────────────────────
+
+const criterion = (max = 100) => z.optional(z.string().check(z.maxLength(max, `must be at most ${max} characters`)));
+const ADDRESS_FIELDS = [
+  'addressType',
+  'buildingName',
+  'unitNumber',
+  'streetNumber',
+  'streetName',
+  'streetType',
+  'suburb',
+  'town',
+  'region',
+  'state',
+  'postalCode',
+  'country',
+  'longForm',
+] as const;
+
+export const EntitySearchRequest = meta(
+  z.strictObject({
+    entityType: z.optional(z.enum(['INDIVIDUAL', 'TRUST', 'ORGANISATION'], { error: 'must be INDIVIDUAL, TRUST or ORGANISATION' })),
+    name: z.optional(z.strictObject({ familyName: criterion(), givenName: criterion(), middleName: criterion() })),
+    dateOfBirth: z.optional(
+      z.strictObject({
+        dateOfBirth: meta(z.optional(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD'))), {
+          description: 'YYYY-MM-DD',
+        }),
+        yearOfBirth: z.optional(z.string().check(z.regex(/^\d{4}$/, 'must be four digits'))),
+      }),
+    ),
+    gender: z.optional(z.enum(['U', 'F', 'M', 'O'], { error: 'must be U, F, M or O' })),
+    addresses: z.optional(
+      z
+        .array(
+          z.strictObject(
+            Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, criterion(200)])) as Record<
+              (typeof ADDRESS_FIELDS)[number],
+              ReturnType<typeof criterion>
+            >,
+          ),
+        )
+        .check(z.maxLength(5, 'at most 5')),
+    ),
+    identityDocs: z.optional(
+      z.array(z.strictObject({ idType: criterion(50), country: criterion(3), idNumber: criterion() })).check(z.maxLength(5, 'at most 5')),
+    ),
+  }),
+  {
+    id: 'EntitySearchRequest',
+    description: 'Minimum: `name.familyName` with `name.givenName` or one document (`idType`, `country`, `idNumber`).',
+  },
+);
+export type EntitySearchRequest = z.output<typeof EntitySearchRequest>;
+
+export const EntitySearchQuery = z.strictObject({
+  onlyEntityIds: meta(z.optional(z.enum(['true', 'false'], { error: 'must be true or false' })), {
+    description: 'Ids and confidence only.',
+  }),
+  resultLimit: meta(
+    z.optional(
+      z.coerce
+        .number({ error: 'must be a whole number from 1 to 50' })
+        .check(z.int('must be a whole number from 1 to 50'), z.gte(1, 'must be at least 1'), z.lte(50, 'must be at most 50')),
+    ),
+    { description: '1–50; the vendor may cap it lower.' },
+  ),
+});
+
+export const EntitySearchResults = meta(
+  z.object({
+    requestId: z.string(),
+    totalEntitiesMatched: z.optional(int()),
+    results: meta(
+      z.array(
+        z.object({
+          entityId: z.string(),
+          confidence: z.optional(z.number()),
+          entity: meta(z.optional(Person), { description: 'Only for an entity one of your verifications holds.' }),
+        }),
+      ),
+      { description: 'Best match first.' },
+    ),
+  }),
+  { id: 'EntitySearchResults' },
+);
+export type EntitySearchResults = z.output<typeof EntitySearchResults>;

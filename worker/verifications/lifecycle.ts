@@ -345,12 +345,12 @@ export const canceled = (v: Verification, now: number): Verification | undefined
  * identify the person or their client goes: the partner's reference, the
  * vendor's entity, check, token and links, the handoff's secrets and the
  * browser key, the open-budget holds (they name the client's address), the
- * server's return URL, and the check ids of earlier attempts. The id, the
+ * server's return URL and entity, and the check ids of earlier attempts. The id, the
  * statuses and the times stay. An open verification is canceled with it.
  */
 export function redacted(v: Verification, now: number): Verification {
   const { customerRef: _r, entityId: _e, checkId: _c, token: _t, link: _l, handoff: _h, holds: _o, server, attempts, ...rest } = v;
-  const { returnUrl: _u, ...serverRest } = server ?? {};
+  const { returnUrl: _u, entityId: _se, ...serverRest } = server ?? {};
   const base: Verification = {
     ...rest,
     ...(server ? { server: serverRest } : {}),

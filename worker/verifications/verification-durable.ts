@@ -10,7 +10,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { releaseHolds } from '../lib/allowances';
 import { bindingIfAny, type Env } from '../lib/env';
-import { deleteIndex, indexRow, rowKey, writeIndex } from './verification-index';
+import { deleteIndex, entityKey, indexRow, rowKey, writeIndex } from './verification-index';
 import { config } from '../config';
 import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
@@ -197,10 +197,11 @@ export class VerificationStore extends DurableObject<Env> {
     const db = bindingIfAny(this.env, 'DB');
     if (!db) return;
     const row = indexRow(v, !config(this.env).vendor.sandbox);
-    const key = rowKey(row);
+    const owner = v.entityId !== undefined ? await entityKey(v.entityId) : null;
+    const key = `${rowKey(row)} ${owner}`;
     if (key === this.indexed) return;
     try {
-      await writeIndex(db, row);
+      await writeIndex(db, row, owner);
       this.indexed = key;
     } catch {
       this.indexFailed(v.id);

@@ -4,6 +4,9 @@
  * The verification's Durable Object writes its row on every state change and
  * deletes it when the verification is forgotten. Nothing personal: ids,
  * statuses, times and the partner's own `customerRef` (gone after a redaction).
+ * Beside it, `entity_owners`: which partner's verification holds which vendor
+ * entity, by the entity id's SHA-256 (`entityKey`), for the owner checks of
+ * `/v1` (search visibility, `entityId` on create).
  */
 import type { Verification } from './verification';
 import { lifecycle } from './lifecycle';
@@ -65,18 +68,54 @@ const COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof IndexRow)[];
 
-export async function writeIndex(db: D1Database, row: IndexRow): Promise<void> {
+const encoder = new TextEncoder();
+
+/**
+ * How the index names a vendor entity: the SHA-256 of its id. Not keyed: an
+ * entity id is the vendor's random identifier (no small space to try), and a
+ * key would change with the session secret, losing every earlier owner.
+ */
+export async function entityKey(entityId: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(`entity ${entityId}`)));
+  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** The row, and the verification's entity owner row (`owner`: its `entityKey`; null: none, e.g. after a redaction). */
+export async function writeIndex(db: D1Database, row: IndexRow, owner: string | null = null): Promise<void> {
   const updates = COLUMNS.filter((c) => c !== 'id').map((c) => `${c} = excluded.${c}`);
-  await db
-    .prepare(
-      `INSERT INTO verifications (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
-    )
-    .bind(...COLUMNS.map((c) => row[c]))
-    .run();
+  await db.batch([
+    db
+      .prepare(
+        `INSERT INTO verifications (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')}) ON CONFLICT (id) DO UPDATE SET ${updates.join(', ')}`,
+      )
+      .bind(...COLUMNS.map((c) => row[c])),
+    owner === null
+      ? db.prepare('DELETE FROM entity_owners WHERE verification_id = ?').bind(row.id)
+      : db
+          .prepare('INSERT OR REPLACE INTO entity_owners (verification_id, partner_id, entity_key) VALUES (?, ?, ?)')
+          .bind(row.id, row.partner_id, owner),
+  ]);
 }
 
 export async function deleteIndex(db: D1Database, id: string): Promise<void> {
-  await db.prepare('DELETE FROM verifications WHERE id = ?').bind(id).run();
+  await db.batch([
+    db.prepare('DELETE FROM verifications WHERE id = ?').bind(id),
+    db.prepare('DELETE FROM entity_owners WHERE verification_id = ?').bind(id),
+  ]);
+}
+
+/** Which of `entityIds` one of this partner's verifications holds. */
+export async function ownedEntities(db: D1Database, partnerId: string, entityIds: readonly string[]): Promise<Set<string>> {
+  if (entityIds.length === 0) return new Set();
+  const keys = new Map<string, string>();
+  for (const id of entityIds) keys.set(await entityKey(id), id);
+  const { results } = await db
+    .prepare(
+      `SELECT DISTINCT entity_key FROM entity_owners WHERE partner_id = ? AND entity_key IN (${[...keys.keys()].map(() => '?').join(', ')})`,
+    )
+    .bind(partnerId, ...keys.keys())
+    .all<{ entity_key: string }>();
+  return new Set(results.map((r) => keys.get(r.entity_key)!));
 }
 
 export interface ListFilter {

@@ -55,8 +55,11 @@ export interface Verification {
    * made or renewed until then).
    */
   deadline: number;
-  /** Started by the partner's server (`POST /v1/verifications`): what it asked for. */
-  server?: { returnUrl?: string; sms?: true };
+  /**
+   * Started by the partner's server (`POST /v1/verifications`): what it asked for. `entityId`: a returning
+   * person's entity (one of the partner's own), which the first link updates.
+   */
+  server?: { returnUrl?: string; sms?: true; entityId?: string };
   /** When the first link was made. */
   linkCreatedAt?: number;
   /** The vendor's answer for a link made on this device, so a resume answers the same link again. */
