@@ -8,7 +8,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Hono } from 'hono/tiny';
 import type * as z from 'zod/mini';
-import type { AppEnv } from '../lib/env';
+import type { AppEnv } from '../app-env';
 import { ApiError, PARSE, validationError, zodIssues } from '../lib/errors';
 import { honoPath, type RouteDefinition } from './routes';
 
