@@ -25,6 +25,7 @@ const FIELDS = [
   'detail',
   'lang',
   'rollups',
+  'attempt',
   'attempts',
   'seen',
 ] as const;

@@ -88,7 +88,7 @@ async function describe(c: Context<AppEnv>, v: Verification, person?: Person): P
   const owed = await verifications(c.env).undelivered(v.id);
   return {
     ...summary(v, livemode),
-    ...(lifecycle(v) === 'final' && v.entityId !== undefined ? { resultToken: await issueResultToken(c.env, v) } : {}),
+    ...(lifecycle(v) === 'final' && v.entityId !== undefined ? { resultToken: await issueResultToken(c.env, v, c.var.clock()) } : {}),
     webhook: {
       state: w.state,
       attempts: w.attempts,
