@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint';
 import lit from 'eslint-plugin-lit';
 import globals from 'globals';
 import { settingReadsConfig } from './scripts/lint/settings-reads.mjs';
+import { clockAndLogConfig } from './scripts/lint/clock-and-log.mjs';
 
 // Import boundaries (docs/architecture.md, "One direction"). Imports are matched as written,
 // so each rule names the way up to the repository root for the depth of the importing file.
@@ -161,6 +162,8 @@ export default tseslint.config(
   workerBoundary(3),
   // Settings read once (worker/config.ts, sandbox/config.ts): no `env.<SETTING>` anywhere else.
   settingReadsConfig(),
+  // One clock and one logger: no `Date.now()` or `console.*` outside them.
+  ...clockAndLogConfig(),
   {
     // The sandbox is just another vendor: it knows the spec's data model and the shared
     // field rules (rules/), never the product that uses it.

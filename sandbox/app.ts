@@ -40,6 +40,7 @@ import { statusFor } from './outcome';
 import { OUTBOX_KEY, outboxRef } from './outbox';
 import { isCandidate, normaliseName, score, searchableDocument } from './search';
 import { clock, storeFor, type CheckRecord, type EntityRecord, type FlowOutcome, type Owner } from './store';
+import { log } from './log';
 
 /** Largest request body the sandbox reads (scans are base64). */
 export const MAX_SANDBOX_BODY_BYTES = 1024 * 1024;
@@ -204,9 +205,7 @@ sandbox.use('*', async (c, next) => {
 sandbox.onError((err, c) => {
   if (err instanceof SandboxError) return c.json(errorBody(err, requestId(c)), err.status);
   // Never the error's text: it may quote a request value.
-  console.log(
-    JSON.stringify({ level: 'error', requestId: requestId(c), where: 'sandbox', error: err instanceof Error ? err.name : 'unknown' }),
-  );
+  log.error('sandbox_error', { requestId: requestId(c), error: err instanceof Error ? err.name : 'unknown' });
   return c.json(errorBody(new SandboxError(500, 'INTERNAL_ERROR', 'The sandbox failed to process the request.'), requestId(c)), 500);
 });
 

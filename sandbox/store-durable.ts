@@ -9,6 +9,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { SandboxSettings as Env } from './config';
 import {
+  clock,
   documentIds,
   MAX_ENTITIES_PER_OWNER,
   MAX_RECORDS,
@@ -62,7 +63,7 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
 
   /** Deletes expired rows; returns how many rows are left. */
   private sweep(): number {
-    const now = Date.now();
+    const now = clock.now();
     this.sql.exec('DELETE FROM entities WHERE expires_at <= ?', now);
     this.sql.exec('DELETE FROM checks WHERE expires_at <= ?', now);
     this.sql.exec('DELETE FROM outbox WHERE expires_at <= ?', now);
@@ -83,11 +84,11 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
 
   private async afterWrite(): Promise<void> {
     this.sweep();
-    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + SWEEP_EVERY_MS);
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(clock.now() + SWEEP_EVERY_MS);
   }
 
   override async alarm(): Promise<void> {
-    if (this.sweep() > 0) await this.ctx.storage.setAlarm(Date.now() + SWEEP_EVERY_MS);
+    if (this.sweep() > 0) await this.ctx.storage.setAlarm(clock.now() + SWEEP_EVERY_MS);
   }
 
   async putEntity(record: EntityRecord): Promise<void> {
@@ -119,19 +120,19 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
   }
 
   async getEntity(entityId: string): Promise<EntityRecord | null> {
-    return this.first('SELECT data FROM entities WHERE id = ? AND expires_at > ?', entityId, Date.now());
+    return this.first('SELECT data FROM entities WHERE id = ? AND expires_at > ?', entityId, clock.now());
   }
 
   async findEntityByDocument(documentId: string): Promise<EntityRecord | null> {
     return this.first(
       'SELECT e.data AS data FROM documents d JOIN entities e ON e.id = d.entity_id WHERE d.id = ? AND e.expires_at > ?',
       documentId,
-      Date.now(),
+      clock.now(),
     );
   }
 
   async listEntities(scope: EntityScope): Promise<EntityRecord[]> {
-    const now = Date.now();
+    const now = clock.now();
     if ('allChildren' in scope) {
       return this.rows('SELECT data FROM entities WHERE customer_id = ? AND expires_at > ? ORDER BY created_at, id', scope.customerId, now);
     }
@@ -158,18 +159,18 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
   }
 
   async getCheck(checkId: string): Promise<CheckRecord | null> {
-    return this.first('SELECT data FROM checks WHERE id = ? AND expires_at > ?', checkId, Date.now());
+    return this.first('SELECT data FROM checks WHERE id = ? AND expires_at > ?', checkId, clock.now());
   }
 
   async getCheckByLink(linkId: string): Promise<CheckRecord | null> {
-    return this.first('SELECT data FROM checks WHERE link_id = ? AND expires_at > ?', linkId, Date.now());
+    return this.first('SELECT data FROM checks WHERE link_id = ? AND expires_at > ?', linkId, clock.now());
   }
 
   async listChecks(entityId: string): Promise<CheckRecord[]> {
     return this.rows(
       'SELECT data FROM checks WHERE entity_id = ? AND expires_at > ? ORDER BY created_at DESC, id DESC',
       entityId,
-      Date.now(),
+      clock.now(),
     );
   }
 
@@ -186,7 +187,7 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
   }
 
   async listMessages(customerRef: string): Promise<OutboxMessage[]> {
-    return this.rows('SELECT data FROM outbox WHERE customer_ref = ? AND expires_at > ? ORDER BY created_at, id', customerRef, Date.now());
+    return this.rows('SELECT data FROM outbox WHERE customer_ref = ? AND expires_at > ? ORDER BY created_at, id', customerRef, clock.now());
   }
 
   async stats(): Promise<StoreStats> {

@@ -2,6 +2,7 @@
 //   npm run test:widget
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { webdriverLauncher } from '@web/test-runner-webdriver';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildBundle } from '../../scripts/build-widget.mjs';
@@ -128,6 +129,20 @@ function roleQueries() {
   };
 }
 
+/** The widget tests that run in WebKitGTK too. */
+const WEBKIT_FILES = ['test/widget/locale.test.ts', 'test/widget/styles.test.ts'];
+
+/** WebKitGTK's MiniBrowser, driven by the WebKitWebDriver at `url`. */
+function webkitLauncher(url) {
+  return webdriverLauncher({
+    automationProtocol: 'webdriver',
+    hostname: url.hostname,
+    port: Number(url.port),
+    // Classic WebDriver: WebKitWebDriver refuses the BiDi session webdriverio asks for by default.
+    capabilities: { browserName: 'MiniBrowser', 'wdio:enforceWebDriverClassic': true },
+  });
+}
+
 export default {
   rootDir: root,
   files: ['test/widget/**/*.test.ts'],
@@ -135,6 +150,12 @@ export default {
   hostname: '127.0.0.1',
   concurrency: 1,
   browsers: [playwrightLauncher({ product: 'chromium', launchOptions: chromiumLaunchOptions() })],
+  // A second engine, optional: WebKitGTK through WebKitWebDriver (Debian's webkit2gtk-driver, under xvfb-run),
+  // when WEBKIT_WEBDRIVER names where it listens (`--group webkit`, docs/testing.md). Only the files that need
+  // neither msw's service worker nor Playwright's server commands, which WebDriver cannot give.
+  groups: process.env.WEBKIT_WEBDRIVER
+    ? [{ name: 'webkit', files: WEBKIT_FILES, browsers: [webkitLauncher(new URL(process.env.WEBKIT_WEBDRIVER))] }]
+    : [],
   middleware: [testRoutes()],
   plugins: [esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }), roleQueries()],
   testFramework: { config: { timeout: 10000 } },

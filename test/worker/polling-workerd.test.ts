@@ -1,44 +1,40 @@
 /**
  * The polling budget in workerd (Miniflare, the real Durable Object and its
- * alarm) with a short link: workerd cannot take a faked clock, so time is
- * controlled through settings (a 40 s link from the fake vendor, no grace,
- * RESULT_POLL_SECONDS 5, RESULT_POLL_MAX_SECONDS 20). An abandoned
- * verification's vendor result calls are counted at the fake vendor: within
- * the budget the same schedule gives on a controlled clock, fewer than the
- * fixed schedule, with waits that double.
+ * alarm): the alarm alone asks the vendor, its idle wait doubles, and at the
+ * deadline the vendor is asked once more and nothing after. workerd cannot
+ * take a faked clock, so nothing waits for the schedule: each record is made
+ * through the Durable Object's own `create` at the point of its schedule under
+ * test (its last poll as long ago as the wait it is due after, or its
+ * deadline already past), so the runtime runs its alarm at once (the
+ * object's floor of one second for a poll that is due). The budget over a
+ * whole link, against the fixed schedule, is polling.test.ts's, on a clock
+ * the test controls.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { adultDateOfBirth, isoInstantAfter, realNow } from '../support/dates';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { CHECKING, newVerificationId, type Verification } from '../../worker/verifications/verification';
+import { realNow } from '../support/dates';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
-import { fixedSchedule, simulate } from '../support/polling-sim';
 
 const LINK_SECONDS = 40;
 const POLL = 5;
 const MAX = 20;
 const ORIGIN = 'https://shop.example';
+const S = 1000;
 
 let vendor: FakeVendor;
 let worker: MiniflareWorker;
-/** When each result call reached the fake vendor (ms, this machine's clock). */
-const resultCalls: number[] = [];
+/** The entity of each result call that reached the fake vendor. */
+let resultCalls: string[] = [];
 
 before(async () => {
   vendor = await startFakeVendor((req, res) => {
     res.setHeader('Content-Type', 'application/json');
-    if (req.path.startsWith('/idv/v2/idvalidate/onboarding-url')) {
-      res.end(
-        JSON.stringify({
-          entity: { entityId: 'e-poll' },
-          status: 'CREATED',
-          url: 'http://127.0.0.1/flow/poll',
-          urlExpiry: isoInstantAfter(LINK_SECONDS, new Date(realNow())),
-        }),
-      );
-    } else if (req.path.startsWith('/idv/v2/idvalidate/result')) {
-      resultCalls.push(Date.now());
-      res.end(JSON.stringify({ checkStatus: 'CHECKING', entity: { entityId: 'e-poll' } }));
+    if (req.path.startsWith('/idv/v2/idvalidate/result')) {
+      const entityId = (JSON.parse(req.body) as { entity?: { entityId?: string } }).entity?.entityId ?? '';
+      resultCalls.push(entityId);
+      res.end(JSON.stringify({ checkStatus: 'CHECKING', entity: { entityId } }));
     } else {
       res.statusCode = 404;
       res.end(JSON.stringify({ errorCode: 'NOT_FOUND', errorMsg: 'no', issues: [], requestId: 'x' }));
@@ -61,41 +57,78 @@ after(async () => {
   await worker?.dispose();
   await vendor?.close();
 });
+beforeEach(() => {
+  resultCalls = [];
+});
+
+/** The verification's own Durable Object, as the worker reaches it. */
+async function objectOf(id: string) {
+  const ns = await worker.mf.getDurableObjectNamespace('VERIFICATIONS');
+  return ns.get(ns.idFromName(id)) as unknown as {
+    create(v: Verification): Promise<void>;
+    read(): Promise<Verification | undefined>;
+  };
+}
+
+/** An abandoned verification (nobody asks /api/result) whose 40 s link started `age` ms ago, after `idlePolls` alarm polls. */
+function abandoned(entityId: string, age: number, idlePolls: number, lastPolledAgo: number): Verification {
+  const now = realNow();
+  const start = now - age;
+  return {
+    id: newVerificationId(),
+    partnerId: 'environment',
+    partnerOrigin: ORIGIN,
+    entityId,
+    workerOrigin: worker.url,
+    livemode: true,
+    createdAt: start,
+    linkCreatedAt: start,
+    linkExpiresAt: start + LINK_SECONDS * S,
+    deadline: start + LINK_SECONDS * S,
+    status: CHECKING,
+    polls: idlePolls,
+    idlePolls,
+    ...(idlePolls > 0 ? { lastPolledAt: now - lastPolledAgo } : {}),
+    webhook: { state: 'none', attempts: 0 },
+  };
+}
+
+/** The record once `done` holds: the alarm the runtime runs has run (a bounded look, not a wait for the schedule). */
+async function settled(object: Awaited<ReturnType<typeof objectOf>>, done: (v: Verification) => boolean): Promise<Verification> {
+  for (let i = 0; i < 250; i++) {
+    const v = (await object.read())!;
+    if (done(v)) return v;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('the alarm did not run');
+}
 
 describe('polling budget in workerd (short link)', () => {
-  it('an abandoned verification costs the backed-off schedule’s calls, with doubling waits, one at its deadline and none after', async () => {
-    const started = Date.now();
-    const res = await fetch(`${worker.url}/api/onboarding-link`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Origin: ORIGIN },
-      body: JSON.stringify({
-        name: { givenName: 'Poll', familyName: 'Budget' },
-        dateOfBirth: adultDateOfBirth(),
-        phone: { code: '+61', number: '0412 345 678' },
-        consent: true,
-      }),
+  for (const [idlePolls, wait] of [
+    [1, 2 * POLL],
+    [2, MAX],
+  ] as const) {
+    it(`after ${idlePolls} idle poll(s) the alarm alone asks once the doubled wait (${wait} s) has passed`, async () => {
+      const v = abandoned(`e-idle-${idlePolls}`, 15 * S, idlePolls, wait * S);
+      const object = await objectOf(v.id);
+      await object.create(v);
+      const polled = await settled(object, (x) => x.polls > idlePolls);
+      assert.deepEqual(resultCalls, [v.entityId], 'one vendor call, from the alarm');
+      assert.equal(polled.idlePolls, idlePolls + 1, 'counted as an idle poll: the next wait doubles');
+      assert.equal(polled.expiredAt, undefined);
     });
-    assert.equal(res.status, 200, await res.text());
-    // Nobody asks /api/result: the alarm alone polls. Wait out the link and a margin for a busy machine.
-    await new Promise((r) => setTimeout(r, (LINK_SECONDS + 8) * 1000));
-    const seen = resultCalls.length;
-    const budget = (
-      await simulate({ linkSeconds: LINK_SECONDS }, { schedule: { pollMs: POLL * 1000, maxMs: MAX * 1000 }, graceSeconds: 0 })
-    ).vendorCalls;
-    const fixed = (await simulate({ linkSeconds: LINK_SECONDS }, { schedule: fixedSchedule(POLL), graceSeconds: 0 })).vendorCalls;
-    assert.ok(seen >= 1, `the alarm polled (${seen} calls)\n${worker.logs.slice(-20).join('\n')}`);
-    assert.ok(seen <= budget && budget < fixed, `${seen} calls; budget ${budget}, fixed schedule ${fixed}`);
-    // The waits double from RESULT_POLL_SECONDS (alarms may be late, never early): 5, then 10, then 20 s.
-    const at = resultCalls.map((t) => (t - started) / 1000);
-    assert.ok(at[0]! >= POLL - 1, `first call at ${at[0]} s`);
-    const scheduled = at.filter((t) => t < LINK_SECONDS - 1);
-    for (let i = 1; i < scheduled.length; i++)
-      assert.ok(scheduled[i]! - scheduled[i - 1]! >= Math.min(MAX, POLL * 2 ** i) - 1, `call times ${at}`);
-    // At its deadline the vendor is asked once more (it answered "not finished": expired); no call came after it.
-    assert.ok(at.at(-1)! >= LINK_SECONDS - 1, `asked at the deadline (${at})`);
-    assert.ok(
-      at.every((t) => t <= LINK_SECONDS + 1),
-      `no call after the deadline (${at})`,
-    );
+  }
+
+  it('an abandoned verification is asked once more at its deadline, then ends, with no call after', async () => {
+    const v = abandoned('e-deadline', (LINK_SECONDS + 1) * S, 3, 16 * S);
+    const object = await objectOf(v.id);
+    await object.create(v); // its deadline has passed: the runtime runs its alarm at once
+    const ended = await settled(object, (x) => x.expiredAt !== undefined);
+    assert.deepEqual(resultCalls, ['e-deadline'], 'asked once at the deadline');
+    assert.ok(ended.lastPolledAt! >= ended.deadline, 'the call came after the deadline');
+    // Ended: its alarm now waits for the retention period, so no call follows.
+    const again = await object.read();
+    assert.equal(again!.polls, ended.polls);
+    assert.deepEqual(resultCalls, ['e-deadline']);
   });
 });

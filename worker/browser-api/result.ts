@@ -39,7 +39,7 @@ async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
   const status = lifecycle(v);
   if (status === 'canceled' || status === 'expired' || v.redactedAt !== undefined) throw verificationClosed();
   const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id, status, ...lastAttempt(v) };
-  if (status === 'final') answer.resultToken = await issueResultToken(c.env, v);
+  if (status === 'final') answer.resultToken = await issueResultToken(c.env, v, c.var.clock());
   return c.json(answer);
 }
 
@@ -91,6 +91,6 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   };
   if (v.handoff?.kind === 'link' && v.handoff.opened && !isFinal(v)) answer.phoneOpened = true;
   if (v.handoff?.returned && !awaitingClaim(v) && !isFinal(v)) answer.phoneReturned = true;
-  if (isFinal(v)) answer.resultToken = await issueResultToken(c.env, v);
+  if (isFinal(v)) answer.resultToken = await issueResultToken(c.env, v, c.var.clock());
   return c.json(answer);
 });

@@ -4,6 +4,7 @@
  * to fix, so it is a `500 MISCONFIGURED` naming the migration to apply (and a
  * log line saying the same), never a bare `INTERNAL_ERROR`.
  */
+import { log } from './log';
 import { ApiError } from './errors';
 
 /** Each table, and the migration (migrations/) that makes it: test/worker/d1-schema.test.ts checks it against the files. */
@@ -34,7 +35,7 @@ export function missingMigration(err: unknown): string | undefined {
 export function schemaError(err: unknown, requestId: string | undefined): ApiError | undefined {
   const migration = missingMigration(err);
   if (!migration) return undefined;
-  console.error(JSON.stringify({ level: 'error', event: 'd1_not_migrated', requestId, migration: `migrations/${migration}`, fix: APPLY }));
+  log.error('d1_not_migrated', { requestId, migration: `migrations/${migration}`, fix: APPLY });
   return new ApiError(
     500,
     'MISCONFIGURED',

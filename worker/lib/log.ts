@@ -25,8 +25,12 @@ const FIELDS = [
   'detail',
   'lang',
   'rollups',
+  'attempt',
   'attempts',
   'seen',
+  'partnerId',
+  'migration',
+  'fix',
 ] as const;
 export type LogField = (typeof FIELDS)[number];
 export type LogValue = string | number | boolean | readonly string[] | undefined;

@@ -100,7 +100,7 @@ async function describe(c: Context<AppEnv>, v: Verification, person?: Person): P
   return {
     ...summary(v, livemode),
     ...(RESUMABLE.has(lifecycle(v)) ? { clientSecret: await clientSecretFor(c.env, v.id) } : {}),
-    ...(lifecycle(v) === 'final' && v.entityId !== undefined ? { resultToken: await issueResultToken(c.env, v) } : {}),
+    ...(lifecycle(v) === 'final' && v.entityId !== undefined ? { resultToken: await issueResultToken(c.env, v, c.var.clock()) } : {}),
     webhook: {
       state: w.state,
       attempts: w.attempts,

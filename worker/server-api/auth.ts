@@ -7,6 +7,7 @@
  * its record is the truth). A missing, malformed or unknown key is one and
  * the same 401.
  */
+import { log } from '../lib/log';
 import { config } from '../config';
 import { bindingIfAny, type Env } from '../lib/env';
 import { ApiError } from '../lib/errors';
@@ -86,14 +87,7 @@ export async function authenticate(env: Env, requestUrl: string, authorization: 
   if (!partner) throw unauthenticated();
   if (keyMode(key) === undefined) {
     // Still accepted (made before keys said their mode); the operator learns which partner should rotate.
-    console.warn(
-      JSON.stringify({
-        level: 'warn',
-        event: 'server_key_without_mode',
-        partnerId: partner.id,
-        fix: 'npm run partners -- rotate-server-key',
-      }),
-    );
+    log.warn('server_key_without_mode', { partnerId: partner.id, fix: 'npm run partners -- rotate-server-key' });
   }
   return { partner, keyHash: hash };
 }

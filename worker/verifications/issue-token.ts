@@ -9,7 +9,7 @@ import { RESULT_TOKEN_TTL_SECONDS, signResultToken } from './result-token';
 import { signingKeys } from './signing-keys';
 import type { Verification } from './verification';
 
-export async function issueResultToken(env: Env, v: Verification, now = Date.now()): Promise<string> {
+export async function issueResultToken(env: Env, v: Verification, now: number): Promise<string> {
   const keys = await signingKeys(env);
   if (!keys?.length) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
   const iat = Math.floor(now / 1000);

@@ -17,6 +17,8 @@ import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } f
 import { askVendor, observeSafely, type Observation } from './verification-store';
 import { emitOne } from '../ops/events';
 import { errorName } from '../lib/errors';
+import { systemClock, type Clock } from '../lib/clock';
+import { log } from '../lib/log';
 import { forgetDeliveries, writeDelivery } from '../ops/store';
 import {
   added,
@@ -36,6 +38,9 @@ import {
 import type { WebhookMessage } from './webhook-delivery';
 
 export class VerificationStore extends DurableObject<Env> {
+  /** The object's one clock (the logic's `now`, the outbox's times). */
+  private readonly now: Clock = systemClock;
+
   private readonly logic = new VerificationLogic({
     load: () => this.ctx.storage.get<Verification>('v'),
     // The record only: its index row is written once the call is done (`settle`), so nothing but storage
@@ -62,12 +67,12 @@ export class VerificationStore extends DurableObject<Env> {
       await this.ctx.storage.put('alarmAt', at);
       await this.arm();
     },
-    now: () => Date.now(),
+    now: () => this.now(),
     schedule: config(this.env).outcomes.poll,
     lifecycle: config(this.env).outcomes.lifecycle,
     askVendor: (v) => askVendor(this.env, v, this.ctx),
     enqueue: (e) => {
-      this.store(added(this.outbox, e, Date.now()), e.id);
+      this.store(added(this.outbox, e, this.now()), e.id);
       return Promise.resolve();
     },
     release: (v) => releaseHolds(this.env, v.id, v.holds),
@@ -134,7 +139,7 @@ export class VerificationStore extends DurableObject<Env> {
 
   /** Hands every event due to the webhook queue; a refusal is tried again soon (the alarm). */
   private async sendDue(): Promise<void> {
-    const { entries, due } = handOff(this.outbox, Date.now(), this.policy);
+    const { entries, due } = handOff(this.outbox, this.now(), this.policy);
     if (entries.every((e, i) => e === this.outbox[i])) return;
     this.store(entries, ...entries.filter((e, i) => e !== this.outbox[i] && e.state === 'dead').map((e) => e.sequence));
     const queue = bindingIfAny(this.env, 'WEBHOOK_QUEUE');
@@ -152,16 +157,8 @@ export class VerificationStore extends DurableObject<Env> {
         if (!queue) throw new Error('no WEBHOOK_QUEUE binding');
         await queue.send(m, { contentType: 'json' });
       } catch (err) {
-        console.error(
-          JSON.stringify({
-            level: 'error',
-            event: 'webhook_queue_refused',
-            verificationId: m.verificationId,
-            type: m.type,
-            error: errorName(err),
-          }),
-        );
-        this.store(refused(this.outbox, e.sequence, Date.now()));
+        log.error('webhook_queue_refused', { verificationId: m.verificationId, type: m.type, error: errorName(err) });
+        this.store(refused(this.outbox, e.sequence, this.now()));
       }
     }
   }
@@ -184,7 +181,7 @@ export class VerificationStore extends DurableObject<Env> {
         at: e.lastAttemptAt ?? e.createdAt,
       }).catch(() => {
         this.changed.add(e.sequence);
-        console.error(JSON.stringify({ level: 'error', event: 'delivery_write_failed', verificationId: e.event.verificationId }));
+        log.error('delivery_write_failed', { verificationId: e.event.verificationId });
       });
     }
   }
@@ -196,7 +193,7 @@ export class VerificationStore extends DurableObject<Env> {
   private async index(v: Verification): Promise<void> {
     const db = bindingIfAny(this.env, 'DB');
     if (!db) return;
-    const row = indexRow(v, !config(this.env).vendor.sandbox);
+    const row = indexRow(v, !config(this.env).vendor.sandbox, this.now());
     const owner = v.entityId !== undefined ? await entityKey(v.entityId) : null;
     const key = `${rowKey(row)} ${owner}`;
     if (key === this.indexed) return;
@@ -210,7 +207,7 @@ export class VerificationStore extends DurableObject<Env> {
 
   private indexFailed(verificationId: string): void {
     this.indexed = undefined;
-    console.error(JSON.stringify({ level: 'error', event: 'index_write_failed', verificationId }));
+    log.error('index_write_failed', { verificationId });
   }
 
   create(v: Verification): Promise<void> {
@@ -272,7 +269,7 @@ export class VerificationStore extends DurableObject<Env> {
   adopt(event: WebhookEvent): Promise<void> {
     return this.settle(
       (async () => {
-        if (await this.read()) this.store(added(this.outbox, event, Date.now()), event.id);
+        if (await this.read()) this.store(added(this.outbox, event, this.now()), event.id);
       })(),
     );
   }
@@ -286,7 +283,7 @@ export class VerificationStore extends DurableObject<Env> {
   webhookAttempt(sequence: number, attempt: number, report: AttemptReport): Promise<ReportResult | undefined> {
     return this.settle(
       (async () => {
-        const r = reported(this.outbox, sequence, attempt, report, Date.now(), this.policy);
+        const r = reported(this.outbox, sequence, attempt, report, this.now(), this.policy);
         if (!r) return undefined;
         this.store(r.entries, sequence);
         const last = r.entries.reduce((a, b) => (b.sequence > a.sequence ? b : a));
@@ -303,7 +300,7 @@ export class VerificationStore extends DurableObject<Env> {
     await this.settle(
       (async () => {
         // The logic's turn only when it asked for this time (the outbox may have woken it earlier).
-        if (this.logicAlarmAt === undefined || Date.now() >= this.logicAlarmAt) {
+        if (this.logicAlarmAt === undefined || this.now() >= this.logicAlarmAt) {
           this.logicAlarmAt = undefined;
           await this.logic.alarm();
         }

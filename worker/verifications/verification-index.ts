@@ -28,7 +28,7 @@ export interface IndexRow {
   updated_at: number;
 }
 
-export function indexRow(v: Verification, livemode: boolean, now = Date.now()): IndexRow {
+export function indexRow(v: Verification, livemode: boolean, now: number): IndexRow {
   const linked = v.entityId !== undefined || v.linkCreatedAt !== undefined;
   return {
     id: v.id,

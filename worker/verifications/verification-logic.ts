@@ -9,6 +9,7 @@ import { vendorMismatch } from '../vendor-api/errors';
 import { randomToken, safeEqual } from '../lib/random';
 import type { OpsEvent } from '../ops/events';
 import { errorName } from '../lib/errors';
+import { log } from '../lib/log';
 import {
   aboutEntity,
   answered,
@@ -284,7 +285,7 @@ export class VerificationLogic {
     }
     if (!aboutEntity(answer, asked.entityId!)) {
       // Never credited: a result without an entity, or about someone else's.
-      console.error(JSON.stringify({ level: 'error', event: 'vendor_mismatch', verificationId: asked.id }));
+      log.error('vendor_mismatch', { verificationId: asked.id });
       await this.apply(pollFailed);
       if (cause !== 'alarm') await this.reschedule();
       throw vendorMismatch();
@@ -317,7 +318,7 @@ export class VerificationLogic {
         await this.poll('alarm');
       } catch (err) {
         // A failed poll is tried again at the next alarm; the error's name only.
-        console.error(JSON.stringify({ level: 'error', event: 'poll_failed', verificationId: v.id, error: errorName(err) }));
+        log.error('poll_failed', { verificationId: v.id, error: errorName(err) });
       }
       // The vendor's answer at the deadline decides it.
       if (await this.endIfDue()) return;

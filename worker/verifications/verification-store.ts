@@ -17,6 +17,7 @@ import type { Arrival, ClaimOutcome, ReturnHint } from './verification-logic';
 import type { WebhookState } from './verification';
 import type { WaitUntil } from '../ops/events';
 import type { AttemptReport, ReportResult, UndeliveredEvent } from './webhook-outbox';
+import { log } from '../lib/log';
 
 /**
  * Asks the vendor about a verification's entity, as its partner. Never with
@@ -48,7 +49,7 @@ export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil
     // "Not found" for a check the worker itself started means the vendor has
     // nothing yet (the person has not begun): not finished, not a fault.
     if (err instanceof VendorError && err.fault.kind === 'status' && err.fault.status === 404) {
-      console.log(JSON.stringify({ level: 'info', event: 'vendor_check_not_found', verificationId: v.id }));
+      log.info('vendor_check_not_found', { verificationId: v.id });
       return { checkStatus: CHECKING, entityId: v.entityId };
     }
     throw err;

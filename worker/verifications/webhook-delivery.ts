@@ -20,6 +20,8 @@ import { webhookSignature } from './webhook-signature';
 import { pluggedWebhookRoute } from './webhook-transport';
 import { emit, message } from '../ops/events';
 import { errorName } from '../lib/errors';
+import { systemClock, type Clock } from '../lib/clock';
+import { log, type LogFields } from '../lib/log';
 
 /** What travels on the queue: which event of which verification, and which attempt; the body stays in the outbox. */
 export interface WebhookMessage extends Omit<WebhookEvent, 'body'> {
@@ -43,7 +45,7 @@ export async function deliverOnce(
   target: WebhookTarget,
   event: WebhookEvent,
   timeoutMs: number,
-  now = Date.now(),
+  now: number,
   send: (url: string, init: RequestInit) => Promise<Response> = fetch,
 ): Promise<AttemptResult> {
   const timestamp = Math.floor(now / 1000);
@@ -75,13 +77,12 @@ export async function deliverOnce(
   }
 }
 
-const log = (level: 'info' | 'error', event: string, m: WebhookMessage, extra: Record<string, unknown> = {}) =>
-  console[level === 'error' ? 'error' : 'log'](
-    JSON.stringify({ level, event, verificationId: m.verificationId, type: m.type, attempt: m.attempt, ...extra }),
-  );
+/** A delivery's log line: which verification, event and attempt (never the body or the endpoint). */
+const logDelivery = (level: 'info' | 'error', event: string, m: WebhookMessage, extra: LogFields = {}) =>
+  log[level](event, { verificationId: m.verificationId, type: m.type, attempt: m.attempt, ...extra });
 
 /** Handles one message of the webhook queue; resolves once it may be acknowledged. */
-export async function handleWebhookMessage(env: Env, m: WebhookMessage, now = Date.now()): Promise<void> {
+export async function handleWebhookMessage(env: Env, m: WebhookMessage, clock: Clock = systemClock): Promise<void> {
   const store = verifications(env);
   // The outbox's copy (redacted since, if it was): undefined when this attempt is no longer owed (delivered meanwhile, forgotten).
   const event = await store.outboxEvent(m.verificationId, m.sequence, m.attempt);
@@ -93,19 +94,19 @@ export async function handleWebhookMessage(env: Env, m: WebhookMessage, now = Da
   const route = !target && partner ? await pluggedWebhookRoute(env, partner, m.workerOrigin) : undefined;
   if (route) ({ target, send } = route);
   if (!target) {
-    log('info', 'webhook_skipped_unconfigured', m);
+    logDelivery('info', 'webhook_skipped_unconfigured', m);
     await store.webhookAttempt(m.verificationId, m.sequence, m.attempt, { kind: 'none' });
     return;
   }
-  const started = Date.now();
-  const result = await deliverOnce(target, event, config(env).outcomes.webhookTimeoutMs, now, send);
-  const ms = Date.now() - started;
-  if (result.kind === 'gone') log('info', 'webhook_gone', m, { status: 410 });
-  if (result.kind === 'failed') log('error', 'webhook_failed', m, { status: result.status ?? null });
+  const started = clock();
+  const result = await deliverOnce(target, event, config(env).outcomes.webhookTimeoutMs, started, send);
+  const ms = clock() - started;
+  if (result.kind === 'gone') logDelivery('info', 'webhook_gone', m, { status: 410 });
+  if (result.kind === 'failed') logDelivery('error', 'webhook_failed', m, { status: result.status });
   // The outbox decides what comes next (retry when, or dead); undefined: this attempt was already reported.
   const outcome = await store.webhookAttempt(m.verificationId, m.sequence, m.attempt, result);
   if (!outcome || outcome === 'none') return;
-  if (outcome === 'dead') log('error', 'webhook_dead', m);
+  if (outcome === 'dead') logDelivery('error', 'webhook_dead', m);
   // The operator's webhook.attempt: status or failure kind, time, attempt number, what came of it.
   await emit(env, undefined, [
     message(m.partnerId, {
@@ -127,7 +128,7 @@ export async function handleWebhookMessage(env: Env, m: WebhookMessage, now = Da
  * counts the hand-offs, so a message that always fails ends dead).
  */
 export function handleDeadLetter(m: WebhookMessage): void {
-  log('error', 'webhook_dead_letter', m);
+  logDelivery('error', 'webhook_dead_letter', m);
 }
 
 /** The queue consumer (`queue()` of the entry): the webhook queue and its dead-letter queue. */
@@ -143,16 +144,12 @@ export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, e
       else await handleWebhookMessage(env, message.body);
       message.ack();
     } catch (err) {
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          event: 'webhook_consumer_error',
-          // A malformed message (not ours) may have no body.
-          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-          verificationId: message.body?.verificationId,
-          error: errorName(err),
-        }),
-      );
+      log.error('webhook_consumer_error', {
+        // A malformed message (not ours) may have no body.
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+        verificationId: message.body?.verificationId,
+        error: errorName(err),
+      });
       message.retry({ delaySeconds: 30 });
     }
   }

@@ -11,6 +11,7 @@
 import { bindingIfAny, type Env } from '../lib/env';
 import type { WebhookEvent } from './verification';
 import { verifications } from './verification-store';
+import { log } from '../lib/log';
 
 export type Redelivery =
   | { kind: 'queued'; verificationId: string; webhookId: string; type: WebhookEvent['type'] }
@@ -29,6 +30,6 @@ export async function redeliverWebhook(env: Env, verificationId: string, options
   // In the verification's own object (VerificationLogic.redeliver): the record marked queued and the event enqueued together.
   const event = await store.redeliver(v.id);
   if (!event) return { kind: 'not-ended' };
-  console.log(JSON.stringify({ level: 'info', event: 'webhook_redelivery_queued', verificationId: v.id, type: event.type }));
+  log.info('webhook_redelivery_queued', { verificationId: v.id, type: event.type });
   return { kind: 'queued', verificationId: v.id, webhookId: event.id, type: event.type };
 }
