@@ -72,7 +72,7 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
     phone = checkedPhone(c.var.config, body.phone, true);
   }
   const { phone: _typed, ...rest } = body;
-  return relink(c, v as Verification & { entityId: string }, { ...rest, ...(phone ? { phone } : {}) });
+  return relink(c, v, { ...rest, ...(phone ? { phone } : {}) });
 }
 
 /** The new link, stored through the lifecycle's renewal (or, in `requires_input`, its next attempt), and the answer. */
