@@ -62,6 +62,7 @@ const DATE_OF_BIRTH_MESSAGES: Record<DateOfBirthProblem, string> = {
 };
 
 /** A client secret as the page passes it on (its form is checked where it is used). */
+const sessionToken = () => z.string().check(z.minLength(1, 'is required'), z.maxLength(4096, 'is too long'));
 const clientSecret = () => z.string().check(z.minLength(1, 'is required'), z.maxLength(200, 'is too long'));
 
 export const OnboardingLinkRequest = z.strictObject({
@@ -105,6 +106,12 @@ export const OnboardingLinkRequest = z.strictObject({
    * `customerRef` here is refused).
    */
   clientSecret: z.optional(clientSecret()),
+  /**
+   * The person's next attempt (the verification is `requires_input`): the
+   * previous answer's `session` with the corrected details; the same
+   * verification and vendor entity get a new link.
+   */
+  session: z.optional(sessionToken()),
 });
 export type OnboardingLinkRequest = z.input<typeof OnboardingLinkRequest>;
 
@@ -121,12 +128,14 @@ export type ResumeLinkRequest = z.input<typeof ResumeLinkRequest>;
 /**
  * A new link for a verification whose link expired: the previous answer's
  * `session` instead of the person's details. The same vendor entity and the
- * same verification, the same way to the phone (never a text: a texted link
- * is sent again only when the person asks, with their details).
+ * same verification, the same way to the phone. A texted link is sent again
+ * only when the person asks ("Send again"): `sendSMS` and the `phone` number,
+ * the same code.
  */
-export const RenewLinkRequest = z.extend(z.pick(OnboardingLinkRequest, { lang: true, returnUrl: true, turnstileToken: true }), {
-  session: z.string().check(z.minLength(1, 'is required'), z.maxLength(4096, 'is too long')),
-});
+export const RenewLinkRequest = z.extend(
+  z.pick(OnboardingLinkRequest, { lang: true, returnUrl: true, turnstileToken: true, sendSMS: true }),
+  { session: sessionToken(), phone: z.optional(OnboardingLinkRequest.shape.phone) },
+);
 export type RenewLinkRequest = z.input<typeof RenewLinkRequest>;
 
 export interface OnboardingLinkAnswer {

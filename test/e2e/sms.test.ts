@@ -80,7 +80,7 @@ describe('the SMS path', () => {
   });
 
   it(
-    '"Send again" until the worker refuses (429): the page says when to retry, keeps waiting, and completes when the phone finishes',
+    '"Send again" until the worker refuses (429): one code throughout, the page says when to retry, and the FIRST text’s link completes',
     { timeout: 120_000 },
     async () => {
       await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
@@ -91,16 +91,19 @@ describe('the SMS path', () => {
         // keep asking until one is refused rather than count on where a window starts.
         const refused = widget(page).getByRole('alert').filter({ hasText: 'Not sent again: too many texts.' });
         const shownCode = widget(page).locator('[part~="code"]');
+        const outbox = page.getByRole('region', { name: 'SMS outbox' }).getByRole('listitem');
+        await outbox.first().waitFor({ timeout: 10_000 });
+        const code = (await shownCode.innerText()).replace(/\D/g, '');
         let sent = 1;
         for (let i = 0; i < 8 && !(await refused.count()); i++) {
-          const before = await shownCode.innerText();
           await widget(page).getByRole('button', { name: en.sendAgain }).click();
-          // Either a new code (a new text went) or the refusal.
-          for (let t = 0; !(await refused.count()) && (await shownCode.innerText()) === before; t++) {
+          // Either a new text in the outbox or the refusal.
+          for (let t = 0; !(await refused.count()) && (await outbox.count()) === sent; t++) {
             assert.ok(t < 150, 'Send again got an answer');
             await page.waitForTimeout(100);
           }
           if (!(await refused.count())) sent++;
+          assert.equal((await shownCode.innerText()).replace(/\D/g, ''), code, 'Send again never makes a new code');
         }
         await refused.waitFor();
         assert.match(await refused.innerText(), /Try (again )?in \d+ (s|seconds?); this page keeps waiting for your phone/);
@@ -108,11 +111,8 @@ describe('the SMS path', () => {
         assert.ok(sent >= 3, `${sent} texts went before the refusal`);
         assert.deepEqual(await axeViolations(page), [], 'the refusal is axe-clean');
 
-        // The newest text is the one whose code is on screen; the phone finishes with it.
-        const outbox = page.getByRole('region', { name: 'SMS outbox' }).getByRole('listitem');
-        await page.waitForFunction((n) => document.querySelectorAll('#outbox li').length >= n, sent, { timeout: 15_000 });
-        const href = (await outbox.first().getByRole('link', { name: 'Open the link (as the phone)' }).getAttribute('href'))!;
-        const code = (await widget(page).locator('[part~="code"]').innerText()).replace(/\D/g, '');
+        // The person opens the FIRST text (the oldest in the outbox) and finishes with the code on screen.
+        const href = (await outbox.last().getByRole('link', { name: 'Open the link (as the phone)' }).getAttribute('href'))!;
         await phone.page.goto(href);
         await phone.page.getByRole('button', { name: 'Complete verification' }).click();
         await phone.page.getByLabel('Code').fill(code);

@@ -89,9 +89,9 @@ describe('<kyc-onboard> SMS', () => {
     el.remove();
   });
 
-  it('"Send again" is a new request with a new key', async () => {
+  it('"Send again" texts the same verification again (its session and the number, nothing else), with a new key, and keeps the code', async () => {
     const calls = mockApi({
-      link: () => HttpResponse.json(linkAnswer({ smsSent: true })),
+      link: () => HttpResponse.json(linkAnswer({ smsSent: true, url: undefined, session: 'texted', claimCode: '482913' })),
       result: () => HttpResponse.json({ checkStatus: 'CHECKING' }),
     });
     const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
@@ -102,6 +102,11 @@ describe('<kyc-onboard> SMS', () => {
     await waitState(el, 'sms-sent');
     expect(calls.link[1]!.body.sendSMS).to.equal(true);
     expect(calls.link[1]!.key).not.to.equal(calls.link[0]!.key);
+    const again = calls.link[1]!.body as Record<string, unknown>;
+    expect(again.session).to.equal('texted');
+    expect(again.phone).to.deep.equal(calls.link[0]!.body.phone);
+    expect(Object.keys(again).sort()).to.deep.equal(['lang', 'phone', 'sendSMS', 'session'], 'no name or date of birth again');
+    expect(el.shadowRoot!.querySelector('[part~="code"]')!.textContent.replace(/\D/g, '')).to.equal('482913');
   });
 
   it('"Change my number" after a text: the texted link is voided on the worker, the form is back as it was, the number focused', async () => {

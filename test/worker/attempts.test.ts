@@ -120,6 +120,53 @@ describe('attempts', () => {
   });
 });
 
+describe('the next attempt with corrected details', () => {
+  const corrected = { ...person, name: { givenName: 'Thi Minh', familyName: 'Nguyen' } };
+
+  it('session plus the corrected details: the same entity gets them, the same verification, then final with the second status', async () => {
+    const { e, store } = clockedEnv();
+    vendorSaying(['NO_MATCH', 'CHECKED_SUCCESS_CLEAR']);
+    const first = (await link(e, person)).json;
+    assert.equal((await result(e, first.session)).json.status, 'requires_input');
+    vendorRequests.length = 0;
+    const next = await link(e, { ...corrected, session: first.session });
+    assert.equal(next.status, 200, next.text);
+    assert.equal(next.json.verificationId, first.verificationId);
+    const sent = vendorRequests[0]!.body as { entity: { entityId: string; name: unknown; dateOfBirth: unknown } };
+    assert.equal(sent.entity.entityId, linkAnswer.entity.entityId, 'the same vendor entity');
+    assert.deepEqual(sent.entity.name, corrected.name, 'the corrected name');
+    assert.deepEqual(sent.entity.dateOfBirth, { dateOfBirth: person.dateOfBirth });
+    const done = await result(e, next.json.session);
+    assert.equal(done.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
+    assert.deepEqual(
+      store.records.get(first.verificationId)!.attempts!.map((a) => a.checkStatus),
+      ['NO_MATCH', 'CHECKED_SUCCESS_CLEAR'],
+    );
+  });
+
+  it('is refused (409 ATTEMPT_NOT_ALLOWED on session) while the verification is not requires_input, without asking the vendor', async () => {
+    const { e } = clockedEnv();
+    vendorSaying(['CHECKING']);
+    const first = (await link(e, person)).json;
+    vendorRequests.length = 0;
+    const res = await link(e, { ...corrected, session: first.session });
+    assert.equal(res.status, 409, res.text);
+    assert.equal(res.json.errorCode, 'ATTEMPT_NOT_ALLOWED');
+    assert.equal(res.json.issues[0].issueLocation, 'session');
+    assert.equal(vendorRequests.filter((r) => r.url.endsWith('/onboarding-url')).length, 0);
+  });
+
+  it('validates the details like a first link: a 400 naming the field', async () => {
+    const { e } = clockedEnv();
+    vendorSaying(['NO_MATCH']);
+    const first = (await link(e, person)).json;
+    await result(e, first.session);
+    const res = await link(e, { ...corrected, dateOfBirth: 'soon', session: first.session });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.json.issues[0].issueLocation, 'dateOfBirth');
+  });
+});
+
 describe('the link cap', () => {
   it('a vendor urlExpiry seventy years ahead is capped to LINK_MAX_SECONDS (default a day)', async () => {
     const { e, store } = clockedEnv();

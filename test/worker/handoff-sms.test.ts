@@ -60,6 +60,93 @@ const enter = (e: Env, path: string, cookie: string, code: string) =>
 
 const result = (e: Env, session: string) => call('/api/result', { method: 'POST', json: { session }, headers: { Origin: PARTNER } }, e);
 
+describe('Send again and the next attempt of a texted link', () => {
+  const linkCalls = () => vendorRequests.filter((r) => r.url.endsWith('/onboarding-url'));
+
+  it('Send again texts the same verification with the same code; the first text’s link with the on-screen code completes', async () => {
+    const { e } = clockedEnv();
+    const first = (await call('/api/onboarding-link', { method: 'POST', json: texted }, e)).json;
+    const firstText = linkCalls()[0]!.body as { successRedirectURL: string };
+    const again = await call(
+      '/api/onboarding-link',
+      { method: 'POST', json: { session: first.session, sendSMS: true, phone: person.phone } },
+      e,
+    );
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.json.verificationId, first.verificationId, 'the same verification');
+    assert.equal(again.json.claimCode, first.claimCode, 'one code across every text');
+    assert.equal(again.json.smsSent, true);
+    assert.equal(again.json.url, undefined, 'this device never gets the hosted URL');
+    const sent = linkCalls()[1]!.body as Record<string, unknown>;
+    assert.equal(sent.sendSMS, true);
+    assert.deepEqual(sent.entity, { entityId: linkAnswer.entity.entityId }, 'the same entity, no details again');
+    assert.equal(sent.successRedirectURL, firstText.successRedirectURL, 'the earlier text returns where the new one does');
+
+    // The person opens the FIRST text, finishes the check there and types the code on screen.
+    vendorRequests.length = 0;
+    vendorRequests.push({ url: '/onboarding-url', body: firstText } as (typeof vendorRequests)[number]);
+    const phone = await arrive(e);
+    assert.equal(phone.res.status, 200);
+    const claimed = await enter(e, phone.path, phone.cookie, again.json.claimCode);
+    assert.equal(claimed.status, 200, claimed.text);
+    assert.match(claimed.text, /<h1>All done<\/h1>/);
+    const done = await result(e, again.json.session);
+    assert.equal(done.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
+    assert.ok(done.json.resultToken);
+  });
+
+  it('Send again needs the number; a session alone is still no text', async () => {
+    const { e } = clockedEnv();
+    const first = (await call('/api/onboarding-link', { method: 'POST', json: texted }, e)).json;
+    const noNumber = await call('/api/onboarding-link', { method: 'POST', json: { session: first.session, sendSMS: true } }, e);
+    assert.equal(noNumber.status, 400, noNumber.text);
+    assert.equal(noNumber.json.issues[0].issueLocation, 'phone');
+    const bare = await call('/api/onboarding-link', { method: 'POST', json: { session: first.session } }, e);
+    assert.equal(bare.status, 409);
+    assert.equal(bare.json.errorCode, 'RENEWAL_NOT_ALLOWED');
+  });
+
+  it('a next attempt by session after NO_MATCH texts the corrected details’ link: same verification and code', async () => {
+    const { e, store } = clockedEnv();
+    let status = 'NO_MATCH';
+    vendor(
+      http.post(`${VENDOR}/idv/v2/idvalidate/result`, () =>
+        HttpResponse.json({ checkStatus: status, checkId: `chk-${status}`, entity: { entityId: linkAnswer.entity.entityId } }),
+      ),
+      ...okVendor,
+    );
+    const first = (await call('/api/onboarding-link', { method: 'POST', json: texted }, e)).json;
+    const phone = await arrive(e);
+    await result(e, first.session);
+    assert.equal((await enter(e, phone.path, phone.cookie, first.claimCode)).status, 200);
+    assert.equal((await result(e, first.session)).json.status, 'requires_input');
+
+    vendorRequests.length = 0;
+    const corrected = { ...texted, name: { familyName: 'Nguyen' } };
+    const next = await call('/api/onboarding-link', { method: 'POST', json: { ...corrected, session: first.session } }, e);
+    assert.equal(next.status, 200, next.text);
+    assert.equal(next.json.verificationId, first.verificationId);
+    assert.equal(next.json.claimCode, first.claimCode);
+    assert.equal(next.json.smsSent, true);
+    const sent = linkCalls()[0]!.body as { sendSMS: boolean; entity: { entityId: string; name: unknown } };
+    assert.equal(sent.sendSMS, true);
+    assert.equal(sent.entity.entityId, linkAnswer.entity.entityId);
+    assert.deepEqual(sent.entity.name, { familyName: 'Nguyen' });
+
+    // The phone comes back from the new text (a new return secret: the first was spent) and enters the same code.
+    status = 'CHECKED_SUCCESS_CLEAR';
+    const again = await arrive(e);
+    assert.equal(again.res.status, 200, again.res.text);
+    assert.equal((await enter(e, again.path, again.cookie, first.claimCode)).status, 200);
+    const done = await result(e, next.json.session);
+    assert.equal(done.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
+    assert.deepEqual(
+      store.records.get(first.verificationId)!.attempts!.map((a) => a.checkStatus),
+      ['NO_MATCH', 'CHECKED_SUCCESS_CLEAR'],
+    );
+  });
+});
+
 describe('a texted link with a code', () => {
   it('gives the first device a 6-digit code and no hosted URL; the vendor texts its own link back to the worker', async () => {
     const { e } = clockedEnv();

@@ -302,7 +302,11 @@ export function install(flow: Flow, d: Deps): Run {
    * 502/503/504), then go to the hosted flow, or wait for the phone.
    * `handoff` says a QR code was asked for; a resume (`phone` unknown) goes the way its first link went.
    */
-  const link = async (body: OnboardingLinkRequest | ResumeLinkRequest, handoff: boolean, signal: AbortSignal): Promise<void> => {
+  const link = async (
+    body: OnboardingLinkRequest | RenewLinkRequest | ResumeLinkRequest,
+    handoff: boolean,
+    signal: AbortSignal,
+  ): Promise<void> => {
     const key = newKey(); // one per submission; reused by the automatic retry below
     let answer: LinkAnswer;
     try {
@@ -316,7 +320,7 @@ export function install(flow: Flow, d: Deps): Run {
     if (signal.aborted) return;
     // A texted link comes with a code and no URL: this tab never holds the hosted flow's address.
     const url = answer.url ? safeUrl(answer.url) : '';
-    flow.phone = 'phone' in body ? maskPhone(body.phone.code, body.phone.number) : '';
+    flow.phone = 'phone' in body && body.phone ? maskPhone(body.phone.code, body.phone.number) : '';
     flow.claimCode = answer.claimCode ?? '';
     flow.renewed = false;
     // What a reload or Back needs to go on: the texted number and code, or the phone's link and QR code.
@@ -528,16 +532,21 @@ export function install(flow: Flow, d: Deps): Run {
       flow.resendWait = 0;
       const signal = newRound(); // also stops the polling of an earlier link ("Send again")
       returnParams = {}; // a new link: an earlier return's checkId/token no longer apply
-      const body: OnboardingLinkRequest = { ...toRequest(flow.values), returnUrl: host.returnUrl || pageUrl() };
-      if (sendSMS) body.sendSMS = true;
-      else if (handoff) body.handoff = true;
+      const full: OnboardingLinkRequest = { ...toRequest(flow.values), returnUrl: host.returnUrl || pageUrl() };
+      if (sendSMS) full.sendSMS = true;
+      else if (handoff) full.handoff = true;
       // The phone's pages (a handoff, a texted link) speak the widget's language.
-      if (sendSMS || handoff) body.lang = host._lang;
+      if (sendSMS || handoff) full.lang = host._lang;
       const clientSecret = secret();
-      if (clientSecret) body.clientSecret = clientSecret;
+      if (clientSecret) full.clientSecret = clientSecret;
       else if (flow.attempt)
-        (body as OnboardingLinkRequest & { session?: string }).session = flow.attempt; // the next attempt
-      else if (host.customerRef) body.customerRef = host.customerRef;
+        full.session = flow.attempt; // the next attempt, with the corrected details
+      else if (host.customerRef) full.customerRef = host.customerRef;
+      // "Send again": a new text of the same verification (its session and the number), never a new code.
+      const texted = again ? d.readStored() : undefined;
+      const body: OnboardingLinkRequest | RenewLinkRequest = texted?.phone
+        ? { session: texted.session, sendSMS: true, phone: full.phone, lang: host._lang }
+        : full;
       const bot = host._bot?.token;
       if (bot) body.turnstileToken = bot;
       try {

@@ -1,16 +1,20 @@
-/** POST /api/onboarding-link — docs/api.md "Browser-facing API" (with a `session`: a new link, `renew-link.ts`). */
+/**
+ * POST /api/onboarding-link — docs/api.md "Browser-facing API". With a `session` and no details: a new link
+ * (`renew-link.ts`); with a `session` and the details: the next attempt (`next-attempt.ts`).
+ */
 import { Hono } from 'hono/tiny';
 import { createMiddleware } from 'hono/factory';
 import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
 import type { AppEnv } from '../app-env';
-import { countText, hashKey, holdOpen, releaseHolds } from '../lib/allowances';
+import { holdOpen, releaseHolds } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
 import { idempotency } from '../middleware/idempotency';
-import { clientIp, enforce, ipKey } from '../lib/limits';
+import { clientIp, ipKey } from '../lib/limits';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
-import { parsePhone } from '../lib/phone';
-import { createSession, sessionSecret } from './session';
+import { checkedPhone, spendText } from './phone-check';
+import { createSession, requireSession, sessionInvalid, sessionOwns, sessionSecret } from './session';
+import { nextAttempt } from './next-attempt';
 import { verifyTurnstile } from '../lib/turnstile';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault } from '../vendor-api/errors';
@@ -49,11 +53,26 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
   // The configuration guard refused the request unless the worker knows its own origin.
   const own = trustedOwnOrigin(cfg, c.req.url)!;
   const { data, text } = await readJson(c, (b) =>
-    'session' in b ? RenewLinkRequest : 'clientSecret' in b && !('name' in b) ? ResumeLinkRequest : OnboardingLinkRequest,
+    // The person's details make it a link request (a first link, or a next attempt); without them, a renewal or a resume.
+    'name' in b
+      ? OnboardingLinkRequest
+      : 'session' in b
+        ? RenewLinkRequest
+        : 'clientSecret' in b
+          ? ResumeLinkRequest
+          : OnboardingLinkRequest,
   );
-  if ('session' in data) return renewLink(c, data);
-  if (!('name' in data)) return resumeLink(c, data);
+  if (!('name' in data)) return 'session' in data ? renewLink(c, data) : resumeLink(c, data);
   const body = data;
+  if (body.session !== undefined) {
+    if (body.clientSecret !== undefined) {
+      throw validationError([{ issue: 'cannot be combined with session: give one', issueLocation: 'clientSecret' }]);
+    }
+    const session = await requireSession(c, body.session);
+    const v = await verifications(env).read(session.vid);
+    if (!sessionOwns(session, v)) throw sessionInvalid();
+    return nextAttempt(c, v, body, 'session');
+  }
   const origin = normaliseOrigin(c.req.header('Origin') ?? '')!; // the origin guard let only partner origins through
   const partner = c.get('partner')!;
 
@@ -67,9 +86,10 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     }
     started = await clientSecretVerification(c, body.clientSecret);
     const status = lifecycle(started);
+    // The person's next attempt, with the corrected details.
+    if (status === 'requires_input') return nextAttempt(c, started, body, 'clientSecret');
     // A link exists already: the same one again (no second vendor link), or a new one once it expired.
-    if (status === 'open' || status === 'requires_input')
-      return resumeLink(c, { clientSecret: body.clientSecret, lang: body.lang, returnUrl: body.returnUrl });
+    if (status === 'open') return resumeLink(c, { clientSecret: body.clientSecret, lang: body.lang, returnUrl: body.returnUrl });
     if (status === 'final') {
       throw new ApiError(409, 'VERIFICATION_ENDED', 'This verification has ended already.', [
         { issue: 'belongs to a verification that has ended', issueLocation: 'clientSecret' },
@@ -81,17 +101,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
   }
   const customerRef = started ? started.customerRef : body.customerRef;
 
-  const { phone, issues } = parsePhone(body.phone.code, body.phone.number);
-  if (!phone) throw validationError(issues);
-  if (body.sendSMS) {
-    const allowed = cfg.sms.allowedCountries;
-    if (!phone.country || !allowed.includes(phone.country)) {
-      // A valid mobile that may not get a text: its own code, so the widget can offer "continue on this device".
-      throw new ApiError(400, 'SMS_NOT_ALLOWED', 'This number cannot receive a text message from this service.', [
-        { issue: 'cannot receive a text message from this service', issueLocation: 'phone.number' },
-      ]);
-    }
-  }
+  const phone = checkedPhone(cfg, body.phone, body.sendSMS === true);
 
   // Every text costs money and reaches a stranger's phone: with a real vendor a
   // texted link needs the bot check, unless the operator turned that off on
@@ -146,11 +156,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     }
     if (botChecked) idempotent.botChecked();
     const verificationId = started?.id ?? newVerificationId();
-    // Per number, whichever partner asks: a minute's texts, and a day's.
-    if (body.sendSMS) {
-      await enforce(env, 'RL_SMS', await hashKey(env, 'sms', phone.e164), 'text messages to this number');
-      await countText(env, phone.e164, verificationId);
-    }
+    if (body.sendSMS) await spendText(env, phone, verificationId);
     // Open verifications per client and per partner; given back when it ends (or its link is never made).
     holdId = verificationId;
     holds = await holdOpen(env, verificationId, ipKey(clientIp(c.req.raw.headers)), partner.id);

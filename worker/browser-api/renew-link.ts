@@ -1,18 +1,24 @@
 /**
- * `POST /api/onboarding-link` with a `session` instead of the person's
- * details (docs/handoff.md "Cross-device handoff"): a new link for a verification
- * whose link expired, for the same vendor entity (`entity: {entityId}`) and
- * the same verificationId, the same way it went before (this device, or a QR
- * code / copied link). Never a text message: a texted link goes again only
- * when the person asks, with the details they typed.
+ * A new vendor link for a verification that has one, for the same vendor
+ * entity (`entity: {entityId}`) and the same verificationId, the same way it
+ * went before (this device, a QR code / copied link, or a text), with the
+ * same code (docs/handoff.md "Cross-device handoff"):
+ *
+ * - `POST /api/onboarding-link` with a `session` instead of the person's
+ *   details (`renewLink`): its link expired. A texted link goes again only
+ *   when the person asks ("Send again"): then the body carries the phone
+ *   number and `sendSMS`, and nothing else personal.
+ * - the person's next attempt (`next-attempt.ts`): the corrected details
+ *   update the same entity.
  */
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
-import type { OnboardingLinkAnswer, RenewLinkRequest } from '../contract';
+import type { OnboardingLinkAnswer, OnboardingLinkRequest, RenewLinkRequest } from '../contract';
 import type { AppEnv } from '../app-env';
 import { ApiError, validationError } from '../lib/errors';
 import { clientIp } from '../lib/limits';
-import { MAX_RENEWALS, type Renewal } from '../verifications/verification';
+import type { ParsedPhone } from '../lib/phone';
+import { MAX_RENEWALS, type Renewal, type Verification } from '../verifications/verification';
 import { renewable, shownLinkExpiry } from '../verifications/lifecycle';
 import { verifications } from '../verifications/verification-store';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
@@ -25,31 +31,59 @@ import { VendorError } from '../vendor-api/client';
 import { vendorFault, vendorMismatch } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
 import { handoffUrls, redirectUrl } from '../handoff/urls';
+import { checkedPhone, spendText } from './phone-check';
 
 const ended = (issue: string) =>
   new ApiError(409, 'VERIFICATION_ENDED', 'This verification can no longer get a new link. Please start again.', [
     { issue, issueLocation: 'session' },
   ]);
 
+type Details = Pick<z.output<typeof OnboardingLinkRequest>, 'name' | 'dateOfBirth'>;
+
+/** What a new link is made with besides the verification. */
+export interface Relink {
+  lang?: string | undefined;
+  returnUrl?: string | undefined;
+  turnstileToken?: string | undefined;
+  /** A next attempt: the corrected details, for the same entity. */
+  details?: Details;
+  /** The number to text (a texted link's "Send again", or its next attempt). */
+  phone?: ParsedPhone;
+}
+
 export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewLinkRequest>) {
-  const env = c.env;
-  const partner = c.get('partner')!;
   const session = await requireSession(c, body.session);
-  const store = verifications(env);
-  const v = await store.read(session.vid);
+  const v = await verifications(c.env).read(session.vid);
   if (!sessionOwns(session, v)) throw sessionInvalid();
   const allowed = renewable(v);
   if (allowed === 'ended') throw ended('belongs to a verification that has ended');
   if (allowed === 'renewals') throw ended(`has had its ${MAX_RENEWALS} new links`);
-  const h = v.handoff;
-  if (h?.kind === 'sms') {
-    throw new ApiError(409, 'RENEWAL_NOT_ALLOWED', 'A texted link is sent again only when the person asks (Send again).', [
-      { issue: 'belongs to a texted link: send it again with the details', issueLocation: 'session' },
-    ]);
+  const texted = v.handoff?.kind === 'sms';
+  if (texted !== (body.sendSMS === true)) {
+    throw texted
+      ? new ApiError(409, 'RENEWAL_NOT_ALLOWED', 'A texted link is sent again only when the person asks (Send again).', [
+          { issue: 'belongs to a texted link: send it again with sendSMS and the phone number', issueLocation: 'session' },
+        ])
+      : validationError([{ issue: 'is only for a texted link', issueLocation: 'sendSMS' }]);
   }
+  let phone: ParsedPhone | undefined;
+  if (texted) {
+    if (!body.phone) throw validationError([{ issue: 'is required to send the link again', issueLocation: 'phone' }]);
+    phone = checkedPhone(c.var.config, body.phone, true);
+  }
+  const { phone: _typed, ...rest } = body;
+  return relink(c, v, { ...rest, ...(phone ? { phone } : {}) });
+}
+
+/** The new link, stored through the lifecycle's renewal (or, in `requires_input`, its next attempt), and the answer. */
+export async function relink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink) {
+  const env = c.env;
+  const partner = c.get('partner')!;
+  const store = verifications(env);
+  const h = v.handoff;
   // The configuration guard refused the request unless the worker knows its own origin.
   const own = trustedOwnOrigin(c.var.config, c.req.url)!;
-  const pages = handoffUrls(own, v.id, body.lang);
+  const pages = handoffUrls(own, v.id, r.lang);
   let returnTo: string;
   let returnSecret: string | undefined;
   if (h) {
@@ -57,29 +91,52 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
     returnSecret = h.browserKey ? randomToken() : h.returnSecret;
     returnTo = pages.back(returnSecret);
   } else {
-    returnTo = v.server?.returnUrl ?? body.returnUrl ?? v.partnerOrigin;
+    returnTo = v.server?.returnUrl ?? r.returnUrl ?? v.partnerOrigin;
     if (!isReturnOrigin(own, partner, normaliseOrigin(returnTo))) {
       throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
     }
   }
+  const texted = h?.kind === 'sms';
+  if (texted && !r.phone) throw validationError([{ issue: 'is required for a texted link', issueLocation: 'phone' }]);
   await verifyTurnstile(
     c.var.config,
     partner.turnstileSecret,
-    body.turnstileToken,
+    r.turnstileToken,
     clientIp(c.req.raw.headers),
     new URL(v.partnerOrigin).hostname,
   );
+  if (texted && r.phone) await spendText(env, r.phone, v.id);
 
   let link;
   try {
+    const name = r.details?.name;
     link = await vendorFor(c, partner).onboardingUrl({
       applicationRef: c.get('requestId'),
       consent: true,
       ...(v.customerRef ? { customerRef: v.customerRef } : {}),
-      // The entity the first link created: nothing personal travels again.
-      entity: { entityId: v.entityId },
+      // The entity the first link created: only a next attempt's corrected details travel again.
+      entity:
+        r.details && name
+          ? {
+              entityId: v.entityId,
+              entityType: 'INDIVIDUAL',
+              name: {
+                ...(name.givenName ? { givenName: name.givenName } : {}),
+                ...(name.middleName ? { middleName: name.middleName } : {}),
+                familyName: name.familyName,
+              },
+              dateOfBirth: { dateOfBirth: r.details.dateOfBirth },
+            }
+          : { entityId: v.entityId },
       ...(partner.flowId ? { flowId: partner.flowId } : {}),
-      sendSMS: false,
+      sendSMS: texted,
+      ...(r.phone ? { phoneCode: r.phone.code, phoneNumber: r.phone.national } : {}),
+      ...(texted
+        ? {
+            ...(partner.smsSenderName ? { senderName: partner.smsSenderName } : {}),
+            ...(partner.smsTemplateId ? { messageTemplateId: partner.smsTemplateId } : {}),
+          }
+        : {}),
       successRedirectURL: redirectUrl(returnTo, 'success'),
       errorRedirectURL: redirectUrl(returnTo, 'error'),
     });
@@ -90,10 +147,11 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
     throw vendorMismatch();
   }
   const now = c.var.clock();
-  const openToken = h ? randomToken() : undefined;
+  const openToken = h?.kind === 'link' ? randomToken() : undefined;
   const renewal: Renewal = {
     urlExpiry: link.urlExpiry,
     ...(openToken && returnSecret ? { link: { openToken, hostedUrl: link.url, returnSecret } } : {}),
+    ...(texted && returnSecret ? { sms: { returnSecret } } : {}),
     // A server-started verification keeps its link, so a resume answers the new one.
     ...(v.link && !h ? { sameDevice: { url: link.url, urlExpiry: link.urlExpiry, status: link.status } } : {}),
   };
@@ -101,12 +159,13 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
   if (!after) throw ended('belongs to a verification that has ended');
   const handoffUrl = openToken ? pages.open(openToken) : undefined;
   const answer: OnboardingLinkAnswer = {
-    url: handoffUrl ?? link.url,
-    // The same code as before: the first device keeps showing it.
+    // A texted link: this device never gets the hosted URL, only the code.
+    ...(texted ? {} : { url: handoffUrl ?? link.url }),
+    // The same code as before: the first device keeps showing it, and every earlier link wants it.
     ...(h?.code ? { claimCode: h.code } : {}),
     urlExpiry: shownLinkExpiry(link.urlExpiry, after.linkExpiresAt),
     status: link.status,
-    smsSent: false,
+    smsSent: texted,
     session: await createSession(
       (await sessionSecret(env))!,
       { entityId: v.entityId, verificationId: v.id, origin: v.partnerOrigin, partnerId: partner.id },

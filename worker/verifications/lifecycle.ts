@@ -193,8 +193,9 @@ export function renewable(v: Verification): 'ok' | 'ended' | 'renewals' {
  * renew, or attempt: a new vendor link for the same entity. In
  * `requires_input` it is the person's next attempt (back to `open`, the
  * earlier check forgotten as a hint); otherwise a renewal of an expired link,
- * at most MAX_RENEWALS. The new expiry and deadline, and for a QR or copied
- * link the new single-use token and hosted flow (not opened yet).
+ * at most MAX_RENEWALS ("Send again" of a texted link is one). The new expiry
+ * and deadline, and for a QR or copied link the new single-use token and
+ * hosted flow (not opened yet). A handoff's code never changes.
  */
 export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSettings): Verification | undefined {
   if (renewable(v) !== 'ok') return undefined;
@@ -209,6 +210,10 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
       r.link.returnSecret === h.returnSecret
         ? { ...h, ...r.link, opened: false }
         : { kind: 'link', ...r.link, ...(h.code !== undefined ? { code: h.code, tries: h.tries ?? 0 } : {}) };
+  }
+  if (r.sms && h?.kind === 'sms' && r.sms.returnSecret !== h.returnSecret) {
+    // Every text of it keeps the one code; a spent return secret starts afresh, as for a QR link.
+    handoff = { kind: 'sms', returnSecret: r.sms.returnSecret, code: h.code, tries: h.tries };
   }
   const t = linkTimes(r.urlExpiry, now, s);
   const { requiresInputAt: _wait, checkId: _c, token: _t, ...rest } = v;

@@ -171,6 +171,8 @@ export interface Renewal {
   urlExpiry: string;
   /** A QR or copied link's new single-use token and hosted flow; the return secret it was made with. */
   link?: { openToken: string; hostedUrl: string; returnSecret: string };
+  /** A texted link sent again (or a next attempt's text): the return secret it was made with. */
+  sms?: { returnSecret: string };
   /** A link on this device: the vendor's answer, kept so a resume answers it again. */
   sameDevice?: { url: string; urlExpiry: string; status: string };
 }

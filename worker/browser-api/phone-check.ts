@@ -1,0 +1,31 @@
+/**
+ * The person's phone number on a link request: a valid mobile, and for a
+ * texted link one this service may text (SMS_ALLOWED_COUNTRIES), with the
+ * per-number allowances spent. One rule for a first link, a next attempt and
+ * "Send again".
+ */
+import type { Env } from '../lib/env';
+import { countText, hashKey } from '../lib/allowances';
+import { ApiError, validationError } from '../lib/errors';
+import { enforce } from '../lib/limits';
+import { parsePhone, type ParsedPhone } from '../lib/phone';
+import type { Config } from '../config';
+
+/** The parsed number, or a 400 naming the field; `SMS_NOT_ALLOWED` for a number that may not get a text. */
+export function checkedPhone(cfg: Config, given: { code: string; number: string }, sendSMS: boolean): ParsedPhone {
+  const { phone, issues } = parsePhone(given.code, given.number);
+  if (!phone) throw validationError(issues);
+  if (sendSMS && (!phone.country || !cfg.sms.allowedCountries.includes(phone.country))) {
+    // A valid mobile that may not get a text: its own code, so the widget can offer "continue on this device".
+    throw new ApiError(400, 'SMS_NOT_ALLOWED', 'This number cannot receive a text message from this service.', [
+      { issue: 'cannot receive a text message from this service', issueLocation: 'phone.number' },
+    ]);
+  }
+  return phone;
+}
+
+/** Per number, whichever partner asks: a minute's texts, and a day's. */
+export async function spendText(env: Env, phone: ParsedPhone, verificationId: string): Promise<void> {
+  await enforce(env, 'RL_SMS', await hashKey(env, 'sms', phone.e164), 'text messages to this number');
+  await countText(env, phone.e164, verificationId);
+}
