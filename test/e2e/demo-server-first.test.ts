@@ -27,6 +27,8 @@ describe('the demo started from the server', () => {
       );
       assert.equal(await page.locator('kyc-onboard').getAttribute('customer-ref'), null, 'the page sets no reference');
       const w = widget(page);
+      // The country code follows the browser's region (en-US here) unless the page says otherwise: an Australian number.
+      await w.getByLabel('Country code').fill('+61');
       await w.getByLabel('Mobile number').fill('412 345 678');
       await w.getByRole('checkbox').check();
       await submit(page);
