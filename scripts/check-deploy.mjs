@@ -26,7 +26,9 @@ export const WORKER_GZIP_BUDGET = 100 * 1024;
  * only: `npm start`, the tests and a deliberate DEMO=on demo, never `npm run
  * deploy`.
  */
-export const LOCAL_GZIP_BUDGET = 128 * 1024;
+// Raised from 128 KB when the lifecycle, the webhook outbox, attempts, entity search and the sandbox's outcome
+// routes came in (132.7 KB): the contract budgets production only.
+export const LOCAL_GZIP_BUDGET = 136 * 1024;
 
 /** Names that exist only in the sandbox or the demo: none may be in the production bundle. */
 export const SANDBOX_NAMES = [
