@@ -67,6 +67,8 @@ describe('start from the server', () => {
         assert.match(prefilledDob, /^\d{4}-\d{1,2}-\d{1,2}$/);
         assert.equal(await page.locator('kyc-onboard').getAttribute('client-secret'), null, 'the secret is a property, not markup');
         assert.doesNotMatch(await page.content(), /_secret_/);
+        // The country code follows the browser's region (en-US here): an Australian number says so.
+        await w.getByLabel('Country code').fill('+61');
         await w.getByLabel('Mobile number').fill('412 345 678');
         await w.getByRole('checkbox').check();
         await submit(page);

@@ -300,7 +300,8 @@ describe('the packed widget in fresh apps', { concurrency: false }, () => {
             document.querySelector('kyc-onboard')?.shadowRoot?.querySelector<HTMLInputElement>('input[name="familyName"]')?.value ===
             'Lovelace',
         );
-        await fillForm(page, { mobileNumber: '412 345 678', consent: true });
+        // The country code follows the browser's region (en-US here): an Australian number says so.
+        await fillForm(page, { countryCode: '+61', mobileNumber: '412 345 678', consent: true });
         await submit(page);
         await page.waitForURL(new RegExp(`^${worker.url}/sandbox/flow/`));
         await page.getByRole('button', { name: 'Complete verification' }).click();
