@@ -1,10 +1,13 @@
 /**
- * The flow as a Lit reactive controller: the state, what the person typed,
- * the checks before any request, and faults. What happens after the person
- * submits (the link request, the redirect, the texted link, the return from
- * the hosted flow, polling) is the run: a chunk (`run/`) loaded on the first
- * interaction with the form, or at once on a return, so the script a page
- * loads first holds only what the form needs.
+ * The flow as a Lit reactive controller: the state (the one union the render
+ * follows, reflected on the host), what the person typed, the checks before
+ * any request, and faults. What happens after the person submits (the link
+ * request, the redirect, the texted link, the return from the hosted flow,
+ * polling) is the run: a chunk (`run/`) loaded on the first interaction with
+ * the form, or at once on a return, so the script a page loads first holds
+ * only what the form needs. The views and the run see the flow through
+ * `FlowApi` (flow-api.ts); nothing outside this class touches its private
+ * members.
  */
 import { html, nothing, type ReactiveController } from 'lit';
 import type { Failure } from './api.js';
@@ -118,6 +121,7 @@ export class Flow implements ReactiveController, FlowApi {
       );
   };
 
+  /** `locale`: the element's language and strings (a controller of its own, `Locale`). */
   constructor(
     readonly host: FlowHost,
     readonly locale: FlowLocale,
