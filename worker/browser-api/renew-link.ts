@@ -19,8 +19,8 @@ import { ApiError, validationError } from '../lib/errors';
 import { clientIp } from '../lib/limits';
 import type { ParsedPhone } from '../lib/phone';
 import { MAX_RENEWALS, type Renewal, type Verification } from '../verifications/verification';
-import { renewable, shownLinkExpiry } from '../verifications/lifecycle';
-import { verifications } from '../verifications/verification-store';
+import { renewable, requiresInput, shownLinkExpiry } from '../verifications/lifecycle';
+import { currentCheck, verifications } from '../verifications/verification-store';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { qrModules } from '../handoff/qr';
@@ -106,6 +106,9 @@ export async function relink(c: Context<AppEnv>, v: Verification & { entityId: s
     new URL(v.partnerOrigin).hostname,
   );
   if (texted && r.phone) await spendText(env, r.phone, v.id);
+  // A renewal replaces a link the person may still complete (an earlier text, a flow open on a phone):
+  // its check, as the vendor names it, stays askable. A next attempt is about its new link alone.
+  const replacedCheck = requiresInput(v) ? undefined : await currentCheck(env, v);
 
   let link;
   try {
@@ -150,6 +153,7 @@ export async function relink(c: Context<AppEnv>, v: Verification & { entityId: s
   const openToken = h?.kind === 'link' ? randomToken() : undefined;
   const renewal: Renewal = {
     urlExpiry: link.urlExpiry,
+    ...(replacedCheck !== undefined ? { replacedCheck } : {}),
     ...(openToken && returnSecret ? { link: { openToken, hostedUrl: link.url, returnSecret } } : {}),
     ...(texted && returnSecret ? { sms: { returnSecret } } : {}),
     // A server-started verification keeps its link, so a resume answers the new one.
