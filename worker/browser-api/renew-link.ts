@@ -10,6 +10,9 @@
  *   number and `sendSMS`, and nothing else personal.
  * - the person's next attempt (`next-attempt.ts`): the corrected details
  *   update the same entity.
+ *
+ * The link a renewal replaces can still be completed (an earlier text, a
+ * flow still open on a phone): its check stays one the worker asks about.
  */
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
