@@ -81,7 +81,8 @@ describe('the SMS path', () => {
 
   it(
     '"Send again" until the worker refuses (429): one code throughout, the page says when to retry, and the FIRST text’s link completes with it',
-    { timeout: 120_000 },
+    // Up to eight texts and two browsers: 180 s on a loaded machine.
+    { timeout: 240_000 },
     async () => {
       await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
         const { page } = laptop;
@@ -132,7 +133,7 @@ describe('the SMS path', () => {
       });
     },
   );
-  it('after "Send again", the newest text’s link completes with the same code', { timeout: 90_000 }, async () => {
+  it('after "Send again", the newest text’s link completes with the same code', { timeout: 180_000 }, async () => {
     await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
       const { page } = laptop;
       await page.goto(worker.url + '/');
