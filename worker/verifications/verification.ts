@@ -70,6 +70,16 @@ export interface Verification {
   redactedAt?: number;
   checkId?: string;
   token?: string;
+  /**
+   * The vendor's check ids of this attempt's earlier links (a text before
+   * "Send again", an expired QR link's flow still open on a phone), as the
+   * vendor itself named them when asked about the entity just before the
+   * newer link replaced them, never as a browser said. Each poll asks about
+   * them by id as well as about the entity (which answers the newest link), so
+   * whichever link the person completes is credited. A next attempt starts
+   * with none.
+   */
+  earlierChecks?: string[];
   /** `CHECKING` or a final check status. */
   status: string;
   finalAt?: number;
@@ -175,6 +185,8 @@ export interface Renewal {
   sms?: { returnSecret: string };
   /** A link on this device: the vendor's answer, kept so a resume answers it again. */
   sameDevice?: { url: string; urlExpiry: string; status: string };
+  /** The check of the link this one replaces, as the vendor named it when asked about the entity just before. */
+  replacedCheck?: string;
 }
 
 /** Wrong codes allowed before a handoff ends (the verification ends with the last). */
