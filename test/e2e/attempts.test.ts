@@ -8,7 +8,19 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ALICE, assertStopped, axeViolations, dateOfBirthValue, en, fillForm, openBrowser, startStack, submit, waitForState, widget } from './helpers';
+import {
+  ALICE,
+  assertStopped,
+  axeViolations,
+  dateOfBirthValue,
+  en,
+  fillForm,
+  openBrowser,
+  startStack,
+  submit,
+  waitForState,
+  widget,
+} from './helpers';
 
 describe('a second attempt', () => {
   it('NO_MATCH → "Check your details and try again" → corrected name → final, same verificationId', { timeout: 120_000 }, async () => {

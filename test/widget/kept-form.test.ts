@@ -6,7 +6,7 @@ import { expect, fixtureCleanup } from '@open-wc/testing';
 import { HttpResponse } from 'msw';
 import type { ResultAnswer } from '../../worker/contract.js';
 import type { KycOnboard } from '../../widget/index.js';
-import { $, fillValid, linkAnswer, mockApi, mount, submit, text, until, waitState } from './helpers.js';
+import { $, fillValid, linkAnswer, maybe, mockApi, mount, submit, text, until, waitState } from './helpers.js';
 
 const startUrl = location.href;
 afterEach(() => {
@@ -27,7 +27,10 @@ const requiresInput = (formKey?: string): ResultAnswer => ({
 });
 
 /** Everything this tab's sessionStorage holds, as one string. */
-const stored = () => Object.keys(sessionStorage).map((k) => `${k}=${sessionStorage.getItem(k)}`).join('\n');
+const stored = () =>
+  Object.keys(sessionStorage)
+    .map((k) => `${k}=${sessionStorage.getItem(k)}`)
+    .join('\n');
 
 /** Submit `person` on the hosted-flow path; the link request's form key (the page "navigates" nowhere). */
 async function leaveForHostedFlow(): Promise<string> {
@@ -110,7 +113,7 @@ describe('<kyc-onboard> keeps the form encrypted across the hosted flow', () => 
     const el = await mount();
     await until(() => text(el).includes('Change my details'), `the ways on (${text(el)})`);
     [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Change my details')!.click();
-    await until(() => $(el, '#familyName')?.value === 'Quartermaine', 'the form filled');
+    await until(() => (maybe(el, '#familyName') as HTMLInputElement | null)?.value === 'Quartermaine', 'the form filled');
     expect(values(el)).to.deep.equal(filled);
     expect(calls.result.every((c) => c.body.session === 'sess-123')).to.equal(true);
   });

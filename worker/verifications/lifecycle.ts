@@ -370,8 +370,7 @@ export const canceled = (v: Verification, now: number): Verification | undefined
  * statuses and the times stay. An open verification is canceled with it.
  */
 export function redacted(v: Verification, now: number): Verification {
-  const { customerRef: _r, entityId: _e, checkId: _c, token: _t, link: _l, handoff: _h, holds: _o, server, attempts, ...rest } =
-    keyless(v);
+  const { customerRef: _r, entityId: _e, checkId: _c, token: _t, link: _l, handoff: _h, holds: _o, server, attempts, ...rest } = keyless(v);
   const { returnUrl: _u, entityId: _se, ...serverRest } = server ?? {};
   const base: Verification = {
     ...rest,
