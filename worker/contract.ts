@@ -112,6 +112,12 @@ export const OnboardingLinkRequest = z.strictObject({
    * verification and vendor entity get a new link.
    */
   session: z.optional(sessionToken()),
+  /**
+   * The widget's form key (32 random bytes, base64url): it keeps the form's values in this tab encrypted with it,
+   * and the worker keeps the key in the verification's record (never the values) so that the form comes back
+   * filled after the trip to the hosted flow. Only the session holder gets it back, while the verification is open.
+   */
+  formKey: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'must be 32 bytes in base64url'))),
 });
 export type OnboardingLinkRequest = z.input<typeof OnboardingLinkRequest>;
 
@@ -207,6 +213,8 @@ export interface ResultAnswer {
   status?: 'created' | 'open' | 'requires_input' | 'final';
   /** With `requires_input`: how the last attempt ended. */
   lastAttempt?: { checkStatus: string };
+  /** Asked with the session, while open or `requires_input`: the form key its link request brought (see `OnboardingLinkRequest`). */
+  formKey?: string;
   /**
    * Once the status is final: a signed result token (ES256 JWS) for the
    * partner's server to verify against `/.well-known/jwks.json`. A browser's

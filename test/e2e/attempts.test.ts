@@ -8,7 +8,19 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ALICE, assertStopped, axeViolations, en, fillForm, openBrowser, startStack, submit, waitForState, widget } from './helpers';
+import {
+  ALICE,
+  assertStopped,
+  axeViolations,
+  dateOfBirthValue,
+  en,
+  fillForm,
+  openBrowser,
+  startStack,
+  submit,
+  waitForState,
+  widget,
+} from './helpers';
 
 describe('a second attempt', () => {
   it('NO_MATCH → "Check your details and try again" → corrected name → final, same verificationId', { timeout: 120_000 }, async () => {
@@ -45,9 +57,26 @@ describe('a second attempt', () => {
       assert.deepEqual(await axeViolations(page), [], 'the requires_input state is axe-clean');
       const firstLink = (await events()).find((e) => e.type === 'kyc-link')!;
 
-      // Back from the hosted flow in this tab the page was loaded afresh, and the widget keeps no
-      // names or birth dates in storage: the details are typed again, the family name corrected.
-      await fillForm(page, ALICE);
+      // Back from the hosted flow in this tab the page was loaded afresh: the form comes back as it was
+      // (kept encrypted in this tab, opened with the worker's key). Nothing readable is in storage.
+      const w = widget(page);
+      await page.waitForFunction(
+        () => document.querySelector('kyc-onboard')?.shadowRoot?.querySelector<HTMLInputElement>('#familyName')?.value === 'Nomatch',
+      );
+      const storage = await page.evaluate(() =>
+        Object.keys(sessionStorage)
+          .filter((k) => k.startsWith('kyc-onboard'))
+          .map((k) => sessionStorage.getItem(k))
+          .join('\n'),
+      );
+      for (const clear of ['Nomatch', ALICE.givenName, ALICE.dateOfBirth, ALICE.mobileNumber, ALICE.mobileNumber.replace(/ /g, '')])
+        assert.ok(!storage.includes(clear), `sessionStorage holds ${clear} in clear`);
+      assert.equal(await w.getByLabel('Given name').inputValue(), ALICE.givenName);
+      assert.equal(await dateOfBirthValue(page), ALICE.dateOfBirth);
+      assert.equal(await w.getByLabel('Mobile number').inputValue(), ALICE.mobileNumber);
+      // The person corrects only the family name (and gives consent again), then sends it.
+      await w.getByLabel('Family name').fill(ALICE.familyName);
+      await w.getByRole('checkbox').check();
       await submit(page);
       await page.waitForURL(/\/sandbox\/flow\//);
       await page.getByText('Alice Citizen').waitFor();

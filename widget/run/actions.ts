@@ -4,9 +4,10 @@
  * `SMS_NOT_ALLOWED`) "Continue on this device", "Start again" and (back from
  * the hosted flow) "Continue the check".
  */
-import { isFailure, withdrawLink } from '../api.js';
+import { getResult, isFailure, withdrawLink } from '../api.js';
 import type { RunContext } from './context.js';
-import { backToForm, fail, redirect } from './outcome.js';
+import { backToForm, fail, redirect, refill } from './outcome.js';
+import { hasKeptForm } from './kept-form.js';
 import { check } from './poll.js';
 
 export interface RunActions {
@@ -16,6 +17,26 @@ export interface RunActions {
   continueHere: () => void;
   startAgain: () => void;
   continueCheck: () => void;
+}
+
+/**
+ * "Start again", "Change my details": the form, with every value as the person left it; after the trip to the
+ * hosted flow (the page loaded afresh) with the values this tab kept, opened with the worker's key (asked for once
+ * with the session when no result answer brought it yet). Any failure leaves the form as it is.
+ */
+async function startAgain(r: RunContext): Promise<void> {
+  const stored = r.d.readStored();
+  let key = r.formKey;
+  backToForm(r);
+  void r.flow.focus('input');
+  if (!key && stored && hasKeptForm()) {
+    try {
+      key = (await getResult(r.host.endpoint, { session: stored.session })).formKey;
+    } catch {
+      return;
+    }
+  }
+  await refill(r, key);
 }
 
 /**
@@ -68,8 +89,7 @@ export function actionsOf(r: RunContext): RunActions {
     },
     /** "Start again", "Change my details": the form, with every value as the person left it. */
     startAgain() {
-      backToForm(r);
-      void flow.focus('input');
+      void startAgain(r);
     },
     continueCheck() {
       if (flow.link?.url) redirect(r, flow.link.url);

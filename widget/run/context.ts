@@ -13,6 +13,8 @@ export class RunContext {
   readonly host: FlowHost;
   /** The return's `checkId` and token, sent with each result request until a new link replaces them. */
   returnParams: Omit<ResultRequest, 'session'> = {};
+  /** The worker's key to the form values this tab kept (kept-form.ts), from its last result answer. */
+  formKey?: string;
   /** `customer-ref` beside `client-secret` was pointed out to the developer (once). */
   warnedRef = false;
   private _round?: AbortController;

@@ -7,6 +7,7 @@ import type { ResultAnswer } from '../../worker/contract.js';
 import { failure, isFailure } from '../api.js';
 import type { RunContext } from './context.js';
 import { fieldOfIssue } from './issues.js';
+import { dropForm, takeForm } from './kept-form.js';
 
 /** A fault: `error`, `kyc-error`, the worker's field issues on their fields, and a word to the developer where it is theirs to fix. */
 export function fail(r: RunContext, e: unknown, context: 'submit' | 'result'): void {
@@ -14,6 +15,8 @@ export function fail(r: RunContext, e: unknown, context: 'submit' | 'result'): v
   r.stop();
   const f = isFailure(e) ? e : failure('UNKNOWN', 0, false);
   flow.failure = { ...f, context };
+  // The verification has ended (or the session is gone): the values kept for it can never be opened.
+  if (context === 'result' && (f.status === 401 || f.status === 409)) dropForm();
   const unplaced: string[] = [];
   if (context === 'submit' && f.errorCode !== 'SMS_NOT_ALLOWED') {
     for (const issue of f.issues) {
@@ -48,6 +51,7 @@ export function redirect(r: RunContext, url: string): void {
 export function complete(r: RunContext, answer: ResultAnswer): void {
   const { flow, host, d } = r;
   d.writeStored();
+  dropForm();
   r.stop();
   flow.checkStatus = answer.checkStatus;
   r.set('complete');
@@ -73,6 +77,20 @@ export function requiresInput(r: RunContext, session: string): void {
   flow.failure = undefined;
   r.set('idle');
   void flow.focus('#focus');
+  void refill(r, r.formKey);
+}
+
+/**
+ * Back on the page after the hosted flow (loaded afresh): the values this tab kept, opened with the worker's key,
+ * go into the fields the person has not typed in since. Without them (no key, nothing kept, a garbled copy) the
+ * form stays as it is.
+ */
+export async function refill(r: RunContext, formKey: string | undefined): Promise<void> {
+  const kept = await takeForm(formKey);
+  const flow = r.flow;
+  if (!kept || !flow.showsForm()) return;
+  for (const [k, x] of Object.entries(kept)) if (x && !flow.typed.has(k)) flow.values[k as keyof typeof kept] = x;
+  r.host.requestUpdate();
 }
 
 /** The form again, with every value as the person left it; the session is forgotten. */

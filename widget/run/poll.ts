@@ -28,6 +28,7 @@ export async function poll(r: RunContext, session: string, long: boolean): Promi
     try {
       const answer = await getResult(host.endpoint, { session, ...r.returnParams }, signal);
       if (signal.aborted) return;
+      if (answer.formKey) r.formKey = answer.formKey;
       if (answer.status === 'requires_input') {
         requiresInput(r, session);
         return;

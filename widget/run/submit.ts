@@ -3,6 +3,7 @@ import type { OnboardingLinkRequest, RenewLinkRequest } from '../../worker/contr
 import { isFailure } from '../api.js';
 import type { RunContext } from './context.js';
 import { requestLink } from './link.js';
+import { dropForm, keepForm } from './kept-form.js';
 import { fail } from './outcome.js';
 import { poll } from './poll.js';
 import { pageUrl } from './return.js';
@@ -32,6 +33,7 @@ export async function submit(r: RunContext, sendSMS: boolean, handoff = false): 
   flow.resendWait = 0;
   const signal = r.round(); // also stops the polling of an earlier link ("Send again")
   r.returnParams = {}; // a new link: an earlier return's checkId/token no longer apply
+  r.formKey = undefined; // and an earlier link's form key
   const full: OnboardingLinkRequest = { ...toRequest(flow.values), returnUrl: host.returnUrl || pageUrl() };
   if (sendSMS) full.sendSMS = true;
   else if (handoff) full.handoff = true;
@@ -44,6 +46,13 @@ export async function submit(r: RunContext, sendSMS: boolean, handoff = false): 
   else if (host.customerRef) full.customerRef = host.customerRef;
   // "Send again": a new text of the same verification (its session and the number), never a new code.
   const texted = again ? d.readStored() : undefined;
+  // To the hosted flow in this tab: the page loads afresh on the way back, so the values are kept here, encrypted,
+  // with the key at the worker (kept-form.ts). Any other way keeps the page: nothing to keep.
+  if (!sendSMS && !handoff && !texted) {
+    const formKey = await keepForm(flow.values);
+    if (signal.aborted) return;
+    if (formKey) full.formKey = formKey;
+  } else if (!texted) dropForm();
   const body: OnboardingLinkRequest | RenewLinkRequest = texted?.phone
     ? { session: texted.session, sendSMS: true, phone: full.phone, lang }
     : full;

@@ -39,5 +39,6 @@ export async function nextAttempt(
     turnstileToken: body.turnstileToken,
     details: { name: body.name, dateOfBirth: body.dateOfBirth },
     phone,
+    ...(body.formKey ? { formKey: body.formKey } : {}),
   });
 }

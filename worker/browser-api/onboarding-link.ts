@@ -220,6 +220,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
         holds,
         ...(handoff ? { handoff } : {}),
         link: kept,
+        ...(body.formKey ? { formKey: body.formKey } : {}),
       });
       // Another request made its link meanwhile (or it was canceled): that one stands.
       if (!linked)
@@ -240,6 +241,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
           holds,
           ...(handoff ? { handoff } : {}),
           ...(partner.maxAttempts ? { maxAttempts: partner.maxAttempts } : {}),
+          ...(body.formKey ? { formKey: body.formKey } : {}),
         },
         link.urlExpiry,
         now,

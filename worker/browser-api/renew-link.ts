@@ -52,6 +52,8 @@ export interface Relink {
   details?: Details;
   /** The number to text (a texted link's "Send again", or its next attempt). */
   phone?: ParsedPhone;
+  /** A next attempt's form key (the widget keeps the corrected values encrypted with it). */
+  formKey?: string;
 }
 
 export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewLinkRequest>) {
@@ -161,6 +163,7 @@ export async function relink(c: Context<AppEnv>, v: Verification & { entityId: s
     ...(texted && returnSecret ? { sms: { returnSecret } } : {}),
     // A server-started verification keeps its link, so a resume answers the new one.
     ...(v.link && !h ? { sameDevice: { url: link.url, urlExpiry: link.urlExpiry, status: link.status } } : {}),
+    ...(r.formKey ? { formKey: r.formKey } : {}),
   };
   const after = await store.renew(v.id, renewal);
   if (!after) throw ended('belongs to a verification that has ended');

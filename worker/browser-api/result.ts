@@ -17,7 +17,7 @@ import { VendorError } from '../vendor-api/client';
 import { vendorFault } from '../vendor-api/errors';
 import { readJson } from '../lib/validation';
 import { ApiError, validationError } from '../lib/errors';
-import { awaitingClaim, isFinal, lifecycle, requiresInput } from '../verifications/lifecycle';
+import { awaitingClaim, formKeyFor, isFinal, lifecycle, requiresInput } from '../verifications/lifecycle';
 import { clientSecretVerification, verificationClosed } from './client-secret';
 
 /**
@@ -91,6 +91,9 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   };
   if (v.handoff?.kind === 'link' && v.handoff.opened && !isFinal(v)) answer.phoneOpened = true;
   if (v.handoff?.returned && !awaitingClaim(v) && !isFinal(v)) answer.phoneReturned = true;
+  // Only to the session holder, only while open or requires_input: the widget fills its form again with it.
+  const formKey = formKeyFor(v);
+  if (formKey) answer.formKey = formKey;
   if (isFinal(v)) answer.resultToken = await issueResultToken(c.env, v, c.var.clock());
   return c.json(answer);
 });

@@ -13,7 +13,8 @@
  * the vendor was being asked is never undone.
  *
  * What decides a verification has expired: `expiryDue`. Where a redaction
- * deletes data: `redacted`.
+ * deletes data: `redacted`. Who may have the widget's form key: `formKeyFor`
+ * (every end transition drops it).
  */
 import {
   CHECKING,
@@ -75,6 +76,18 @@ export function lifecycle(v: Verification): State {
   if (v.requiresInputAt !== undefined) return 'requires_input';
   return v.linkCreatedAt === undefined && v.entityId === undefined ? 'created' : 'open';
 }
+
+/**
+ * The widget's form key, for the session holder: only while the verification is open or waiting for the next
+ * attempt. (Every end transition drops it from the record as well.)
+ */
+export function formKeyFor(v: Verification): string | undefined {
+  const state = lifecycle(v);
+  return state === 'open' || state === 'requires_input' ? v.formKey : undefined;
+}
+
+/** The record without the widget's form key: what every end leaves. */
+const keyless = ({ formKey: _key, ...rest }: Verification): Verification => rest;
 
 export const endedAt = (v: Verification) => v.canceledAt ?? v.finalAt ?? v.expiredAt;
 
@@ -174,6 +187,7 @@ export function linkStarted(v: Verification, l: LinkStart, now: number, s: Lifec
     ...(l.handoff ? { handoff: l.handoff } : {}),
     ...(l.link ? { link: l.link } : {}),
     ...(l.holds ? { holds: l.holds } : {}),
+    ...(l.formKey ? { formKey: l.formKey } : {}),
   };
 }
 
@@ -216,12 +230,14 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
     handoff = { kind: 'sms', returnSecret: r.sms.returnSecret, code: h.code, tries: h.tries };
   }
   const t = linkTimes(r.urlExpiry, now, s);
-  const { requiresInputAt: _wait, checkId: _c, token: _t, earlierChecks: _e, ...rest } = v;
+  const { requiresInputAt: _wait, checkId: _c, token: _t, earlierChecks: _e, formKey: _key, ...rest } = v;
   // A renewal keeps the replaced link's check askable; a next attempt is about its own link alone.
   const earlierChecks = attempt ? [] : withCheck(v.earlierChecks ?? [], r.replacedCheck);
+  // A next attempt's values are new: its own form key (or none) replaces the earlier one.
   return {
     ...(attempt ? rest : v),
     ...(earlierChecks.length ? { earlierChecks } : {}),
+    ...(r.formKey ? { formKey: r.formKey } : {}),
     linkExpiresAt: t.linkExpiresAt,
     deadline: Math.max(v.deadline, t.deadline),
     ...(attempt ? {} : { renewals: (v.renewals ?? 0) + 1 }),
@@ -308,14 +324,14 @@ export function attemptEnded(v: Verification, status: string, now: number, check
   }
   const attempts = [...(v.attempts ?? []), { checkStatus: status, endedAt: now, ...(checkId ? { checkId } : {}) }];
   if (RETRYABLE.has(status) && attempts.length < maxAttempts(v)) return { ...v, attempts, requiresInputAt: now };
-  return { ...v, attempts, status, finalAt: now };
+  return { ...keyless(v), attempts, status, finalAt: now };
 }
 
 /** finish at the deadline while waiting for a new attempt: final with the last attempt's status. */
 export function lastAttemptFinal(v: Verification, now: number): Verification | undefined {
   const last = v.attempts?.at(-1);
   if (!requiresInput(v) || !last) return undefined;
-  const { requiresInputAt: _wait, ...rest } = v;
+  const { requiresInputAt: _wait, ...rest } = keyless(v);
   return { ...rest, status: last.checkStatus, finalAt: now };
 }
 
@@ -356,14 +372,14 @@ export function claimed(v: Verification, now: number): Verification | undefined 
 /** expire: no outcome (see `expiryDue` for when). */
 export function expired(v: Verification, reason: ExpiredReason, now: number): Verification | undefined {
   if (!isOpen(v)) return undefined;
-  const { requiresInputAt: _wait, ...rest } = v;
+  const { requiresInputAt: _wait, ...rest } = keyless(v);
   return { ...rest, expiredAt: now, expiredReason: reason };
 }
 
 /** cancel: by the partner's server, while created, open or requires_input. */
 export const canceled = (v: Verification, now: number): Verification | undefined => {
   if (!isOpen(v)) return undefined;
-  const { requiresInputAt: _wait, ...rest } = v;
+  const { requiresInputAt: _wait, ...rest } = keyless(v);
   return { ...rest, canceledAt: now };
 };
 
@@ -372,7 +388,7 @@ export const canceled = (v: Verification, now: number): Verification | undefined
  * identify the person or their client goes: the partner's reference, the
  * vendor's entity, checks, token and links, the handoff's secrets and the
  * browser key, the open-budget holds (they name the client's address), the
- * server's return URL and entity, and the check ids of earlier attempts. The id, the
+ * server's return URL and entity, the widget's form key, and the check ids of earlier attempts. The id, the
  * statuses and the times stay. An open verification is canceled with it.
  */
 export function redacted(v: Verification, now: number): Verification {
@@ -388,7 +404,7 @@ export function redacted(v: Verification, now: number): Verification {
     server,
     attempts,
     ...rest
-  } = v;
+  } = keyless(v);
   const { returnUrl: _u, entityId: _se, ...serverRest } = server ?? {};
   const base: Verification = {
     ...rest,

@@ -112,6 +112,11 @@ export interface Verification {
   handoff?: Handoff;
   /** The open-verification budgets it holds (`lib/allowances.ts`), given back when it ends. */
   holds?: string[];
+  /**
+   * The widget's form key (random, not personal; the values it opens stay encrypted in the person's tab): given
+   * back to the session while open or `requires_input`, dropped when the verification ends or is redacted.
+   */
+  formKey?: string;
 }
 
 /** One attempt that ended: the vendor's status for it, and when. */
@@ -173,6 +178,8 @@ export interface LinkStart {
   link?: { url: string; urlExpiry: string; status: string };
   /** The open-verification allowances this link holds (given back when it ends). */
   holds?: string[];
+  /** The widget's form key of this link request. */
+  formKey?: string;
 }
 
 /** What a new link changes: its expiry (and the polling deadline with it), and a handoff's link. */
@@ -187,6 +194,8 @@ export interface Renewal {
   sameDevice?: { url: string; urlExpiry: string; status: string };
   /** The check of the link this one replaces, as the vendor named it when asked about the entity just before. */
   replacedCheck?: string;
+  /** A next attempt's form key (the corrected values); without one, the earlier attempt's key goes. */
+  formKey?: string;
 }
 
 /** Wrong codes allowed before a handoff ends (the verification ends with the last). */
