@@ -131,7 +131,9 @@ export class KycOnboard extends LitElement {
   declare turnstileSitekey: string | undefined;
   /**
    * Initial country code of the mobile number (`+49`). Unset: the calling code of the region of the widget's language
-   * (`lang="de-DE"` → +49, `ja-JP` → +81), else of the browser's language (`navigator.languages`), else +61.
+   * (`lang="de-DE"` → +49, `ja-JP` → +81), else of the partner's default country (the worker's `DEFAULT_COUNTRY` or the
+   * registry's `defaultCountry`, from `GET {endpoint}/settings`), else of the browser's language (`navigator.languages`),
+   * else +61.
    */
   declare countryCode: string | undefined;
   /**
