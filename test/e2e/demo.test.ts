@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import { assertStopped, axeViolations, openBrowser, startStack, submit, waitForState, widget } from './helpers';
 
 describe('the demo page', () => {
-  it('demo: headers, axe-clean at laptop and phone sizes, and the console drives the widget', { timeout: 90_000 }, async () => {
+  it('demo: headers, axe-clean at laptop and phone sizes, and the console drives the widget', { timeout: 180_000 }, async () => {
     const worker = await startStack();
     try {
       // Headers: a cross-origin module script needs CORS + CORP; the page has a strict CSP.
