@@ -592,6 +592,47 @@ async function startOver(): Promise<void> {
   showState();
 }
 
+// ---- scenarios ------------------------------------------------------------------------
+// The states a person reaches after an ordinary mistake, one press away: a fresh widget with the form filled in (a
+// `prefill`, as a partner's page would set it). The chosen scenario is kept for the tab, so the page the hosted flow
+// returns to fills the form the same way; the data are the demo's own, no one's.
+
+const SCENARIO_KEY = 'kyc-demo:scenario';
+const SCENARIOS = {
+  'scenario-typo': {
+    familyName: 'Nomatch',
+    number: '412 345 678',
+    note: 'Press “Verify my identity”, then “Complete verification” on the sandbox’s page: the family name Nomatch finds no match (NO_MATCH), and the widget asks to check the details and try again, with the form as it was. Correct the family name and verify again: a second attempt of the same verification. Another NO_MATCH, or “Fail verification”, ends it, and the widget shows the bank’s next step (its outcome slot).',
+  },
+  'scenario-number': {
+    familyName: 'Rivera',
+    number: '412 345 679',
+    note: 'Choose “Text me a link” and verify: the text goes to +61 412 345 679, one digit off. Press “Change my number”: the texted link stops working, and the form comes back with every value kept.',
+  },
+} as const;
+type ScenarioId = keyof typeof SCENARIOS;
+
+/** Fills the widget for a scenario (nothing the person typed is replaced) and says what to do next. */
+function applyScenario(id: ScenarioId): void {
+  const s = SCENARIOS[id];
+  (widget() as KycElement).prefill = {
+    name: { givenName: 'Alex', familyName: s.familyName },
+    dateOfBirth: `${new Date().getUTCFullYear() - 34}-05-17`,
+    phone: { code: '+61', number: s.number },
+  };
+  $('scenario-note').textContent = s.note;
+}
+
+async function startScenario(id: ScenarioId): Promise<void> {
+  try {
+    sessionStorage.setItem(SCENARIO_KEY, id);
+  } catch {
+    /* ignore */
+  }
+  await startOver();
+  applyScenario(id);
+}
+
 // ---- wiring ---------------------------------------------------------------------------
 
 const observer = new MutationObserver(showState);
@@ -638,7 +679,23 @@ function init(): void {
     settings = { ...settings, sms: (e.target as HTMLInputElement).checked };
     save();
   });
-  $('reset').addEventListener('click', () => void startOver());
+  $('reset').addEventListener('click', () => {
+    try {
+      sessionStorage.removeItem(SCENARIO_KEY);
+    } catch {
+      /* ignore */
+    }
+    $('scenario-note').textContent = '';
+    void startOver();
+  });
+  for (const id of Object.keys(SCENARIOS) as ScenarioId[]) $(id).addEventListener('click', () => void startScenario(id));
+  let scenario: string | null = null;
+  try {
+    scenario = sessionStorage.getItem(SCENARIO_KEY);
+  } catch {
+    /* ignore */
+  }
+  if (scenario && scenario in SCENARIOS) applyScenario(scenario as ScenarioId);
   $('server-first').addEventListener('change', (e) => {
     settings = { ...settings, serverFirst: (e.target as HTMLInputElement).checked };
     write('localStorage', SETTINGS_KEY, settings);

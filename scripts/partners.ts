@@ -12,8 +12,8 @@
 //   dev-keys [--url <worker>]        the demo partners' development server keys, from a local worker (npm start)
 //   keygen                           a new sealing key pair (see docs/partners.md, "Rotating the sealing key")
 //
-// Options: --flow-id, --sms-sender-name, --sms-template-id, --webhook-url,
-// --clear <field> (flowId, smsSenderName, smsTemplateId, turnstileSecret, webhookUrl, webhookSecret).
+// Options: --flow-id, --sms-sender-name, --sms-template-id, --default-country, --webhook-url,
+// --clear <field> (flowId, smsSenderName, smsTemplateId, defaultCountry, turnstileSecret, webhookUrl, webhookSecret).
 // Secrets never come from arguments (other users can read those in `ps`):
 // PARTNER_API_KEY, PARTNER_TURNSTILE_SECRET, PARTNER_WEBHOOK_SECRET in the
 // environment, or --api-key-file / --turnstile-secret-file /
@@ -252,7 +252,7 @@ async function publicKeyFor(a: Args, store: RegistryStore): Promise<JWK> {
 }
 
 // ── commands ─────────────────────────────────────────────────────────────
-const CLEARABLE = ['flowId', 'smsSenderName', 'smsTemplateId', 'turnstileSecret', 'webhookUrl', 'webhookSecret'] as const;
+const CLEARABLE = ['flowId', 'smsSenderName', 'smsTemplateId', 'defaultCountry', 'turnstileSecret', 'webhookUrl', 'webhookSecret'] as const;
 
 function inputFrom(a: Args): PartnerInput {
   const input: PartnerInput = {};
@@ -270,6 +270,7 @@ function inputFrom(a: Args): PartnerInput {
     ['flow-id', 'flowId'],
     ['sms-sender-name', 'smsSenderName'],
     ['sms-template-id', 'smsTemplateId'],
+    ['default-country', 'defaultCountry'],
     ['webhook-url', 'webhookUrl'],
   ];
   for (const [flag, field] of map) {
@@ -306,6 +307,7 @@ const KNOWN_FLAGS = new Set([
   'flow-id',
   'sms-sender-name',
   'sms-template-id',
+  'default-country',
   'webhook-url',
   'clear',
   'api-key-file',

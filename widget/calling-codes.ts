@@ -1,7 +1,6 @@
 /**
- * Which country a calling code is, and the other way round, for the country code field: the default from a
- * language's region (`de-DE` → +49), the country a refused number's code belongs to, and whether texting a
- * country is allowed. A chunk of its own (about 1 KB gzip), loaded when the form first shows. The table is
+ * Which country a calling code is, and the other way round, for the country code field: its default (`defaultCode`),
+ * the country a refused number's code belongs to, and whether texting a country is allowed. A chunk of its own (about 1 KB gzip), loaded when the form first shows. The table is
  * libphonenumber-js's (the worker's), checked against it by test/rules/calling-codes.test.ts.
  */
 
@@ -23,3 +22,36 @@ export const codeOf = (region: string): string | undefined => byRegion.get(regio
 
 /** The regions that use a calling code (`+44` → GB, GG, IM, JE), the main one first; none for an unknown code. */
 export const regionsOf = (code: string): string[] => byCode.get(code) ?? [];
+
+/** The calling code of a language tag's region (`de-DE` → `+49`), if it names one. */
+const codeOfTag = (tag: string): string | undefined => {
+  try {
+    const region = new Intl.Locale(tag).region;
+    return region && codeOf(region);
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The country code the field starts with: the region of the widget's language (`lang="de-DE"` → +49), else the
+ * partner's default country (the worker's `GET {endpoint}/settings`: nothing personal goes or comes), else the
+ * region of the browser's languages, else Australia's. Here, not in the entry, so the first render pays for none of it.
+ */
+export async function defaultCode(lang: string, endpoint: string): Promise<string> {
+  const own = codeOfTag(lang);
+  if (own) return own;
+  try {
+    const res = await fetch(endpoint.replace(/\/+$/, '') + '/settings', { headers: { accept: 'application/json' } });
+    const { defaultCountry } = res.ok ? ((await res.json()) as { defaultCountry?: unknown }) : {};
+    const partner = typeof defaultCountry === 'string' && codeOf(defaultCountry);
+    if (partner) return partner;
+  } catch {
+    // No answer (offline, another origin's worker, an older worker): the browser's region decides.
+  }
+  for (const tag of navigator.languages) {
+    const code = codeOfTag(tag);
+    if (code) return code;
+  }
+  return '+61';
+}

@@ -29,15 +29,6 @@ export type { Deps, FlowHost } from './flow-api.js';
  */
 export const deps: Deps = { html, nothing, emit, readStored, writeStored };
 
-/** The region of a language tag (`de-DE` → `DE`), if it names one. */
-const regionOf = (tag: string): string | undefined => {
-  try {
-    return new Intl.Locale(tag).region;
-  } catch {
-    return undefined;
-  }
-};
-
 const NETWORK = (): Failure => ({ errorCode: 'NETWORK_ERROR', status: 0, retryable: true, requestId: '', issues: [] });
 
 export class Flow implements ReactiveController, FlowApi {
@@ -161,18 +152,16 @@ export class Flow implements ReactiveController, FlowApi {
     this._started = true;
     const h = this.host;
     const v = this.values;
+    // The partner's `country-code`, else the chunk's default (the language's region, the partner's default country,
+    // the browser's region, Australia), filled in unless the person typed one meanwhile.
     void import('./calling-codes.js')
       .then((m) => {
         this.codes = m;
-        // The partner's `country-code`, else the region of the widget's language, else the browser's, else Australia.
-        for (const tag of [h.lang || document.documentElement.lang, ...navigator.languages]) {
-          const code = regionOf(tag) && m.codeOf(regionOf(tag)!);
-          if (code) return code;
-        }
+        return h.countryCode || m.defaultCode(h.lang || document.documentElement.lang, h.endpoint);
       })
       .catch(() => undefined)
       .then((code) => {
-        v.phoneCode ||= h.countryCode || code || '+61';
+        v.phoneCode ||= code || '+61';
         h.requestUpdate();
       });
     if (/[?&]kyc_return=(success|error)\b/.test(location.search) || readStored()) {

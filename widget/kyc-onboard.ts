@@ -42,15 +42,15 @@ export type { Prefill } from './fields.js';
  * @csspart input - Each text / date / tel input.
  * @csspart checkbox - The consent checkbox.
  * @csspart consent - The consent field's wrapper.
- * @csspart choice - The "Continue on this device" / "Text me a link" radio group.
+ * @csspart choice - The "Continue on this device" / "Continue on my phone" / "Text me a link" radio group ("Continue on my phone" is not offered on a phone; "Text me a link" only for a country code of `sms-countries`).
  * @csspart field-error - Each field's error message.
- * @csspart button - Every button.
+ * @csspart button - Every button (among them "Continue the check", offered with "Change my details" when the person came back from the hosted flow without a result).
  * @csspart submit - The submit button "Verify my identity".
  * @csspart secondary - Secondary buttons ("Use this device instead", "Change my number", "Change my details").
  * @csspart status - The live status line next to the submit button.
  * @csspart message - The message panel of the redirecting, handoff, sms-sent, checking and complete states (and of a return without a session).
  * @csspart complete - The message panel of the complete state.
- * @csspart attempt - "Check your details and try again" above the form, when an attempt found no match and another is allowed.
+ * @csspart attempt - "Check your details and try again" above the form, when an attempt found no match and another is allowed: the form keeps its values, and its next submission is the same verification's next attempt (same `verificationId`).
  * @csspart alert - The error message of the error state.
  * @csspart link - The "Continue to verification" link while redirecting.
  * @csspart qr - The QR code of the link for the phone (handoff).
@@ -130,7 +130,9 @@ export class KycOnboard extends LitElement {
   declare turnstileSitekey: string | undefined;
   /**
    * Initial country code of the mobile number (`+49`). Unset: the calling code of the region of the widget's language
-   * (`lang="de-DE"` → +49, `ja-JP` → +81), else of the browser's language (`navigator.languages`), else +61.
+   * (`lang="de-DE"` → +49, `ja-JP` → +81), else of the partner's default country (the worker's `DEFAULT_COUNTRY` or the
+   * registry's `defaultCountry`, from `GET {endpoint}/settings`), else of the browser's language (`navigator.languages`),
+   * else +61.
    */
   declare countryCode: string | undefined;
   /**

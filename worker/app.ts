@@ -32,6 +32,7 @@ import { onboardingLink } from './browser-api/onboarding-link';
 import { result } from './browser-api/result';
 import { ruok } from './browser-api/ruok';
 import { withdrawLink } from './browser-api/withdraw-link';
+import { settings } from './browser-api/settings';
 import { jwks } from './verifications/jwks';
 import { handoff } from './handoff/routes';
 import { home } from './assets/home';
@@ -210,6 +211,7 @@ export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   app.route('/api', result);
   app.route('/api', ruok);
   app.route('/api', withdrawLink);
+  app.route('/api', settings);
   app.route('/api', beacon);
   app.route('/', jwks);
   app.route('/', handoff);
@@ -222,6 +224,7 @@ export function createApp(parts: AppParts = {}): Hono<AppEnv> {
     ['/api/onboarding-link', 'POST'],
     ['/api/result', 'POST'],
     ['/api/ruok', 'GET, HEAD'],
+    ['/api/settings', 'GET, HEAD'],
     ['/api/beacon', 'POST'],
   ] as const) {
     app.all(path, () => {

@@ -48,6 +48,8 @@ export interface Config {
     /** A texted link needs Turnstile with a real vendor unless SMS_REQUIRES_TURNSTILE=off. */
     requiresTurnstile: boolean;
   };
+  /** DEFAULT_COUNTRY, trimmed and upper case (the configuration guard checks it): the environment partner's default country. */
+  defaultCountry: string | undefined;
   /** Budgets longer than a rate-limit window (lib/allowances.ts). */
   limits: Record<LimitName, number>;
   outcomes: {
@@ -220,6 +222,7 @@ export function readConfig(env: Env): Config {
       allowedCountries: countries.length ? countries : [...DEFAULTS.smsAllowedCountries],
       requiresTurnstile: env.SMS_REQUIRES_TURNSTILE?.trim().toLowerCase() !== 'off',
     },
+    defaultCountry: trimmed(env.DEFAULT_COUNTRY)?.toUpperCase(),
     limits: {
       LIMIT_SMS_PER_NUMBER_PER_DAY: positiveInt(env.LIMIT_SMS_PER_NUMBER_PER_DAY, LIMIT_DEFAULTS.LIMIT_SMS_PER_NUMBER_PER_DAY),
       LIMIT_OPEN_PER_IP: positiveInt(env.LIMIT_OPEN_PER_IP, LIMIT_DEFAULTS.LIMIT_OPEN_PER_IP),

@@ -231,6 +231,14 @@ export interface ResultAnswer {
   phoneReturned?: true;
 }
 
+/**
+ * `GET /api/settings`: what the widget of the asking page's partner starts with. Nothing personal, nothing secret.
+ * `defaultCountry` (ISO 3166 alpha-2): the country code field's default when the widget's language names no region.
+ */
+export interface SettingsAnswer {
+  defaultCountry?: string;
+}
+
 export interface RuokAnswer {
   status: 'OK';
 }

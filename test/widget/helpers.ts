@@ -3,7 +3,13 @@ import { executeServerCommand } from '@web/test-runner-commands';
 import { fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { http, HttpResponse, type DefaultBodyType } from 'msw';
 import { setupWorker } from 'msw/browser';
-import type { OnboardingLinkAnswer, OnboardingLinkRequest, ResultRequest, WithdrawLinkRequest } from '../../worker/contract.js';
+import type {
+  OnboardingLinkAnswer,
+  OnboardingLinkRequest,
+  ResultRequest,
+  SettingsAnswer,
+  WithdrawLinkRequest,
+} from '../../worker/contract.js';
 import '../../widget/index.js';
 import { adultDateOfBirth } from '../support/dates.js';
 import type { KycOnboard, KycState } from '../../widget/index.js';
@@ -56,10 +62,16 @@ export function mockApi(
     link?: (call: LinkCall, n: number) => Reply;
     result?: (call: ResultCall, n: number) => Reply;
     withdraw?: (call: WithdrawCall, n: number) => Reply;
+    /** The partner's settings (`GET /api/settings`); default: none set. */
+    settings?: SettingsAnswer;
   } = {},
 ) {
-  const calls = { link: [] as LinkCall[], result: [] as ResultCall[], withdraw: [] as WithdrawCall[] };
+  const calls = { link: [] as LinkCall[], result: [] as ResultCall[], withdraw: [] as WithdrawCall[], settings: 0 };
   worker.resetHandlers(
+    http.get('/api/settings', () => {
+      calls.settings++;
+      return HttpResponse.json(opts.settings ?? {});
+    }),
     // "Use this device instead", "Change my number": the worker voids the handed-off link (default: it was still open).
     http.post('/api/withdraw-link', async ({ request }) => {
       const call = { body: (await request.json()) as WithdrawLinkRequest };

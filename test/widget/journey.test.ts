@@ -30,7 +30,18 @@ describe('<kyc-onboard> first screen', () => {
     }
   });
 
-  it("without a region in `lang`, the browser's; `country-code` wins over both", async () => {
+  it("without a region in `lang`, the partner's default country (the worker's settings): DE → +49; `lang`'s region wins", async () => {
+    const calls = mockApi({ settings: { defaultCountry: 'DE' } });
+    const el = await mount(html`<kyc-onboard lang="en"></kyc-onboard>`);
+    await until(() => code(el) === '+49', `the partner's +49 (is ${code(el)})`);
+    expect(calls.settings).to.equal(1);
+    fixtureCleanup();
+    const ja = await mount(html`<kyc-onboard lang="ja-JP"></kyc-onboard>`);
+    await until(() => code(ja) === '+81', `lang's +81 (is ${code(ja)})`);
+    expect(calls.settings, 'not asked when the language names a region').to.equal(1);
+  });
+
+  it("without a region in `lang` nor a partner default, the browser's; `country-code` wins over both", async () => {
     mockApi();
     const browser = navigator.languages.map((l) => new Intl.Locale(l).region).find(Boolean);
     const el = await mount(html`<kyc-onboard lang="de"></kyc-onboard>`);

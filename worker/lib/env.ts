@@ -36,6 +36,8 @@ export interface Env extends CloudflareBindings {
   SESSION_SECRET?: string;
   /** Comma list of ISO 3166-1 alpha-2 countries an SMS may go to. Default `AU,NZ,GB,IE,US,CA`. */
   SMS_ALLOWED_COUNTRIES?: string;
+  /** ISO 3166-1 alpha-2 country (`DE`) whose calling code the widget starts with when its language names no region. */
+  DEFAULT_COUNTRY?: string;
   /** Secret. Turns on the Turnstile bot check before link creation. */
   TURNSTILE_SECRET_KEY?: string;
   /** Where Turnstile tokens are verified. Default Cloudflare's siteverify. */

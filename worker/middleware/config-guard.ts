@@ -15,6 +15,7 @@ import { configuredSessionSecret } from '../browser-api/session';
 import type { Env } from '../lib/env';
 import type { AppEnv } from '../app-env';
 import { isDeployed, trustedOwnOrigin, type Config } from '../config';
+import { defaultCountryProblem } from '../lib/country';
 import { ApiError, type Issue } from '../lib/errors';
 import { isLoopbackHost } from '../lib/origins';
 import { configuredKeyJwks } from '../verifications/signing-keys';
@@ -52,6 +53,8 @@ export function misconfiguration(env: Env, cfg: Config, requestUrl: string): Iss
     add('PUBLIC_ORIGIN', `${NOT_SET} (required off loopback hosts)`);
   if (cfg.secrets.resultSigningKeys && !configuredKeyJwks(env))
     add('RESULT_SIGNING_KEYS', 'must be a JSON array of private P-256 JWKs with kid');
+  const countryProblem = cfg.defaultCountry && defaultCountryProblem(cfg.defaultCountry);
+  if (countryProblem) add('DEFAULT_COUNTRY', countryProblem);
   issues.push(...webhookSettingsProblems(env, trustedOwnOrigin(cfg, requestUrl) ?? requestUrl));
   return issues;
 }

@@ -39,6 +39,8 @@ export interface PartnerInput {
   flowId?: string | null;
   smsSenderName?: string | null;
   smsTemplateId?: string | null;
+  /** ISO 3166 alpha-2 (`DE`, any case): the widget's country code when its language names no region. */
+  defaultCountry?: string | null;
   turnstileSecret?: string | null;
   webhookUrl?: string | null;
   webhookSecret?: string | null;
@@ -128,6 +130,7 @@ export async function buildRecord(
     ...opt('flowId', keep(input.flowId, prev?.flowId)),
     ...opt('smsSenderName', keep(input.smsSenderName, prev?.smsSenderName)),
     ...opt('smsTemplateId', keep(input.smsTemplateId, prev?.smsTemplateId)),
+    ...opt('defaultCountry', keep(input.defaultCountry?.toUpperCase(), prev?.defaultCountry)),
     ...opt('turnstileSecret', await sealIf('turnstileSecret', input.turnstileSecret)),
     ...opt('webhookUrl', webhookUrl),
     ...opt('webhookSecret', await sealIf('webhookSecret', input.webhookSecret)),

@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { httpUrl } from '../../rules/http-url';
+import { DEFAULT_COUNTRY_PROBLEM, defaultCountryProblem } from '../lib/country';
 
 export interface Partner {
   /** `partnerId`: lower-case letters, digits and dashes. */
@@ -26,6 +27,8 @@ export interface Partner {
   flowId?: string;
   smsSenderName?: string;
   smsTemplateId?: string;
+  /** The country (ISO 3166 alpha-2) whose calling code its widget starts with when the widget's language names no region. */
+  defaultCountry?: string;
   /** Attempts each of its verifications allows (1–3; unset: 2). */
   maxAttempts?: number;
   /** Turnstile secret of its site; unset = no bot check for this partner. */
@@ -93,6 +96,7 @@ export const PartnerRecord = z.strictObject({
   flowId: z.optional(text(128)),
   smsSenderName: z.optional(text(64)),
   smsTemplateId: z.optional(text(128)),
+  defaultCountry: z.optional(z.string().check(z.refine((c) => !defaultCountryProblem(c), DEFAULT_COUNTRY_PROBLEM))),
   maxAttempts: z.optional(z.int().check(z.minimum(1), z.maximum(3))),
   turnstileSecret: z.optional(sealed),
   webhookUrl: z.optional(z.string().check(z.maxLength(2048))),

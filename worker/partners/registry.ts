@@ -124,6 +124,7 @@ export async function openRecord(env: Env, record: PartnerRecord): Promise<Partn
     flowId: record.flowId ?? operator.flowId,
     smsSenderName: record.smsSenderName ?? operator.smsSenderName,
     smsTemplateId: record.smsTemplateId ?? operator.smsTemplateId,
+    defaultCountry: record.defaultCountry ?? cfg.defaultCountry,
     ...(record.maxAttempts !== undefined ? { maxAttempts: record.maxAttempts } : {}),
     turnstileSecret: opened.turnstileSecret ?? secrets.turnstileSecretKey,
     webhookUrl: record.webhookUrl,

@@ -23,12 +23,13 @@ export function operatorCredentials(cfg: Config): Pick<Partner, 'customerId' | '
   };
 }
 
-/** The environment's flow, SMS, Turnstile and webhook settings: its own partner's, and a plugged source's. */
+/** The environment's flow, SMS, default country, Turnstile and webhook settings: its own partner's, and a plugged source's. */
 export function environmentSettings(
   cfg: Config,
-): Pick<Partner, 'flowId' | 'smsSenderName' | 'smsTemplateId' | 'turnstileSecret' | 'webhookUrl' | 'webhookSecret'> {
+): Pick<Partner, 'flowId' | 'smsSenderName' | 'smsTemplateId' | 'defaultCountry' | 'turnstileSecret' | 'webhookUrl' | 'webhookSecret'> {
   return {
     flowId: cfg.operator.flowId,
+    defaultCountry: cfg.defaultCountry,
     smsSenderName: cfg.operator.smsSenderName,
     smsTemplateId: cfg.operator.smsTemplateId,
     turnstileSecret: cfg.secrets.turnstileSecretKey,
