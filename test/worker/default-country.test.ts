@@ -51,10 +51,16 @@ describe('GET /api/settings: the default country', () => {
     assert.deepEqual(unset.json, {});
   });
 
-  it('a page of no partner gets 403 and no CORS grant', async () => {
+  it('a page of no partner learns nothing: {} and no CORS grant', async () => {
     const res = await settingsOf('https://evil.example', { ...baseEnv, DEFAULT_COUNTRY: 'DE' });
-    assert.equal(res.status, 403);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.json, {});
     assert.equal(res.headers.get('Access-Control-Allow-Origin'), null);
+  });
+
+  it('a same-origin GET (no Origin header: the demo page) is answered, not refused (no console error)', async () => {
+    const res = await call('/api/settings', {}, { ...baseEnv, DEFAULT_COUNTRY: 'DE' });
+    assert.equal(res.status, 200, res.text);
   });
 
   for (const bad of ['Germany', 'D1', 'XX', 'DEU']) {
