@@ -70,8 +70,12 @@ function harness(replies: string[]) {
   storage.committed.set('v', structuredClone(record));
   const logic = new VerificationLogic({
     load: async () => structuredClone(storage.committed.get('v') as Verification | undefined),
-    save: async (v, events) => void (await writeChange(storage, kept, v, events, state.now)),
-    remove: async () => void storage.committed.clear(),
+    save: async (v, events) => {
+      await writeChange(storage, kept, v, events, state.now);
+    },
+    remove: async () => {
+      storage.committed.clear();
+    },
     setAlarm: async () => undefined,
     now: () => state.now,
     schedule: { pollMs: 30_000, maxMs: 900_000 },
