@@ -306,7 +306,9 @@ describe('polling', () => {
     const body = JSON.parse(s.store.events[0]!.body);
     assert.equal(body.type, 'verification.expired');
     assert.equal(body.data.reason, 'not_finished');
-    assert.ok(!('checkStatus' in body.data));
+    // The public state at the event: expired, and no final status (the last one the vendor gave, if any, was not final).
+    assert.equal(body.data.status, 'expired');
+    assert.ok(body.data.checkStatus === undefined || body.data.checkStatus === 'CHECKING', String(body.data.checkStatus));
     // Its polls were bounded by its lifetime at the interval.
     assert.ok(ended.polls <= Math.ceil((deadline - v.createdAt) / 30_000) + 3, String(ended.polls));
   });
