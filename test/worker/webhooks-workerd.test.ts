@@ -143,16 +143,25 @@ describe('webhooks through the queue, in workerd', () => {
       }
       const body = JSON.parse(list[0]!.body);
       assert.equal(body.type, 'verification.completed');
+      // The verification's whole public state at the event, nothing personal.
       assert.deepEqual(Object.keys(body.data).sort(), [
+        'attempts',
         'checkStatus',
+        'createdAt',
         'customerRef',
         'customerRefSource',
         'entityId',
+        'expiresAt',
+        'finalAt',
+        'linkCreatedAt',
         'livemode',
         'partnerOrigin',
+        'redacted',
         'sequence',
+        'status',
         'verificationId',
       ]);
+      assert.equal(body.data.status, 'final');
       assert.equal(body.data.sequence, 1, `${name}: the verification's first event`);
       assert.equal(body.data.livemode, false, `${name}: the sandbox made it, so not live`);
       assert.equal(body.data.verificationId, vid);
