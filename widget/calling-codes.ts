@@ -38,6 +38,15 @@ const codeOfTag = (tag: string): string | undefined => {
  * partner's default country (the worker's `GET {endpoint}/settings`: nothing personal goes or comes), else the
  * region of the browser's languages, else Australia's. Here, not in the entry, so the first render pays for none of it.
  */
+/** The default without asking the worker: the language's region, else the browser's, else Australia's. */
+export function quickCode(lang: string): string {
+  for (const tag of [lang, ...navigator.languages]) {
+    const code = codeOfTag(tag);
+    if (code) return code;
+  }
+  return '+61';
+}
+
 export async function defaultCode(lang: string, endpoint: string): Promise<string> {
   const own = codeOfTag(lang);
   if (own) return own;

@@ -155,9 +155,18 @@ export class Flow implements ReactiveController, FlowApi {
     // The partner's `country-code`, else the chunk's default (the language's region, the partner's default country,
     // the browser's region, Australia), filled in unless the person typed one meanwhile.
     void import('./calling-codes.js')
-      .then((m) => {
+      .then(async (m) => {
         this.codes = m;
-        return h.countryCode || m.defaultCode(h.lang || document.documentElement.lang, h.endpoint);
+        if (h.countryCode) return h.countryCode;
+        // The browser's default at once (the field is never empty while the partner's answer is on its way), the
+        // partner's default country in its place when it comes, unless the person changed the field meanwhile.
+        const lang = h.lang || document.documentElement.lang;
+        const quick = m.quickCode(lang);
+        v.phoneCode ||= quick;
+        h.requestUpdate();
+        const code = await m.defaultCode(lang, h.endpoint);
+        if (v.phoneCode === quick) v.phoneCode = code;
+        return code;
       })
       .catch(() => undefined)
       .then((code) => {
