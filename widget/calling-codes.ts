@@ -33,11 +33,6 @@ const codeOfTag = (tag: string): string | undefined => {
   }
 };
 
-/**
- * The country code the field starts with: the region of the widget's language (`lang="de-DE"` → +49), else the
- * partner's default country (the worker's `GET {endpoint}/settings`: nothing personal goes or comes), else the
- * region of the browser's languages, else Australia's. Here, not in the entry, so the first render pays for none of it.
- */
 /** The default without asking the worker: the language's region, else the browser's, else Australia's. */
 export function quickCode(lang: string): string {
   for (const tag of [lang, ...navigator.languages]) {
@@ -47,6 +42,11 @@ export function quickCode(lang: string): string {
   return '+61';
 }
 
+/**
+ * The country code the field starts with: the region of the widget's language (`lang="de-DE"` → +49), else the
+ * partner's default country (the worker's `GET {endpoint}/settings`: nothing personal goes or comes), else the
+ * region of the browser's languages, else Australia's. Here, not in the entry, so the first render pays for none of it.
+ */
 export async function defaultCode(lang: string, endpoint: string): Promise<string> {
   const own = codeOfTag(lang);
   if (own) return own;
@@ -58,9 +58,5 @@ export async function defaultCode(lang: string, endpoint: string): Promise<strin
   } catch {
     // No answer (offline, another origin's worker, an older worker): the browser's region decides.
   }
-  for (const tag of navigator.languages) {
-    const code = codeOfTag(tag);
-    if (code) return code;
-  }
-  return '+61';
+  return quickCode(''); // `lang` named no region: the browser's, else Australia's
 }
