@@ -20,12 +20,12 @@ import { clientIp } from '../lib/limits';
 import type { ParsedPhone } from '../lib/phone';
 import { MAX_RENEWALS, type Renewal, type Verification } from '../verifications/verification';
 import { renewable, shownLinkExpiry } from '../verifications/lifecycle';
-import { verifications } from '../verifications/verification-store';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { qrModules } from '../handoff/qr';
 import { randomToken } from '../lib/random';
-import { createSession, requireSession, sessionInvalid, sessionOwns, sessionSecret } from './session';
+import { createSession, requireSession, sessionInvalid, sessionOwns } from './session';
+import { sessionSecret } from '../lib/session-secret';
 import { verifyTurnstile } from '../lib/turnstile';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault, vendorMismatch } from '../vendor-api/errors';
@@ -53,7 +53,7 @@ export interface Relink {
 
 export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewLinkRequest>) {
   const session = await requireSession(c, body.session);
-  const v = await verifications(c.env).read(session.vid);
+  const v = await c.var.ports.verifications.read(session.vid);
   if (!sessionOwns(session, v)) throw sessionInvalid();
   const allowed = renewable(v);
   if (allowed === 'ended') throw ended('belongs to a verification that has ended');
@@ -79,7 +79,7 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
 export async function relink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink) {
   const env = c.env;
   const partner = c.get('partner')!;
-  const store = verifications(env);
+  const store = c.var.ports.verifications;
   const h = v.handoff;
   // The configuration guard refused the request unless the worker knows its own origin.
   const own = trustedOwnOrigin(c.var.config, c.req.url)!;
@@ -105,7 +105,7 @@ export async function relink(c: Context<AppEnv>, v: Verification & { entityId: s
     clientIp(c.req.raw.headers),
     new URL(v.partnerOrigin).hostname,
   );
-  if (texted && r.phone) await spendText(env, r.phone, v.id);
+  if (texted && r.phone) await spendText(env, c.var.ports, r.phone, v.id);
 
   let link;
   try {
@@ -167,7 +167,7 @@ export async function relink(c: Context<AppEnv>, v: Verification & { entityId: s
     status: link.status,
     smsSent: texted,
     session: await createSession(
-      (await sessionSecret(env))!,
+      (await sessionSecret(env, c.var.ports))!,
       { entityId: v.entityId, verificationId: v.id, origin: v.partnerOrigin, partnerId: partner.id },
       now,
     ),
