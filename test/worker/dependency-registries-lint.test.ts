@@ -42,5 +42,4 @@ describe('the dependency-registry lint rule', () => {
     assert.deepEqual(await messages(fine), []);
     assert.deepEqual(await messages('export let x = 1; export function useThing() {}', 'test/support/example.ts'), []);
   });
-
 });
