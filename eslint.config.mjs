@@ -99,6 +99,14 @@ export default tseslint.config(
     files: ['widget/**/*.ts'],
     rules: {
       '@typescript-eslint/only-throw-error': ['error', { allow: [{ from: 'file', name: 'Failure', path: 'widget/api.ts' }] }],
+      // An underscore member is its class's own: the views and the run use what flow-api.ts declares.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name=/^_/]:not([object.type='ThisExpression'])",
+          message: "Another object's underscore member: make it part of that object's API (widget/flow-api.ts) instead.",
+        },
+      ],
     },
   },
   {

@@ -2,6 +2,7 @@
  * What the flow (flow.ts) offers the views and the run chunk (run/), as
  * interfaces in a module of their own: views and run import these types, the
  * flow implements them, and so no module imports one that imports it back.
+ * Every member here is meant for those modules: none is private to the flow.
  */
 import type { html, nothing, ReactiveControllerHost, TemplateResult } from 'lit';
 import type { Failure } from './api.js';
@@ -11,7 +12,7 @@ import type { Strings } from './i18n/en.js';
 import type { readStored, writeStored } from './return-session.js';
 import type { FailureContext, KycState } from './state.js';
 
-/** What the flow needs from the element. */
+/** What the flow needs from the element: its public properties, and Lit's `renderRoot` to focus in. */
 export interface FlowHost extends ReactiveControllerHost, HTMLElement {
   endpoint: string;
   sms: boolean;
@@ -27,16 +28,15 @@ export interface FlowHost extends ReactiveControllerHost, HTMLElement {
   pollIntervals: number[];
   retryDelay: number;
   navigate: (url: string) => void;
+  readonly renderRoot: HTMLElement | DocumentFragment;
+}
+
+/** The element's language, as the flow needs it (locale.ts's `Locale`). */
+export interface FlowLocale {
   /** The strings in effect. */
-  readonly _strings: Strings;
-  /** The widget's language (`fr`): the phone's pages of a handoff speak it too. */
-  readonly _lang: string;
-  /** Focus an element of the shadow root once rendered. */
-  _focus(selector: string): Promise<void>;
-  /** Show the state on the host. */
-  _reflect(s: KycState): void;
-  /** The Turnstile token, when the challenge was solved; reset after use. */
-  _bot?: { token: string; reset(): void };
+  readonly t: Strings;
+  /** The dictionary asked for (`fr`): the phone's pages of a handoff and a texted link speak it too. */
+  readonly code: string;
 }
 
 /**
@@ -56,6 +56,9 @@ export interface Deps {
 /** The flow as the views and the run see it (flow.ts documents each member). */
 export interface FlowApi {
   readonly host: FlowHost;
+  readonly locale: FlowLocale;
+  /** The Turnstile glue (`turnstile-sitekey`), once loaded: its token when the challenge was solved; reset after use. */
+  bot?: { token: string; reset(): void };
   state: KycState;
   values: Values;
   /** The fields the person typed in. */
@@ -91,8 +94,8 @@ export interface FlowApi {
   smsOffered(): boolean;
   /** On a phone (a coarse pointer and a narrow screen): "Continue on my phone" is not offered. */
   onPhone(): boolean;
-  /** @internal The worker's field errors of the last submission, until the field changes. */
-  _serverErrors: FieldErrors;
+  /** The worker's field errors of the last submission, until the field changes (the run places them). */
+  serverErrors: FieldErrors;
   showsForm(): boolean;
   visibleErrors(): FieldErrors;
   onInput: (e: Event) => void;
@@ -100,13 +103,10 @@ export interface FlowApi {
   onFocusIn: () => void;
   onSubmit: (e: Event) => void;
   focusFirstInvalid(): Promise<void>;
+  /** Focus an element of the shadow root once rendered. */
+  focus(selector: string): Promise<void>;
+  /** The one way to a new state: shown on the host (attribute and custom state), then rendered. */
   set(s: KycState): void;
-  useThisDevice: () => void;
-  startAgain: () => void;
-  sendAgain: () => void;
-  continueHere: () => void;
-  continueCheck: () => void;
-  changeNumber: () => void;
   retry: () => void;
   submit: () => Promise<void>;
 }

@@ -1,15 +1,18 @@
 /**
- * The flow as a Lit reactive controller: the state, what the person typed,
- * the checks before any request, and faults. What happens after the person
- * submits (the link request, the redirect, the texted link, the return from
- * the hosted flow, polling) is the run: a chunk (`run/`) loaded on the first
- * interaction with the form, or at once on a return, so the script a page
- * loads first holds only what the form needs.
+ * The flow as a Lit reactive controller: the state (the one union the render
+ * follows, reflected on the host), what the person typed, the checks before
+ * any request, and faults. What happens after the person submits (the link
+ * request, the redirect, the texted link, the return from the hosted flow,
+ * polling) is the run: a chunk (`run/`) loaded on the first interaction with
+ * the form, or at once on a return, so the script a page loads first holds
+ * only what the form needs. The views and the run see the flow through
+ * `FlowApi` (flow-api.ts); nothing outside this class touches its private
+ * members.
  */
 import { html, nothing, type ReactiveController } from 'lit';
 import type { Failure } from './api.js';
 import { emit } from './events.js';
-import type { Deps, FlowApi, FlowHost } from './flow-api.js';
+import type { Deps, FlowApi, FlowHost, FlowLocale } from './flow-api.js';
 import { FIELD_ORDER, type FieldErrors, type FieldName, type Values } from './fields.js';
 import { readStored, writeStored } from './return-session.js';
 import { addEnglish } from './locale.js';
@@ -97,12 +100,16 @@ export class Flow implements ReactiveController, FlowApi {
 
   /** Fields found wrong at the last submission: only these show errors (never on blur, so nothing moves under the pointer). */
   private _flagged = new Set<FieldName>();
-  /** @internal The worker's field errors of the last submission, until the field changes. */
-  _serverErrors: FieldErrors = {};
+  /** The worker's field errors of the last submission, until the field changes (the run places them). */
+  serverErrors: FieldErrors = {};
+  /** The Turnstile glue, once the element has loaded it. */
+  bot?: { token: string; reset(): void };
+  private _internals?: ElementInternals;
   private _busy = false;
   /** start() has run: from then on a new `prefill` or `clientSecret` is applied as it comes. */
   private _started = false;
   private _run?: Promise<Run>;
+  /** The run, once here: it follows the element in and out of the page itself (a controller of its own). */
   private _loaded?: Run;
   private _onPageShow = (e: PageTransitionEvent) => {
     // Back from the hosted flow, the page restored as it was left (back/forward cache): what was typed is
@@ -114,19 +121,26 @@ export class Flow implements ReactiveController, FlowApi {
       );
   };
 
-  constructor(readonly host: FlowHost) {
+  /** `locale`: the element's language and strings (a controller of its own, `Locale`). */
+  constructor(
+    readonly host: FlowHost,
+    readonly locale: FlowLocale,
+  ) {
     host.addController(this);
+    try {
+      this._internals = host.attachInternals();
+    } catch {
+      // Older engines: the `state` attribute is enough.
+    }
   }
 
   hostConnected(): void {
     addEventListener('pageshow', this._onPageShow);
-    // Put back into the page while a run was going on: pick it up again.
-    this._loaded?.resume();
+    if (!this.host.hasAttribute('state')) this._reflect();
   }
 
   hostDisconnected(): void {
     removeEventListener('pageshow', this._onPageShow);
-    this._loaded?.stop();
   }
 
   /** The run chunk (loaded once; a failed load is tried again next time). */
@@ -199,7 +213,7 @@ export class Flow implements ReactiveController, FlowApi {
     const client = this._loaded?.validate(this.values) ?? {};
     const out: FieldErrors = {};
     for (const name of FIELD_ORDER) {
-      const key = this._serverErrors[name] ?? (this._flagged.has(name) ? client[name] : undefined);
+      const key = this.serverErrors[name] ?? (this._flagged.has(name) ? client[name] : undefined);
       if (key) out[name] = key;
     }
     return out;
@@ -227,7 +241,7 @@ export class Flow implements ReactiveController, FlowApi {
     } else if (input.name in v) v[input.name] = input.type === 'checkbox' ? input.checked : input.value;
     else return;
     this.typed.add(input.name);
-    delete this._serverErrors[(input.name.startsWith('dob') ? 'dateOfBirth' : input.name) as FieldName];
+    delete this.serverErrors[(input.name.startsWith('dob') ? 'dateOfBirth' : input.name) as FieldName];
     this.host.requestUpdate();
   };
 
@@ -258,15 +272,32 @@ export class Flow implements ReactiveController, FlowApi {
     const first = FIELD_ORDER.find((n) => errs[n]);
     // The date of birth: its first wrong part, in the order shown.
     const target = first === 'dateOfBirth' ? '.dob [aria-invalid]' : first && `#${first}`;
-    return this.host._focus(target || '#alert');
+    return this.focus(target || '#alert');
   }
 
   // ---- transitions -----------------------------------------------------------
 
+  async focus(selector: string): Promise<void> {
+    await this.host.updateComplete;
+    this.host.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  }
+
   set(s: KycState): void {
     this.state = s;
-    this.host._reflect(s);
+    this._reflect();
     this.host.requestUpdate();
+  }
+
+  /** The state on the host: attribute `state`, and a custom state (`:state(checking)`), so partners can style each. */
+  private _reflect(): void {
+    const s = this.state;
+    this.host.setAttribute('state', s);
+    try {
+      this._internals?.states.clear();
+      this._internals?.states.add(s);
+    } catch {
+      // CustomStateSet without plain identifiers (older Chromium): attribute only.
+    }
   }
 
   /** Submit (also "Try again" and "Send again"): check the fields, then the run asks the worker for a link. */
@@ -278,7 +309,7 @@ export class Flow implements ReactiveController, FlowApi {
       let run: Run;
       if (!this._loaded) {
         // The press is answered at once, even while the run is still on its way (a slow network).
-        this.announce = host._strings.submitting;
+        this.announce = this.locale.t.submitting;
         host.requestUpdate();
       }
       try {
@@ -288,16 +319,16 @@ export class Flow implements ReactiveController, FlowApi {
         return; // the run (and with it the rules) could not be fetched
       }
       const errs = run.validate(this.values);
-      this._serverErrors = {};
+      this.serverErrors = {};
       this._flagged = new Set(Object.keys(errs) as FieldName[]);
       if (this._flagged.size) {
-        this.announce = host._strings.fixFields;
+        this.announce = this.locale.t.fixFields;
         this.failure = undefined;
         this.set('idle');
         return void this.focusFirstInvalid();
       }
       this.announce = '';
-      if (host.turnstileSitekey && !host._bot?.token) {
+      if (host.turnstileSitekey && !this.bot?.token) {
         this.botMissing = true;
         host.requestUpdate();
         return;
@@ -312,18 +343,6 @@ export class Flow implements ReactiveController, FlowApi {
       this._busy = false;
     }
   };
-
-  /**
-   * "Use this device instead" of a texted link, "Start again", "Send again",
-   * (after `SMS_NOT_ALLOWED`) "Continue on this device" and (back from the hosted flow) "Continue the check": set by the run,
-   * which holds the link and the session (only its views offer them).
-   */
-  useThisDevice = (): void => undefined;
-  startAgain = (): void => undefined;
-  sendAgain = (): void => undefined;
-  continueHere = (): void => undefined;
-  continueCheck = (): void => undefined;
-  changeNumber = (): void => undefined;
 
   /** `checking`: fetch the result with the stored session. */
   check = (): Promise<void> =>

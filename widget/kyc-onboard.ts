@@ -6,7 +6,6 @@ import { Locale } from './locale.js';
 import type { KycState } from './state.js';
 import type { Prefill } from './fields.js';
 import { styles } from './styles.js';
-import type { Bot } from './turnstile.js';
 import { view } from './views/index.js';
 
 export type { KycState } from './state.js';
@@ -161,10 +160,7 @@ export class KycOnboard extends LitElement {
   navigate: (url: string) => void = (url) => location.assign(url);
 
   private _locale = new Locale(this);
-  private _flow = new Flow(this);
-  private _internals?: ElementInternals;
-  /** @internal The Turnstile glue, once loaded. */
-  _bot?: Bot;
+  private _flow = new Flow(this, this._locale);
 
   constructor() {
     super();
@@ -172,11 +168,6 @@ export class KycOnboard extends LitElement {
     this.sms = false;
     this.pollIntervals = [1000, 1000, 2000, 3000, 5000, 8000, 10000, 10000, 10000, 10000];
     this.retryDelay = 1000;
-    try {
-      this._internals = this.attachInternals();
-    } catch {
-      // Older engines: the `state` attribute is enough.
-    }
   }
 
   /** The current state (read-only; also the host's `state` attribute). */
@@ -187,38 +178,6 @@ export class KycOnboard extends LitElement {
   /** The final check status once `complete`, else `''`. */
   get checkStatus(): string {
     return this._flow.checkStatus;
-  }
-
-  /** @internal The strings in effect (the flow's messages). */
-  get _strings(): Strings {
-    return this._locale.t;
-  }
-
-  /** @internal The dictionary asked for (`fr`, `pt-BR`, `zh-Hant`; `en` for what is no language tag): the phone's pages speak it. */
-  get _lang(): string {
-    return this._locale.code;
-  }
-
-  /** @internal Focus an element of the shadow root once rendered. */
-  async _focus(selector: string): Promise<void> {
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    if (!this.hasAttribute('state')) this._reflect(this._flow.state);
-  }
-
-  /** @internal Reflect the state on the host: attribute `state`, and a custom state (`:state(checking)`). */
-  _reflect(s: KycState): void {
-    this.setAttribute('state', s);
-    try {
-      this._internals?.states.clear();
-      this._internals?.states.add(s);
-    } catch {
-      // CustomStateSet without plain identifiers (older Chromium): attribute only.
-    }
   }
 
   protected override firstUpdated(): void {
@@ -233,17 +192,18 @@ export class KycOnboard extends LitElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     if (changed.has('prefill') || changed.has('clientSecret')) this._flow.settingsChanged(changed.has('clientSecret'));
-    if (changed.has('turnstileSitekey') && this.turnstileSitekey && !this._bot) {
+    const flow = this._flow;
+    if (changed.has('turnstileSitekey') && this.turnstileSitekey && !flow.bot) {
       const sitekey = this.turnstileSitekey;
       void import('./turnstile.js').then(({ Bot }) => {
-        this._bot ??= new Bot(this, sitekey, this._locale.lang, () => {
-          this._flow.botMissing = false;
+        flow.bot ??= new Bot(this, sitekey, this._locale.lang, () => {
+          flow.botMissing = false;
           this.requestUpdate();
         });
       });
     }
     // Constraint validation mirrors what is shown (the form is `novalidate`).
-    const errs = this._flow.visibleErrors();
+    const errs = flow.visibleErrors();
     const t = this._locale.t;
     for (const name of FIELD_ORDER) {
       const key = errs[name];

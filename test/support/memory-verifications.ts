@@ -37,7 +37,13 @@ export class MemoryVerifications implements Verifications {
     if (!l) {
       const deps: VerificationDeps = {
         load: async () => this.records.get(id),
-        save: async (v) => void this.records.set(id, v),
+        save: async (v, events) => {
+          this.records.set(id, v);
+          for (const e of events) {
+            this.events.push(e);
+            this.outboxes.set(id, added(this.outboxes.get(id) ?? [], e, this.clock.now()));
+          }
+        },
         remove: async () => void this.records.delete(id),
         setAlarm: async (at) => void this.alarms.set(id, at),
         now: () => this.clock.now(),
@@ -45,10 +51,6 @@ export class MemoryVerifications implements Verifications {
         lifecycle: config(this.env).outcomes.lifecycle,
         askVendor: (v) => askVendor(this.env, this.plugged(), v),
         release: (v) => releaseHolds(this.plugged().allowances, v.id, v.holds),
-        enqueue: async (e) => {
-          this.events.push(e);
-          this.outboxes.set(id, added(this.outboxes.get(id) ?? [], e, this.clock.now()));
-        },
         emit: (partnerId, event) => emitOne(this.env, undefined, partnerId, event),
       };
       l = new VerificationLogic(deps);

@@ -66,7 +66,6 @@ export async function simulate(j: Journey, o: SimOptions): Promise<JourneyResult
       if (j.vendorDown?.(t)) throw new Error('vendor 503');
       return { checkStatus: j.finalAt !== undefined && t >= j.finalAt ? 'CHECKED_SUCCESS_CLEAR' : CHECKING, entityId: 'e-1' };
     },
-    enqueue: async () => undefined,
   });
   await logic.create({
     id: 'vrf_SIMULATED0000000000000000',

@@ -17,6 +17,9 @@ import { describe, it, mock } from 'node:test';
 import fc from 'fast-check';
 import { CHECKING, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
 import { VerificationLogic, type VerificationDeps } from '../../worker/verifications/verification-logic';
+import { lifecycle } from '../../worker/verifications/lifecycle';
+import { writeChange, type KeptOutbox } from '../../worker/verifications/record-write';
+import { attemptFor, handOff, nextDueAt, reported, type AttemptReport } from '../../worker/verifications/webhook-outbox';
 import { realNow } from '../support/dates';
 
 const MIN = 60_000;
@@ -41,9 +44,10 @@ function harness(record: Verification, vendor: Vendor, extra: Partial<Verificati
   };
   const logic = new VerificationLogic({
     load: async () => (state.v ? structuredClone(state.v) : undefined),
-    save: async (v) => {
+    save: async (v, events) => {
       state.v = structuredClone(v);
       state.saved.push(structuredClone(v));
+      state.events.push(...events);
     },
     remove: async () => void (state.v = undefined),
     setAlarm: async (at) => void (state.alarm = at),
@@ -53,7 +57,6 @@ function harness(record: Verification, vendor: Vendor, extra: Partial<Verificati
       state.asked++;
       return vendor(v);
     },
-    enqueue: async (e) => void state.events.push(e),
     release: async () => undefined,
     ...extra,
   });
@@ -365,6 +368,37 @@ function checkInvariants(saved: Verification[], events: WebhookEvent[]) {
   for (let i = 1; i < sequences.length; i++) assert.ok(sequences[i]! > sequences[i - 1]!, 'sequence went back');
 }
 
+/** The partner's, the person's and the clock's actions on the logic. */
+let hints = 0;
+function runBasic(op: Op, logic: VerificationLogic, state: { now: number }): Promise<unknown> {
+  const reply = ++hints; // a check id the browser has not brought before
+  switch (op) {
+    case 'alarm':
+      return logic.alarm();
+    case 'observe':
+      return logic.observe();
+    case 'hint':
+      return logic.observe({ checkId: `chk-${reply}`, returned: 'success' });
+    case 'cancel':
+      return logic.cancel();
+    case 'redact':
+      return logic.redact();
+    case 'renew': {
+      const at = state.now + 60 * MIN;
+      return logic.renew({ urlExpiry: new Date(at).toISOString() });
+    }
+    case 'wrongCode':
+      return logic.claim('browser-key-1', '000000');
+    case 'rightCode':
+      return logic.claim('browser-key-1', '123456');
+    case 'open':
+      return logic.openHandoff('open-token-1');
+    case 'tick':
+      state.now += 10 * MIN;
+      return Promise.resolve();
+  }
+}
+
 describe('interleavings (fast-check scheduler)', () => {
   it('keeps every invariant whatever the order of polls, alarms, cancels, redactions, renewals, codes and opens', async () => {
     await fc.assert(
@@ -386,33 +420,7 @@ describe('interleavings (fast-check scheduler)', () => {
               return s.schedule(r === 'fail' ? Promise.reject(new Error('vendor 503')) : Promise.resolve(answerOf(r)), `vendor ${r}`);
             });
             if (nearDeadline) state.now = record.deadline + MIN;
-            const run = (op: Op): Promise<unknown> => {
-              switch (op) {
-                case 'alarm':
-                  return logic.alarm();
-                case 'observe':
-                  return logic.observe();
-                case 'hint':
-                  return logic.observe({ checkId: `chk-${reply}`, returned: 'success' });
-                case 'cancel':
-                  return logic.cancel();
-                case 'redact':
-                  return logic.redact();
-                case 'renew': {
-                  const at = state.now + 60 * MIN;
-                  return logic.renew({ urlExpiry: new Date(at).toISOString() });
-                }
-                case 'wrongCode':
-                  return logic.claim('browser-key-1', '000000');
-                case 'rightCode':
-                  return logic.claim('browser-key-1', '123456');
-                case 'open':
-                  return logic.openHandoff('open-token-1');
-                case 'tick':
-                  state.now += 10 * MIN;
-                  return Promise.resolve();
-              }
-            };
+            const run = (op: Op): Promise<unknown> => runBasic(op, logic, state);
             const running = ops.map((op) =>
               s
                 .schedule(Promise.resolve(op), `start ${op}`)
@@ -423,6 +431,174 @@ describe('interleavings (fast-check scheduler)', () => {
             checkInvariants(state.saved, state.events);
           } finally {
             mismatch.mock.restore();
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// ---- interleavings with the outbox and attempts ----
+
+/**
+ * The same logic with its outbox as the Durable Object keeps it: each change
+ * written with its events (record-write.ts), the alarm's hand-offs to a
+ * queue, a consumer whose attempts are delivered, refused (503,
+ * `Retry-After: 0`) or lost to a crash, and a receiver that records what it
+ * got. All on the outbox's own rules (webhook-outbox.ts).
+ */
+function outboxHarness(record: Verification, vendor: Vendor) {
+  const { state, logic } = harness(record, vendor, {
+    save: async (v, events) => {
+      await writeChange({ put: async () => undefined }, kept, v, events, state.now);
+      state.v = structuredClone(v);
+      state.saved.push(structuredClone(v));
+      state.events.push(...events);
+    },
+  });
+  const kept: KeptOutbox = { outbox: [] };
+  const queue: { sequence: number; attempt: number }[] = [];
+  const received: { id: string; body: string }[] = [];
+  const policy = { schedule: [5, 300, 1800], maxAttempts: 40 };
+  /** The alarm's turn for the outbox: what is due (new, to retry, or handed off and never reported) goes to the queue. */
+  const sendDue = () => {
+    const { entries, due } = handOff(kept.outbox, state.now, policy);
+    kept.outbox = entries;
+    for (const e of due) queue.push({ sequence: e.sequence, attempt: e.attempts + 1 });
+  };
+  /** The consumer takes the oldest message: `lost` (a crash: never reported), or an attempt the receiver answers. */
+  const consume = async (answer: 'ok' | 'fail' | 'lost', receiver: () => Promise<unknown>) => {
+    const m = queue.shift();
+    if (!m || answer === 'lost') return;
+    const entry = attemptFor(kept.outbox, m.sequence, m.attempt);
+    if (!entry) return; // no longer owed (already reported, or forgotten)
+    await receiver();
+    if (answer === 'ok') received.push({ id: entry.event.id, body: entry.event.body });
+    const report: AttemptReport =
+      answer === 'ok' ? { kind: 'delivered', status: 200 } : { kind: 'failed', status: 503, retryAfterSeconds: 0 };
+    const r = reported(kept.outbox, m.sequence, m.attempt, report, state.now, policy);
+    if (r) kept.outbox = r.entries;
+  };
+  /** Time moves on and the alarm hands off and the consumer delivers until nothing is owed (or the guard trips). */
+  const drain = async () => {
+    for (let guard = 0; kept.outbox.some((e) => e.state === 'queued' || e.state === 'failed'); guard++) {
+      if (guard > 200) throw new Error('the outbox never drains');
+      sendDue();
+      while (queue.length) await consume('ok', async () => undefined);
+      state.now = Math.max(state.now, nextDueAt(kept.outbox) ?? state.now);
+    }
+  };
+  return { state, logic, kept, queue, received, sendDue, consume, drain };
+}
+
+type OutboxOp = Op | 'nextAttempt' | 'send' | 'ack' | 'fail' | 'lose' | 'later';
+const OUTBOX_OPS: OutboxOp[] = [
+  'alarm',
+  'observe',
+  'hint',
+  'cancel',
+  'redact',
+  'nextAttempt',
+  'send',
+  'ack',
+  'fail',
+  'lose',
+  'later',
+  'tick',
+];
+
+const dataOf = (body: string) => (JSON.parse(body) as { data: Record<string, unknown> }).data;
+
+describe('interleavings with the outbox and attempts (fast-check scheduler)', () => {
+  it('sequence only grows, every end has one terminal event and it is delivered, nothing redacted comes back, nothing ended reopens', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.scheduler(),
+        fc.array(fc.constantFrom(...OUTBOX_OPS), { minLength: 3, maxLength: 12 }),
+        fc.array(fc.constantFrom<Reply>('CHECKING', 'NO_MATCH', 'CHECKED_SUCCESS_CLEAR', 'fail'), { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        async (s, ops, replies, nearDeadline) => {
+          const start = realNow();
+          const record = { ...openRecord(start), maxAttempts: 3 };
+          let reply = 0;
+          const quiet = mock.method(console, 'error', () => undefined);
+          try {
+            const h = outboxHarness(record, () => {
+              const r = replies[reply++ % replies.length]!;
+              return s.schedule(r === 'fail' ? Promise.reject(new Error('vendor 503')) : Promise.resolve(answerOf(r)), `vendor ${r}`);
+            });
+            const { state, logic } = h;
+            if (nearDeadline) state.now = record.deadline - MIN;
+            const run = async (op: OutboxOp): Promise<unknown> => {
+              switch (op) {
+                case 'nextAttempt': {
+                  // /api/onboarding-link in requires_input: read, a new vendor link (slow), then the attempt transition.
+                  const v = await logic.observe().catch(() => state.v);
+                  if (!v || v.requiresInputAt === undefined) return undefined;
+                  await s.schedule(Promise.resolve(), 'vendor link');
+                  return logic.renew({ urlExpiry: new Date(state.now + 60 * MIN).toISOString() });
+                }
+                case 'send':
+                  h.sendDue();
+                  return undefined;
+                case 'ack':
+                case 'fail':
+                  return h.consume(op === 'ack' ? 'ok' : 'fail', () => s.schedule(Promise.resolve(), `receiver ${op}`));
+                case 'lose':
+                  return h.consume('lost', async () => undefined);
+                case 'later':
+                  // Past the ack window: what was handed off and never reported is due again.
+                  state.now += 6 * MIN;
+                  return undefined;
+                default:
+                  return runBasic(op, logic, state);
+              }
+            };
+            const running = ops.map((op) =>
+              s
+                .schedule(Promise.resolve(op), `start ${op}`)
+                .then(run)
+                .catch(() => undefined),
+            );
+            await s.waitFor(Promise.all(running));
+            checkInvariants(state.saved, state.events);
+            const last = state.saved.at(-1)!;
+            for (let i = 1; i < state.saved.length; i++) {
+              const a = lifecycle(state.saved[i - 1]!);
+              const b = lifecycle(state.saved[i]!);
+              if (a === 'final' || a === 'expired' || a === 'canceled') assert.equal(b, a, `save ${i}: ${a} became ${b}`);
+            }
+
+            // sequence: 1, 2, 3… in the order the changes were written, stamped in each body.
+            const outbox = h.kept.outbox;
+            assert.deepEqual(
+              outbox.map((e) => e.sequence),
+              outbox.map((_, i) => i + 1),
+            );
+            for (const e of outbox) assert.equal(dataOf(e.event.body).sequence, e.sequence);
+
+            // Nothing redacted comes back, in the record or in any kept body.
+            if (last.redactedAt !== undefined) {
+              for (const e of outbox) assert.doesNotMatch(e.event.body, /acct-secret-ref|entity-own/, `${e.event.type} kept the entity`);
+            }
+
+            // Eventually delivered: the alarm and the consumer, left to run, deliver every event; the end's exactly once in the outbox.
+            await h.drain();
+            const terminal = outbox.filter((e) => TERMINAL.has(e.event.type));
+            assert.equal(terminal.length, ended(last) ? 1 : 0);
+            for (const e of h.kept.outbox) assert.equal(e.state, 'delivered', `${e.event.type} ended ${e.state}`);
+            if (ended(last)) {
+              assert.ok(
+                h.received.some((r) => r.id === terminal[0]!.event.id),
+                'the terminal event reached the receiver',
+              );
+              // The newest event says how it ended: a receiver keeping the highest sequence holds the end.
+              const newest = dataOf(h.kept.outbox.at(-1)!.event.body);
+              assert.equal(newest.status, lifecycle(last));
+            }
+          } finally {
+            quiet.mock.restore();
           }
         },
       ),

@@ -17,13 +17,8 @@ import { serverApi } from '../../worker/server-api/app';
 import { openapiDocument } from '../../worker/server-api/openapi';
 import { honoPath } from '../../worker/server-api/routes';
 import { webhooks } from '../../worker/server-api/webhooks';
-import {
-  CHECKING,
-  newVerificationId,
-  webhookEvent,
-  type Verification,
-  type WebhookEventType,
-} from '../../worker/verifications/verification';
+import { CHECKING, newVerificationId, type Verification, type WebhookEventType } from '../../worker/verifications/verification';
+import { webhookEvent } from '../../worker/verifications/webhook-event';
 import { stamped } from '../../worker/verifications/webhook-outbox';
 import { realNow } from '../support/dates';
 

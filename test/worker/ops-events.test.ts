@@ -183,3 +183,23 @@ describe('operator events', () => {
     }
   });
 });
+
+describe('sending after the answer', () => {
+  it("one queue call carries every event a request's context emits before the send runs; without a context each goes at once", async () => {
+    const { emit, message } = await import('../../worker/ops/events');
+    const calls: number[] = [];
+    const queue = {
+      send: async () => void calls.push(1),
+      sendBatch: async (batch: unknown[]) => void calls.push(batch.length),
+    } as unknown as NonNullable<Env['EVENTS_QUEUE']>;
+    const kept: Promise<unknown>[] = [];
+    const ctx = { waitUntil: (p: Promise<unknown>) => void kept.push(p) };
+    const first = emit({ EVENTS_QUEUE: queue }, ctx, [message('alpha', { type: 'widget.shown' })]);
+    const second = emit({ EVENTS_QUEUE: queue }, ctx, [message('alpha', { type: 'link.created', channel: 'redirect' })]);
+    assert.equal(calls.length, 0, 'nothing is sent before the answer');
+    await Promise.all([first, second, ...kept]);
+    assert.deepEqual(calls, [2], 'one batch of both events');
+    await emit({ EVENTS_QUEUE: queue }, undefined, [message('alpha', { type: 'widget.shown' })]);
+    assert.deepEqual(calls, [2, 1]);
+  });
+});

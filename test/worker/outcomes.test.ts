@@ -257,14 +257,24 @@ describe('polling', () => {
     assert.equal(e.id, `msg_${verificationId.slice(4)}_completed`);
     const body = JSON.parse(e.body);
     assert.deepEqual(Object.keys(body).sort(), ['data', 'timestamp', 'type']);
+    const v = s.store.records.get(verificationId)!;
+    const iso = (t: number) => new Date(t).toISOString();
     assert.deepEqual(body.data, {
       verificationId,
       entityId: linkAnswer.entity.entityId,
+      // The whole public state at the event, as GET /v1 shows it.
+      status: 'final',
       checkStatus: 'CHECKED_SUCCESS_WITH_NOTES',
+      attempts: [{ checkStatus: 'CHECKED_SUCCESS_WITH_NOTES', endedAt: iso(v.finalAt!) }],
+      createdAt: iso(v.createdAt),
+      linkCreatedAt: iso(v.linkCreatedAt!),
+      finalAt: iso(v.finalAt!),
+      expiresAt: iso(v.deadline),
       customerRef: 'acct-1',
       // The browser path: a page set it, so receivers match by verificationId.
       customerRefSource: 'page',
       partnerOrigin: PARTNER,
+      redacted: false,
       livemode: true, // a real vendor
     });
     for (const secret of [person.name.givenName, person.name.familyName, person.dateOfBirth, '412345678'])

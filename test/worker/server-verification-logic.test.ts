@@ -23,7 +23,10 @@ function harness(start = realNow()) {
   };
   const logic = new VerificationLogic({
     load: async () => state.v,
-    save: async (v) => void (state.v = v),
+    save: async (v, events) => {
+      state.v = v;
+      state.events.push(...events);
+    },
     remove: async () => void (state.v = undefined),
     setAlarm: async (at) => void (state.alarm = at),
     now: () => state.now,
@@ -32,7 +35,6 @@ function harness(start = realNow()) {
       state.asked++;
       return { checkStatus: CHECKING, entityId: 'entity-1' };
     },
-    enqueue: async (e) => void state.events.push(e),
     release: async (v) => void state.released.push(v.id),
   });
   /** Runs the alarms due up to `until`, as the Durable Object would. */

@@ -10,6 +10,9 @@
  *   number and `sendSMS`, and nothing else personal.
  * - the person's next attempt (`next-attempt.ts`): the corrected details
  *   update the same entity.
+ *
+ * The link a renewal replaces can still be completed (an earlier text, a
+ * flow still open on a phone): its check stays one the worker asks about.
  */
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
@@ -19,7 +22,8 @@ import { ApiError, validationError } from '../lib/errors';
 import { clientIp } from '../lib/limits';
 import type { ParsedPhone } from '../lib/phone';
 import { MAX_RENEWALS, type Renewal, type Verification } from '../verifications/verification';
-import { renewable, shownLinkExpiry } from '../verifications/lifecycle';
+import { renewable, requiresInput, shownLinkExpiry } from '../verifications/lifecycle';
+import { currentCheck } from '../verifications/verification-store';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { qrModules } from '../handoff/qr';
@@ -106,6 +110,9 @@ export async function relink(c: Context<AppEnv>, v: Verification & { entityId: s
     new URL(v.partnerOrigin).hostname,
   );
   if (texted && r.phone) await spendText(env, c.var.ports, r.phone, v.id);
+  // A renewal replaces a link the person may still complete (an earlier text, a flow open on a phone):
+  // its check, as the vendor names it, stays askable. A next attempt is about its new link alone.
+  const replacedCheck = requiresInput(v) ? undefined : await currentCheck(env, c.var.ports, v);
 
   let link;
   try {
@@ -150,6 +157,7 @@ export async function relink(c: Context<AppEnv>, v: Verification & { entityId: s
   const openToken = h?.kind === 'link' ? randomToken() : undefined;
   const renewal: Renewal = {
     urlExpiry: link.urlExpiry,
+    ...(replacedCheck !== undefined ? { replacedCheck } : {}),
     ...(openToken && returnSecret ? { link: { openToken, hostedUrl: link.url, returnSecret } } : {}),
     ...(texted && returnSecret ? { sms: { returnSecret } } : {}),
     // A server-started verification keeps its link, so a resume answers the new one.

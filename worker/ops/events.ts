@@ -111,30 +111,52 @@ function logFailure(err: unknown, count: number): void {
   log.error('ops_events_not_sent', { count, error: errorName(err) });
 }
 
+/** A request's (or an object's) events not sent yet: one queue call after the answer carries them all. */
+const pending = new WeakMap<WaitUntil, { messages: OpsMessage[]; sending: Promise<void> }>();
+
+function sendNow(queue: Queue, messages: OpsMessage[]): Promise<void> {
+  return (
+    messages.length === 1
+      ? queue.send(messages[0], { contentType: 'json' })
+      : queue.sendBatch(messages.map((body) => ({ body, contentType: 'json' as const })))
+  ).then(
+    () => undefined,
+    (err: unknown) => logFailure(err, messages.length),
+  );
+}
+
 /**
  * Sends events to the queue; never throws, never waits: with `ctx`, the send
- * runs after the answer (`waitUntil`); without one it runs on its own.
- * Resolves (for callers that may wait, such as queue consumers) once sent or
- * given up.
+ * runs after the answer (`waitUntil`), and every event the same context
+ * emits before it runs joins it (a link request's vendor call and
+ * `link.created` are one queue call, not one each); without one it runs on
+ * its own. Resolves (for callers that may wait, such as queue consumers)
+ * once sent or given up.
  */
 export function emit(env: Pick<Env, 'EVENTS_QUEUE'>, ctx: WaitUntil | undefined, messages: OpsMessage[]): Promise<void> {
   const queue = bindingIfAny(env, 'EVENTS_QUEUE');
   if (!queue || messages.length === 0) return Promise.resolve();
-  const send = () =>
-    (messages.length === 1
-      ? queue.send(messages[0], { contentType: 'json' })
-      : queue.sendBatch(messages.map((body) => ({ body, contentType: 'json' as const })))
-    ).then(
-      () => undefined,
-      (err: unknown) => logFailure(err, messages.length),
-    );
-  // With a context the send starts after the answer (a timer runs once the handler has returned), so the
-  // request never pays for it; without one (a queue consumer that may wait) at once.
-  const sending = (ctx ? new Promise<void>((ok) => setTimeout(ok, 0)).then(send) : Promise.resolve().then(send)).catch((err: unknown) =>
-    logFailure(err, messages.length),
-  );
+  if (!ctx) {
+    return Promise.resolve()
+      .then(() => sendNow(queue, messages))
+      .catch((err: unknown) => logFailure(err, messages.length));
+  }
+  const joined = pending.get(ctx);
+  if (joined) {
+    joined.messages.push(...messages);
+    return joined.sending;
+  }
+  const batch: OpsMessage[] = [...messages];
+  // The send starts after the answer (a timer runs once the handler has returned), so the request never pays for it.
+  const sending = new Promise<void>((ok) => setTimeout(ok, 0))
+    .then(() => {
+      pending.delete(ctx);
+      return sendNow(queue, batch);
+    })
+    .catch((err: unknown) => logFailure(err, batch.length));
+  pending.set(ctx, { messages: batch, sending });
   try {
-    ctx?.waitUntil(sending);
+    ctx.waitUntil(sending);
   } catch {
     // No execution context (node tests): the promise runs on its own.
   }

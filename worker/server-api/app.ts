@@ -24,6 +24,7 @@ import { clientSecretFor } from '../verifications/client-secret';
 import { issueResultToken } from '../verifications/issue-token';
 import { newVerificationId, VERIFICATION_ID, type Verification } from '../verifications/verification';
 import { lifecycle, startedByServer } from '../verifications/lifecycle';
+import { publicState } from '../verifications/public-state';
 import { listIndex, ownedEntities, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
 import { personFrom } from './person';
@@ -64,23 +65,15 @@ function fromRow(r: IndexRow): VerificationSummary {
   };
 }
 
-/** A verification as `/v1` shows it. */
+/** A verification as `/v1` shows it: its public state (what every webhook event carries too), the reference and the entity. */
 export function summary(v: Verification, livemode: boolean): VerificationSummary {
   return {
     verificationId: v.id,
-    status: lifecycle(v),
-    ...(v.entityId !== undefined ? { checkStatus: v.status } : {}),
+    ...publicState(v),
     ...(v.customerRef !== undefined ? { customerRef: v.customerRef } : {}),
     customerRefSource: v.customerRefSource ?? 'page',
     ...(v.entityId !== undefined ? { entityId: v.entityId } : {}),
     ...(v.partnerOrigin ? { partnerOrigin: v.partnerOrigin } : {}),
-    createdAt: iso(v.createdAt)!,
-    ...(v.linkCreatedAt !== undefined ? { linkCreatedAt: iso(v.linkCreatedAt) } : {}),
-    ...(v.finalAt !== undefined ? { finalAt: iso(v.finalAt) } : {}),
-    ...(v.canceledAt !== undefined ? { canceledAt: iso(v.canceledAt) } : {}),
-    ...(v.redactedAt !== undefined ? { redactedAt: iso(v.redactedAt) } : {}),
-    ...(v.attempts?.length ? { attempts: v.attempts.map((a) => ({ checkStatus: a.checkStatus, endedAt: iso(a.endedAt)! })) } : {}),
-    expiresAt: iso(v.deadline)!,
     livemode,
   };
 }

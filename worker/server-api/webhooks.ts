@@ -6,13 +6,20 @@
  * `webhook-signature`); nothing personal in a body.
  */
 import * as z from 'zod/mini';
+import { VERIFICATION_STATUSES } from './schemas';
 
 const meta = <S extends z.ZodMiniType>(schema: S, data: z.core.GlobalMeta): S => {
   z.globalRegistry.add(schema, data);
   return schema;
 };
 
-/** What every event's `data` carries: the verification's public state at the event. */
+const time = (description: string) => meta(z.string(), { description: `${description} (ISO 8601, UTC).`, format: 'date-time' });
+
+/**
+ * What every event's `data` carries: the verification's whole public state
+ * at the event (what `GET /v1/verifications/{verificationId}` showed then),
+ * so a receiver keeps the event with the highest `sequence` and drops older ones.
+ */
 const common = {
   verificationId: meta(z.string(), { description: '`vrf_` + a ULID: match the event to the verification your server made.' }),
   entityId: meta(z.optional(z.string()), { description: "The vendor's entity id, once a link was made (gone after a redaction)." }),
@@ -23,6 +30,20 @@ const common = {
   }),
   partnerOrigin: meta(z.optional(z.string()), { description: 'The page origin that made the link.' }),
   livemode: meta(z.boolean(), { description: '`false` while the sandbox is the vendor: acknowledge it (2xx) all the same.' }),
+  status: meta(z.enum(VERIFICATION_STATUSES), { description: "The verification's status at the event, as `GET /v1` shows it." }),
+  checkStatus: meta(z.optional(z.string()), {
+    description: 'Once a link was made: `CHECKING`, or the final check status (`CHECKED_SUCCESS_CLEAR`, …).',
+  }),
+  attempts: meta(z.optional(z.array(z.object({ checkStatus: z.string(), endedAt: time('The attempt ended') }))), {
+    description: 'Attempts that ended by the event, oldest first.',
+  }),
+  redacted: meta(z.boolean(), { description: 'Whether the verification had been redacted by the event.' }),
+  createdAt: time('Created'),
+  linkCreatedAt: z.optional(time('The first link was made')),
+  finalAt: z.optional(time('The status became final')),
+  canceledAt: z.optional(time('Canceled')),
+  redactedAt: z.optional(time('Redacted')),
+  expiresAt: time('It stops (no final status by then: `expired`)'),
   sequence: meta(z.number().check(z.int(), z.gte(1)), {
     description:
       '1, 2, 3… per verification, the same on every attempt of an event: drop a repeat by its `webhook-id`, and an event with a lower `sequence` than one you already recorded.',

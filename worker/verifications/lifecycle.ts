@@ -216,15 +216,24 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
     handoff = { kind: 'sms', returnSecret: r.sms.returnSecret, code: h.code, tries: h.tries };
   }
   const t = linkTimes(r.urlExpiry, now, s);
-  const { requiresInputAt: _wait, checkId: _c, token: _t, ...rest } = v;
+  const { requiresInputAt: _wait, checkId: _c, token: _t, earlierChecks: _e, ...rest } = v;
+  // A renewal keeps the replaced link's check askable; a next attempt is about its own link alone.
+  const earlierChecks = attempt ? [] : withCheck(v.earlierChecks ?? [], r.replacedCheck);
   return {
     ...(attempt ? rest : v),
+    ...(earlierChecks.length ? { earlierChecks } : {}),
     linkExpiresAt: t.linkExpiresAt,
     deadline: Math.max(v.deadline, t.deadline),
     ...(attempt ? {} : { renewals: (v.renewals ?? 0) + 1 }),
     ...(handoff ? { handoff } : {}),
     ...(r.sameDevice ? { link: r.sameDevice } : {}),
   };
+}
+
+/** The attempt's earlier checks with `checkId` added (once; at most MAX_RENEWALS, the links a verification can replace). */
+function withCheck(checks: string[], checkId: string | undefined): string[] {
+  if (checkId === undefined || checks.includes(checkId)) return checks;
+  return [...checks, checkId].slice(-MAX_RENEWALS);
 }
 
 // ---- polls ----
@@ -250,6 +259,19 @@ export interface VendorAnswer {
   entityId?: string;
   /** The check it answered about, when it says. */
   checkId?: string;
+}
+
+/**
+ * One answer for a poll that asked about the attempt's newest link (by
+ * entity, first) and each earlier link's check (by id): an answer not about
+ * the entity wins (it is never credited: the poll fails as a mismatch), then
+ * the first check that ended (whichever link the person completed), else
+ * the newest link's.
+ */
+export function attemptAnswer(answers: [VendorAnswer, ...VendorAnswer[]], entityId: string): VendorAnswer {
+  return (
+    answers.find((a) => !aboutEntity(a, entityId)) ?? answers.find((a) => a.checkStatus !== CHECKING && a.checkStatus !== '') ?? answers[0]
+  );
 }
 
 /**
@@ -348,13 +370,25 @@ export const canceled = (v: Verification, now: number): Verification | undefined
 /**
  * redact: where a redaction deletes data, for good. Everything that can
  * identify the person or their client goes: the partner's reference, the
- * vendor's entity, check, token and links, the handoff's secrets and the
+ * vendor's entity, checks, token and links, the handoff's secrets and the
  * browser key, the open-budget holds (they name the client's address), the
  * server's return URL and entity, and the check ids of earlier attempts. The id, the
  * statuses and the times stay. An open verification is canceled with it.
  */
 export function redacted(v: Verification, now: number): Verification {
-  const { customerRef: _r, entityId: _e, checkId: _c, token: _t, link: _l, handoff: _h, holds: _o, server, attempts, ...rest } = v;
+  const {
+    customerRef: _r,
+    entityId: _e,
+    checkId: _c,
+    token: _t,
+    earlierChecks: _k,
+    link: _l,
+    handoff: _h,
+    holds: _o,
+    server,
+    attempts,
+    ...rest
+  } = v;
   const { returnUrl: _u, entityId: _se, ...serverRest } = server ?? {};
   const base: Verification = {
     ...rest,

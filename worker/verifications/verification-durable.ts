@@ -27,7 +27,6 @@ import {
   attemptFor,
   handOff,
   nextDueAt,
-  redacted,
   refused,
   reported,
   undelivered,
@@ -38,6 +37,7 @@ import {
   type UndeliveredEvent,
 } from './webhook-outbox';
 import type { WebhookMessage } from './webhook-delivery';
+import { writeChange } from './record-write';
 
 export class VerificationStore extends DurableObject<Env> {
   /** The object's one clock (the logic's `now`, the outbox's times). */
@@ -60,11 +60,11 @@ export class VerificationStore extends DurableObject<Env> {
 
   private readonly logic = new VerificationLogic({
     load: () => this.ctx.storage.get<Verification>('v'),
-    // The record only: its index row is written once the call is done (`settle`), so nothing but storage
-    // comes between a state change and the event it causes (`enqueue`): one storage commit.
-    save: async (v) => {
+    // The record and the events its change causes in one put (record-write.ts); its index row is written
+    // once the call is done (`settle`).
+    save: async (v, events) => {
       this.toIndex = v;
-      await this.ctx.storage.put('v', v);
+      for (const sequence of await writeChange(this.ctx.storage, this, v, events, this.now())) this.changed.add(sequence);
     },
     remove: async () => {
       const v = await this.ctx.storage.get<Verification>('v');
@@ -88,16 +88,12 @@ export class VerificationStore extends DurableObject<Env> {
     schedule: config(this.env).outcomes.poll,
     lifecycle: config(this.env).outcomes.lifecycle,
     askVendor: (v) => askVendor(this.env, this.ports, v, this.ctx),
-    enqueue: (e) => {
-      this.store(added(this.outbox, e, this.now()), e.id);
-      return Promise.resolve();
-    },
     release: (v) => releaseHolds(this.ports.allowances, v.id, v.holds),
     emit: (partnerId, event) => emitOne(this.env, this.ctx, partnerId, event),
   });
 
   /** The outbox, kept in memory too (read once when the object starts), so an event is written with no read in between. */
-  private outbox: OutboxEntry[] = [];
+  outbox: OutboxEntry[] = [];
   /** When the logic wants its alarm (polling, expiry, retention); the alarm runs at the earlier of this and the outbox's next hand-off. */
   private logicAlarmAt: number | undefined;
   /** The record to index once the call is done. */
@@ -254,15 +250,9 @@ export class VerificationStore extends DurableObject<Env> {
   cancel(): Promise<Verification | undefined> {
     return this.settle(this.logic.cancel());
   }
+  /** Kept bodies forget the reference and the entity too (sent or not), in the write of the redacted record. */
   redact(): Promise<Verification | undefined> {
-    return this.settle(
-      (async () => {
-        const v = await this.logic.redact();
-        // Kept bodies forget the reference and the entity too (sent or not).
-        if (v) this.store(redacted(this.outbox));
-        return v;
-      })(),
-    );
+    return this.settle(this.logic.redact());
   }
   redeliver(): Promise<WebhookEvent | undefined> {
     return this.settle(this.logic.redeliver());

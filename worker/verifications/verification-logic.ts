@@ -40,20 +40,26 @@ import {
 import { hintPollDue, nextAlarmAt, pollDue, pollStarted, type PollCause, type PollSchedule } from './poll-schedule';
 import {
   CLAIM_TRIES,
-  webhookEvent,
   type LinkStart,
   type Renewal,
   type Verification,
   type WebhookEvent,
+  type WebhookEventType,
   type WebhookState,
 } from './verification';
+import { webhookEvent } from './webhook-event';
 
 export type { VendorAnswer } from './lifecycle';
 export { RETENTION_MS } from './lifecycle';
 
 export interface VerificationDeps {
   load(): Promise<Verification | undefined>;
-  save(v: Verification): Promise<void>;
+  /**
+   * Writes the record and the webhook events its change causes (the outbox
+   * adds them) in one storage write: a crash can never keep the one without
+   * the other.
+   */
+  save(v: Verification, events: readonly WebhookEvent[]): Promise<void>;
   /** Forgets the verification (after RETENTION_MS past its end). */
   remove(): Promise<void>;
   setAlarm(at: number): Promise<void>;
@@ -64,8 +70,6 @@ export interface VerificationDeps {
   lifecycle?: LifecycleSettings;
   /** Asks the vendor about the verification's entity; throws the vendor's fault. */
   askVendor(v: Verification): Promise<VendorAnswer>;
-  /** Hands a webhook event to the delivery queue (at least once). */
-  enqueue(event: WebhookEvent): Promise<void>;
   /** Gives back the open-verification budgets it held (it ended). */
   release?(v: Verification): Promise<void>;
   /** Counts an operator's event for the verification's partner (never throws, never waits). */
@@ -90,10 +94,11 @@ export interface Arrival {
 export type ClaimOutcome =
   { kind: 'claimed'; returned?: 'success' | 'error' } | { kind: 'wrong'; triesLeft: number } | { kind: 'ended' } | { kind: 'gone' };
 
-/** A transition that was applied: the record before it and after it. */
+/** A transition that was applied: the record before it and after it, and the events written with it. */
 interface Applied {
   before: Verification;
   after: Verification;
+  events: WebhookEvent[];
 }
 
 export class VerificationLogic {
@@ -120,20 +125,26 @@ export class VerificationLogic {
    * Applies transition `t` to the record as it is now and saves the result
    * (undefined: nothing written, the state did not allow it). One at a time:
    * the Durable Object's input gate keeps storage reads and writes in order,
-   * and this keeps them in order in node tests' in-memory store too. Then
-   * the effects of what changed: its webhook event, the open budget given
-   * back, the alarm.
+   * and this keeps them in order in node tests' in-memory store too. The
+   * webhook events the change causes (`eventOf`, then `also`'s) are built
+   * from the record it saves and written with it. Then the effects of what
+   * changed: the operator's events, the open budget given back, the alarm.
    */
-  private apply(t: (v: Verification) => Verification | undefined): Promise<Applied | undefined> {
+  private apply(
+    t: (v: Verification) => Verification | undefined,
+    also: (before: Verification, after: Verification) => WebhookEventType | undefined = () => undefined,
+  ): Promise<Applied | undefined> {
     const run = this.writing.then(async () => {
       const before = await this.d.load();
       if (!before) return undefined;
       const after = t(before);
       if (!after || after === before) return undefined;
-      const type = eventOf(before, after);
-      const saved: Verification = type ? { ...after, lastEvent: type, webhook: { ...after.webhook, state: 'queued' } } : after;
-      await this.d.save(saved);
-      return { before, after: saved };
+      const types = [eventOf(before, after), also(before, after)].filter((x): x is WebhookEventType => x !== undefined);
+      const last = types.at(-1);
+      const saved: Verification = last ? { ...after, lastEvent: last, webhook: { ...after.webhook, state: 'queued' } } : after;
+      const events = types.map((type) => webhookEvent(saved, type));
+      await this.d.save(saved, events);
+      return { before, after: saved, events };
     });
     this.writing = run.catch(() => undefined);
     return run.then(async (applied) => {
@@ -155,7 +166,6 @@ export class VerificationLogic {
         secondsSinceLink: (after.finalAt! - (after.linkCreatedAt ?? after.createdAt)) / 1000,
       });
     }
-    await this.d.enqueue(webhookEvent(after, type));
     if (type === 'verification.requires_input') {
       await this.reschedule();
       return;
@@ -167,7 +177,7 @@ export class VerificationLogic {
 
   async create(v: Verification): Promise<void> {
     // The record and its first alarm together: one storage commit, not two in series.
-    await Promise.all([this.d.save(v), this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule, this.settings))]);
+    await Promise.all([this.d.save(v, []), this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule, this.settings))]);
   }
 
   /**
@@ -193,14 +203,11 @@ export class VerificationLogic {
    * `webhook-id`), and is the last event a redelivery sends.
    */
   async redact(): Promise<Verification | undefined> {
-    const r = await this.apply((v) => redacted(v, this.d.now()));
-    if (!r) return this.d.load();
-    const marked = await this.apply((v) =>
-      v.lastEvent === 'verification.redacted'
-        ? undefined
-        : { ...v, lastEvent: 'verification.redacted', webhook: { ...v.webhook, state: 'queued' } },
+    // An open one's verification.canceled and the redaction's own event, written with the redacted record.
+    await this.apply(
+      (v) => redacted(v, this.d.now()),
+      (before) => (before.lastEvent === 'verification.redacted' ? undefined : 'verification.redacted'),
     );
-    if (marked) await this.d.enqueue(webhookEvent(marked.after, 'verification.redacted'));
     return this.d.load();
   }
 
@@ -218,11 +225,12 @@ export class VerificationLogic {
     const v = await this.d.load();
     const type = v && (v.lastEvent ?? endEvent(v));
     if (!type) return undefined;
-    const r = await this.apply((v) => ({ ...v, lastEvent: type, webhook: { ...v.webhook, state: 'queued' } }));
-    if (!r) return undefined;
-    const event = webhookEvent(r.after, type);
-    await this.d.enqueue(event);
-    return event;
+    // The outbox keeps the event's body from when it happened: this is a fresh delivery of it.
+    const r = await this.apply(
+      (v) => ({ ...v }),
+      () => type,
+    );
+    return r?.events.at(-1);
   }
 
   /**

@@ -2,7 +2,7 @@
  * A verification: what the worker keeps about one onboarding link so the
  * outcome is known, and told to the partner's server, without trusting any
  * browser. Never a name, a date of birth or a phone number (those live at the
- * vendor). This file says what is kept and the events it causes; its states,
+ * vendor). This file says what is kept (its events are `webhook-event.ts`'s); its states,
  * transitions and deadlines are `lifecycle.ts`'s, run by the Durable Object
  * (`verification-durable.ts`) through `verification-logic.ts`.
  */
@@ -70,6 +70,16 @@ export interface Verification {
   redactedAt?: number;
   checkId?: string;
   token?: string;
+  /**
+   * The vendor's check ids of this attempt's earlier links (a text before
+   * "Send again", an expired QR link's flow still open on a phone), as the
+   * vendor itself named them when asked about the entity just before the
+   * newer link replaced them, never as a browser said. Each poll asks about
+   * them by id as well as about the entity (which answers the newest link), so
+   * whichever link the person completes is credited. A next attempt starts
+   * with none.
+   */
+  earlierChecks?: string[];
   /** `CHECKING` or a final check status. */
   status: string;
   finalAt?: number;
@@ -175,6 +185,8 @@ export interface Renewal {
   sms?: { returnSecret: string };
   /** A link on this device: the vendor's answer, kept so a resume answers it again. */
   sameDevice?: { url: string; urlExpiry: string; status: string };
+  /** The check of the link this one replaces, as the vendor named it when asked about the entity just before. */
+  replacedCheck?: string;
 }
 
 /** Wrong codes allowed before a handoff ends (the verification ends with the last). */
@@ -204,49 +216,4 @@ export interface WebhookEvent {
   partnerId: string;
   /** The worker's own origin when the verification was made (to find its partner again). */
   workerOrigin: string;
-}
-
-/** When the event of `type` happened. */
-function eventAt(v: Verification, type: WebhookEventType): number {
-  switch (type) {
-    case 'verification.canceled':
-      return v.canceledAt!;
-    case 'verification.completed':
-      return v.finalAt!;
-    case 'verification.expired':
-      return v.expiredAt!;
-    case 'verification.requires_input':
-      return v.requiresInputAt ?? v.attempts?.at(-1)?.endedAt ?? v.createdAt;
-    case 'verification.redacted':
-      return v.redactedAt!;
-  }
-}
-
-/**
- * The event of `type` for the record as it is now: after a redaction
- * (even one queued before it) without the entity or the reference.
- */
-export function webhookEvent(v: Verification, type: WebhookEventType): WebhookEvent {
-  const last = v.attempts?.at(-1);
-  const data = {
-    verificationId: v.id,
-    ...(v.entityId !== undefined ? { entityId: v.entityId } : {}),
-    ...(type === 'verification.completed' ? { checkStatus: v.status } : {}),
-    ...(type === 'verification.requires_input' && last ? { lastAttempt: { checkStatus: last.checkStatus } } : {}),
-    ...(v.customerRef ? { customerRef: v.customerRef, customerRefSource: v.customerRefSource ?? 'page' } : {}),
-    ...(v.partnerOrigin ? { partnerOrigin: v.partnerOrigin } : {}),
-    // Records made before livemode existed have none: they count as test-mode (false), never as live.
-    // eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare
-    livemode: v.livemode === true,
-    ...(type === 'verification.expired' ? { reason: v.expiredReason ?? 'not_finished' } : {}),
-  };
-  const suffix = type === 'verification.requires_input' ? `requires_input_${v.attempts?.length ?? 0}` : type.slice('verification.'.length);
-  return {
-    verificationId: v.id,
-    type,
-    id: `msg_${v.id.slice(4)}_${suffix}`,
-    body: JSON.stringify({ type, timestamp: new Date(eventAt(v, type)).toISOString(), data }),
-    partnerId: v.partnerId,
-    workerOrigin: v.workerOrigin,
-  };
 }

@@ -1,7 +1,7 @@
 /**
  * Sends a verification's webhook event again: the last event it caused (its
  * end, a `requires_input`, or after a redaction `verification.redacted`), as
- * webhookEvent() makes it for the record as it is now, with the same
+ * the outbox kept it when it happened (webhook-event.ts), with the same
  * `webhook-id`, as a fresh delivery through the webhook queue (attempt 1,
  * with the retry schedule behind it; timestamp and signature made afresh by
  * the delivery). The operator console's "Redeliver" (`/ops`, `npm run ops --

@@ -2,6 +2,7 @@ import type { Failure } from '../../api.js';
 import type { Deps } from '../../flow-api.js';
 import type { Strings } from '../../i18n/en.js';
 import type { View } from '../../views/view.js';
+import type { RunActions } from '../actions.js';
 import { fieldOfIssue } from '../issues.js';
 
 /** What to tell the person about a fault: never blame their connection for what is not. */
@@ -38,19 +39,19 @@ export function errorText(t: Strings, f: Failure): string {
 
 /** The `error` state: what went wrong, and the action that can help (if any). Lit's `html` comes in `Deps`. */
 export const alertView =
-  ({ html, nothing }: Deps): View =>
+  ({ html, nothing }: Deps, a: RunActions): View =>
   ({ flow, t }) => {
     const f = flow.failure!;
     const button = (label: string, onClick: () => void, secondary = false) =>
       html`<button type="button" class=${secondary ? 'secondary' : ''} part=${secondary ? 'button secondary' : 'button'} @click=${onClick}>${label}</button>`;
     const actions =
       f.errorCode === 'SMS_NOT_ALLOWED'
-        ? [button(t.continueHere, flow.continueHere)]
+        ? [button(t.continueHere, a.continueHere)]
         : f.errorCode === 'NO_SESSION' || f.errorCode === 'CLIENT_SECRET_INVALID'
           ? []
           : [
               f.retryable && f.status !== 401 ? button(t.retry, flow.retry) : nothing,
-              f.context === 'result' || f.status === 401 ? button(t.startAgain, flow.startAgain, f.retryable && f.status !== 401) : nothing,
+              f.context === 'result' || f.status === 401 ? button(t.startAgain, a.startAgain, f.retryable && f.status !== 401) : nothing,
             ];
     return html`<div class="alert panel" part="alert" role="alert" tabindex="-1" id="alert">
     <p>${errorText(t, f)}</p>

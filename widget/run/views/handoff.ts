@@ -1,5 +1,6 @@
 import type { Deps, FlowApi as Flow } from '../../flow-api.js';
 import type { View } from '../../views/view.js';
+import type { RunActions } from '../actions.js';
 
 /**
  * The QR code's dark modules as one SVG path (a quiet zone of four modules
@@ -33,12 +34,12 @@ async function copy(flow: Flow, input: HTMLInputElement | null): Promise<void> {
  * and reaches the outcome by itself.
  */
 export const handoff =
-  ({ html, nothing }: Deps): View =>
+  ({ html, nothing }: Deps, a: RunActions): View =>
   ({ flow, t }) => {
     if (flow.linkExpired) {
       return html`<div class="panel" part="message">
       <p role="status" tabindex="-1" id="focus">${t.smsExpired}</p>
-      <div class="actions"><button type="button" part="button" @click=${flow.startAgain}>${t.startAgain}</button></div>
+      <div class="actions"><button type="button" part="button" @click=${a.startAgain}>${t.startAgain}</button></div>
     </div>`;
     }
     const qr = flow.qr;
@@ -71,7 +72,7 @@ export const handoff =
       flow.host.clientSecret
         ? nothing
         : html`<div class="actions">
-          <button type="button" class="secondary" part="button secondary" @click=${flow.useThisDevice}>${t.useThisDevice}</button>
+          <button type="button" class="secondary" part="button secondary" @click=${a.useThisDevice}>${t.useThisDevice}</button>
         </div>`
     }
   </div>`;

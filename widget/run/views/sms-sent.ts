@@ -1,10 +1,11 @@
 import { fillParts as fill } from '../../../rules/message.js';
 import type { Deps } from '../../flow-api.js';
 import type { View } from '../../views/view.js';
+import type { RunActions } from '../actions.js';
 
 /** `sms-sent`: the link is on the person's phone; until when it works, and the ways on. */
 export const smsSent =
-  ({ html, nothing }: Deps): View =>
+  ({ html, nothing }: Deps, a: RunActions): View =>
   ({ flow, t, tag, lang }) => {
     const expiry = Date.parse(flow.link?.urlExpiry ?? '');
     const left = Math.max(0, Math.round((expiry - flow.now) / 1000));
@@ -27,12 +28,12 @@ export const smsSent =
     }
     ${flow.resendWait ? html`<p class="error" role="alert" tabindex="-1" id="resend">${fill(t.sendAgainWait, { seconds: flow.resendWait }, lang)}</p>` : nothing}
     <div class="actions">
-      <button type="button" part="button" @click=${flow.sendAgain}>${t.sendAgain}</button>
+      <button type="button" part="button" @click=${a.sendAgain}>${t.sendAgain}</button>
       ${
         flow.host.clientSecret
           ? nothing
-          : html`<button type="button" class="secondary" part="button secondary" @click=${flow.changeNumber}>${t.changeNumber}</button>
-            <button type="button" class="secondary" part="button secondary" @click=${flow.useThisDevice}>${t.useThisDevice}</button>`
+          : html`<button type="button" class="secondary" part="button secondary" @click=${a.changeNumber}>${t.changeNumber}</button>
+            <button type="button" class="secondary" part="button secondary" @click=${a.useThisDevice}>${t.useThisDevice}</button>`
       }
     </div>
   </div>`;

@@ -1,0 +1,42 @@
+/**
+ * A verification's public state: what the partner's server reads from
+ * `GET /v1/verifications/{id}` and what every webhook event's `data` carries,
+ * so a receiver that keeps the event with the highest `sequence` holds the
+ * same picture the read gives. Nothing personal and nothing secret: the
+ * reference and the entity are added by each caller (and forgotten by a
+ * redaction), the token and the client secret never appear here.
+ */
+import { lifecycle, type State } from './lifecycle';
+import type { Verification } from './verification';
+
+export interface PublicState {
+  status: State;
+  /** Once a link was made: `CHECKING` or the final check status (a redaction keeps it). */
+  checkStatus?: string;
+  /** Attempts that ended, oldest first. */
+  attempts?: { checkStatus: string; endedAt: string }[];
+  createdAt: string;
+  linkCreatedAt?: string;
+  finalAt?: string;
+  canceledAt?: string;
+  redactedAt?: string;
+  /** When it stops (its deadline). */
+  expiresAt: string;
+}
+
+const iso = (t: number) => new Date(t).toISOString();
+
+export function publicState(v: Verification): PublicState {
+  const linked = v.linkCreatedAt !== undefined || v.entityId !== undefined;
+  return {
+    status: lifecycle(v),
+    ...(linked ? { checkStatus: v.status } : {}),
+    ...(v.attempts?.length ? { attempts: v.attempts.map((a) => ({ checkStatus: a.checkStatus, endedAt: iso(a.endedAt) })) } : {}),
+    createdAt: iso(v.createdAt),
+    ...(v.linkCreatedAt !== undefined ? { linkCreatedAt: iso(v.linkCreatedAt) } : {}),
+    ...(v.finalAt !== undefined ? { finalAt: iso(v.finalAt) } : {}),
+    ...(v.canceledAt !== undefined ? { canceledAt: iso(v.canceledAt) } : {}),
+    ...(v.redactedAt !== undefined ? { redactedAt: iso(v.redactedAt) } : {}),
+    expiresAt: iso(v.deadline),
+  };
+}
