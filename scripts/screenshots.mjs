@@ -106,13 +106,19 @@ async function browser(viewport, deviceScaleFactor = 1) {
     },
   };
 }
-async function shoot(page, name, opts = {}) {
+async function shoot(page, name, opts = {}, target = page) {
   await page.evaluate(() => document.fonts?.ready);
   await page.waitForTimeout(250); // let transitions settle
   const file = join(outDir, `${name}.png`);
-  await page.screenshot({ path: file, ...opts });
+  await target.screenshot({ path: file, ...opts });
   shots.push(file);
   console.log(`[screenshots] ${file.slice(root.length + 1)}`);
+}
+/** The widget's card alone (the README shows it at its own size). */
+async function shootCard(page, name) {
+  const card = page.locator('.widget-card');
+  await card.scrollIntoViewIfNeeded();
+  await shoot(page, name, {}, card);
 }
 const w = (page) => page.locator('kyc-onboard');
 async function fill(page, p) {
@@ -134,6 +140,8 @@ try {
     await page.goto(base + '/');
     await state$(page, 'idle');
     await shoot(page, 'demo-laptop');
+    // The form alone: its intro line (who checks, why, the privacy notice) above the fields.
+    await shootCard(page, 'widget-form');
 
     // 2. Laptop, dark: "Text me a link", the message in the outbox.
     await page.getByText('Dark', { exact: true }).click();
@@ -143,6 +151,9 @@ try {
     await state$(page, 'sms-sent');
     await page.getByRole('region', { name: 'SMS outbox' }).getByRole('listitem').first().waitFor();
     await shoot(page, 'demo-laptop-dark-sms', { fullPage: true });
+    // "We texted a link" with its way back: "Change my number" and "Use this device instead".
+    await w(page).getByRole('button', { name: 'Change my number' }).waitFor();
+    await shootCard(page, 'widget-texted-way-back');
     await close();
   }
 
