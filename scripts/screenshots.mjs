@@ -128,6 +128,7 @@ async function fill(page, p) {
   await dob.getByLabel('Day').fill('12');
   await dob.getByLabel('Month').fill('4');
   await dob.getByLabel('Year').fill(String(new Date().getUTCFullYear() - 36)); // an adult, whatever the year
+  await w(page).getByLabel('Country code').fill('+61'); // an Australian number, whatever the browser's region
   await w(page).getByLabel('Mobile number').fill('412 345 678');
   await w(page).getByRole('checkbox').check();
 }
@@ -203,7 +204,7 @@ try {
     await state$(page, 'idle');
     await page.getByLabel('Language').selectOption('ja');
     await w(page).getByLabel('姓', { exact: true }).fill('山田');
-    await w(page).getByLabel('名', { exact: true }).fill('花子');
+    await w(page).getByLabel('名（ある場合）', { exact: true }).fill('花子');
     const dob = w(page).getByRole('group', { name: '生年月日' });
     await dob.getByLabel('年', { exact: true }).fill(String(new Date().getUTCFullYear() - 41));
     await dob.getByLabel('月', { exact: true }).fill('3');
@@ -213,6 +214,7 @@ try {
 
     await page.getByLabel('Language').selectOption('he');
     await w(page).getByLabel('שם משפחה', { exact: true }).waitFor();
+    await w(page).getByLabel('קידומת מדינה').fill('+61');
     await w(page).getByLabel('מספר טלפון נייד').fill('412 345 678');
     await w(page).getByRole('checkbox').check();
     await w(page).getByRole('radio', { name: 'המשך בטלפון שלי' }).check();

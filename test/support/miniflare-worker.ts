@@ -83,6 +83,11 @@ export interface MiniflareOptions {
   outbound?: (request: Request) => Response | Promise<Response>;
   /** Bindings of wrangler.toml to leave out (e.g. EVENTS_QUEUE, to measure the worker without events). */
   without?: string[];
+  /**
+   * Queues whose consumer wrangler.toml names but this worker leaves out: what is sent stays in the queue (the bench
+   * measures the producing route apart from the consumer, which it drives itself with `mf.getWorker().queue()`).
+   */
+  withoutConsumers?: string[];
   /** Requests per 60 s per key of RL_IP (default: wrangler.toml's). */
   ipLimit?: number;
   smsLimit?: number;
@@ -133,10 +138,15 @@ async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
   const producers = Object.fromEntries(
     Object.entries((toml.queueProducers as Record<string, unknown>) ?? {}).filter(([name]) => !without.has(name)),
   );
+  const unconsumed = new Set(options.withoutConsumers ?? []);
+  const consumers = Object.fromEntries(
+    Object.entries((toml.queueConsumers as Record<string, unknown>) ?? {}).filter(([queue]) => !unconsumed.has(queue)),
+  );
   const { tomlAssets, ...bindingsFromToml } = toml;
   const mf = new Miniflare({
     ...bindingsFromToml,
     queueProducers: producers,
+    queueConsumers: consumers,
     ...(options.assets ? { assets: { ...(tomlAssets as Record<string, unknown>), directory: options.assets } } : {}),
     ratelimits,
     ...(options.persist ? { defaultPersistRoot: options.persist } : {}),
