@@ -7,6 +7,7 @@ import lit from 'eslint-plugin-lit';
 import globals from 'globals';
 import { settingReadsConfig } from './scripts/lint/settings-reads.mjs';
 import { clockAndLogConfig } from './scripts/lint/clock-and-log.mjs';
+import { dependencyRegistriesConfig } from './scripts/lint/dependency-registries.mjs';
 
 // Import boundaries (docs/architecture.md, "One direction"). Imports are matched as written,
 // so each rule names the way up to the repository root for the depth of the importing file.
@@ -172,6 +173,8 @@ export default tseslint.config(
   settingReadsConfig(),
   // One clock and one logger: no `Date.now()` or `console.*` outside them.
   ...clockAndLogConfig(),
+  // One way to plug in a dependency (worker/ports.ts): no use…() setters, module-level `let` or per-env WeakMap.
+  dependencyRegistriesConfig(),
   {
     // The sandbox is just another vendor: it knows the spec's data model and the shared
     // field rules (rules/), never the product that uses it.

@@ -11,8 +11,12 @@ const files = ['test/rules', 'test/worker', 'test/sandbox'].flatMap((dir) =>
     .filter((f) => f.endsWith('.test.ts') && !/workerd|durable-store|worker-default-vendor/.test(f))
     .map((f) => `${dir}/${f}`),
 );
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--import', './test/support/clock-ahead.mjs', '--test', ...files], {
-  stdio: 'inherit',
-  env: { ...process.env, KYC_CLOCK_AHEAD_DAYS: process.env.KYC_CLOCK_AHEAD_DAYS ?? '366' },
-});
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--import', './test/support/clock-ahead.mjs', '--test', '--test-force-exit', '--test-timeout=300000', ...files],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, KYC_CLOCK_AHEAD_DAYS: process.env.KYC_CLOCK_AHEAD_DAYS ?? '366' },
+  },
+);
 process.exit(r.status ?? 1);

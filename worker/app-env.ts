@@ -8,6 +8,7 @@ import type { Config } from './config';
 import type { Clock } from './lib/clock';
 import type { Env } from './lib/env';
 import type { Partner } from './partners/partner';
+import type { Ports } from './ports';
 
 export interface AppEnv {
   Bindings: Env;
@@ -17,6 +18,8 @@ export interface AppEnv {
     config: Config;
     /** The app's clock (lib/clock.ts; createApp's `clock`). */
     clock: Clock;
+    /** The stores and plug-ins (ports.ts), built once per request from createApp's `ports`. */
+    ports: Ports;
     /** Idempotency-Key on the routes that mount middleware/idempotency.ts. */
     idempotency: Idempotency;
     vendorStatus?: number;

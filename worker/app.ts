@@ -42,6 +42,7 @@ import { BEACON_PATH, beacon } from './ops/beacon';
 import { ops } from './ops/routes';
 import { log } from './lib/log';
 import type { Clock } from './lib/clock';
+import type { PortOverrides } from './ports';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -90,7 +91,7 @@ const securityHeaders = createMiddleware<AppEnv>((c, next) =>
 const partnerOfRequest = createMiddleware<AppEnv>(async (c, next) => {
   let partner;
   try {
-    partner = await resolvePartner(c.env, c.req.url, c.req.header('Origin'));
+    partner = await resolvePartner(c.env, c.var.ports, c.req.url, c.req.header('Origin'));
   } catch (err) {
     if (err instanceof SealingError || err instanceof RegistryError) {
       log.error('partner_unavailable', { requestId: c.get('requestId'), error: err.name, detail: err.message });
@@ -177,8 +178,14 @@ const onError: ErrorHandler<AppEnv> = (err, c) => {
   log.error('unhandled_error', { requestId: c.get('requestId'), error: errorName(err) });
   return errorResponse(c, new ApiError(500, 'INTERNAL_ERROR', 'Something went wrong on our side. Please try again.'));
 };
-/** What a deployment adds to the product's routes (entry/local-app.ts: the sandbox and the demo). */
+/** What a deployment adds to the product (entry/local-app.ts: the sandbox and the demo). */
 export interface AppParts {
+  /**
+   * What it plugs in over the stores of its bindings (ports.ts; every route reads `c.var.ports`):
+   * the local stack's sandbox, partner source, webhook transport and secrets; a node test's twins.
+   * The entry gives its Durable Objects and queue consumers the same (`portsFor`).
+   */
+  ports?: PortOverrides;
   /** Mounts routes after the product's; the middleware above runs before them. */
   mount?: (app: Hono<AppEnv>) => void;
   /** The clock every route reads (`c.var.clock`); the runtime's by default. */
@@ -188,8 +195,8 @@ export interface AppParts {
 /** The worker's app: the middleware in its order, the routes, one error envelope. */
 export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  // First: every middleware and route after it reads `c.var.config` (config.ts), never the env's strings.
-  app.use('*', withConfig(parts.clock));
+  // First: every middleware and route after it reads `c.var.config` (config.ts), never the env's strings, and `c.var.ports`.
+  app.use('*', withConfig(parts.clock, parts.ports));
   app.use('*', requestLog);
   // Second, so every answer carries them: an error thrown by any later
   // middleware (a 403 from the origin guard, a 413, a 429) becomes its answer

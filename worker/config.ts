@@ -267,6 +267,7 @@ export function readConfig(env: Env): Config {
   };
 }
 
+// eslint-disable-next-line registries/no-dependency-registry -- a cache of what config() computes from this env, no dependency
 const cache = new WeakMap<Env, Config>();
 
 /** The configuration of `env`, parsed on first use and kept for that env object (an isolate's life). */

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { app } from '../../worker/entry/local-app';
+import { nodeApp as app } from '../support/node-app';
 import type { Env } from '../../worker/lib/env';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { pool, saveResults } from './support';

@@ -1,16 +1,18 @@
 /**
  * Verifications in memory, for node tests that run the app without the
  * VERIFICATIONS Durable Object: the worker's own VerificationLogic per id, a
- * controllable clock, alarms run by hand. Injected with
- * `useMemoryVerifications(env, store)` (worker/verifications/verification-store.ts),
- * or by `useNodeTwins` (test/support/node-twins.ts).
+ * controllable clock, alarms run by hand. The node app's `verifications`
+ * port (worker/ports.ts), given by `useNodeTwins` (test/support/node-twins.ts),
+ * which also gives it the ports its logic uses, as the Durable Object builds
+ * its own.
  */
 import type { Env } from '../../worker/lib/env';
 import { releaseHolds } from '../../worker/lib/allowances';
 import { config } from '../../worker/config';
 import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from '../../worker/verifications/verification';
 import { VerificationLogic, type ReturnHint, type VerificationDeps } from '../../worker/verifications/verification-logic';
-import { askVendor, observeSafely, unpack, type Verifications } from '../../worker/verifications/verification-store';
+import { askVendor, observeSafely, unpack } from '../../worker/verifications/verification-store';
+import type { Ports, Verifications } from '../../worker/ports';
 import { added, attemptFor, reported, undelivered, type AttemptReport, type OutboxEntry } from '../../worker/verifications/webhook-outbox';
 import { emitOne } from '../../worker/ops/events';
 
@@ -22,6 +24,8 @@ export class MemoryVerifications implements Verifications {
   /** Each verification's webhook outbox (the Durable Object's, without a queue: nothing is handed off). */
   readonly outboxes = new Map<string, OutboxEntry[]>();
   private readonly logics = new Map<string, VerificationLogic>();
+  /** The ports its logic asks the vendor and gives budgets back through (the Durable Object's own `portsFor`). */
+  ports: Ports | undefined;
 
   constructor(
     private readonly env: Env,
@@ -45,8 +49,8 @@ export class MemoryVerifications implements Verifications {
         now: () => this.clock.now(),
         schedule: config(this.env).outcomes.poll,
         lifecycle: config(this.env).outcomes.lifecycle,
-        askVendor: (v) => askVendor(this.env, v),
-        release: (v) => releaseHolds(this.env, v.id, v.holds),
+        askVendor: (v) => askVendor(this.env, this.plugged(), v),
+        release: (v) => releaseHolds(this.plugged().allowances, v.id, v.holds),
         emit: (partnerId, event) => emitOne(this.env, undefined, partnerId, event),
       };
       l = new VerificationLogic(deps);
@@ -54,6 +58,11 @@ export class MemoryVerifications implements Verifications {
     }
     return l;
   }
+  private plugged(): Ports {
+    if (!this.ports) throw new Error('MemoryVerifications has no ports: give it to useNodeTwins');
+    return this.ports;
+  }
+
   create(v: Verification) {
     return this.logic(v.id).create(v);
   }

@@ -1,15 +1,24 @@
 /**
  * In-memory twins of the worker's Durable Object stores, for node tests that
  * run the app without the Workers runtime (test/support/node-env.ts). The
- * worker keeps none: without its binding and without a twin injected here a
+ * worker keeps none: without its binding and without a twin given here a
  * store answers 500 MISCONFIGURED. Each twin runs the worker's own rules
  * (VerificationLogic, IdempotencyRecords, takeFrom).
+ *
+ * The twins are ports (worker/ports.ts): `useNodeTwins(env, …)` says which
+ * twins requests carrying `env` get, and the node apps (`nodeApp`,
+ * `nodeProductApp` in test/support/node-app.ts) plug `twinsFor` into
+ * createApp, as an entry plugs in its own.
  */
 import type { Env } from '../../worker/lib/env';
-import { takeFrom, useAllowances, type Allowances } from '../../worker/lib/allowances';
-import { IdempotencyRecords, useIdempotencyStore, type Record as IdempotencyRecord } from '../../worker/lib/idempotency';
-import { useMemoryVerifications, type Verifications } from '../../worker/verifications/verification-store';
+import { takeFrom, type Allowances } from '../../worker/lib/allowances';
+import { IdempotencyRecords, type IdempotencyStoreApi, type Record as IdempotencyRecord } from '../../worker/lib/idempotency';
+import type { Plugins, Ports, Verifications } from '../../worker/ports';
+import { portsFor } from '../../worker/ports-for';
+import { localPlugins } from '../../worker/entry/local-app';
+import type { DemoDeliveries } from '../../worker/demo/deliveries';
 import { MemoryVerifications } from './memory-verifications';
+import { MemoryDemoDeliveries } from './demo-deliveries';
 
 /** Budgets in memory, per store (the LIMITS twin). */
 export class MemoryAllowances implements Allowances {
@@ -41,22 +50,58 @@ export function memoryIdempotency(): IdempotencyRecords {
 /** One set of records for every env, as a deployment's objects are shared by all its isolates. */
 const sharedIdempotency = memoryIdempotency();
 
-const twinned = new WeakSet<Env>();
+interface Twins {
+  verifications: Verifications;
+  allowances: Allowances;
+  idempotency: (scopedKey: string) => IdempotencyStoreApi;
+  deliveries: DemoDeliveries;
+}
+
+const twins = new WeakMap<Env, Twins>();
+
+export interface GivenTwins {
+  verifications?: Verifications;
+  allowances?: Allowances;
+  idempotency?: IdempotencyStoreApi;
+  /** The demo receiver's store (the local app only). */
+  deliveries?: DemoDeliveries;
+  /** What the memory verifications' own ports plug in (their alarms ask the vendor through them): the local stack's by default. */
+  plugins?: Plugins;
+}
 
 /**
- * Injects the stores' twins for `env` once (a store given is used; the rest
- * are fresh per env, idempotency records shared): what requests carrying
- * `env` use in place of the Durable Objects.
+ * The twins requests carrying `env` get (a twin given is used; the rest are
+ * fresh per env, idempotency records shared), set once per env and replaced
+ * by what a later call gives.
  */
-export function useNodeTwins(env: Env, given: { verifications?: Verifications; allowances?: Allowances } = {}): Env {
-  if (given.verifications) useMemoryVerifications(env, given.verifications);
-  if (given.allowances) useAllowances(env, given.allowances);
-  if (twinned.has(env)) return env;
-  twinned.add(env);
-  if (!given.verifications) useMemoryVerifications(env, new MemoryVerifications(env));
-  if (!given.allowances) useAllowances(env, new MemoryAllowances());
-  useIdempotencyStore(env, sharedIdempotency);
+export function useNodeTwins(env: Env, given: GivenTwins = {}): Env {
+  const had = twins.get(env);
+  const t: Twins = {
+    verifications: given.verifications ?? had?.verifications ?? new MemoryVerifications(env),
+    allowances: given.allowances ?? had?.allowances ?? new MemoryAllowances(),
+    idempotency: given.idempotency ? () => given.idempotency! : (had?.idempotency ?? (() => sharedIdempotency)),
+    deliveries: given.deliveries ?? had?.deliveries ?? new MemoryDemoDeliveries(),
+  };
+  twins.set(env, t);
+  if (t.verifications instanceof MemoryVerifications && (!t.verifications.ports || given.plugins || given.allowances)) {
+    const plugins = given.plugins ?? localPlugins(() => t.deliveries);
+    t.verifications.ports = portsFor(env, { ...plugins, ...storesOf(t) });
+  }
   return env;
+}
+
+const storesOf = (t: Twins): Partial<Ports> => ({ verifications: t.verifications, allowances: t.allowances, idempotency: t.idempotency });
+
+/** The stores' twins for `env` (given to it by useNodeTwins, or fresh): a node app's `ports`. */
+export function twinsFor(env: Env): Partial<Ports> {
+  if (!twins.has(env)) useNodeTwins(env);
+  return storesOf(twins.get(env)!);
+}
+
+/** The demo receiver's twin for `env`: the node local app's `deliveries`. */
+export function deliveriesFor(env: Env): DemoDeliveries {
+  if (!twins.has(env)) useNodeTwins(env);
+  return twins.get(env)!.deliveries;
 }
 
 export { MemoryVerifications };

@@ -11,9 +11,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Env } from '../../worker/lib/env';
-import { app } from '../../worker/entry/local-app';
+import { nodeApp as app } from '../support/node-app';
 import { demoTarget, DEMO_RECEIVER_PATH } from '../../worker/demo/demo-receiver';
-import { useDemoDeliveries } from '../../worker/demo/deliveries';
 import { MemoryDemoDeliveries } from '../support/demo-deliveries';
 import { CHECKING, newVerificationId, type Verification } from '../../worker/verifications/verification';
 import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
@@ -25,8 +24,7 @@ const ORIGIN = 'http://127.0.0.1:8787';
 async function setup() {
   const env: Env = nodeEnv({ DEMO: 'on' });
   const store = new MemoryVerifications(env);
-  useNodeTwins(env, { verifications: store });
-  useDemoDeliveries(env, new MemoryDemoDeliveries());
+  useNodeTwins(env, { verifications: store, deliveries: new MemoryDemoDeliveries() });
   const now = Date.now();
   const v: Verification = {
     id: newVerificationId(),

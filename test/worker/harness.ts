@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import { setupServer } from 'msw/node';
-import { app } from '../../worker/entry/local-app';
+import { nodeApp as app } from '../support/node-app';
 import type { Env } from '../../worker/lib/env';
 import { adultDateOfBirth, isoInstantAfter } from '../support/dates';
 import { newSigningJwk } from '../support/signing-keys';

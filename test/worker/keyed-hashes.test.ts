@@ -13,7 +13,6 @@ import { after, before, describe, it } from 'node:test';
 import type { Env } from '../../worker/lib/env';
 import { keyedHash } from '../../worker/lib/keyed-hash';
 import { MemoryAllowances, MemoryVerifications, memoryIdempotency, useNodeTwins } from '../support/node-twins';
-import { useIdempotencyStore } from '../../worker/lib/idempotency';
 import { baseEnv, call, okVendor, person, startHarness, stopHarness, vendor } from './harness';
 
 before(startHarness);
@@ -28,13 +27,16 @@ function deployment(vars: Partial<Env> = {}) {
   const e: Env = { ...baseEnv, ...vars };
   const limits = new MemoryAllowances();
   const records = new MemoryVerifications(e);
-  useNodeTwins(e, { verifications: records, allowances: limits });
   const idempotency = new Map<string, unknown>();
   const store = memoryIdempotency();
-  useIdempotencyStore(e, {
-    claim: (k, print) => (idempotency.set(k, print), store.claim(k, print)),
-    finish: (k, print, answer) => (idempotency.set(k, print), store.finish(k, print, answer)),
-    release: (k, print, verified) => store.release(k, print, verified),
+  useNodeTwins(e, {
+    verifications: records,
+    allowances: limits,
+    idempotency: {
+      claim: (k, print) => (idempotency.set(k, print), store.claim(k, print)),
+      finish: (k, print, answer) => (idempotency.set(k, print), store.finish(k, print, answer)),
+      release: (k, print, verified) => store.release(k, print, verified),
+    },
   });
   return { e, limits, records, idempotency };
 }
@@ -74,8 +76,8 @@ describe('keyed hashes of identifiers', () => {
       assert.ok(!stored.includes(plain), `a store holds ${plain}`);
     }
     const keys = [...d.limits.budgets.keys()];
-    assert.ok(keys.includes(`sms-day ${await keyedHash(d.e, 'sms-day', E164, 16)}`), keys.join(', '));
-    assert.ok(keys.includes(`open-ip ${await keyedHash(d.e, 'open-ip', IP, 16)}`), keys.join(', '));
+    assert.ok(keys.includes(`sms-day ${await keyedHash(d.e, {}, 'sms-day', E164, 16)}`), keys.join(', '));
+    assert.ok(keys.includes(`open-ip ${await keyedHash(d.e, {}, 'open-ip', IP, 16)}`), keys.join(', '));
   });
 
   it('another deployment secret gives other names: the key is the deployment’s', async () => {

@@ -1,17 +1,15 @@
 /**
  * The worker keeps no in-memory stand-in for its Durable Object stores: a
- * store without its binding (and without a twin a node test injected) answers
- * 500 MISCONFIGURED naming the binding, never a silent map in memory.
+ * store without its binding (and without a twin a node test plugged in)
+ * answers 500 MISCONFIGURED naming the binding, never a silent map in memory.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { allowances } from '../../worker/lib/allowances';
-import { idempotencyStore } from '../../worker/lib/idempotency';
-import { verifications } from '../../worker/verifications/verification-store';
+import { portsFor } from '../../worker/ports-for';
 import { createApp } from '../../worker/app';
 import { enforce } from '../../worker/lib/limits';
 import { nodeEnv } from '../support/node-env';
-import { useNodeTwins } from '../support/node-twins';
+import { twinsFor, useNodeTwins } from '../support/node-twins';
 import { newSigningJwk } from '../support/signing-keys';
 
 const misconfigured = (binding: string) => ({
@@ -22,19 +20,20 @@ const misconfigured = (binding: string) => ({
 
 describe('stores without their binding', () => {
   it('refuse with MISCONFIGURED naming VERIFICATIONS, LIMITS or IDEMPOTENCY', () => {
-    const env = nodeEnv();
-    assert.throws(() => verifications(env), misconfigured('VERIFICATIONS'));
-    assert.throws(() => allowances(env), misconfigured('LIMITS'));
-    assert.throws(() => idempotencyStore(env, 'acme https://partner.example key-12345'), misconfigured('IDEMPOTENCY'));
+    const ports = portsFor(nodeEnv());
+    assert.throws(() => ports.verifications.read('vrf_nothing'), misconfigured('VERIFICATIONS'));
+    assert.throws(() => ports.allowances.take('budget', 'a', Date.now() + 60_000, 1), misconfigured('LIMITS'));
+    assert.throws(() => ports.idempotency('acme https://partner.example key-12345'), misconfigured('IDEMPOTENCY'));
   });
 
-  it('use the twins a node test injected, for that env only', async () => {
+  it('use the twins a node test plugged in, for that env only', async () => {
     const env = useNodeTwins(nodeEnv());
-    assert.equal(await verifications(env).read('vrf_nothing'), undefined);
-    assert.equal(await allowances(env).take('budget', 'a', Date.now() + 60_000, 1), true);
-    assert.equal(await allowances(env).take('budget', 'b', Date.now() + 60_000, 1), false);
-    assert.deepEqual(await idempotencyStore(env, 'acme k-1').claim('acme k-1', 'print'), { kind: 'new' });
-    assert.throws(() => verifications(nodeEnv()), misconfigured('VERIFICATIONS'));
+    const ports = portsFor(env, twinsFor);
+    assert.equal(await ports.verifications.read('vrf_nothing'), undefined);
+    assert.equal(await ports.allowances.take('budget', 'a', Date.now() + 60_000, 1), true);
+    assert.equal(await ports.allowances.take('budget', 'b', Date.now() + 60_000, 1), false);
+    assert.deepEqual(await ports.idempotency('acme k-1').claim('acme k-1', 'print'), { kind: 'new' });
+    assert.throws(() => portsFor(nodeEnv()).verifications.read('vrf_nothing'), misconfigured('VERIFICATIONS'));
   });
 });
 
@@ -53,7 +52,7 @@ describe('rate limits without their binding', () => {
         RL_IP: undefined,
       }),
     );
-    const res = await createApp().request(
+    const res = await createApp({ ports: twinsFor }).request(
       'https://kyc.example.com/api/onboarding-link',
       { method: 'POST', headers: { Origin: 'https://partner.example', 'Content-Type': 'application/json' }, body: '{}' },
       env,

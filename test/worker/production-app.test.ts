@@ -1,8 +1,8 @@
 /**
  * The production composition (worker/entry/production.ts: `createApp()` with
- * nothing plugged in), in node: this file never imports the local stack, so
- * no sandbox, demo partner, development secret or in-memory store is
- * registered, as in the production bundle. Without KYC_BASE_URL it fails
+ * nothing plugged in), in node: its ports are the stores' twins alone, so no
+ * sandbox, demo partner or development secret is plugged in, as in the
+ * production bundle. Without KYC_BASE_URL it fails
  * closed even on loopback; /sandbox and the demo do not exist; with a vendor
  * configured it works.
  */
@@ -10,14 +10,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { createApp } from '../../worker/app';
 import type { Env } from '../../worker/lib/env';
 import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
+import { nodeProductApp as app } from '../support/node-app';
 import { adultDateOfBirth, isoInstantAfter } from '../support/dates';
 import { newSigningJwk } from '../support/signing-keys';
 import { nodeEnv } from '../support/node-env';
 
-const app = createApp();
 const LOCAL = 'http://127.0.0.1:8787';
 const VENDOR = 'https://vendor.test';
 const server = setupServer(
@@ -80,7 +79,7 @@ describe('the production composition', () => {
       ALLOWED_ORIGINS: 'https://shop.example',
     });
     const store = new MemoryVerifications(env);
-    useNodeTwins(env, { verifications: store });
+    useNodeTwins(env, { verifications: store, plugins: {} });
     const res = await link(env, 'https://shop.example');
     assert.equal(res.status, 200, await res.clone().text());
     const { verificationId } = (await res.json()) as { verificationId: string };

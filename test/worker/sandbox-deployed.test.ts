@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { app } from '../../worker/entry/local-app';
+import { nodeApp as app } from '../support/node-app';
 import type { Env } from '../../worker/lib/env';
 import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
 import { adultDateOfBirth } from '../support/dates';

@@ -10,10 +10,11 @@ import { ApiError } from '../../worker/lib/errors';
 import { authenticate } from '../../worker/server-api/auth';
 import { bearerKey, keyMode, newServerKey } from '../../worker/server-api/keys';
 import { nodeEnv } from '../support/node-env';
+import { portsFor } from '../../worker/ports-for';
 
 async function refusal(key: string, livemode: boolean): Promise<ApiError> {
   try {
-    await authenticate(nodeEnv(), 'https://kyc.example/v1/verifications', `Bearer ${key}`, livemode);
+    await authenticate(nodeEnv(), portsFor(nodeEnv()), 'https://kyc.example/v1/verifications', `Bearer ${key}`, livemode);
   } catch (err) {
     assert.ok(err instanceof ApiError, String(err));
     return err;

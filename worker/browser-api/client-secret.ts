@@ -11,7 +11,6 @@ import { ApiError } from '../lib/errors';
 import { readClientSecret } from '../verifications/client-secret';
 import type { Verification } from '../verifications/verification';
 import { lifecycle } from '../verifications/lifecycle';
-import { verifications } from '../verifications/verification-store';
 
 export const clientSecretInvalid = () =>
   new ApiError(401, 'CLIENT_SECRET_INVALID', 'This verification cannot be started from this page.', [
@@ -25,8 +24,8 @@ export const verificationClosed = () =>
 
 /** The verification a client secret names, for the request's partner, or the 401. */
 export async function clientSecretVerification(c: Context<AppEnv>, secret: string): Promise<Verification> {
-  const id = await readClientSecret(c.env, secret);
-  const v = id ? await verifications(c.env).read(id) : undefined;
+  const id = await readClientSecret(c.env, c.var.ports, secret);
+  const v = id ? await c.var.ports.verifications.read(id) : undefined;
   if (!v || v.partnerId !== c.get('partner')?.id || v.customerRefSource !== 'server') throw clientSecretInvalid();
   const status = lifecycle(v);
   // A redacted verification (even a final one) is closed to the page: its outcome is the partner's server's alone.

@@ -13,7 +13,8 @@ import { clientIp, ipKey } from '../lib/limits';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { checkedPhone, spendText } from './phone-check';
-import { createSession, requireSession, sessionInvalid, sessionOwns, sessionSecret } from './session';
+import { createSession, requireSession, sessionInvalid, sessionOwns } from './session';
+import { sessionSecret } from '../lib/session-secret';
 import { nextAttempt } from './next-attempt';
 import { verifyTurnstile } from '../lib/turnstile';
 import { VendorError } from '../vendor-api/client';
@@ -22,7 +23,6 @@ import { vendorFor } from '../vendor-api/from-env';
 import { readJson } from '../lib/validation';
 import { claimCode, newVerificationId, type Handoff, type Verification } from '../verifications/verification';
 import { lifecycle, shownLinkExpiry, startedWithLink } from '../verifications/lifecycle';
-import { verifications } from '../verifications/verification-store';
 import { randomToken } from '../lib/random';
 import { qrModules } from '../handoff/qr';
 import { handoffUrls, redirectUrl } from '../handoff/urls';
@@ -69,7 +69,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
       throw validationError([{ issue: 'cannot be combined with session: give one', issueLocation: 'clientSecret' }]);
     }
     const session = await requireSession(c, body.session);
-    const v = await verifications(env).read(session.vid);
+    const v = await c.var.ports.verifications.read(session.vid);
     if (!sessionOwns(session, v)) throw sessionInvalid();
     return nextAttempt(c, v, body, 'session');
   }
@@ -156,11 +156,11 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     }
     if (botChecked) idempotent.botChecked();
     const verificationId = started?.id ?? newVerificationId();
-    if (body.sendSMS) await spendText(env, phone, verificationId);
+    if (body.sendSMS) await spendText(env, c.var.ports, phone, verificationId);
     // Open verifications per client and per partner; given back when it ends (or its link is never made).
     holdId = verificationId;
-    holds = await holdOpen(env, verificationId, ipKey(clientIp(c.req.raw.headers)), partner.id);
-    const secret = (await sessionSecret(env))!; // the misconfiguration guard ran first
+    holds = await holdOpen(env, c.var.ports, verificationId, ipKey(clientIp(c.req.raw.headers)), partner.id);
+    const secret = (await sessionSecret(env, c.var.ports))!; // the misconfiguration guard ran first
     const name = body.name;
     // A handed-off flow (QR, copied link, or a texted link) ends on the
     // worker's own page, with a single-use secret.
@@ -213,7 +213,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     const kept = { url: link.url, urlExpiry: link.urlExpiry, status: link.status };
     let verification: Verification;
     if (started) {
-      const linked = await verifications(env).startLink(started.id, {
+      const linked = await c.var.ports.verifications.startLink(started.id, {
         entityId,
         partnerOrigin: origin,
         urlExpiry: link.urlExpiry,
@@ -247,7 +247,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
         now,
         cfg.outcomes.lifecycle,
       );
-      await verifications(env).create(verification);
+      await c.var.ports.verifications.create(verification);
     }
     created = true;
     const answer: OnboardingLinkAnswer = {
@@ -266,7 +266,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     track(c, { type: 'link.created', channel: body.sendSMS ? 'sms' : body.handoff ? 'handoff' : 'redirect' });
     return c.body(json, 200, { 'Content-Type': 'application/json' });
   } catch (err) {
-    if (holds && !created) await releaseHolds(env, holdId, holds);
+    if (holds && !created) await releaseHolds(c.var.ports.allowances, holdId, holds);
     // When the vendor may have acted (a timeout or an unreadable answer), a
     // replay must not ask it again: that could text the person twice.
     if (err instanceof VendorError && (err.fault.kind === 'timeout' || err.fault.kind === 'bad-answer')) idempotent.outcomeUnknown();

@@ -5,7 +5,7 @@
  * "Send again".
  */
 import type { Env } from '../lib/env';
-import { countText, hashKey } from '../lib/allowances';
+import { countText, hashKey, type WithAllowances } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
 import { enforce } from '../lib/limits';
 import { parsePhone, type ParsedPhone } from '../lib/phone';
@@ -25,7 +25,7 @@ export function checkedPhone(cfg: Config, given: { code: string; number: string 
 }
 
 /** Per number, whichever partner asks: a minute's texts, and a day's. */
-export async function spendText(env: Env, phone: ParsedPhone, verificationId: string): Promise<void> {
-  await enforce(env, 'RL_SMS', await hashKey(env, 'sms', phone.e164), 'text messages to this number');
-  await countText(env, phone.e164, verificationId);
+export async function spendText(env: Env, ports: WithAllowances, phone: ParsedPhone, verificationId: string): Promise<void> {
+  await enforce(env, 'RL_SMS', await hashKey(env, ports, 'sms', phone.e164), 'text messages to this number');
+  await countText(env, ports, phone.e164, verificationId);
 }

@@ -23,12 +23,13 @@ import { clientIp } from '../lib/limits';
 import type { ParsedPhone } from '../lib/phone';
 import { MAX_RENEWALS, type Renewal, type Verification } from '../verifications/verification';
 import { renewable, requiresInput, shownLinkExpiry } from '../verifications/lifecycle';
-import { currentCheck, verifications } from '../verifications/verification-store';
+import { currentCheck } from '../verifications/verification-store';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { qrModules } from '../handoff/qr';
 import { randomToken } from '../lib/random';
-import { createSession, requireSession, sessionInvalid, sessionOwns, sessionSecret } from './session';
+import { createSession, requireSession, sessionInvalid, sessionOwns } from './session';
+import { sessionSecret } from '../lib/session-secret';
 import { verifyTurnstile } from '../lib/turnstile';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault, vendorMismatch } from '../vendor-api/errors';
@@ -58,7 +59,7 @@ export interface Relink {
 
 export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewLinkRequest>) {
   const session = await requireSession(c, body.session);
-  const v = await verifications(c.env).read(session.vid);
+  const v = await c.var.ports.verifications.read(session.vid);
   if (!sessionOwns(session, v)) throw sessionInvalid();
   const allowed = renewable(v);
   if (allowed === 'ended') throw ended('belongs to a verification that has ended');
@@ -84,7 +85,7 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
 export async function relink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink) {
   const env = c.env;
   const partner = c.get('partner')!;
-  const store = verifications(env);
+  const store = c.var.ports.verifications;
   const h = v.handoff;
   // The configuration guard refused the request unless the worker knows its own origin.
   const own = trustedOwnOrigin(c.var.config, c.req.url)!;
@@ -110,10 +111,10 @@ export async function relink(c: Context<AppEnv>, v: Verification & { entityId: s
     clientIp(c.req.raw.headers),
     new URL(v.partnerOrigin).hostname,
   );
-  if (texted && r.phone) await spendText(env, r.phone, v.id);
+  if (texted && r.phone) await spendText(env, c.var.ports, r.phone, v.id);
   // A renewal replaces a link the person may still complete (an earlier text, a flow open on a phone):
   // its check, as the vendor names it, stays askable. A next attempt is about its new link alone.
-  const replacedCheck = requiresInput(v) ? undefined : await currentCheck(env, v);
+  const replacedCheck = requiresInput(v) ? undefined : await currentCheck(env, c.var.ports, v);
 
   let link;
   try {
@@ -177,7 +178,7 @@ export async function relink(c: Context<AppEnv>, v: Verification & { entityId: s
     status: link.status,
     smsSent: texted,
     session: await createSession(
-      (await sessionSecret(env))!,
+      (await sessionSecret(env, c.var.ports))!,
       { entityId: v.entityId, verificationId: v.id, origin: v.partnerOrigin, partnerId: partner.id },
       now,
     ),

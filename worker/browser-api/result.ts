@@ -11,7 +11,6 @@ import { ResultRequest, type ResultAnswer } from '../contract';
 import type { AppEnv } from '../app-env';
 import { issueResultToken } from '../verifications/issue-token';
 import type { Verification } from '../verifications/verification';
-import { verifications } from '../verifications/verification-store';
 import { requireSession, sessionInvalid, sessionOwns } from './session';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault } from '../vendor-api/errors';
@@ -30,7 +29,7 @@ async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
   let v = await clientSecretVerification(c, secret);
   if (lifecycle(v) === 'open' || lifecycle(v) === 'requires_input') {
     try {
-      v = (await verifications(c.env).observe(v.id)) ?? v;
+      v = (await c.var.ports.verifications.observe(v.id)) ?? v;
     } catch (err) {
       if (err instanceof VendorError) throw vendorFault(err, 'result');
       throw err;
@@ -39,7 +38,7 @@ async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
   const status = lifecycle(v);
   if (status === 'canceled' || status === 'expired' || v.redactedAt !== undefined) throw verificationClosed();
   const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id, status, ...lastAttempt(v) };
-  if (status === 'final') answer.resultToken = await issueResultToken(c.env, v, c.var.clock());
+  if (status === 'final') answer.resultToken = await issueResultToken(c.env, c.var.ports, v, c.var.clock());
   return c.json(answer);
 }
 
@@ -60,7 +59,7 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   const session = await requireSession(c, body.session);
   let v: Verification | undefined;
   try {
-    v = await verifications(c.env).observe(session.vid, {
+    v = await c.var.ports.verifications.observe(session.vid, {
       ...(body.checkId ? { checkId: body.checkId } : {}),
       ...(body.token ? { token: body.token } : {}),
       ...(body.returned ? { returned: body.returned } : {}),
@@ -94,6 +93,6 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   // Only to the session holder, only while open or requires_input: the widget fills its form again with it.
   const formKey = formKeyFor(v);
   if (formKey) answer.formKey = formKey;
-  if (isFinal(v)) answer.resultToken = await issueResultToken(c.env, v, c.var.clock());
+  if (isFinal(v)) answer.resultToken = await issueResultToken(c.env, c.var.ports, v, c.var.clock());
   return c.json(answer);
 });

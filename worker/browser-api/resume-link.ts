@@ -17,7 +17,8 @@ import { handoffUrls } from '../handoff/urls';
 import { lifecycle, needsNewLink } from '../verifications/lifecycle';
 import { normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
-import { createSession, sessionSecret } from './session';
+import { createSession } from './session';
+import { sessionSecret } from '../lib/session-secret';
 import { clientSecretVerification } from './client-secret';
 import { renewLink } from './renew-link';
 
@@ -39,7 +40,7 @@ export async function resumeLink(c: Context<AppEnv>, body: z.output<typeof Resum
   const origin = normaliseOrigin(c.req.header('Origin') ?? '')!;
   const now = c.var.clock();
   const session = await createSession(
-    (await sessionSecret(env))!,
+    (await sessionSecret(env, c.var.ports))!,
     { entityId: v.entityId, verificationId: v.id, origin, partnerId: v.partnerId },
     now,
   );

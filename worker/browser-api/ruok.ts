@@ -39,15 +39,15 @@ const inflight = new Map<string, Promise<Checked>>();
 
 export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
   const named = c.req.query('partner');
-  let who = operatorCredentials(c.var.config);
+  let who = operatorCredentials(c.var.config, c.var.ports.sandboxDefaults);
   if (named !== undefined) {
     if (!PARTNER_ID.test(named))
       throw validationError([{ issue: 'must be a partner id (lower-case letters, digits, dashes)', issueLocation: 'partner' }]);
     const noSuchPartner = () => new ApiError(404, 'NOT_FOUND', 'There is no such partner.');
-    if ((await checkAccess(c.env, c.req.url, c.req.raw.headers)).kind !== 'allowed') throw noSuchPartner();
+    if ((await checkAccess(c.env, c.var.ports, c.req.url, c.req.raw.headers)).kind !== 'allowed') throw noSuchPartner();
     let partner;
     try {
-      partner = await partnerById(c.env, c.req.url, named);
+      partner = await partnerById(c.env, c.var.ports, c.req.url, named);
     } catch (err) {
       if (err instanceof SealingError || err instanceof RegistryError) {
         throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');

@@ -8,10 +8,8 @@
  * (500 MISCONFIGURED).
  */
 import type { Context } from 'hono';
-import { devSecrets } from '../lib/dev-secrets';
-import type { Env } from '../lib/env';
+import { sessionSecret } from '../lib/session-secret';
 import type { AppEnv } from '../app-env';
-import { config, type Config } from '../config';
 import { ApiError } from '../lib/errors';
 import { signHs256, verifyHs256 } from '../lib/hs256';
 import { normaliseOrigin } from '../lib/origins';
@@ -32,19 +30,6 @@ export interface Session {
   pid: string;
   iat: number;
   exp: number;
-}
-
-/** The configured secret (a real vendor needs one). */
-export function configuredSessionSecret(cfg: Config): string | undefined {
-  return cfg.secrets.sessionSecret;
-}
-
-/** The secret that signs sessions: the configured one, or the sandbox's development secret. */
-export async function sessionSecret(env: Env): Promise<string | undefined> {
-  const cfg = config(env);
-  const s = configuredSessionSecret(cfg);
-  if (s) return s;
-  return cfg.vendor.sandbox ? (await devSecrets(env))?.sessionSecret : undefined;
 }
 
 export interface SessionFor {
@@ -90,7 +75,7 @@ export const sessionInvalid = () =>
  * another partner does not take its sessions along (403).
  */
 export async function requireSession(c: Context<AppEnv>, token: string | undefined): Promise<Session> {
-  const session = token ? await readSession((await sessionSecret(c.env))!, token) : undefined;
+  const session = token ? await readSession((await sessionSecret(c.env, c.var.ports))!, token) : undefined;
   if (!session) throw sessionInvalid();
   if (normaliseOrigin(c.req.header('Origin') ?? '') !== session.org || c.get('partner')!.id !== session.pid) {
     throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'This session belongs to another site.');

@@ -11,13 +11,12 @@ import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { readJson } from '../lib/validation';
 import { lifecycle } from '../verifications/lifecycle';
-import { verifications } from '../verifications/verification-store';
 import { requireSession, sessionInvalid, sessionOwns } from './session';
 
 export const withdrawLink = new Hono<AppEnv>().post('/withdraw-link', async (c) => {
   const { data: body } = await readJson(c, WithdrawLinkRequest);
   const session = await requireSession(c, body.session);
-  const store = verifications(c.env);
+  const store = c.var.ports.verifications;
   const v = await store.read(session.vid);
   if (!sessionOwns(session, v)) throw sessionInvalid();
   if (v.server) {

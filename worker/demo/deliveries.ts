@@ -2,8 +2,8 @@
  * What the demo receiver accepted, per verification: the sales demo shows it
  * next to each event ("signature verified"). Demo data, so it is kept by the
  * demo (its Durable Object, DEV_SECRETS), never on the verification record.
- * Nothing personal: ids, event types, statuses. Without the binding (node
- * tests) the test injects a store (test/support/demo-deliveries.ts).
+ * Nothing personal: ids, event types, statuses. Node tests, without the
+ * binding, give the local app a store in memory (test/support/demo-deliveries.ts).
  */
 import type { Env } from '../lib/env';
 import type { DemoDelivery } from './delivery';
@@ -26,20 +26,10 @@ export interface DemoDeliveries {
   list(verificationId: string): Promise<DemoDelivery[]>;
 }
 
-const injected = new WeakMap<Env, DemoDeliveries>();
-
-/** Node tests (no Durable Object binding): the store the receiver uses for `env`. */
-export function useDemoDeliveries(env: Env, store: DemoDeliveries): void {
-  injected.set(env, store);
-}
-
-export function demoDeliveries(env: Env): DemoDeliveries {
+/** The deliveries in the demo's Durable Object (DEV_SECRETS). */
+export function durableDemoDeliveries(env: Env): DemoDeliveries {
   const ns = env.DEV_SECRETS;
-  if (ns) {
-    const stub = ns.get(ns.idFromName('dev-secrets'));
-    return { record: (id, d) => stub.recordDelivery(id, d), list: (id) => stub.deliveries(id) };
-  }
-  const store = injected.get(env);
-  if (!store) throw new Error('DEV_SECRETS is not bound');
-  return store;
+  if (!ns) throw new Error('DEV_SECRETS is not bound');
+  const stub = ns.get(ns.idFromName('dev-secrets'));
+  return { record: (id, d) => stub.recordDelivery(id, d), list: (id) => stub.deliveries(id) };
 }

@@ -1,20 +1,20 @@
 /**
  * The demo partners as the worker resolves them: the partner source the local
- * stack plugs in (partners/resolve.ts `usePartnerSource`, entry/local-app.ts). While DEMO is
+ * stack plugs in (the `partnerSource` port, entry/local-app.ts). While DEMO is
  * on, the own origin, exactly (same scheme and port), as 127.0.0.1 (partner
  * A) or as localhost (B). A deployed demo's own origin (neither host) is
  * partner A. They take the environment's flow, SMS and webhook settings.
  */
 import type { Env } from '../lib/env';
-import { sandboxDefaults } from '../lib/sandbox-defaults';
 import { config, trustedOwnOrigin } from '../config';
 import type { Partner } from '../partners/partner';
-import { environmentSettings, type PartnerSource } from '../partners/resolve';
+import { environmentSettings } from '../partners/resolve';
+import type { PartnerSource, SandboxDefaults } from '../ports';
 import { devSecrets } from './dev-secrets';
 import { DEMO_PARTNERS } from './partners';
 
 /** The demo partner for `origin`, while DEMO is on. */
-export function demoPartner(env: Env, requestUrl: string, origin: string): Partner | undefined {
+export function demoPartner(env: Env, defaults: SandboxDefaults, requestUrl: string, origin: string): Partner | undefined {
   const cfg = config(env);
   if (!cfg.demo) return undefined;
   // The request's own origin where the worker's is not configured: such a deployment is refused by the
@@ -29,7 +29,7 @@ export function demoPartner(env: Env, requestUrl: string, origin: string): Partn
     displayName: demo.displayName,
     source: 'plugged',
     origins: [o.origin],
-    customerId: cfg.operator.customerId ?? sandboxDefaults()?.customerId ?? '',
+    customerId: cfg.operator.customerId ?? defaults.customerId,
     childId: demo.childId,
     apiKey: demo.apiKey,
     ...environmentSettings(cfg), // "they take the environment's flow, SMS and webhook settings"
@@ -42,14 +42,15 @@ export async function demoServerKeys(env: Env): Promise<Record<string, string> |
   return (await devSecrets(env)).demoServerKeys;
 }
 
-export const demoPartnerSource: PartnerSource = {
+/** The demo partners as a partner source; their customer is the sandbox's default one unless KYC_CUSTOMER_ID says otherwise. */
+export const demoPartnerSource = (defaults: SandboxDefaults): PartnerSource => ({
   serverKeys: demoServerKeys,
-  byOrigin: demoPartner,
+  byOrigin: (env, requestUrl, origin) => demoPartner(env, defaults, requestUrl, origin),
   ids: DEMO_PARTNERS.map((d) => d.id),
   byId(env, requestUrl, id) {
     const demo = DEMO_PARTNERS.find((d) => d.id === id);
     if (!demo || !config(env).demo) return undefined;
     const own = new URL(trustedOwnOrigin(config(env), requestUrl) ?? new URL(requestUrl).origin);
-    return demoPartner(env, requestUrl, `${own.protocol}//${demo.host}${own.port ? `:${own.port}` : ''}`);
+    return demoPartner(env, defaults, requestUrl, `${own.protocol}//${demo.host}${own.port ? `:${own.port}` : ''}`);
   },
-};
+});

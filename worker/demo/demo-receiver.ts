@@ -11,7 +11,6 @@
  * the verification's. Mounted under /sandbox, so it exists only while the
  * sandbox is the vendor, and answers only while DEMO is on. The local stack
  * plugs it in as the demo partners' webhook transport (`demoWebhooks`).
- 
  */
 import { Hono } from 'hono/tiny';
 import type { Env } from '../lib/env';
@@ -20,11 +19,10 @@ import { config } from '../config';
 import { devSecrets } from './dev-secrets';
 import { ApiError, errorResponse } from '../lib/errors';
 import { VERIFICATION_ID } from '../verifications/verification';
-import { verifications } from '../verifications/verification-store';
 import { decodeWebhookSecret, type WebhookTarget } from '../verifications/webhook-target';
 import { webhookSignature } from '../verifications/webhook-signature';
-import type { WebhookTransport } from '../verifications/webhook-transport';
-import { demoDeliveries } from './deliveries';
+import type { WebhookTransport } from '../ports';
+import type { DemoDeliveries } from './deliveries';
 import { DEMO_PARTNERS } from './partners';
 import { safeEqual } from '../lib/random';
 import { systemClock } from '../lib/clock';
@@ -41,55 +39,59 @@ export async function demoTarget(env: Env, workerOrigin: string): Promise<Webhoo
 
 const refuse = () => new ApiError(401, 'SIGNATURE_INVALID', 'The webhook signature does not verify.');
 
-export const demoReceiver = new Hono<AppEnv>()
-  .use(async (c, next) => {
-    if (!config(c.env).demo) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
-    await next();
-  })
-  .post(DEMO_RECEIVER_PATH, async (c) => {
-    const body = await c.req.text();
-    const id = c.req.header('webhook-id') ?? '';
-    const ts = Number(c.req.header('webhook-timestamp'));
-    const given = (c.req.header('webhook-signature') ?? '').split(' ');
-    if (!id || !Number.isInteger(ts) || Math.abs(systemClock() / 1000 - ts) > TOLERANCE_SECONDS) throw refuse();
-    const { key } = await demoTarget(c.env, '');
-    const expected = await webhookSignature(key, id, ts, body);
-    // Constant time: every given signature compared in full, whatever matched.
-    let ok = false;
-    for (const g of given) ok = safeEqual(g, expected) || ok;
-    if (!ok) throw refuse();
-    const event = JSON.parse(body) as {
-      type: string;
-      data: { verificationId: string; checkStatus?: string; reason?: string; livemode?: boolean };
-    };
-    await demoDeliveries(c.env).record(event.data.verificationId, {
-      webhookId: id,
-      type: event.type,
-      ...(event.data.checkStatus ? { checkStatus: event.data.checkStatus } : {}),
-      ...(event.data.reason ? { reason: event.data.reason } : {}),
-      ...(typeof event.data.livemode === 'boolean' ? { livemode: event.data.livemode } : {}),
-      signature: 'verified',
-      receivedAt: systemClock(),
-    });
-    return c.body(null, 204);
-  })
-  .get(`${DEMO_RECEIVER_PATH}/:verificationId`, async (c) => {
-    const vid = c.req.param('verificationId');
-    if (!VERIFICATION_ID.test(vid)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
-    const [deliveries, v] = await Promise.all([demoDeliveries(c.env).list(vid), verifications(c.env).read(vid)]);
-    return c.json({ deliveries, webhook: v?.webhook.state ?? 'none' });
-  })
-  // Called in-process by the delivery queue too: its refusals are answers, not throws.
-  .onError((err, c) =>
-    errorResponse(c, err instanceof ApiError ? err : new ApiError(400, 'VALIDATION_FAILED', 'The delivery could not be read.')),
-  );
+/** The receiver's routes, keeping what it accepted in `deliveries` (the demo's Durable Object; a node test's memory). */
+export const demoReceiver = (deliveries: (env: Env) => DemoDeliveries) =>
+  new Hono<AppEnv>()
+    .use(async (c, next) => {
+      if (!config(c.env).demo) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+      await next();
+    })
+    .post(DEMO_RECEIVER_PATH, async (c) => {
+      const body = await c.req.text();
+      const id = c.req.header('webhook-id') ?? '';
+      const ts = Number(c.req.header('webhook-timestamp'));
+      const given = (c.req.header('webhook-signature') ?? '').split(' ');
+      if (!id || !Number.isInteger(ts) || Math.abs(systemClock() / 1000 - ts) > TOLERANCE_SECONDS) throw refuse();
+      const { key } = await demoTarget(c.env, '');
+      const expected = await webhookSignature(key, id, ts, body);
+      // Constant time: every given signature compared in full, whatever matched.
+      let ok = false;
+      for (const g of given) ok = safeEqual(g, expected) || ok;
+      if (!ok) throw refuse();
+      const event = JSON.parse(body) as {
+        type: string;
+        data: { verificationId: string; checkStatus?: string; reason?: string; livemode?: boolean };
+      };
+      await deliveries(c.env).record(event.data.verificationId, {
+        webhookId: id,
+        type: event.type,
+        ...(event.data.checkStatus ? { checkStatus: event.data.checkStatus } : {}),
+        ...(event.data.reason ? { reason: event.data.reason } : {}),
+        ...(typeof event.data.livemode === 'boolean' ? { livemode: event.data.livemode } : {}),
+        signature: 'verified',
+        receivedAt: systemClock(),
+      });
+      return c.body(null, 204);
+    })
+    .get(`${DEMO_RECEIVER_PATH}/:verificationId`, async (c) => {
+      const vid = c.req.param('verificationId');
+      if (!VERIFICATION_ID.test(vid)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+      const [accepted, v] = await Promise.all([deliveries(c.env).list(vid), c.var.ports.verifications.read(vid)]);
+      return c.json({ deliveries: accepted, webhook: v?.webhook.state ?? 'none' });
+    })
+    // Called in-process by the delivery queue too: its refusals are answers, not throws.
+    .onError((err, c) =>
+      errorResponse(c, err instanceof ApiError ? err : new ApiError(400, 'VALIDATION_FAILED', 'The delivery could not be read.')),
+    );
 
 /**
  * The demo partners' webhook transport (plugged into the delivery by
  * entry/local-app.ts): while DEMO is on, a demo partner's events go to this
  * receiver, in process; any other partner's have no route here.
  */
-export const demoWebhooks: WebhookTransport = async (env, partner, workerOrigin) =>
-  partner.source === 'plugged' && DEMO_PARTNERS.some((d) => d.id === partner.id) && config(env).demo
-    ? { target: await demoTarget(env, workerOrigin), send: async (url, init) => demoReceiver.fetch(new Request(url, init), env) }
-    : undefined;
+export const demoWebhooks =
+  (receiver: Pick<Hono<AppEnv>, 'fetch'>): WebhookTransport =>
+  async (env, partner, workerOrigin) =>
+    partner.source === 'plugged' && DEMO_PARTNERS.some((d) => d.id === partner.id) && config(env).demo
+      ? { target: await demoTarget(env, workerOrigin), send: async (url, init) => receiver.fetch(new Request(url, init), env) }
+      : undefined;

@@ -40,6 +40,7 @@ export async function generateDevSecrets(): Promise<DemoSecretValues> {
  * The values never change once made, so an isolate asks the object once.
  * Without the binding (node tests) one set per process stands in.
  */
+// eslint-disable-next-line registries/no-dependency-registry -- a cache of the values, which never change once made
 let memo: Promise<DemoSecretValues> | undefined;
 
 export function devSecrets(env: Env): Promise<DemoSecretValues> {

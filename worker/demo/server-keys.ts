@@ -18,7 +18,7 @@ import { fromThisMachine } from '../lib/local-client';
 import { normaliseOrigin } from '../lib/origins';
 import { config, trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
-import { demoPartner, demoServerKeys } from './demo-partners';
+import { demoServerKeys } from './demo-partners';
 import { DEMO_PARTNERS } from './partners';
 import * as z from 'zod/mini';
 
@@ -57,7 +57,8 @@ export const demoServer = (product: Pick<Hono<AppEnv>, 'fetch'>) =>
     })
     .post('/sandbox/demo/start', async (c) => {
       const origin = normaliseOrigin(c.req.header('Origin') ?? '');
-      const partner = origin ? demoPartner(c.env, c.req.url, origin) : undefined;
+      // The demo partners are the local stack's partner source.
+      const partner = origin ? c.var.ports.partnerSource?.byOrigin(c.env, c.req.url, origin) : undefined;
       if (!partner) throw new ApiError(403, 'ORIGIN_NOT_ALLOWED', 'This site is not a demo partner.');
       const { data } = await readJson(c, StartRequest);
       const key = (await demoServerKeys(c.env))?.[partner.id];

@@ -12,14 +12,14 @@ import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { sandbox } from '../../sandbox/app';
 import { DEFAULT_CREDENTIALS, hasOwnCredentials } from '../../sandbox/config';
-import { useSandboxDefaults } from '../lib/sandbox-defaults';
 import { DEV_SEALING_KEY } from '../partners/sealing';
 import { createApp, MAX_BODY_BYTES } from '../app';
+import type { Env } from '../lib/env';
+import type { Plugins, PortOverrides, SandboxDefaults } from '../ports';
 import { demoReceiver, demoWebhooks } from '../demo/demo-receiver';
 import { demoPartnerSource } from '../demo/demo-partners';
 import { devSecrets } from '../demo/dev-secrets';
-import { useDevSecrets } from '../lib/dev-secrets';
-import { useWebhookTransport } from '../verifications/webhook-transport';
+import { durableDemoDeliveries, type DemoDeliveries } from '../demo/deliveries';
 import { home } from '../demo/home';
 import { demoServer } from '../demo/server-keys';
 import type { AppEnv } from '../app-env';
@@ -27,26 +27,36 @@ import { ApiError } from '../lib/errors';
 import { clientIp, enforce, ipKey } from '../lib/limits';
 import { isLoopbackHost } from '../lib/origins';
 import { config, isDeployed, trustedOwnOrigin } from '../config';
-import { resolvePartner, usePartnerSource } from '../partners/resolve';
-import { useInProcessSandbox } from '../vendor-api/from-env';
+import { resolvePartner } from '../partners/resolve';
 import { sandboxOutcomes } from './local-sandbox-outcomes';
 
-// What the local stack plugs into the product (production plugs in none of it):
-// the sandbox, reached in process by the vendor client (requests, Durable
-// Object alarms, queue consumers) while it is the vendor; a secret source (the
-// development secrets it signs with while the real ones are unset); a partner
-// source (the demo partners, with their development server keys); a webhook
-// transport (the demo partners' receiver inside the worker). Its routes (the
-// demo home, the sandbox, the receiver, the demo's server) are mounted below.
-useInProcessSandbox('/sandbox', (request, env, ctx) => sandbox.fetch(request, env, ctx));
-useSandboxDefaults({
+const SANDBOX_DEFAULTS: SandboxDefaults = {
   customerId: DEFAULT_CREDENTIALS.customers[0]!.customerId,
   apiKey: DEFAULT_CREDENTIALS.customers[0]!.apiKey as string,
   sealingKey: DEV_SEALING_KEY,
-});
-useDevSecrets(devSecrets);
-usePartnerSource(demoPartnerSource);
-useWebhookTransport(demoWebhooks);
+};
+
+/**
+ * What the local stack plugs into the product (production plugs in none of
+ * it): the sandbox, reached in process by the vendor client while it is the
+ * vendor, with its default credentials and the development sealing key; a
+ * secret source (the development secrets it signs with while the real ones
+ * are unset); a partner source (the demo partners, with their development
+ * server keys); a webhook transport (the demo partners' receiver inside the
+ * worker, keeping what it accepted in `deliveries`). The app's requests, the
+ * Durable Objects' alarms and the queue consumer (entry/local.ts) all get
+ * these. Its routes (the demo home, the sandbox, the receiver, the demo's
+ * server) are mounted below.
+ */
+export function localPlugins(deliveries: (env: Env) => DemoDeliveries = durableDemoDeliveries): Plugins {
+  return {
+    inProcessVendor: { path: '/sandbox', fetch: (request, env, ctx) => sandbox.fetch(request, env, ctx) },
+    sandboxDefaults: SANDBOX_DEFAULTS,
+    devSecrets,
+    partnerSource: demoPartnerSource(SANDBOX_DEFAULTS),
+    webhookTransport: demoWebhooks(demoReceiver(deliveries)),
+  };
+}
 
 // The sandbox exists only while it is the vendor. Its vendor API answers
 // HTTP callers with the documented default credentials on loopback hosts only
@@ -74,10 +84,11 @@ function mountSandbox(app: Hono<AppEnv>): void {
     // HTTP caller's redirect addresses are held to the origins the worker
     // allows: a partner's page or the worker's own.
     const env = c.env;
+    const ports = c.var.ports;
     c.set('sandboxHttpCaller', async (origin, requestUrl) => {
       // The request's own origin where the worker's is not configured (as the demo partners take it).
       if (origin === (trustedOwnOrigin(config(env), requestUrl) ?? new URL(requestUrl).origin)) return true;
-      return Boolean(await resolvePartner(env, requestUrl, origin));
+      return Boolean(await resolvePartner(env, ports, requestUrl, origin));
     });
     await next();
   });
@@ -94,12 +105,24 @@ function mountSandbox(app: Hono<AppEnv>): void {
   app.route('/', sandbox);
 }
 
+/** What a node test gives the local app: its twins of the stores, and of the demo's deliveries. */
+export interface LocalParts {
+  ports?: PortOverrides;
+  deliveries?: (env: Env) => DemoDeliveries;
+}
+
 /** The local stack's app: the product, the sandbox, the demo. */
-export const app = createApp({
-  mount: (app) => {
-    app.route('/', home);
-    mountSandbox(app);
-    app.route('/', demoReceiver);
-    app.route('/', demoServer(app));
-  },
-});
+export function localApp({ ports = {}, deliveries = durableDemoDeliveries }: LocalParts = {}) {
+  const plugins = localPlugins(deliveries);
+  return createApp({
+    ports: (env) => ({ ...plugins, ...(typeof ports === 'function' ? ports(env) : ports) }),
+    mount: (app) => {
+      app.route('/', home);
+      mountSandbox(app);
+      app.route('/', demoReceiver(deliveries));
+      app.route('/', demoServer(app));
+    },
+  });
+}
+
+export const app = localApp();

@@ -22,7 +22,7 @@ import { isLoopbackHost } from '../lib/origins';
 import { readJson } from '../lib/validation';
 import { VERIFICATION_ID, type Verification } from '../verifications/verification';
 import { hasLink, isOpen, lifecycle } from '../verifications/lifecycle';
-import { verifications } from '../verifications/verification-store';
+import type { Verifications } from '../ports';
 
 const CompleteRequest = z.object({ status: z.enum(FINAL_CHECK_STATUSES) });
 
@@ -30,9 +30,9 @@ const notFound = () =>
   new ApiError(404, 'NOT_FOUND', 'No such verification.', [{ issue: 'no such verification', issueLocation: 'verificationId' }]);
 
 /** The open verification the path names; else 404, or 409 once it has ended. */
-async function openVerification(env: AppEnv['Bindings'], id: string): Promise<Verification> {
+async function openVerification(store: Verifications, id: string): Promise<Verification> {
   if (!VERIFICATION_ID.test(id)) throw notFound();
-  const v = await verifications(env).read(id);
+  const v = await store.read(id);
   if (!v) throw notFound();
   if (!isOpen(v))
     throw new ApiError(409, 'VERIFICATION_ENDED', `The verification has already ended (${lifecycle(v)}).`, [
@@ -61,7 +61,7 @@ sandboxOutcomes.use('*', async (c, next) => {
 
 sandboxOutcomes.post('/:id/complete', async (c) => {
   const { data } = await readJson(c, CompleteRequest);
-  const v = await openVerification(c.env, c.req.param('id'));
+  const v = await openVerification(c.var.ports.verifications, c.req.param('id'));
   if (!hasLink(v))
     throw new ApiError(409, 'NOT_FINAL', 'The verification has no vendor check yet: its page has not used the client secret.', [
       { issue: 'has no link yet', issueLocation: 'verificationId' },
@@ -69,12 +69,12 @@ sandboxOutcomes.post('/:id/complete', async (c) => {
   const ref = { entityId: v.entityId, ...(v.checkId ? { checkId: v.checkId } : {}), ...(v.token ? { token: v.token } : {}) };
   const check = await forceStatus(storeFor(c.env), ref, data.status, Date.now());
   if (!check) throw notFound();
-  const after = (await verifications(c.env).askNow(v.id)) ?? v;
+  const after = (await c.var.ports.verifications.askNow(v.id)) ?? v;
   return c.json(view(after));
 });
 
 sandboxOutcomes.post('/:id/expire', async (c) => {
-  const v = await openVerification(c.env, c.req.param('id'));
-  const after = (await verifications(c.env).expireNow(v.id)) ?? v;
+  const v = await openVerification(c.var.ports.verifications, c.req.param('id'));
+  const after = (await c.var.ports.verifications.expireNow(v.id)) ?? v;
   return c.json(view(after));
 });

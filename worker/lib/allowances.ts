@@ -6,12 +6,13 @@
  * (`allowances-durable.ts`, binding LIMITS); an entry is taken before the
  * vendor is called and released when its verification ends (or lapses on
  * its own, so a lost release never holds a budget for good). Node tests,
- * which have no binding, inject budgets in memory (test/support/node-twins.ts).
+ * which have no binding, give budgets in memory as the `allowances` port (test/support/node-twins.ts).
  *
  * Keys never hold an address or a number in clear, nor an unkeyed hash of one: `hashKey` first.
  */
 import { config } from '../config';
-import { bindingIfAny, missingBinding, type Env } from './env';
+import type { Env } from './env';
+import type { WithDevSecrets } from './dev-secrets';
 import { ApiError } from './errors';
 import { keyedHash } from './keyed-hash';
 import { systemClock } from './clock';
@@ -35,20 +36,13 @@ export interface Allowances {
   release(key: string, id: string): Promise<void>;
 }
 
-const injected = new WeakMap<Env, Allowances>();
-
-/** Node tests (no LIMITS binding): the budgets requests carrying `env` use (test/support/node-twins.ts). */
-export function useAllowances(env: Env, store: Allowances): void {
-  injected.set(env, store);
+/** The part of the ports a budget needs: the store, and the secret its keys are hashed under. */
+export interface WithAllowances extends WithDevSecrets {
+  allowances: Allowances;
 }
 
-export function allowances(env: Env): Allowances {
-  const ns = bindingIfAny(env, 'LIMITS');
-  if (!ns) {
-    const store = injected.get(env);
-    if (!store) throw missingBinding('LIMITS');
-    return store;
-  }
+/** The budgets as Durable Objects (the `allowances` port; ports-for.ts builds it from the LIMITS binding). */
+export function durableAllowances(ns: Env['LIMITS']): Allowances {
   const stub = (key: string) => ns.get(ns.idFromName(objectOf(key)));
   return {
     take: (key, id, until, max) => stub(key).take(key, id, until, max),
@@ -71,8 +65,8 @@ export function objectOf(key: string): string {
 }
 
 /** A budget key that names its subject without holding it in clear, nor a hash anyone could recompute (keyed-hash.ts, 16 bytes). */
-export async function hashKey(env: Env, kind: string, subject: string): Promise<string> {
-  return `${kind} ${await keyedHash(env, kind, subject, 16)}`;
+export async function hashKey(env: Env, ports: WithDevSecrets, kind: string, subject: string): Promise<string> {
+  return `${kind} ${await keyedHash(env, ports, kind, subject, 16)}`;
 }
 
 export const tooMany = (what: string, retryAfterSeconds: number) =>
@@ -85,9 +79,16 @@ export const tooMany = (what: string, retryAfterSeconds: number) =>
  * budgets (released when it ends). Both are asked at once (two objects, one
  * round trip); when either refuses, the other is given back before the 429.
  */
-export async function holdOpen(env: Env, verificationId: string, ipKey: string, partnerId: string, now = systemClock()): Promise<string[]> {
-  const a = allowances(env);
-  const byIp = await hashKey(env, 'open-ip', ipKey);
+export async function holdOpen(
+  env: Env,
+  ports: WithAllowances,
+  verificationId: string,
+  ipKey: string,
+  partnerId: string,
+  now = systemClock(),
+): Promise<string[]> {
+  const a = ports.allowances;
+  const byIp = await hashKey(env, ports, 'open-ip', ipKey);
   const byPartner = `open-partner ${partnerId}`;
   const until = now + OPEN_HOLD_MS;
   const [ipOk, partnerOk] = await Promise.all([
@@ -95,20 +96,19 @@ export async function holdOpen(env: Env, verificationId: string, ipKey: string, 
     a.take(byPartner, verificationId, until, config(env).limits.LIMIT_OPEN_PER_PARTNER),
   ]);
   if (ipOk && partnerOk) return [byIp, byPartner];
-  await releaseHolds(env, verificationId, [...(ipOk ? [byIp] : []), ...(partnerOk ? [byPartner] : [])]);
+  await releaseHolds(a, verificationId, [...(ipOk ? [byIp] : []), ...(partnerOk ? [byPartner] : [])]);
   throw tooMany(ipOk ? 'verifications open for this site' : 'verifications open from this connection', 15 * 60);
 }
 
 /** Gives a verification's holds back (it ended, or its link was never made). */
-export async function releaseHolds(env: Env, verificationId: string, holds: readonly string[] | undefined): Promise<void> {
-  const a = allowances(env);
+export async function releaseHolds(a: Allowances, verificationId: string, holds: readonly string[] | undefined): Promise<void> {
   await Promise.all((holds ?? []).map((k) => a.release(k, verificationId).catch(() => undefined)));
 }
 
 /** One more text to this number today (across partners), or 429. */
-export async function countText(env: Env, e164: string, id: string, now = systemClock()): Promise<void> {
-  const key = await hashKey(env, 'sms-day', e164);
-  if (!(await allowances(env).take(key, id, now + DAY_MS, config(env).limits.LIMIT_SMS_PER_NUMBER_PER_DAY))) {
+export async function countText(env: Env, ports: WithAllowances, e164: string, id: string, now = systemClock()): Promise<void> {
+  const key = await hashKey(env, ports, 'sms-day', e164);
+  if (!(await ports.allowances.take(key, id, now + DAY_MS, config(env).limits.LIMIT_SMS_PER_NUMBER_PER_DAY))) {
     throw tooMany('text messages to this number today', 60 * 60);
   }
 }

@@ -7,9 +7,10 @@
  * which serialises the claims for that key. Shards rather than an object per
  * key: a warm object answers in place, where a new object per request would
  * be created (and its storage opened) on every link request. Node tests,
- * which have no binding, inject records in memory (test/support/node-twins.ts).
+ * which have no binding, give records in memory as the `idempotency` port (test/support/node-twins.ts).
  */
-import { bindingIfAny, missingBinding, type Env } from './env';
+import type { Env } from './env';
+import type { WithDevSecrets } from './dev-secrets';
 import { keyedHash } from './keyed-hash';
 import { systemClock } from './clock';
 
@@ -79,21 +80,9 @@ export interface IdempotencyStoreApi {
   release(key: string, fingerprint?: string, verified?: boolean): Promise<void>;
 }
 
-const injected = new WeakMap<Env, IdempotencyStoreApi>();
-
-/** Node tests (no IDEMPOTENCY binding): the records requests carrying `env` use (test/support/node-twins.ts). */
-export function useIdempotencyStore(env: Env, store: IdempotencyStoreApi): void {
-  injected.set(env, store);
-}
-
-export function idempotencyStore(env: Env, scopedKey: string): IdempotencyStoreApi {
-  const ns = bindingIfAny(env, 'IDEMPOTENCY');
-  if (!ns) {
-    const store = injected.get(env);
-    if (!store) throw missingBinding('IDEMPOTENCY');
-    return store;
-  }
-  return ns.get(ns.idFromName(`shard-${shardOf(scopedKey)}`));
+/** The records as Durable Objects, a key's shard each (the `idempotency` port; ports-for.ts builds it from the binding). */
+export function durableIdempotency(ns: Env['IDEMPOTENCY']): (scopedKey: string) => IdempotencyStoreApi {
+  return (scopedKey) => ns.get(ns.idFromName(`shard-${shardOf(scopedKey)}`));
 }
 
 /** FNV-1a: a stable, even spread of keys over the shards. */
@@ -112,6 +101,6 @@ export function expired(r: { at: number }, now = systemClock()): boolean {
  * The request body's keyed hash (keyed-hash.ts), so a key reused for a different request is caught; a
  * link request's body holds a person's details, which a plain hash would let anyone confirm.
  */
-export async function fingerprint(env: Env, text: string): Promise<string> {
-  return keyedHash(env, 'idempotency-body', text);
+export async function fingerprint(env: Env, ports: WithDevSecrets, text: string): Promise<string> {
+  return keyedHash(env, ports, 'idempotency-body', text);
 }

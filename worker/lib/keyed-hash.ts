@@ -11,8 +11,9 @@
  * under the old key start again (holds already taken are released by the
  * names they were taken under, so none is left behind).
  */
-import { sessionSecret } from '../browser-api/session';
+import { sessionSecret } from './session-secret';
 import type { Env } from './env';
+import type { WithDevSecrets } from './dev-secrets';
 import { ApiError } from './errors';
 
 const LABEL = 'kyc-onboard identifier hash v1';
@@ -42,8 +43,8 @@ function keyFor(secret: string): Promise<CryptoKey> {
 }
 
 /** HMAC-SHA256 of `kind subject` under the deployment's identifier key, lower-case hex of its first `bytes` bytes. */
-export async function keyedHash(env: Env, kind: string, subject: string, bytes = 32): Promise<string> {
-  const secret = await sessionSecret(env);
+export async function keyedHash(env: Env, ports: WithDevSecrets, kind: string, subject: string, bytes = 32): Promise<string> {
+  const secret = await sessionSecret(env, ports);
   // The configuration guard refuses a deployment without one before any route hashes.
   if (!secret) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await keyFor(secret), encoder.encode(`${kind} ${subject}`)));

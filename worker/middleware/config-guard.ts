@@ -11,7 +11,7 @@
  * that is not loopback), only with DEMO=on set explicitly.
  */
 import { createMiddleware } from 'hono/factory';
-import { configuredSessionSecret } from '../browser-api/session';
+import { configuredSessionSecret } from '../lib/session-secret';
 import type { Env } from '../lib/env';
 import type { AppEnv } from '../app-env';
 import { isDeployed, trustedOwnOrigin, type Config } from '../config';
@@ -19,17 +19,17 @@ import { defaultCountryProblem } from '../lib/country';
 import { ApiError, type Issue } from '../lib/errors';
 import { isLoopbackHost } from '../lib/origins';
 import { configuredKeyJwks } from '../verifications/signing-keys';
-import { hasInProcessSandbox } from '../vendor-api/from-env';
+import type { Ports } from '../ports';
 import { webhookSettingsProblems } from './webhook-settings';
 
 const NOT_SET = 'is not set';
 
 /** The settings that keep this request from being served, each with what is wrong; empty when none. */
-export function misconfiguration(env: Env, cfg: Config, requestUrl: string): Issue[] {
+export function misconfiguration(env: Env, ports: Pick<Ports, 'inProcessVendor'>, cfg: Config, requestUrl: string): Issue[] {
   const issues: Issue[] = [];
   const add = (issueLocation: string, issue: string) => issues.push({ issue, issueLocation });
   if (cfg.vendor.sandbox) {
-    if (!hasInProcessSandbox()) add('KYC_BASE_URL', `${NOT_SET}: this deployment has no sandbox; set the vendor's base URL`);
+    if (!ports.inProcessVendor) add('KYC_BASE_URL', `${NOT_SET}: this deployment has no sandbox; set the vendor's base URL`);
     else if (isDeployed(cfg, requestUrl) && !cfg.demoExplicit)
       add('KYC_BASE_URL', `${NOT_SET}: a deployed worker uses the sandbox only with DEMO=on set explicitly`);
   } else {
@@ -67,7 +67,7 @@ export function misconfigured(issues: Issue[]): ApiError {
 
 /** Mount before the routes of /api and /v1: `app.use('/v1/*', configGuard)`. */
 export const configGuard = createMiddleware<AppEnv>(async (c, next) => {
-  const issues = misconfiguration(c.env, c.var.config, c.req.url);
+  const issues = misconfiguration(c.env, c.var.ports, c.var.config, c.req.url);
   if (issues.length) {
     c.set(
       'missing',

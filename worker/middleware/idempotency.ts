@@ -16,7 +16,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
-import { fingerprint, idempotencyStore, type IdempotencyStoreApi, type StoredAnswer } from '../lib/idempotency';
+import { fingerprint, type IdempotencyStoreApi, type StoredAnswer } from '../lib/idempotency';
 
 export interface IdempotencyOptions {
   /** A stored answer as the route's replay (default: its body as JSON, with its status). */
@@ -35,8 +35,8 @@ export const idempotency = (options: IdempotencyOptions = {}) =>
     const said = { verified: false, botChecked: false, unknown: false };
     c.set('idempotency', {
       async claim(scopedKey, fingerprintSource) {
-        const store = idempotencyStore(c.env, scopedKey);
-        const print = await fingerprint(c.env, fingerprintSource);
+        const store = c.var.ports.idempotency(scopedKey);
+        const print = await fingerprint(c.env, c.var.ports, fingerprintSource);
         const claim = await store.claim(scopedKey, print);
         if (claim.kind === 'replay') {
           c.header('Idempotent-Replayed', 'true');

@@ -15,7 +15,7 @@
 import { fromBase64url } from '../../rules/base64url';
 import { errorName, type Issue } from '../lib/errors';
 import type { Env } from '../lib/env';
-import { hasInProcessSandbox } from '../vendor-api/from-env';
+import type { Ports } from '../ports';
 import { isLoopbackHost } from '../lib/origins';
 import { fromThisMachine } from '../lib/local-client';
 import { config, type Config } from '../config';
@@ -137,20 +137,20 @@ export async function tokenEquals(given: string, expected: string): Promise<bool
  * Open without credentials: the sandbox is the vendor, the request comes from this machine (by its
  * connection's address, not its Host header: lib/local-client.ts) and the configured public origin is loopback.
  */
-export function openLocally(env: Env, requestUrl: string, headers: Headers): boolean {
+export function openLocally(env: Env, ports: Pick<Ports, 'inProcessVendor'>, requestUrl: string, headers: Headers): boolean {
   // Production has no sandbox (entry/production.ts): never open there.
   const cfg = config(env);
-  if (!cfg.vendor.sandbox || !hasInProcessSandbox()) return false;
+  if (!cfg.vendor.sandbox || !ports.inProcessVendor) return false;
   if (!fromThisMachine(cfg, requestUrl, headers)) return false;
   const configured = cfg.publicOrigin;
   return !configured || isLoopbackHost(new URL(configured).hostname);
 }
 
-export async function checkAccess(env: Env, requestUrl: string, headers: Headers): Promise<Access> {
+export async function checkAccess(env: Env, ports: Pick<Ports, 'inProcessVendor'>, requestUrl: string, headers: Headers): Promise<Access> {
   const cfg = config(env);
   const token = cfg.secrets.opsToken;
   const accessOn = Boolean(teamDomain(cfg) && cfg.opsAccess.aud);
-  if (!token && !accessOn) return openLocally(env, requestUrl, headers) ? { kind: 'allowed', by: 'local' } : { kind: 'not-found' };
+  if (!token && !accessOn) return openLocally(env, ports, requestUrl, headers) ? { kind: 'allowed', by: 'local' } : { kind: 'not-found' };
   if (token && token.length < OPS_TOKEN_MIN_LENGTH) {
     return {
       kind: 'misconfigured',

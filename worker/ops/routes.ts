@@ -77,7 +77,7 @@ const guard: MiddlewareHandler<AppEnv> = async (c, next) => {
   // A client that kept failing to sign in is refused before its token or assertion is checked.
   const limited = refuseLimitedClient('ops', c.req.raw.headers);
   if (limited) throw limited;
-  const access = await checkAccess(c.env, c.req.url, c.req.raw.headers);
+  const access = await checkAccess(c.env, c.var.ports, c.req.url, c.req.raw.headers);
   if (access.kind === 'misconfigured') throw misconfigured(access.issues);
   if (access.kind === 'not-found') throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
   if (access.kind === 'unauthorized') {
@@ -140,7 +140,7 @@ ops.get('/ops/api/webhooks', async (c) => {
 async function redeliver(c: Context<AppEnv>, verificationId: string) {
   if (!VERIFICATION_ID.test(verificationId))
     throw validationError([{ issue: 'must be a verification id', issueLocation: 'verificationId' }]);
-  const r = await redeliverWebhook(c.env, verificationId);
+  const r = await redeliverWebhook(c.env, c.var.ports.verifications, verificationId);
   if (r.kind === 'not-found')
     throw new ApiError(404, 'NOT_FOUND', 'No such verification (it may have been forgotten: they are kept 7 days after they end).');
   if (r.kind === 'not-ended')
@@ -182,7 +182,7 @@ ops.get('/ops', async (c) => {
     summary(db, { from, to: now, ...(partner ? { partner } : {}) }),
     readDeliveries(db, 'undelivered', partner, 50),
   ]);
-  const misconfigured = [...new Set(misconfiguration(c.env, c.var.config, c.req.url).map((i) => i.issueLocation))];
+  const misconfigured = [...new Set(misconfiguration(c.env, c.var.ports, c.var.config, c.req.url).map((i) => i.issueLocation))];
   const redelivered = c.req.query('redelivered');
   const refused = c.req.query('redeliver_failed');
   const notice =

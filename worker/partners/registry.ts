@@ -11,7 +11,7 @@
  */
 import { config, type Config } from '../config';
 import { bindingIfAny, type Env } from '../lib/env';
-import { sandboxDefaults } from '../lib/sandbox-defaults';
+import type { SandboxDefaults } from '../ports';
 import { originKey, partnerKey, PartnerRecord, SEALED_FIELDS, type Partner, type SealedField } from './partner';
 import { open, SealingError, sealingKeys } from './sealing';
 import { systemClock } from '../lib/clock';
@@ -63,7 +63,12 @@ async function cached(env: Env, key: string, load: () => Promise<Partner | null>
 }
 
 /** The registry partner owning `origin` (an exact, normalised origin), or null. */
-export async function registryPartnerByOrigin(env: Env, origin: string, now = systemClock()): Promise<Partner | null> {
+export async function registryPartnerByOrigin(
+  env: Env,
+  origin: string,
+  now = systemClock(),
+  defaults?: SandboxDefaults,
+): Promise<Partner | null> {
   const kv = bindingIfAny(env, 'PARTNERS');
   if (!kv) return null;
   return cached(
@@ -72,7 +77,7 @@ export async function registryPartnerByOrigin(env: Env, origin: string, now = sy
     async () => {
       const id = await kv.get(originKey(origin));
       if (!id) return null;
-      const partner = await loadPartner(env, id);
+      const partner = await loadPartner(env, id, defaults);
       // The record is the truth: an index entry left behind by an interrupted
       // update must not hand the origin to a partner that no longer lists it.
       return partner && partner.origins.includes(origin) ? partner : null;
@@ -82,12 +87,12 @@ export async function registryPartnerByOrigin(env: Env, origin: string, now = sy
 }
 
 /** The registry partner with this id, or null. */
-export async function registryPartnerById(env: Env, id: string, now = systemClock()): Promise<Partner | null> {
+export async function registryPartnerById(env: Env, id: string, now = systemClock(), defaults?: SandboxDefaults): Promise<Partner | null> {
   if (!bindingIfAny(env, 'PARTNERS')) return null;
-  return cached(env, `p ${id}`, () => loadPartner(env, id), now);
+  return cached(env, `p ${id}`, () => loadPartner(env, id, defaults), now);
 }
 
-async function loadPartner(env: Env, id: string): Promise<Partner | null> {
+async function loadPartner(env: Env, id: string, defaults?: SandboxDefaults): Promise<Partner | null> {
   const raw = await env.PARTNERS.get(partnerKey(id));
   if (raw === null) return null;
   let record: PartnerRecord;
@@ -98,13 +103,13 @@ async function loadPartner(env: Env, id: string): Promise<Partner | null> {
   } catch {
     throw new RegistryError(`the registry record of ${id} is not valid`);
   }
-  return openRecord(env, record);
+  return openRecord(env, record, defaults);
 }
 
-/** Opens a record's sealed fields with PARTNER_SEALING_KEY; all or nothing. */
-export async function openRecord(env: Env, record: PartnerRecord): Promise<Partner> {
+/** Opens a record's sealed fields with PARTNER_SEALING_KEY (the sandbox's development key where plugged in and unset); all or nothing. */
+export async function openRecord(env: Env, record: PartnerRecord, defaults?: SandboxDefaults): Promise<Partner> {
   const cfg = config(env);
-  const keys = sealingKeys(cfg);
+  const keys = sealingKeys(cfg, defaults?.sealingKey);
   const opened: Partial<Record<SealedField, string>> = {};
   for (const field of SEALED_FIELDS) {
     const value = record[field];
@@ -116,7 +121,7 @@ export async function openRecord(env: Env, record: PartnerRecord): Promise<Partn
     displayName: record.displayName,
     source: 'registry',
     origins: record.origins,
-    customerId: operator.customerId ?? (cfg.vendor.sandbox ? (sandboxDefaults()?.customerId ?? '') : ''),
+    customerId: operator.customerId ?? (cfg.vendor.sandbox ? (defaults?.customerId ?? '') : ''),
     childId: record.childId,
     apiKey: opened.apiKey!,
     // Flow and SMS settings fall back to the environment's; the webhook does

@@ -18,7 +18,6 @@
 import type { JWK } from 'jose';
 import { base64url, fromBase64url } from '../../rules/base64url';
 import type { Config } from '../config';
-import { sandboxDefaults } from '../lib/sandbox-defaults';
 import type { SealedField } from './partner';
 
 export const SEALING_ALG = 'ECDH-ES';
@@ -74,12 +73,14 @@ function isP256(jwk: unknown): jwk is JWK & { kid: string } {
 /**
  * The private keys that may open sealed values, by kid. Throws SealingError
  * when PARTNER_SEALING_KEY is set but not a private P-256 JWK (or array of
- * them) with a kid, or when it is unset with a real vendor.
+ * them) with a kid, or when it is unset with a real vendor. `devKey`: the
+ * sandbox's development key (the `sandboxDefaults` port), used only while
+ * the sandbox is the vendor and the setting is unset.
  */
-export function sealingKeys(cfg: Pick<Config, 'secrets' | 'vendor'>): Map<string, JWK> {
+export function sealingKeys(cfg: Pick<Config, 'secrets' | 'vendor'>, devKey?: JWK): Map<string, JWK> {
   const raw = cfg.secrets.partnerSealingKey;
   if (!raw) {
-    const dev = cfg.vendor.sandbox ? sandboxDefaults()?.sealingKey : undefined;
+    const dev = cfg.vendor.sandbox ? devKey : undefined;
     if (dev) return new Map([[dev.kid!, dev]]);
     throw new SealingError('PARTNER_SEALING_KEY is not set');
   }

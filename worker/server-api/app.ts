@@ -25,7 +25,6 @@ import { issueResultToken } from '../verifications/issue-token';
 import { newVerificationId, VERIFICATION_ID, type Verification } from '../verifications/verification';
 import { lifecycle, startedByServer } from '../verifications/lifecycle';
 import { publicState } from '../verifications/public-state';
-import { verifications } from '../verifications/verification-store';
 import { listIndex, ownedEntities, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
 import { personFrom } from './person';
@@ -89,11 +88,13 @@ const RESUMABLE: ReadonlySet<string> = new Set(['created', 'open', 'requires_inp
 async function describe(c: Context<AppEnv>, v: Verification, person?: Person): Promise<V1Verification> {
   const livemode = c.var.config.livemode;
   const w = v.webhook;
-  const owed = await verifications(c.env).undelivered(v.id);
+  const owed = await c.var.ports.verifications.undelivered(v.id);
   return {
     ...summary(v, livemode),
-    ...(RESUMABLE.has(lifecycle(v)) ? { clientSecret: await clientSecretFor(c.env, v.id) } : {}),
-    ...(lifecycle(v) === 'final' && v.entityId !== undefined ? { resultToken: await issueResultToken(c.env, v, c.var.clock()) } : {}),
+    ...(RESUMABLE.has(lifecycle(v)) ? { clientSecret: await clientSecretFor(c.env, c.var.ports, v.id) } : {}),
+    ...(lifecycle(v) === 'final' && v.entityId !== undefined
+      ? { resultToken: await issueResultToken(c.env, c.var.ports, v, c.var.clock()) }
+      : {}),
     webhook: {
       state: w.state,
       attempts: w.attempts,
@@ -118,7 +119,7 @@ async function describe(c: Context<AppEnv>, v: Verification, person?: Person): P
 async function own(c: Context<AppEnv>): Promise<Verification> {
   const id = c.req.param('verificationId') ?? '';
   if (!VERIFICATION_ID.test(id)) throw notFound();
-  const v = await verifications(c.env).read(id);
+  const v = await c.var.ports.verifications.read(id);
   if (!v || v.partnerId !== c.get('partner')!.id) throw notFound();
   return v;
 }
@@ -174,7 +175,7 @@ serverApi.use('/v1/*', async (c, next) => {
   if (limited) throw limited;
   let caller;
   try {
-    caller = await authenticate(c.env, c.req.url, c.req.header('Authorization'), c.var.config.livemode);
+    caller = await authenticate(c.env, c.var.ports, c.req.url, c.req.header('Authorization'), c.var.config.livemode);
   } catch (err) {
     if (err instanceof ApiError && err.errorCode === 'UNAUTHENTICATED') await countFailedAttempt(c.env, 'v1', c.req.raw.headers);
     throw err;
@@ -255,10 +256,13 @@ serve(serverApi, routes.searchEntities, async (c, { query: q }) => {
 const idempotentCreate = idempotency({
   replay: async (c, answer) => {
     const stored = JSON.parse(answer.body) as Omit<CreatedVerification, 'clientSecret'>;
-    const now = await verifications(c.env).read(stored.verificationId);
+    const now = await c.var.ports.verifications.read(stored.verificationId);
     if (!now || now.partnerId !== c.get('partner')!.id) throw notFound();
     if (!RESUMABLE.has(lifecycle(now))) return c.json(await describe(c, now), 200);
-    return c.json({ ...stored, clientSecret: await clientSecretFor(c.env, stored.verificationId) } satisfies CreatedVerification, 201);
+    return c.json(
+      { ...stored, clientSecret: await clientSecretFor(c.env, c.var.ports, stored.verificationId) } satisfies CreatedVerification,
+      201,
+    );
   },
   keep: async (res) => {
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- test/tsconfig.json compiles this file with DOM types too
@@ -312,9 +316,9 @@ serve(
       },
       body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS,
     );
-    await verifications(env).create(v);
+    await c.var.ports.verifications.create(v);
     const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(v.deadline)!, livemode: c.var.config.livemode };
-    return c.json({ ...answer, clientSecret: await clientSecretFor(env, v.id) } satisfies CreatedVerification, 201);
+    return c.json({ ...answer, clientSecret: await clientSecretFor(env, c.var.ports, v.id) } satisfies CreatedVerification, 201);
   },
   [idempotentCreate],
 );
@@ -363,7 +367,7 @@ serve(serverApi, routes.cancelVerification, async (c) => {
   if (status !== 'created' && status !== 'open' && status !== 'requires_input') {
     throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${status}: it cannot be canceled.`);
   }
-  const after = await verifications(c.env).cancel(v.id);
+  const after = await c.var.ports.verifications.cancel(v.id);
   if (!after) throw notFound();
   if (after.canceledAt === undefined)
     throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${lifecycle(after)}: it cannot be canceled.`);
@@ -372,14 +376,14 @@ serve(serverApi, routes.cancelVerification, async (c) => {
 
 serve(serverApi, routes.redactVerification, async (c) => {
   const v = await own(c);
-  const after = await verifications(c.env).redact(v.id);
+  const after = await c.var.ports.verifications.redact(v.id);
   if (!after) throw notFound();
   return c.json(await describe(c, after));
 });
 
 serve(serverApi, routes.redeliverWebhook, async (c) => {
   const v = await own(c);
-  const event = await verifications(c.env).redeliver(v.id);
+  const event = await c.var.ports.verifications.redeliver(v.id);
   if (!event) throw new ApiError(409, 'NO_EVENT', 'This verification has not ended yet: there is no event to send again.');
   return c.json({ verificationId: v.id, type: event.type, webhookId: event.id, state: 'queued' as const }, 202);
 });

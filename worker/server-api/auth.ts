@@ -12,7 +12,8 @@ import { config } from '../config';
 import { bindingIfAny, type Env } from '../lib/env';
 import { ApiError } from '../lib/errors';
 import { ENVIRONMENT_PARTNER_ID, serverKeyIndexKey, type Partner } from '../partners/partner';
-import { partnerById, pluggedPartners } from '../partners/resolve';
+import { partnerById } from '../partners/resolve';
+import type { Ports } from '../ports';
 import { bearerKey, hashIn, keyMode, SERVER_KEY, serverKeyHash } from './keys';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="kyc-onboard", charset="UTF-8"' };
@@ -56,14 +57,20 @@ function wrongMode(key: string, livemode: boolean): ApiError | undefined {
   return undefined;
 }
 
-export async function authenticate(env: Env, requestUrl: string, authorization: string | undefined, livemode: boolean): Promise<Caller> {
+export async function authenticate(
+  env: Env,
+  ports: Ports,
+  requestUrl: string,
+  authorization: string | undefined,
+  livemode: boolean,
+): Promise<Caller> {
   const key = bearerKey(authorization);
   if (!key) throw unauthenticated();
   const refused = wrongMode(key, livemode);
   if (refused) throw refused;
   const hash = await serverKeyHash(key);
   // Every source is asked, whatever matched first: the time taken says nothing about which.
-  const source = pluggedPartners();
+  const source = ports.partnerSource;
   const [envMatch, pluggedId, registryId] = await Promise.all([
     environmentKeyHashes(env).then((hs) => hashIn(hash, hs)),
     Promise.resolve(source?.serverKeys?.(env)).then(async (keys) => {
@@ -77,10 +84,10 @@ export async function authenticate(env: Env, requestUrl: string, authorization: 
     bindingIfAny(env, 'PARTNERS')?.get(serverKeyIndexKey(hash)) ?? Promise.resolve(null),
   ]);
   let partner: Partner | undefined;
-  if (envMatch) partner = await partnerById(env, requestUrl, ENVIRONMENT_PARTNER_ID);
-  else if (pluggedId) partner = await partnerById(env, requestUrl, pluggedId);
+  if (envMatch) partner = await partnerById(env, ports, requestUrl, ENVIRONMENT_PARTNER_ID);
+  else if (pluggedId) partner = await partnerById(env, ports, requestUrl, pluggedId);
   else if (registryId) {
-    const p = await partnerById(env, requestUrl, registryId);
+    const p = await partnerById(env, ports, requestUrl, registryId);
     // The record is the truth: an index entry left by a rotation grants nothing.
     if (p?.source === 'registry' && hashIn(hash, p.serverKeyHashes ?? [])) partner = p;
   }

@@ -1,7 +1,7 @@
 /**
  * Builds the vendor client from the worker's configuration: the configured
  * vendor over the network, or the sandbox called in-process (no network
- * round trip) when the entry composed one (entry/local-app.ts), with the credentials of the partner the call works
+ * round trip) when the entry plugged one in (the `inProcessVendor` port), with the credentials of the partner the call works
  * for (its child ID and key) or, without one, the operator's. Requests have a
  * context; Durable Object alarms and queue consumers do not, so the core
  * takes only the environment and the worker's own origin (where the sandbox
@@ -11,27 +11,10 @@ import type { Context, ExecutionContext } from 'hono';
 import { config } from '../config';
 import type { Env } from '../lib/env';
 import type { AppEnv } from '../app-env';
+import type { Ports } from '../ports';
 import type { Partner } from '../partners/partner';
 import { emitOne, type WaitUntil } from '../ops/events';
 import { createVendorClient, type VendorClient } from './client';
-
-/** The sandbox's fetch, called in process. Registered by the local stack's entry; production has none. */
-export type InProcessVendor = (request: Request, env: Env, ctx?: ExecutionContext) => Response | Promise<Response>;
-
-let inProcessSandbox: InProcessVendor | undefined;
-/** Where the sandbox answers on the worker's own origin (`{base_url}` = origin + this). */
-let sandboxPath = '';
-
-/** Called once by the entry that composes the sandbox (entry/local-app.ts). */
-export function useInProcessSandbox(path: string, fetcher: InProcessVendor): void {
-  sandboxPath = path;
-  inProcessSandbox = fetcher;
-}
-
-/** Whether this deployment composed the sandbox (the local stack does; production does not). */
-export function hasInProcessSandbox(): boolean {
-  return inProcessSandbox !== undefined;
-}
 
 export type VendorCredentials = Pick<Partner, 'customerId' | 'childId' | 'apiKey'>;
 
@@ -49,13 +32,14 @@ export interface VendorOptions {
 
 export function vendorClient(
   env: Env,
+  ports: Pick<Ports, 'inProcessVendor'>,
   as: VendorCredentials,
   { origin, ctx, onStatus, partnerId, waitUntil }: VendorOptions,
 ): VendorClient {
   const { vendor } = config(env);
   const inSandbox = vendor.sandbox;
   return createVendorClient({
-    baseUrl: vendor.baseUrl ?? `${origin}${sandboxPath}`,
+    baseUrl: vendor.baseUrl ?? `${origin}${ports.inProcessVendor?.path ?? ''}`,
     apiKey: as.apiKey,
     customerId: as.customerId,
     childId: as.childId,
@@ -63,7 +47,7 @@ export function vendorClient(
     timeoutMs: vendor.timeoutMs,
     searchPath: vendor.searchPath,
     fetch: async (request) => {
-      const response = inSandbox ? await sandboxFetch(request, env, ctx) : await fetch(request);
+      const response = inSandbox ? await sandboxFetch(ports, request, env, ctx) : await fetch(request);
       onStatus?.(response.status);
       return response;
     },
@@ -79,7 +63,7 @@ export function vendorFor(c: Context<AppEnv>, as: VendorCredentials): VendorClie
     ctx = undefined; // app.request() in node tests has no execution context
   }
   const partnerId = 'id' in as && typeof as.id === 'string' ? as.id : c.get('partner')?.id;
-  return vendorClient(c.env, as, {
+  return vendorClient(c.env, c.var.ports, as, {
     origin: new URL(c.req.url).origin,
     ctx,
     onStatus: (status) => c.set('vendorStatus', status),
@@ -87,9 +71,14 @@ export function vendorFor(c: Context<AppEnv>, as: VendorCredentials): VendorClie
   });
 }
 
-function sandboxFetch(request: Request, env: Env, ctx?: ExecutionContext): Response | Promise<Response> {
+function sandboxFetch(
+  ports: Pick<Ports, 'inProcessVendor'>,
+  request: Request,
+  env: Env,
+  ctx?: ExecutionContext,
+): Response | Promise<Response> {
   // A deployment without the sandbox never gets here: its configuration guard
   // refuses to run with the sandbox as the vendor.
-  if (!inProcessSandbox) throw new Error('This deployment has no sandbox: set KYC_BASE_URL.');
-  return inProcessSandbox(request, env, ctx);
+  if (!ports.inProcessVendor) throw new Error('This deployment has no sandbox: set KYC_BASE_URL.');
+  return ports.inProcessVendor.fetch(request, env, ctx);
 }

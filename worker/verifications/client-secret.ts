@@ -8,8 +8,9 @@
  * and every secret changes with SESSION_SECRET.
  */
 import type { Env } from '../lib/env';
+import type { WithDevSecrets } from '../lib/dev-secrets';
 import { safeEqual } from '../lib/random';
-import { sessionSecret } from '../browser-api/session';
+import { sessionSecret } from '../lib/session-secret';
 import { base64url } from '../../rules/base64url';
 
 export const CLIENT_SECRET = /^(vrf_[0-9A-HJKMNP-TV-Z]{26})_secret_([A-Za-z0-9_-]{43})$/;
@@ -20,16 +21,16 @@ async function mac(secret: string, verificationId: string): Promise<string> {
   return base64url(new Uint8Array(sig));
 }
 
-export async function clientSecretFor(env: Env, verificationId: string): Promise<string> {
-  const secret = await sessionSecret(env);
+export async function clientSecretFor(env: Env, ports: WithDevSecrets, verificationId: string): Promise<string> {
+  const secret = await sessionSecret(env, ports);
   if (!secret) throw new Error('no session secret'); // the configuration guard runs first
   return `${verificationId}_secret_${await mac(secret, verificationId)}`;
 }
 
 /** The verification id a client secret names, when it is genuine; undefined otherwise. */
-export async function readClientSecret(env: Env, value: string | undefined): Promise<string | undefined> {
+export async function readClientSecret(env: Env, ports: WithDevSecrets, value: string | undefined): Promise<string | undefined> {
   const m = CLIENT_SECRET.exec(value ?? '');
-  const secret = await sessionSecret(env);
+  const secret = await sessionSecret(env, ports);
   if (!m || !secret) return undefined;
   return safeEqual(m[2]!, await mac(secret, m[1]!)) ? m[1] : undefined;
 }

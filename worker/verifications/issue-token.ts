@@ -4,13 +4,14 @@
  * time it is asked for; `iat`/`exp` are of this issue.
  */
 import type { Env } from '../lib/env';
+import type { WithDevSecrets } from '../lib/dev-secrets';
 import { ApiError } from '../lib/errors';
 import { RESULT_TOKEN_TTL_SECONDS, signResultToken } from './result-token';
 import { signingKeys } from './signing-keys';
 import type { Verification } from './verification';
 
-export async function issueResultToken(env: Env, v: Verification, now: number): Promise<string> {
-  const keys = await signingKeys(env);
+export async function issueResultToken(env: Env, ports: WithDevSecrets, v: Verification, now: number): Promise<string> {
+  const keys = await signingKeys(env, ports);
   if (!keys?.length) throw new ApiError(500, 'MISCONFIGURED', 'The service is misconfigured. The operator has to fix its settings.');
   const iat = Math.floor(now / 1000);
   return signResultToken(keys[0]!, {

@@ -13,7 +13,7 @@ import { signingKeys } from './signing-keys';
 export const JWKS_MAX_AGE_SECONDS = 300;
 
 export const jwks = new Hono<AppEnv>().get('/.well-known/jwks.json', cors({ origin: '*', allowMethods: ['GET'] }), async (c) => {
-  const keys = await signingKeys(c.env);
+  const keys = await signingKeys(c.env, c.var.ports);
   if (!keys) throw new ApiError(500, 'MISCONFIGURED', 'No result-signing keys are configured.');
   c.header('Cache-Control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`);
   return c.json({ keys: keys.map((k) => k.publicJwk) });

@@ -7,7 +7,7 @@
  * use (`kid` `sandbox-…`) signs; with a real vendor and no keys, /api is
  * misconfigured.
  */
-import { devSecrets } from '../lib/dev-secrets';
+import type { WithDevSecrets } from '../lib/dev-secrets';
 import { config } from '../config';
 import type { Env } from '../lib/env';
 
@@ -57,7 +57,7 @@ async function importKey(jwk: JsonWebKey & { kid: string }): Promise<SigningKey>
 const cache = new Map<string, Promise<SigningKey[]>>();
 
 /** The signing keys in order (the first signs), or undefined when there are none to use. */
-export async function signingKeys(env: Env): Promise<SigningKey[] | undefined> {
+export async function signingKeys(env: Env, ports: WithDevSecrets): Promise<SigningKey[] | undefined> {
   const jwks = configuredKeyJwks(env);
   if (jwks) {
     const raw = config(env).secrets.resultSigningKeys!;
@@ -70,7 +70,7 @@ export async function signingKeys(env: Env): Promise<SigningKey[] | undefined> {
     return keys;
   }
   if (config(env).secrets.resultSigningKeys || !config(env).vendor.sandbox) return undefined;
-  const dev = await devSecrets(env);
+  const dev = await ports.devSecrets?.(env);
   if (!dev) return undefined;
   let keys = cache.get(dev.signingKey.kid);
   if (!keys) {

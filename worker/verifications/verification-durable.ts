@@ -15,6 +15,8 @@ import { config } from '../config';
 import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
 import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
 import { askVendor, observeSafely, type Observation } from './verification-store';
+import { portsFor } from '../ports-for';
+import type { Plugins, Ports } from '../ports';
 import { emitOne } from '../ops/events';
 import { errorName } from '../lib/errors';
 import { systemClock, type Clock } from '../lib/clock';
@@ -40,6 +42,21 @@ import { writeChange } from './record-write';
 export class VerificationStore extends DurableObject<Env> {
   /** The object's one clock (the logic's `now`, the outbox's times). */
   private readonly now: Clock = systemClock;
+
+  /**
+   * What the deployment plugs in: none here (production); the local entry's
+   * subclass gives the same plug-ins as its app (the sandbox as the vendor,
+   * the demo partners), so an alarm asks the vendor the way a request does.
+   */
+  protected plugins(): Plugins {
+    return {};
+  }
+
+  private portsMemo: Ports | undefined;
+  /** The ports of this object's alarms and calls (portsFor, as the app's requests build them). */
+  private get ports(): Ports {
+    return (this.portsMemo ??= portsFor(this.env, this.plugins()));
+  }
 
   private readonly logic = new VerificationLogic({
     load: () => this.ctx.storage.get<Verification>('v'),
@@ -70,8 +87,8 @@ export class VerificationStore extends DurableObject<Env> {
     now: () => this.now(),
     schedule: config(this.env).outcomes.poll,
     lifecycle: config(this.env).outcomes.lifecycle,
-    askVendor: (v) => askVendor(this.env, v, this.ctx),
-    release: (v) => releaseHolds(this.env, v.id, v.holds),
+    askVendor: (v) => askVendor(this.env, this.ports, v, this.ctx),
+    release: (v) => releaseHolds(this.ports.allowances, v.id, v.holds),
     emit: (partnerId, event) => emitOne(this.env, this.ctx, partnerId, event),
   });
 

@@ -1,29 +1,26 @@
 /**
  * Access to verifications: a Durable Object each (`verification-durable.ts`,
- * keyed by verificationId). Node tests, which have no binding, inject a store
- * (test/support/memory-verifications.ts); without either the answer is 500
- * MISCONFIGURED naming the binding.
+ * keyed by verificationId), the `verifications` port (ports.ts). Node tests,
+ * which have no binding, give a twin in its place (test/support/memory-verifications.ts).
  */
-import { bindingIfAny, missingBinding, type Env } from '../lib/env';
+import type { Env } from '../lib/env';
 import { ApiError, errorName } from '../lib/errors';
 import { VendorError, type VendorFault } from '../vendor-api/client';
 import { vendorMismatch } from '../vendor-api/errors';
 import { vendorClient } from '../vendor-api/from-env';
+import type { Ports, Verifications } from '../ports';
 import { partnerById } from '../partners/resolve';
 import { config } from '../config';
 import { attemptAnswer, type VendorAnswer } from './lifecycle';
-import { CHECKING, type LinkStart, type Renewal, type Verification, type WebhookEvent } from './verification';
-import type { Arrival, ClaimOutcome, ReturnHint } from './verification-logic';
-import type { WebhookState } from './verification';
+import { CHECKING, type Verification } from './verification';
 import type { WaitUntil } from '../ops/events';
-import type { AttemptReport, ReportResult, UndeliveredEvent } from './webhook-outbox';
 import { log } from '../lib/log';
 
 /** The vendor's client for a verification's partner (a partner removed meanwhile: nobody may ask on its behalf any more). */
-async function vendorOf(env: Env, v: Verification, waitUntil?: WaitUntil) {
-  const partner = await partnerById(env, v.workerOrigin, v.partnerId);
+async function vendorOf(env: Env, ports: Ports, v: Verification, waitUntil?: WaitUntil) {
+  const partner = await partnerById(env, ports, v.workerOrigin, v.partnerId);
   if (!partner) throw new VendorError({ kind: 'status', status: 403 });
-  return vendorClient(env, partner, { origin: v.workerOrigin, partnerId: v.partnerId, ...(waitUntil ? { waitUntil } : {}) });
+  return vendorClient(env, ports, partner, { origin: v.workerOrigin, partnerId: v.partnerId, ...(waitUntil ? { waitUntil } : {}) });
 }
 
 type Vendor = Awaited<ReturnType<typeof vendorOf>>;
@@ -63,8 +60,8 @@ async function askOnce(env: Env, vendor: Vendor, v: Verification, checkId?: stri
  * person's check id (they appear in partner page URLs) must not make the
  * vendor answer about another check.
  */
-export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil): Promise<VendorAnswer> {
-  const vendor = await vendorOf(env, v, waitUntil);
+export async function askVendor(env: Env, ports: Ports, v: Verification, waitUntil?: WaitUntil): Promise<VendorAnswer> {
+  const vendor = await vendorOf(env, ports, v, waitUntil);
   const earlier = (v.earlierChecks ?? []).map((id) =>
     askOnce(env, vendor, v, id).catch((err: unknown) => {
       // The newest link's answer still stands; this check is asked again at the next poll.
@@ -83,9 +80,9 @@ export async function askVendor(env: Env, v: Verification, waitUntil?: WaitUntil
  * who completes the older link is still credited. A vendor that cannot
  * answer costs the person nothing: the new link is made anyway.
  */
-export async function currentCheck(env: Env, v: Verification): Promise<string | undefined> {
+export async function currentCheck(env: Env, ports: Ports, v: Verification): Promise<string | undefined> {
   try {
-    const a = await askOnce(env, await vendorOf(env, v), v);
+    const a = await askOnce(env, await vendorOf(env, ports, v), v);
     return a.entityId === v.entityId ? a.checkId : undefined;
   } catch (err) {
     log.warn('current_check_unknown', { verificationId: v.id, error: errorName(err) });
@@ -116,57 +113,8 @@ export function unpack(o: Observation): Verification | undefined {
   return o.v;
 }
 
-/** What the routes and the queue consumer use, whichever store is behind it. */
-export interface Verifications {
-  create(v: Verification): Promise<void>;
-  observe(id: string, hint?: ReturnHint): Promise<Verification | undefined>;
-  webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number): Promise<void>;
-  /** The record as it is, without asking the vendor. */
-  read(id: string): Promise<Verification | undefined>;
-  /** A new link for the same verification; undefined when it has ended or had its renewals. */
-  renew(id: string, r: Renewal): Promise<Verification | undefined>;
-  /** Handoff: the hosted flow's URL for a valid, unused handoff token (then used, unless `consume` is false). */
-  openHandoff(id: string, token: string, consume?: boolean): Promise<string | undefined>;
-  /** Handoff: the phone's return with the return secret (single use). */
-  arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
-  /** Handoff by text message: the first device's code, entered by the browser that arrived (its key). */
-  claim(id: string, browserKey: string, code: string): Promise<ClaimOutcome>;
-  /** A server-started verification's first link; undefined when it is no longer `created`. */
-  startLink(id: string, s: LinkStart): Promise<Verification | undefined>;
-  /** `/v1` cancel: the record after (unchanged when it had ended already). */
-  cancel(id: string): Promise<Verification | undefined>;
-  /** `/v1` redact: the record after. */
-  redact(id: string): Promise<Verification | undefined>;
-  /** `/v1` redeliver: the event queued again; undefined while it has not ended. */
-  redeliver(id: string): Promise<WebhookEvent | undefined>;
-  /** The events not delivered yet (queued, failed, dead). */
-  undelivered(id: string): Promise<UndeliveredEvent[]>;
-  /** The queue consumer: the event to attempt (its outbox copy), or undefined when that attempt is no longer owed. */
-  outboxEvent(id: string, sequence: number, attempt: number): Promise<WebhookEvent | undefined>;
-  /** The queue consumer: what an attempt came to; undefined when it was already reported. */
-  webhookAttempt(id: string, sequence: number, attempt: number, report: AttemptReport): Promise<ReportResult | undefined>;
-  /** An event queued before the outbox existed, handed to it. */
-  adopt(id: string, event: WebhookEvent): Promise<void>;
-  /** The sandbox command (local stack only): the vendor asked at once, as for a person back from the hosted flow. */
-  askNow(id: string): Promise<Verification | undefined>;
-  /** The sandbox command (local stack only): an open verification ends as expired now. */
-  expireNow(id: string): Promise<Verification | undefined>;
-}
-
-const injected = new WeakMap<Env, Verifications>();
-
-/** Node tests (no Durable Object binding): the store requests carrying `env` use (test/support/memory-verifications.ts). */
-export function useMemoryVerifications(env: Env, store: Verifications): void {
-  injected.set(env, store);
-}
-
-export function verifications(env: Env): Verifications {
-  const ns = bindingIfAny(env, 'VERIFICATIONS');
-  if (!ns) {
-    const store = injected.get(env);
-    if (!store) throw missingBinding('VERIFICATIONS');
-    return store;
-  }
+/** The verifications as Durable Objects, one per verification id (ports-for.ts builds it from the binding). */
+export function durableVerifications(ns: Env['VERIFICATIONS']): Verifications {
   const stub = (id: string) => ns.get(ns.idFromName(id));
   return {
     create: (v) => stub(v.id).create(v),

@@ -13,11 +13,10 @@
 import type { Env } from '../lib/env';
 import { config } from '../config';
 import type { WebhookEvent } from './verification';
-import { verifications } from './verification-store';
 import { webhookTarget, type WebhookTarget } from './webhook-target';
 import { partnerById } from '../partners/resolve';
 import { webhookSignature } from './webhook-signature';
-import { pluggedWebhookRoute } from './webhook-transport';
+import type { Ports } from '../ports';
 import { emit, message } from '../ops/events';
 import { errorName } from '../lib/errors';
 import { systemClock, type Clock } from '../lib/clock';
@@ -82,16 +81,16 @@ const logDelivery = (level: 'info' | 'error', event: string, m: WebhookMessage, 
   log[level](event, { verificationId: m.verificationId, type: m.type, attempt: m.attempt, ...extra });
 
 /** Handles one message of the webhook queue; resolves once it may be acknowledged. */
-export async function handleWebhookMessage(env: Env, m: WebhookMessage, clock: Clock = systemClock): Promise<void> {
-  const store = verifications(env);
+export async function handleWebhookMessage(env: Env, ports: Ports, m: WebhookMessage, clock: Clock = systemClock): Promise<void> {
+  const store = ports.verifications;
   // The outbox's copy (redacted since, if it was): undefined when this attempt is no longer owed (delivered meanwhile, forgotten).
   const event = await store.outboxEvent(m.verificationId, m.sequence, m.attempt);
   if (!event) return;
-  const partner = await partnerById(env, m.workerOrigin, m.partnerId);
+  const partner = await partnerById(env, ports, m.workerOrigin, m.partnerId);
   let target = webhookTarget(env, partner, m.workerOrigin);
   let send: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
   // A partner with no endpoint of its own: the route the deployment plugged in, if any.
-  const route = !target && partner ? await pluggedWebhookRoute(env, partner, m.workerOrigin) : undefined;
+  const route = !target && partner ? await ports.webhookTransport?.(env, partner, m.workerOrigin) : undefined;
   if (route) ({ target, send } = route);
   if (!target) {
     logDelivery('info', 'webhook_skipped_unconfigured', m);
@@ -131,17 +130,17 @@ export function handleDeadLetter(m: WebhookMessage): void {
   logDelivery('error', 'webhook_dead_letter', m);
 }
 
-/** The queue consumer (`queue()` of the entry): the webhook queue and its dead-letter queue. */
-export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env): Promise<void> {
+/** The queue consumer (`queue()` of the entry, with the entry's ports): the webhook queue and its dead-letter queue. */
+export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env, ports: Ports): Promise<void> {
   const dead = batch.queue.endsWith('-dlq');
   for (const message of batch.messages) {
     try {
       // A message of the queue's earlier form (the whole event, no sequence; sent before the outbox existed):
       // the event goes into its verification's outbox, which delivers it from there.
       const body = message.body as WebhookMessage | WebhookEvent;
-      if (!('sequence' in body)) await verifications(env).adopt(body.verificationId, body);
+      if (!('sequence' in body)) await ports.verifications.adopt(body.verificationId, body);
       else if (dead) handleDeadLetter(message.body);
-      else await handleWebhookMessage(env, message.body);
+      else await handleWebhookMessage(env, ports, message.body);
       message.ack();
     } catch (err) {
       log.error('webhook_consumer_error', {

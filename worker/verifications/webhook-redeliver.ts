@@ -10,7 +10,7 @@
  */
 import { bindingIfAny, type Env } from '../lib/env';
 import type { WebhookEvent } from './verification';
-import { verifications } from './verification-store';
+import type { Verifications } from '../ports';
 import { log } from '../lib/log';
 
 export type Redelivery =
@@ -22,8 +22,12 @@ export type Redelivery =
   /** The worker has no webhook queue (binding missing). */
   | { kind: 'unavailable' };
 
-export async function redeliverWebhook(env: Env, verificationId: string, options: { partnerId?: string } = {}): Promise<Redelivery> {
-  const store = verifications(env);
+export async function redeliverWebhook(
+  env: Env,
+  store: Verifications,
+  verificationId: string,
+  options: { partnerId?: string } = {},
+): Promise<Redelivery> {
   const v = await store.read(verificationId);
   if (!v || (options.partnerId !== undefined && v.partnerId !== options.partnerId)) return { kind: 'not-found' };
   if (!bindingIfAny(env, 'WEBHOOK_QUEUE')) return { kind: 'unavailable' };
