@@ -154,9 +154,7 @@ export class Flow implements ReactiveController, FlowApi {
     const v = this.values;
     // The partner's `country-code`, else the chunk's default (the language's region, the partner's default country,
     // the browser's region, Australia), filled in unless the person typed one meanwhile.
-    // The chunk is asked for in a task of its own: the first frame does not wait for the import to start (bench item 2).
-    void new Promise((ok) => setTimeout(ok))
-      .then(() => import('./calling-codes.js'))
+    void import('./calling-codes.js')
       .then(async (m) => {
         this.codes = m;
         if (h.countryCode) return h.countryCode;
