@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertStopped, axeViolations, en, openBrowser, startStack, submit, waitForState, widget } from './helpers';
+import { assertStopped, axeViolations, en, openBrowser, startStack, submit, waitForState, waitForValue, widget } from './helpers';
 
 describe('the demo’s scenarios', () => {
   it(
@@ -24,7 +24,7 @@ describe('the demo’s scenarios', () => {
         await page.getByRole('button', { name: 'A typo fails the check' }).click();
         await page.getByText(/the family name Nomatch finds no match/).waitFor();
         const family = widget(page).locator('#familyName');
-        assert.equal(await family.inputValue(), 'Nomatch');
+        await waitForValue(family, 'Nomatch');
         await widget(page).locator('#consent').check();
         await submit(page);
         await page.waitForURL(/\/sandbox\/flow\//);
@@ -51,7 +51,7 @@ describe('the demo’s scenarios', () => {
         await page.getByRole('button', { name: 'A mistyped number' }).click();
         await waitForState(page, 'idle');
         await page.getByText(/Press “Change my number”/).waitFor();
-        assert.equal(await widget(page).locator('#phoneNumber').inputValue(), '412 345 679');
+        await waitForValue(widget(page).locator('#phoneNumber'), '412 345 679');
         await widget(page).getByRole('radio', { name: en.textMe }).check();
         await widget(page).locator('#consent').check();
         await submit(page);

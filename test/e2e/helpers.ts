@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { chromiumLaunchOptions, freshUserDataDir } from '../support/chromium.mjs';
 import { ROOT, startWorker, type RunningWorker } from '../support/wrangler';
 import { adultDateOfBirth } from '../support/dates';
@@ -171,6 +171,20 @@ export async function waitForState(page: Page, state: string, timeout = 20_000):
       .getAttribute('state', { timeout: 1000 })
       .catch(() => '(no widget)');
     throw new Error(`the widget did not reach state "${state}" within ${timeout} ms; it is "${now}" on ${page.url()}`, { cause: e });
+  }
+}
+
+/**
+ * Waits until a field shows `value`: a prefill is applied by the run chunk, which may still be loading when the
+ * page's own text about it has appeared. Fails naming what the field showed instead.
+ */
+export async function waitForValue(field: Locator, value: string, timeout = 10_000): Promise<void> {
+  const until = Date.now() + timeout;
+  let shown = await field.inputValue();
+  while (shown !== value) {
+    if (Date.now() > until) throw new Error(`the field shows "${shown}", not "${value}", after ${timeout} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+    shown = await field.inputValue();
   }
 }
 
