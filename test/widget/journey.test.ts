@@ -128,4 +128,12 @@ describe('<kyc-onboard> first screen', () => {
     await until(() => text(el).includes('+61 is Australia: is that right?'), `the country named (${text(el)})`);
     expect($(el, '#phoneNumber-error').textContent).to.equal('Enter a valid mobile number. +61 is Australia: is that right?');
   });
+
+  it('an empty number is asked for, without a word about its country code', async () => {
+    const el = await mount();
+    await fillValid(el, { phoneNumber: '' });
+    await submit(el);
+    await until(() => ($(el, '#phoneNumber-error').textContent ?? '').trim() !== '', 'the number’s error');
+    expect($(el, '#phoneNumber-error').textContent).to.equal('Enter a valid mobile number.');
+  });
 });

@@ -6,7 +6,8 @@ export const say =
   (flow: FlowApi) =>
   ({ t, lang }: ViewContext, key: ErrorKey): string => {
     const code = flow.values.phoneCode;
-    const region = key === 'errNumber' ? flow.codes?.regionsOf(code)[0] : undefined;
+    // Only about a number that was typed: an empty field needs the number, not a word about its code.
+    const region = key === 'errNumber' && flow.values.phoneNumber.trim() ? flow.codes?.regionsOf(code)[0] : undefined;
     if (!region) return t[key];
     const country = new Intl.DisplayNames([lang], { type: 'region' }).of(region) ?? region;
     return `${t[key]} ${t.countryIs.replace('{code}', code).replace('{country}', country)}`;
