@@ -3,18 +3,10 @@
 // every dependency goes through the ports (worker/ports.ts).
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { ESLint } from 'eslint';
-import tseslint from 'typescript-eslint';
+import { lintMessages } from '../support/lint-text';
 import { dependencyRegistriesConfig } from '../../scripts/lint/dependency-registries.mjs';
 
-async function messages(code: string, filePath = 'worker/verifications/example.ts'): Promise<string[]> {
-  const eslint = new ESLint({
-    overrideConfigFile: true,
-    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, dependencyRegistriesConfig()],
-  });
-  const [result] = await eslint.lintText(code, { filePath });
-  return result!.messages.map((m) => m.message);
-}
+const messages = (code: string, filePath = 'worker/verifications/example.ts') => lintMessages(dependencyRegistriesConfig(), code, filePath);
 
 describe('the dependency-registry lint rule', () => {
   it('refuses the registries the ports replaced', async () => {

@@ -2,18 +2,10 @@
 // read of any var or secret anywhere else in the worker or the sandbox.
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'node:test';
-import { ESLint } from 'eslint';
-import tseslint from 'typescript-eslint';
+import { lintMessages } from '../support/lint-text';
 import { settingNames, settingReadsConfig } from '../../scripts/lint/settings-reads.mjs';
 
-async function messages(code: string, filePath = 'worker/partners/example.ts'): Promise<string[]> {
-  const eslint = new ESLint({
-    overrideConfigFile: true,
-    overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, settingReadsConfig()],
-  });
-  const [result] = await eslint.lintText(code, { filePath });
-  return result!.messages.map((m) => m.message);
-}
+const messages = (code: string, filePath = 'worker/partners/example.ts') => lintMessages(settingReadsConfig(), code, filePath);
 
 describe('the settings-read lint rule', () => {
   it('knows every var and secret of Env, and no binding', () => {
