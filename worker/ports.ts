@@ -16,7 +16,7 @@ import type { Allowances } from './lib/allowances';
 import type { IdempotencyStoreApi } from './lib/idempotency';
 import type { Partner } from './partners/partner';
 import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verifications/verification';
-import type { Arrival, ClaimOutcome, ReturnHint } from './verifications/verification-logic';
+import type { Arrival, ClaimOutcome, RenewalTurn, ReturnHint } from './verifications/verification-logic';
 import type { AttemptReport, ReportResult, UndeliveredEvent } from './verifications/webhook-outbox';
 import type { WebhookTarget } from './verifications/webhook-target';
 
@@ -27,6 +27,10 @@ export interface Verifications {
   webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number): Promise<void>;
   /** The record as it is, without asking the vendor. */
   read(id: string): Promise<Verification | undefined>;
+  /** The caller's turn to make a new link, after any renewal under way: its lease and the record then (verification-logic.ts). */
+  beginRenewal(id: string): Promise<RenewalTurn>;
+  /** Ends a renewal turn, whether or not it stored a link. */
+  endRenewal(id: string, lease: string): Promise<void>;
   /** A new link for the same verification; undefined when it has ended or had its renewals. */
   renew(id: string, r: Renewal): Promise<Verification | undefined>;
   /** Handoff: the hosted flow's URL for a valid, unused handoff token (then used, unless `consume` is false). */

@@ -75,6 +75,12 @@ export class MemoryVerifications implements Verifications {
   async read(id: string) {
     return this.records.get(id);
   }
+  beginRenewal(id: string) {
+    return this.logic(id).beginRenewal();
+  }
+  async endRenewal(id: string, lease: string) {
+    this.logic(id).endRenewal(lease);
+  }
   renew(id: string, r: Renewal) {
     return this.logic(id).renew(r);
   }

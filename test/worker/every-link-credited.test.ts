@@ -10,6 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { http, HttpResponse } from 'msw';
 import type { Env } from '../../worker/lib/env';
 import { redacted } from '../../worker/verifications/lifecycle';
@@ -40,12 +41,13 @@ interface Check {
   url: string;
 }
 
-/** The vendor: a check per link, asked about by entity (the newest) or by id. */
-function checksVendor(clock: { now(): number }) {
+/** The vendor: a check per link, asked about by entity (the newest) or by id; each answer after `gate` lets it go. */
+function checksVendor(clock: { now(): number }, gate: (what: string) => Promise<void> = async () => undefined) {
   const checks: Check[] = [];
   vendor(
     http.post(`${VENDOR}/idv/v2/idvalidate/onboarding-url`, async ({ request }) => {
       await record(request);
+      await gate('a new link');
       const body = (await request.json()) as { successRedirectURL: string };
       const n = checks.length + 1;
       const check = {
@@ -59,6 +61,7 @@ function checksVendor(clock: { now(): number }) {
     }),
     http.post(`${VENDOR}/idv/v2/idvalidate/result`, async ({ request }) => {
       await record(request);
+      await gate('a result');
       const body = (await request.json()) as { checkId?: string; entity?: { entityId?: string } };
       const check = body.checkId === undefined ? checks.at(-1) : checks.find((c) => c.checkId === body.checkId);
       if (!check || body.entity?.entityId !== ENTITY) {
@@ -123,6 +126,47 @@ describe('every link of a verification is credited with its one code', () => {
     assert.ok(done.json.resultToken, 'a token for the first text’s check');
   });
 
+  it('"Send again" in two tabs at once: the earlier of the two new texts’ links completes too', async () => {
+    const { e, clock } = clockedEnv();
+    // Every vendor answer waits a moment, so both requests are under way together.
+    const checks = checksVendor(clock, () => new Promise((r) => setTimeout(r, 5)));
+    const first = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, sendSMS: true } }, e)).json;
+    const both = await Promise.all([sendAgain(e, first.session), sendAgain(e, first.session)]);
+    for (const again of both) assert.equal(again.status, 200, again.text);
+    assert.equal(checks.length, 3, 'two new texts, two new checks at the vendor');
+    checks[1]!.status = 'CHECKED_SUCCESS_CLEAR'; // not the newest: asked about by its id only if the worker knows it
+    const phone = await arrive(e, checks[1]!);
+    assert.equal((await enter(e, phone.path, phone.cookie, first.claimCode)).status, 200);
+    assert.equal((await result(e, first.session)).json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
+  });
+
+  it('any number of "Send again" at once, in any order of the vendor’s answers: every text’s link stays askable', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.scheduler(), fc.integer({ min: 2, max: 3 }), async (s, tabs) => {
+        const { e, clock, store } = clockedEnv();
+        let gated = false; // the first link is made in order; the scheduler orders the vendor's answers to the texts sent again
+        const checks = checksVendor(clock, (what) => (gated ? s.schedule(Promise.resolve(), what) : Promise.resolve()));
+        const first = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, sendSMS: true } }, e)).json;
+        gated = true;
+        const sends = Promise.all(Array.from({ length: tabs }, () => sendAgain(e, first.session)));
+        let done = false;
+        void sends.finally(() => (done = true));
+        // Each round lets every tab run until it waits on the vendor, then the scheduler answers one of those waiting calls.
+        while (!done) {
+          await new Promise((r) => setTimeout(r, 1));
+          if (s.count() > 0) await s.waitNext(1);
+        }
+        for (const again of await sends) assert.equal(again.status, 200, again.text);
+        const v = store.records.get(first.verificationId)!;
+        // Asked about: the newest by entity, and each earlier link's check by the id the vendor gave.
+        const askable = [...(v.earlierChecks ?? []), checks.at(-1)!.checkId];
+        assert.deepEqual(askable.sort(), checks.map((c) => c.checkId).sort());
+        assert.equal(v.renewals, tabs);
+      }),
+      { numRuns: 25 },
+    );
+  });
+
   it('the newest text’s link completes too', async () => {
     const { e, clock } = clockedEnv();
     const checks = checksVendor(clock);
@@ -176,6 +220,24 @@ describe('every link of a verification is credited with its one code', () => {
     clock.t += 60_000;
     await result(e, next.json.session);
     assert.deepEqual(resultCalls(), [{ entity: { entityId: ENTITY }, provider: 'provider-x' }]);
+  });
+
+  it('the same next attempt sent twice at once: one new link, the other 409 ATTEMPT_NOT_ALLOWED', async () => {
+    const { e, clock, store } = clockedEnv();
+    let slow = false;
+    const checks = checksVendor(clock, () => (slow ? new Promise((r) => setTimeout(r, 5)) : Promise.resolve()));
+    const first = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, sendSMS: true } }, e)).json;
+    checks[0]!.status = 'NO_MATCH';
+    const phone = await arrive(e, checks[0]!);
+    await enter(e, phone.path, phone.cookie, first.claimCode);
+    assert.equal((await result(e, first.session)).json.status, 'requires_input');
+    slow = true;
+    const attempt = () => call('/api/onboarding-link', { method: 'POST', json: { ...person, sendSMS: true, session: first.session } }, e);
+    const answers = await Promise.all([attempt(), attempt()]);
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409], answers.map((a) => a.text).join('\n'));
+    assert.equal(answers.find((a) => a.status === 409)!.json.errorCode, 'ATTEMPT_NOT_ALLOWED');
+    assert.equal(checks.length, 2, 'one new link at the vendor');
+    assert.equal(store.records.get(first.verificationId)!.attempts?.length, 1);
   });
 
   it('a redaction forgets the earlier links’ checks', async () => {

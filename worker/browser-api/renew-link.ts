@@ -22,7 +22,7 @@ import { ApiError, validationError } from '../lib/errors';
 import { clientIp } from '../lib/limits';
 import type { ParsedPhone } from '../lib/phone';
 import { MAX_RENEWALS, type Renewal, type Verification } from '../verifications/verification';
-import { renewable, requiresInput, shownLinkExpiry } from '../verifications/lifecycle';
+import { hasLink, renewable, requiresInput, shownLinkExpiry } from '../verifications/lifecycle';
 import { currentCheck } from '../verifications/verification-store';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
@@ -81,36 +81,60 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
   return relink(c, v, { ...rest, ...(phone ? { phone } : {}) });
 }
 
-/** The new link, stored through the lifecycle's renewal (or, in `requires_input`, its next attempt), and the answer. */
-export async function relink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink) {
-  const env = c.env;
+/** Where the hosted flow sends the person back when it has no handoff: the server's page, the widget's, or the partner's origin. */
+const returnPage = (v: Verification, r: Relink) => v.server?.returnUrl ?? r.returnUrl ?? v.partnerOrigin;
+
+/**
+ * The new link, stored through the lifecycle's renewal (or, in
+ * `requires_input`, its next attempt), and the answer. Checked first, then
+ * made in the verification's renewal turn (`beginRenewal`): one new link at
+ * a time, each made from the record as the one before left it.
+ */
+export async function relink(c: Context<AppEnv>, asked: Verification & { entityId: string }, r: Relink) {
   const partner = c.get('partner')!;
   const store = c.var.ports.verifications;
-  const h = v.handoff;
   // The configuration guard refused the request unless the worker knows its own origin.
   const own = trustedOwnOrigin(c.var.config, c.req.url)!;
-  const pages = handoffUrls(own, v.id, r.lang);
-  let returnTo: string;
-  let returnSecret: string | undefined;
-  if (h) {
-    // A spent return secret (a phone already came back) is replaced.
-    returnSecret = h.browserKey ? randomToken() : h.returnSecret;
-    returnTo = pages.back(returnSecret);
-  } else {
-    returnTo = v.server?.returnUrl ?? r.returnUrl ?? v.partnerOrigin;
-    if (!isReturnOrigin(own, partner, normaliseOrigin(returnTo))) {
-      throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
-    }
+  if (!asked.handoff && !isReturnOrigin(own, partner, normaliseOrigin(returnPage(asked, r)))) {
+    throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
   }
-  const texted = h?.kind === 'sms';
-  if (texted && !r.phone) throw validationError([{ issue: 'is required for a texted link', issueLocation: 'phone' }]);
+  if (asked.handoff?.kind === 'sms' && !r.phone)
+    throw validationError([{ issue: 'is required for a texted link', issueLocation: 'phone' }]);
   await verifyTurnstile(
     c.var.config,
     partner.turnstileSecret,
     r.turnstileToken,
     clientIp(c.req.raw.headers),
-    new URL(v.partnerOrigin).hostname,
+    new URL(asked.partnerOrigin).hostname,
   );
+  const turn = await store.beginRenewal(asked.id);
+  try {
+    const v = turn.v;
+    if (!v || !hasLink(v) || renewable(v) === 'ended') throw ended('belongs to a verification that has ended');
+    if (renewable(v) === 'renewals') throw ended(`has had its ${MAX_RENEWALS} new links`);
+    if (r.details && !requiresInput(v)) {
+      // Another request started the next attempt meanwhile (the same form sent twice).
+      throw new ApiError(409, 'ATTEMPT_NOT_ALLOWED', 'This verification is not waiting for a new attempt.', [
+        { issue: 'belongs to a verification whose next attempt has started', issueLocation: 'session' },
+      ]);
+    }
+    return await newLink(c, v, r, own);
+  } finally {
+    await store.endRenewal(asked.id, turn.lease);
+  }
+}
+
+/** The new link itself, in the caller's renewal turn: the check it replaces asked for, the vendor's link made and stored. */
+async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink, own: string) {
+  const env = c.env;
+  const partner = c.get('partner')!;
+  const store = c.var.ports.verifications;
+  const h = v.handoff;
+  const pages = handoffUrls(own, v.id, r.lang);
+  // A spent return secret (a phone already came back) is replaced.
+  const returnSecret = h ? (h.browserKey ? randomToken() : h.returnSecret) : undefined;
+  const returnTo = returnSecret !== undefined ? pages.back(returnSecret) : returnPage(v, r);
+  const texted = h?.kind === 'sms';
   if (texted && r.phone) await spendText(env, c.var.ports, r.phone, v.id);
   // A renewal replaces a link the person may still complete (an earlier text, a flow open on a phone):
   // its check, as the vendor names it, stays askable. A next attempt is about its new link alone.

@@ -13,7 +13,7 @@ import { bindingIfAny, type Env } from '../lib/env';
 import { deleteIndex, entityKey, indexRow, rowKey, writeIndex } from './verification-index';
 import { config } from '../config';
 import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
-import { VerificationLogic, type Arrival, type ClaimOutcome, type ReturnHint } from './verification-logic';
+import { VerificationLogic, type Arrival, type ClaimOutcome, type RenewalTurn, type ReturnHint } from './verification-logic';
 import { askVendor, observeSafely, type Observation } from './verification-store';
 import { portsFor } from '../ports-for';
 import type { Plugins, Ports } from '../ports';
@@ -231,6 +231,12 @@ export class VerificationStore extends DurableObject<Env> {
   }
   webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
     return this.settle(this.logic.webhookOutcome(state, attempts, status));
+  }
+  beginRenewal(): Promise<RenewalTurn> {
+    return this.logic.beginRenewal();
+  }
+  endRenewal(lease: string): void {
+    this.logic.endRenewal(lease);
   }
   renew(r: Renewal): Promise<Verification | undefined> {
     return this.settle(this.logic.renew(r));

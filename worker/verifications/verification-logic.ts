@@ -94,6 +94,20 @@ export interface Arrival {
 export type ClaimOutcome =
   { kind: 'claimed'; returned?: 'success' | 'error' } | { kind: 'wrong'; triesLeft: number } | { kind: 'ended' } | { kind: 'gone' };
 
+/** A caller's turn to make a new link (`beginRenewal`): its lease, and the record as it is once the turn came. */
+export interface RenewalTurn {
+  lease: string;
+  v: Verification | undefined;
+}
+
+/**
+ * How long a turn waits for the renewal before it at most. A caller always
+ * ends its turn (its route's `finally`); this is for one that never can (its
+ * isolate went away), and it is longer than a renewal's two vendor calls at
+ * the longest vendor timeout (60 s each).
+ */
+export const RENEWAL_TURN_MS = 125_000;
+
 /** A transition that was applied: the record before it and after it, and the events written with it. */
 interface Applied {
   before: Verification;
@@ -106,6 +120,10 @@ export class VerificationLogic {
   private inflight: Promise<void> | undefined;
   /** The write under way: transitions never interleave their read and their write. */
   private writing: Promise<unknown> = Promise.resolve();
+  /** The end of the newest renewal turn: the next turn starts after it. */
+  private renewalTail: Promise<void> = Promise.resolve();
+  /** How to end each turn not ended yet, by its lease. */
+  private readonly turns = new Map<string, () => void>();
 
   constructor(private readonly d: VerificationDeps) {}
 
@@ -376,6 +394,31 @@ export class VerificationLogic {
     // Back with the code and nothing credited yet: asked at once (the alarm tries again if the vendor is down).
     if (isOpen(r.after)) await this.observe({}, true).catch(() => undefined);
     return { kind: 'claimed', ...returnedAs };
+  }
+
+  /**
+   * A caller's turn to make a new link, once the turn before it has ended:
+   * the route asks the vendor which check the link it replaces is, makes the
+   * new link and stores it (`renew`) within its turn. Two at once ("Send
+   * again" in two tabs) would both name the same replaced check, and the
+   * first one's link would be neither the newest nor an earlier check: its
+   * outcome never credited. The record returned is as it is when the turn
+   * comes (after the earlier renewal).
+   */
+  async beginRenewal(): Promise<RenewalTurn> {
+    const earlier = this.renewalTail;
+    const lease = randomToken();
+    this.renewalTail = new Promise<void>((end) => this.turns.set(lease, end));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([earlier, new Promise<void>((r) => (timer = setTimeout(r, RENEWAL_TURN_MS)))]);
+    if (timer !== undefined) clearTimeout(timer);
+    return { lease, v: await this.d.load() };
+  }
+
+  /** Ends a renewal turn (once; an unknown or ended lease is nothing to end). */
+  endRenewal(lease: string): void {
+    this.turns.get(lease)?.();
+    this.turns.delete(lease);
   }
 
   /**

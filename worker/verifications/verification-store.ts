@@ -121,6 +121,8 @@ export function durableVerifications(ns: Env['VERIFICATIONS']): Verifications {
     observe: async (id, hint = {}) => unpack(await stub(id).observe(hint)),
     webhookOutcome: (id, state, attempts, status) => stub(id).webhookOutcome(state, attempts, status),
     read: (id) => stub(id).read(),
+    beginRenewal: (id) => stub(id).beginRenewal(),
+    endRenewal: async (id, lease) => stub(id).endRenewal(lease),
     renew: (id, r) => stub(id).renew(r),
     openHandoff: (id, token, consume = true) => stub(id).openHandoff(token, consume),
     arrive: (id, secret, outcome, hint) => stub(id).arrive(secret, outcome, hint),
