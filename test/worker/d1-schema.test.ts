@@ -2,13 +2,17 @@
  * A deployment whose D1 was never migrated: the `/v1` list and `/ops` answer
  * `500 MISCONFIGURED` naming the migration to apply, with a log line that says
  * so, never a bare `INTERNAL_ERROR` (workerd through Miniflare, D1 left
- * empty). And the table → migration map agrees with migrations/*.sql.
+ * empty). A D1 one migration behind still runs, and the failed index write
+ * names the migration. And the table → migration map agrees with
+ * migrations/*.sql.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { LATEST_MIGRATION, missingMigration, TABLE_MIGRATIONS } from '../../worker/lib/d1-schema';
+import { migrations } from '../../scripts/lib/d1-migrations.mjs';
+import { adultDateOfBirth } from '../support/dates';
 import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -60,5 +64,32 @@ describe('an unmigrated D1 in workerd', () => {
     assert.equal(res.status, 500, JSON.stringify(body));
     assert.equal(body.errorCode, 'MISCONFIGURED');
     assert.match(body.errorMsg, /migrations\/0002_ops\.sql/);
+  });
+});
+
+describe('a D1 one migration behind the code, in workerd', () => {
+  let w: MiniflareWorker;
+  before(async () => {
+    w = await startMiniflareWorker({ migrate: false });
+    const db = await w.mf.getD1Database('DB');
+    for (const m of migrations(ROOT).slice(0, -1)) await db.batch(m.statements.map((s) => db.prepare(s)));
+  });
+  after(async () => w?.dispose());
+
+  it('a verification still starts; its index write fails with a log line naming the migration to apply', async () => {
+    const res = await fetch(`${w.url}/api/onboarding-link`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: w.url },
+      body: JSON.stringify({
+        name: { givenName: 'Behind', familyName: 'Schema' },
+        dateOfBirth: adultDateOfBirth(),
+        phone: { code: '+61', number: '0412 345 678' },
+        consent: true,
+      }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const logged = () => w.logs.some((l) => l.includes('index_write_failed') && l.includes(`migrations/${LATEST_MIGRATION}`));
+    for (const until = Date.now() + 15_000; Date.now() < until && !logged();) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(logged(), w.logs.slice(-10).join('\n'));
   });
 });

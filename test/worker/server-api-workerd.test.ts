@@ -386,11 +386,15 @@ describe('/v1 verifications', () => {
     assert.ok(!worker.logs.some((l) => l.includes('Lovelace')), 'the person’s name is in no log line');
 
     const listed = await v1(`/v1/verifications?customerRef=${ref}`, PARTNERS.alpha.serverKey);
-    const page = (await listed.json()) as { data: { verificationId: string; status: string; customerRefSource: string }[] };
+    const page = (await listed.json()) as {
+      data: { verificationId: string; status: string; customerRefSource: string; attempts?: unknown }[];
+    };
     assert.deepEqual(
       page.data.map((d) => [d.verificationId, d.status, d.customerRefSource]),
       [[made.verificationId, 'final', 'server']],
     );
+    assert.equal(withPerson.body.attempts.length, 1, 'one attempt, ended with the final status');
+    assert.deepEqual(page.data[0]!.attempts, withPerson.body.attempts, 'the list shows the attempts GET shows (migration 0004)');
     const fromBeta = await v1(`/v1/verifications?customerRef=${ref}`, PARTNERS.beta.serverKey);
     assert.deepEqual(((await fromBeta.json()) as { data: unknown[] }).data, [], 'another partner’s list never shows it');
 

@@ -18,7 +18,7 @@ export const TABLE_MIGRATIONS: Readonly<Record<string, string>> = {
   entity_owners: '0003_entity_owners.sql',
 };
 /** The newest migration: what an unknown column (a schema older than the code) asks for. */
-export const LATEST_MIGRATION = '0003_entity_owners.sql';
+export const LATEST_MIGRATION = '0004_verification_attempts.sql';
 
 const APPLY = 'wrangler d1 migrations apply DB --remote';
 

@@ -61,8 +61,16 @@ function fromRow(r: IndexRow): VerificationSummary {
     ...(r.final_at !== null ? { finalAt: iso(r.final_at) } : {}),
     ...(r.status === 'canceled' && r.ended_at !== null ? { canceledAt: iso(r.ended_at) } : {}),
     expiresAt: iso(r.expires_at)!,
+    ...rowAttempts(r),
     livemode: r.livemode === 1,
   };
+}
+
+/** A row's ended attempts as `GET` shows them (a row written before migration 0004 has none until its next change). */
+function rowAttempts(r: IndexRow): Pick<VerificationSummary, 'attempts'> {
+  if (!r.attempts) return {};
+  const attempts = JSON.parse(r.attempts) as { checkStatus: string; endedAt: number }[];
+  return { attempts: attempts.map((a) => ({ checkStatus: a.checkStatus, endedAt: iso(a.endedAt)! })) };
 }
 
 /** A verification as `/v1` shows it: its public state (what every webhook event carries too), the reference and the entity. */

@@ -38,6 +38,7 @@ import {
 } from './webhook-outbox';
 import type { WebhookMessage } from './webhook-delivery';
 import { writeChange } from './record-write';
+import { missingMigration } from '../lib/d1-schema';
 
 export class VerificationStore extends DurableObject<Env> {
   /** The object's one clock (the logic's `now`, the outbox's times). */
@@ -213,14 +214,16 @@ export class VerificationStore extends DurableObject<Env> {
     try {
       await writeIndex(db, row, owner);
       this.indexed = key;
-    } catch {
-      this.indexFailed(v.id);
+    } catch (err) {
+      this.indexFailed(v.id, err);
     }
   }
 
-  private indexFailed(verificationId: string): void {
+  private indexFailed(verificationId: string, err?: unknown): void {
     this.indexed = undefined;
-    log.error('index_write_failed', { verificationId });
+    // A D1 behind the code (a migration not applied) says which one to apply.
+    const migration = missingMigration(err);
+    log.error('index_write_failed', { verificationId, ...(migration ? { migration: `migrations/${migration}` } : {}) });
   }
 
   create(v: Verification): Promise<void> {

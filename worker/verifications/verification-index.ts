@@ -25,6 +25,8 @@ export interface IndexRow {
   ended_at: number | null;
   expires_at: number;
   redacted: number;
+  /** The ended attempts, `[{checkStatus, endedAt}]` as JSON (endedAt in ms); null while none has ended. */
+  attempts: string | null;
   updated_at: number;
 }
 
@@ -44,6 +46,7 @@ export function indexRow(v: Verification, livemode: boolean, now: number): Index
     ended_at: v.canceledAt ?? v.finalAt ?? v.expiredAt ?? null,
     expires_at: v.deadline,
     redacted: v.redactedAt !== undefined ? 1 : 0,
+    attempts: v.attempts?.length ? JSON.stringify(v.attempts.map((a) => ({ checkStatus: a.checkStatus, endedAt: a.endedAt }))) : null,
     updated_at: now,
   };
 }
@@ -65,6 +68,7 @@ const COLUMNS = [
   'ended_at',
   'expires_at',
   'redacted',
+  'attempts',
   'updated_at',
 ] as const satisfies readonly (keyof IndexRow)[];
 
