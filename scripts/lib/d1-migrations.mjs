@@ -30,10 +30,22 @@ export function migrations(root) {
   });
 }
 
-/** Applies every migration to a D1 binding (Miniflare's `getD1Database`), in order. */
+/**
+ * Applies each migration not applied yet to a D1 binding (Miniflare's `getD1Database`), in order, and
+ * records it in wrangler's own table (`d1_migrations`), as `wrangler d1 migrations apply` does: a
+ * database kept across a restart is migrated once (an `ALTER TABLE … ADD COLUMN` cannot run twice).
+ */
 export async function applyMigrations(db, root) {
+  await db
+    .prepare(
+      'CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)',
+    )
+    .run();
+  const { results } = await db.prepare('SELECT name FROM d1_migrations').all();
+  const applied = new Set(results.map((r) => r.name));
   for (const m of migrations(root)) {
-    await db.batch(m.statements.map((s) => db.prepare(s)));
+    if (applied.has(m.name)) continue;
+    await db.batch([...m.statements.map((s) => db.prepare(s)), db.prepare('INSERT INTO d1_migrations (name) VALUES (?)').bind(m.name)]);
   }
 }
 

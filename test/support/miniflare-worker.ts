@@ -106,11 +106,15 @@ export interface MiniflareOptions {
 
 export async function startMiniflareWorker(options: MiniflareOptions = {}): Promise<MiniflareWorker> {
   // As test/support/wrangler.ts: a free port may be taken before workerd binds it; such a start is retried.
+  // A restart on the same port (`port`) waits for the workerd before it to let the port go: on a busy machine
+  // that takes a while after `dispose()` returns.
+  const tries = options.port === undefined ? 3 : 20;
   for (let attempt = 1; ; attempt++) {
     try {
       return await startOnce(options);
     } catch (err) {
-      if (!/address already in use|EADDRINUSE/i.test(err instanceof Error ? err.message : String(err)) || attempt === 3) throw err;
+      if (!/address already in use|EADDRINUSE/i.test(err instanceof Error ? err.message : String(err)) || attempt === tries) throw err;
+      if (options.port !== undefined) await new Promise((r) => setTimeout(r, 250));
     }
   }
 }

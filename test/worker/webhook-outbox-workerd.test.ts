@@ -131,13 +131,14 @@ describe('the webhook outbox', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kyc-outbox-'));
     const port = await freePort();
     const vars = { WEBHOOK_RETRY_SCHEDULE: '1', WEBHOOK_MAX_ATTEMPTS: '5' };
-    let w = await start(vars, { persist: dir, port });
+    let w: MiniflareWorker | undefined = await start(vars, { persist: dir, port });
     try {
       const vid = await canceled(w, [{ status: 503 }]);
       const [first] = await attempts(vid, 1);
       // Killed while the retry waits (the process ends: its in-memory queue, and any message on it, with it).
       const killedAt = Date.now();
       await w.dispose();
+      w = undefined; // disposed once: a failed restart must not dispose it again (and hide why it failed)
       assert.equal(hitsOf(vid).length, 1, 'no second attempt before the kill');
       w = await start(vars, { persist: dir, port });
       // The restarted runtime runs the overdue alarm of the verification's object: the retry, from its own storage.
@@ -160,7 +161,7 @@ describe('the webhook outbox', () => {
       }
       assert.fail('the verification never recorded the delivery');
     } finally {
-      await w.dispose();
+      await w?.dispose();
       rmSync(dir, { recursive: true, force: true });
     }
   });
