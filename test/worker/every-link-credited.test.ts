@@ -235,7 +235,12 @@ describe('every link of a verification is credited with its one code', () => {
     const attempt = () => call('/api/onboarding-link', { method: 'POST', json: { ...person, sendSMS: true, session: first.session } }, e);
     const answers = await Promise.all([attempt(), attempt()]);
     assert.deepEqual(answers.map((a) => a.status).sort(), [200, 409], answers.map((a) => a.text).join('\n'));
-    assert.equal(answers.find((a) => a.status === 409)!.json.errorCode, 'ATTEMPT_NOT_ALLOWED');
+    const refused = answers.find((a) => a.status === 409)!.json;
+    assert.equal(refused.errorCode, 'ATTEMPT_NOT_ALLOWED');
+    assert.deepEqual(
+      refused.issues.map((i: { issueLocation: string }) => i.issueLocation),
+      ['session'],
+    );
     assert.equal(checks.length, 2, 'one new link at the vendor');
     assert.equal(store.records.get(first.verificationId)!.attempts?.length, 1);
   });

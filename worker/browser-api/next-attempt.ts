@@ -38,6 +38,7 @@ export async function nextAttempt(
     returnUrl: body.returnUrl,
     turnstileToken: body.turnstileToken,
     details: { name: body.name, dateOfBirth: body.dateOfBirth },
+    by,
     phone,
     ...(body.formKey ? { formKey: body.formKey } : {}),
   });

@@ -51,6 +51,8 @@ export interface Relink {
   turnstileToken?: string | undefined;
   /** A next attempt: the corrected details, for the same entity. */
   details?: Details;
+  /** A next attempt: what the request resumed it with (the field an error names). */
+  by?: 'session' | 'clientSecret';
   /** The number to text (a texted link's "Send again", or its next attempt). */
   phone?: ParsedPhone;
   /** A next attempt's form key (the widget keeps the corrected values encrypted with it). */
@@ -115,7 +117,7 @@ export async function relink(c: Context<AppEnv>, asked: Verification & { entityI
     if (r.details && !requiresInput(v)) {
       // Another request started the next attempt meanwhile (the same form sent twice).
       throw new ApiError(409, 'ATTEMPT_NOT_ALLOWED', 'This verification is not waiting for a new attempt.', [
-        { issue: 'belongs to a verification whose next attempt has started', issueLocation: 'session' },
+        { issue: 'belongs to a verification whose next attempt has started', issueLocation: r.by ?? 'session' },
       ]);
     }
     return await newLink(c, v, r, own);
