@@ -19,7 +19,7 @@ describe('<kyc-onboard> under a strict CSP', () => {
     const res = await fetch('/__csp/page.html');
     expect(res.headers.get('content-security-policy')).to.equal("default-src 'self'");
 
-    await waitUntil(() => win.customElements.get('kyc-onboard'), 'bundle defined the element', { timeout: 4000 });
+    await waitUntil(() => win.customElements.get('kyc-onboard'), 'bundle defined the element', { timeout: 8000 });
     const el = win.document.querySelector('kyc-onboard') as KycOnboard;
     await el.updateComplete;
     const root = el.shadowRoot!;
@@ -53,7 +53,7 @@ describe('<kyc-onboard> under a strict CSP', () => {
     });
     await el.updateComplete;
     button.click();
-    await waitUntil(() => el.getAttribute('state') === 'redirecting', 'redirecting', { timeout: 4000 });
+    await waitUntil(() => el.getAttribute('state') === 'redirecting', 'redirecting', { timeout: 8000 });
     expect(redirectUrl).to.equal('https://hosted.example/flow/abc');
     const requests = (await (await fetch('/__csp/requests')).json()) as { body: { name: { familyName: string } }; key: string }[];
     expect(requests.at(-1)!.body.name.familyName).to.equal('Citizen');
@@ -71,7 +71,7 @@ describe('<kyc-onboard> under a strict CSP', () => {
     phone.shadowRoot!.querySelector<HTMLInputElement>('#phone')!.click();
     await phone.updateComplete;
     phone.shadowRoot!.querySelector<HTMLButtonElement>('button[type=submit]')!.click();
-    await waitUntil(() => phone.getAttribute('state') === 'handoff', 'handoff', { timeout: 4000 });
+    await waitUntil(() => phone.getAttribute('state') === 'handoff', 'handoff', { timeout: 8000 });
     await phone.updateComplete;
     const qr = phone.shadowRoot!.querySelector<SVGSVGElement>('svg[part~="qr"]')!;
     expect(qr.querySelector('path')!.getAttribute('d')!.length).to.be.greaterThan(100);
@@ -85,7 +85,7 @@ describe('<kyc-onboard> under a strict CSP', () => {
     win.document.body.append(he);
     win.document.documentElement.lang = 'he';
     const label = () => he.shadowRoot!.querySelector('label[for=familyName]')?.textContent;
-    await waitUntil(() => label() === 'שם משפחה', `Hebrew label (is ${label()})`, { timeout: 4000 });
+    await waitUntil(() => label() === 'שם משפחה', `Hebrew label (is ${label()})`, { timeout: 8000 });
     expect(he.shadowRoot!.querySelector<HTMLElement>('[part=base]')!.dir).to.equal('rtl');
     const dictionaries = win.performance
       .getEntriesByType('resource')

@@ -171,8 +171,14 @@ export async function submit(el: KycOnboard): Promise<void> {
   await el.updateComplete;
 }
 
+/**
+ * How long a wait may take before it fails: long enough for a busy machine (the first test of a file also loads the
+ * widget's chunks through the dev server), and only ever spent when something is wrong.
+ */
+const WAIT_MS = 8000;
+
 export const waitState = (el: KycOnboard, state: KycState, msg?: string) =>
-  waitUntil(() => el.state === state, msg ?? `state ${state} (is ${el.state})`, { timeout: 4000 });
+  waitUntil(() => el.state === state, msg ?? `state ${state} (is ${el.state})`, { timeout: WAIT_MS });
 
 /** Count elements by ARIA role and exact accessible name, as the browser's accessibility tree sees them. */
 export const countRole = (role: string, name: string, within?: string) =>
@@ -181,7 +187,7 @@ export const countRole = (role: string, name: string, within?: string) =>
 export { oneEvent };
 
 /** Wait for a condition (a chunk arriving, a dictionary switching in): no fixed sleeps. */
-export const until = (fn: () => boolean, msg: string) => waitUntil(fn, msg, { timeout: 4000 });
+export const until = (fn: () => boolean, msg: string) => waitUntil(fn, msg, { timeout: WAIT_MS });
 
 /** The text of the label of `id`, once it equals `expected` (non-English dictionaries arrive as chunks). */
 export async function labelIs(el: KycOnboard, id: string, expected: string): Promise<void> {

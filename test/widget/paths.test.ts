@@ -306,7 +306,10 @@ describe('<kyc-onboard> paths', () => {
     const complete = oneEvent(el, 'kyc-complete');
     expect((await complete).detail.checkStatus).to.equal('CHECKED_SUCCESS_WITH_NOTES');
     expect(el.state).to.equal('complete');
-    for (const c of calls.result) expect(c.body).to.deep.equal({ session: linkAnswer().session });
+    // (A request the previous test's element had in flight may land here too: only this tab's count.)
+    const mine = calls.result.filter((c) => c.body.session !== 'left-behind');
+    expect(mine.length).to.be.at.least(1);
+    for (const c of mine) expect(c.body).to.deep.equal({ session: linkAnswer().session });
   });
 
   it('10. the default return-url is this page with its own query string (no fragment, none of the widget’s return parameters)', async () => {

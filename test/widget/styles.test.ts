@@ -34,7 +34,7 @@ describe('<kyc-onboard> styles', () => {
     document.body.append(frame);
     await loaded;
     const win = frame.contentWindow as Window & typeof globalThis;
-    await waitUntil(() => win.customElements.get('kyc-onboard'), 'bundle defined the element', { timeout: 4000 });
+    await waitUntil(() => win.customElements.get('kyc-onboard'), 'bundle defined the element', { timeout: 8000 });
     const el = win.document.querySelector('kyc-onboard') as KycOnboard;
     el.style.setProperty('--kyc-color-focus', 'rgb(200, 0, 100)');
     await el.updateComplete;

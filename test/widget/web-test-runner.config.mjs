@@ -158,5 +158,5 @@ export default {
     : [],
   middleware: [testRoutes()],
   plugins: [esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }), roleQueries()],
-  testFramework: { config: { timeout: 10000 } },
+  testFramework: { config: { timeout: 30000 } }, // a test's waits are 8 s each (helpers.ts): room for several on a busy machine
 };
