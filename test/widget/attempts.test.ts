@@ -37,7 +37,8 @@ describe('<kyc-onboard> attempts', () => {
     el.pollIntervals = [0, 0, 0];
     await fillValid(el, { dateOfBirth: '1990-01-02' });
     await submit(el);
-    await waitState(el, 'redirecting');
+    // Sent to the hosted flow (`redirecting` may last less than a look of waitState: the tab asks at once, and hears).
+    await until(() => attempt === 1, 'sent to the hosted flow');
     // The hosted flow (a popup here, as the tab keeps asking) ends: the check found no match.
     await until(() => text(el).includes('Check your details and try again'), `what to check (${text(el)})`);
     await waitState(el, 'idle');

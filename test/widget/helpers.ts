@@ -166,16 +166,26 @@ export async function fillValid(el: KycOnboard, v: Partial<typeof valid> = {}): 
   await check(el, 'consent');
 }
 
-export async function submit(el: KycOnboard): Promise<void> {
-  $(el, 'button[type=submit]').click();
-  await el.updateComplete;
-}
-
 /**
  * How long a wait may take before it fails: long enough for a busy machine (the first test of a file also loads the
  * widget's chunks through the dev server), and only ever spent when something is wrong.
  */
 const WAIT_MS = 8000;
+
+/** The element's flow, as far as `submit` looks into it (white box: nothing public says the run chunk has arrived). */
+const flowOf = (el: KycOnboard) => (el as unknown as { _flow: { _run?: Promise<unknown>; _loaded?: unknown } })._flow;
+
+/**
+ * Presses the submit button and returns once the press was handled: a press before the run chunk arrived (its
+ * prefetch starts a task after the first focus) first waits for it, then checks the fields; a failed load ends it too.
+ */
+export async function submit(el: KycOnboard): Promise<void> {
+  $(el, 'button[type=submit]').click();
+  const flow = flowOf(el);
+  await waitUntil(() => flow._loaded !== undefined || flow._run === undefined, 'the run chunk', { timeout: WAIT_MS });
+  await new Promise((r) => setTimeout(r, 0)); // the press goes on after the load (microtasks): let it run
+  await el.updateComplete;
+}
 
 export const waitState = (el: KycOnboard, state: KycState, msg?: string) =>
   waitUntil(() => el.state === state, msg ?? `state ${state} (is ${el.state})`, { timeout: WAIT_MS });
