@@ -69,7 +69,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
       throw validationError([{ issue: 'cannot be combined with session: give one', issueLocation: 'clientSecret' }]);
     }
     const session = await requireSession(c, body.session);
-    const v = await c.var.ports.verifications.read(session.vid);
+    const v = await c.var.ports.verifications.execute(session.vid, { type: 'read' });
     if (!sessionOwns(session, v)) throw sessionInvalid();
     return nextAttempt(c, v, body, 'session');
   }
@@ -213,14 +213,17 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     const kept = { url: link.url, urlExpiry: link.urlExpiry, status: link.status };
     let verification: Verification;
     if (started) {
-      const linked = await c.var.ports.verifications.startLink(started.id, {
-        entityId,
-        partnerOrigin: origin,
-        urlExpiry: link.urlExpiry,
-        holds,
-        ...(handoff ? { handoff } : {}),
-        link: kept,
-        ...(body.formKey ? { formKey: body.formKey } : {}),
+      const linked = await c.var.ports.verifications.execute(started.id, {
+        type: 'start',
+        link: {
+          entityId,
+          partnerOrigin: origin,
+          urlExpiry: link.urlExpiry,
+          holds,
+          ...(handoff ? { handoff } : {}),
+          link: kept,
+          ...(body.formKey ? { formKey: body.formKey } : {}),
+        },
       });
       // Another request made its link meanwhile (or it was canceled): that one stands.
       if (!linked)
@@ -247,7 +250,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
         now,
         cfg.outcomes.lifecycle,
       );
-      await c.var.ports.verifications.create(verification);
+      await c.var.ports.verifications.execute(verification.id, { type: 'create', verification });
     }
     created = true;
     const answer: OnboardingLinkAnswer = {

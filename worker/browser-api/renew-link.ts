@@ -61,7 +61,7 @@ export interface Relink {
 
 export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewLinkRequest>) {
   const session = await requireSession(c, body.session);
-  const v = await c.var.ports.verifications.read(session.vid);
+  const v = await c.var.ports.verifications.execute(session.vid, { type: 'read' });
   if (!sessionOwns(session, v)) throw sessionInvalid();
   const allowed = renewable(v);
   if (allowed === 'ended') throw ended('belongs to a verification that has ended');
@@ -109,7 +109,7 @@ export async function relink(c: Context<AppEnv>, asked: Verification & { entityI
     clientIp(c.req.raw.headers),
     new URL(asked.partnerOrigin).hostname,
   );
-  const turn = await store.beginRenewal(asked.id);
+  const turn = await store.execute(asked.id, { type: 'renewal.begin' });
   try {
     const v = turn.v;
     if (!v || !hasLink(v) || renewable(v) === 'ended') throw ended('belongs to a verification that has ended');
@@ -120,14 +120,14 @@ export async function relink(c: Context<AppEnv>, asked: Verification & { entityI
         { issue: 'belongs to a verification whose next attempt has started', issueLocation: r.by ?? 'session' },
       ]);
     }
-    return await newLink(c, v, r, own);
+    return await newLink(c, v, r, own, turn.fence);
   } finally {
-    await store.endRenewal(asked.id, turn.lease);
+    await store.execute(asked.id, { type: 'renewal.end', fence: turn.fence });
   }
 }
 
 /** The new link itself, in the caller's renewal turn: the check it replaces asked for, the vendor's link made and stored. */
-async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink, own: string) {
+async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink, own: string, fence: number) {
   const env = c.env;
   const partner = c.get('partner')!;
   const store = c.var.ports.verifications;
@@ -192,7 +192,7 @@ async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string 
     ...(v.link && !h ? { sameDevice: { url: link.url, urlExpiry: link.urlExpiry, status: link.status } } : {}),
     ...(r.formKey ? { formKey: r.formKey } : {}),
   };
-  const after = await store.renew(v.id, renewal);
+  const after = await store.execute(v.id, { type: 'renew', renewal, fence });
   if (!after) throw ended('belongs to a verification that has ended');
   const handoffUrl = openToken ? pages.open(openToken) : undefined;
   const answer: OnboardingLinkAnswer = {
