@@ -1,6 +1,10 @@
 /**
  * POST /api/onboarding-link — docs/api.md "Browser-facing API". With a `session` and no details: a new link
  * (`renew-link.ts`); with a `session` and the details: the next attempt (`next-attempt.ts`).
+ *
+ * A first link, step by step: `serverStarted` (a verification the partner's server started), `checkedRequest`
+ * (the request's own checks), `claimKey` (its Idempotency-Key), then `makeLink`: `botCheck`, the text's and the
+ * open verifications' budgets, `vendorLink` (the vendor's link, `vendor-api/create-link.ts`), `stored`, `answered`.
  */
 import { Hono } from 'hono/tiny';
 import type { Context } from 'hono';
