@@ -8,16 +8,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createLink, vendorLinkRequest, type LinkSettings } from '../../worker/vendor-api/create-link';
+import { returnUrls } from '../../worker/handoff/urls';
 import type { OnboardingUrlRequest } from '../../worker/vendor-api/schemas';
 
 const phone = { e164: '+61412345678', code: '+61', national: '412345678', country: 'AU' };
 const person = { name: { givenName: 'Ann', middleName: undefined, familyName: 'Lee' }, dateOfBirth: '1990-01-02' };
 const settings: LinkSettings = { flowId: 'flow-1', smsSenderName: 'Shop', smsTemplateId: 'tpl-1' };
-const back = 'https://shop.example/checkout?step=2';
+const back = returnUrls('https://shop.example/checkout?step=2');
 
 describe('the vendor link request', () => {
   it('a first link on this device: the person, the phone, no text, back to the page marked success or error', () => {
-    const request = vendorLinkRequest({}, { requestId: 'req-1', customerRef: 'cust-1', person, phone, returnUrl: back });
+    const request = vendorLinkRequest({}, { requestId: 'req-1', customerRef: 'cust-1', person, phone, returnTo: back });
     assert.equal(
       JSON.stringify(request),
       JSON.stringify({
@@ -41,7 +42,7 @@ describe('the vendor link request', () => {
       person: { name: { givenName: '', middleName: 'B', familyName: 'Lee' }, dateOfBirth: '1990-01-02' },
       phone,
       handoff: 'sms',
-      returnUrl: 'https://kyc.example/handoff/vrf_1/return?r=secret',
+      returnTo: returnUrls('https://kyc.example/handoff/vrf_1/return?r=secret'),
     });
     assert.equal(
       JSON.stringify(request),
@@ -72,7 +73,7 @@ describe('the vendor link request', () => {
       customerRef: '',
       entityId: 'ent-9',
       handoff: 'link',
-      returnUrl: back,
+      returnTo: back,
     });
     assert.deepEqual(request, {
       applicationRef: 'req-3',
@@ -93,8 +94,8 @@ describe('the vendor link request', () => {
         return { entity: { entityId: 'ent-9' }, status: 'WAITING', url: 'https://flow.example/x', urlExpiry: '2026-11-28T16:00:00Z' };
       },
     };
-    const made = await createLink(vendor, settings, { requestId: 'req-4', entityId: 'ent-9', person, returnUrl: back });
+    const made = await createLink(vendor, settings, { requestId: 'req-4', entityId: 'ent-9', person, returnTo: back });
     assert.deepEqual(made, { url: 'https://flow.example/x', urlExpiry: '2026-11-28T16:00:00Z', status: 'WAITING', entityId: 'ent-9' });
-    assert.deepEqual(asked, [vendorLinkRequest(settings, { requestId: 'req-4', entityId: 'ent-9', person, returnUrl: back })]);
+    assert.deepEqual(asked, [vendorLinkRequest(settings, { requestId: 'req-4', entityId: 'ent-9', person, returnTo: back })]);
   });
 });

@@ -34,7 +34,7 @@ import { claimCode, newVerificationId, type Handoff, type Verification } from '.
 import { lifecycle, shownLinkExpiry, startedWithLink } from '../verifications/lifecycle';
 import { randomToken } from '../lib/random';
 import { qrModules } from '../handoff/qr';
-import { handoffUrls } from '../handoff/urls';
+import { handoffUrls, returnUrls } from '../handoff/urls';
 import { renewLink } from './renew-link';
 import { resumeLink } from './resume-link';
 import { clientSecretVerification } from './client-secret';
@@ -263,7 +263,7 @@ async function vendorLink(
     person: { name: body.name, dateOfBirth: body.dateOfBirth },
     phone,
     handoff: body.sendSMS ? 'sms' : body.handoff ? 'link' : undefined,
-    returnUrl: returnSecret ? pages.back(returnSecret) : returnUrl,
+    returnTo: returnUrls(returnSecret ? pages.back(returnSecret) : returnUrl),
   });
   const entityId = link.entityId;
   if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });

@@ -35,7 +35,7 @@ import { VendorError } from '../vendor-api/client';
 import { vendorFault, vendorMismatch } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
 import { createLink, type MadeLink } from '../vendor-api/create-link';
-import { handoffUrls } from '../handoff/urls';
+import { handoffUrls, returnUrls } from '../handoff/urls';
 import { checkedPhone, spendText } from './phone-check';
 
 const ended = (issue: string) =>
@@ -160,7 +160,7 @@ async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string 
 }
 
 /** The vendor's new link, for the same entity: only a next attempt's corrected details travel again. */
-async function vendorLink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink, returnUrl: string): Promise<MadeLink> {
+async function vendorLink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink, returnTo: string): Promise<MadeLink> {
   const partner = c.get('partner')!;
   let link;
   try {
@@ -171,7 +171,7 @@ async function vendorLink(c: Context<AppEnv>, v: Verification & { entityId: stri
       person: r.details,
       phone: r.phone,
       handoff: v.handoff?.kind,
-      returnUrl,
+      returnTo: returnUrls(returnTo),
     });
   } catch (err) {
     throw err instanceof VendorError ? vendorFault(err, 'link') : err;

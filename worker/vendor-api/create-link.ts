@@ -8,9 +8,7 @@
  * renewal and the next attempt all make their links through `createLink`.
  * This is the seam a vendor adapter's `createLink(...)` takes over.
  */
-import type { Partner } from '../partners/partner';
 import type { ParsedPhone } from '../lib/phone';
-import { redirectUrl } from '../handoff/urls';
 import type { VendorClient } from './client';
 import type { OnboardingUrlRequest } from './schemas';
 
@@ -39,12 +37,16 @@ export type LinkRequest = LinkSubject & {
   phone?: ParsedPhone | undefined;
   /** How the link leaves this device: handed off (a QR code, a copied link) or texted by the vendor; none: this device. */
   handoff?: 'link' | 'sms' | undefined;
-  /** Where the hosted flow sends the person back; it is told whether the flow ended in success or error. */
-  returnUrl: string;
+  /** Where the hosted flow sends the person back, by how it ended (`handoff/urls.ts` `returnUrls`). */
+  returnTo: { success: string; error: string };
 };
 
-/** The partner's settings a link is made with: its vendor flow, and a text's sender and template. */
-export type LinkSettings = Pick<Partner, 'flowId' | 'smsSenderName' | 'smsTemplateId'>;
+/** The partner's settings a link is made with (a `Partner` has them): its vendor flow, and a text's sender and template. */
+export interface LinkSettings {
+  flowId?: string | undefined;
+  smsSenderName?: string | undefined;
+  smsTemplateId?: string | undefined;
+}
 
 /** The link the vendor made. */
 export interface MadeLink {
@@ -92,8 +94,8 @@ export function vendorLinkRequest(settings: LinkSettings, link: LinkRequest): On
           ...(settings.smsTemplateId ? { messageTemplateId: settings.smsTemplateId } : {}),
         }
       : {}),
-    successRedirectURL: redirectUrl(link.returnUrl, 'success'),
-    errorRedirectURL: redirectUrl(link.returnUrl, 'error'),
+    successRedirectURL: link.returnTo.success,
+    errorRedirectURL: link.returnTo.error,
   };
 }
 
