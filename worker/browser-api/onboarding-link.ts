@@ -246,6 +246,7 @@ interface Made {
   code: string | undefined;
 }
 
+/** The vendor's link for the person (`createLink`), returning to the page or, handed off or texted, to the worker's own. */
 async function vendorLink(
   c: Context<AppEnv>,
   { body, own, partner, started, customerRef, phone, returnUrl }: Asked,
