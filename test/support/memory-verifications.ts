@@ -60,7 +60,10 @@ export class MemoryVerifications implements Verifications {
         // As the Durable Object writes it: the record and its outbox together (record-write.ts).
         save: async (v, events) => {
           this.events.push(...events);
-          await writeChange({ put: async (e) => void (e.v && records.set(id, e.v as Verification)) }, kept, v, events, this.clock.now());
+          const put = async (e: Record<string, unknown>) => {
+            if (e.v) records.set(id, e.v as Verification);
+          };
+          await writeChange({ put }, kept, v, events, this.clock.now());
         },
         remove: async () => void this.records.delete(id),
         setAlarm: async (at) => void this.alarms.set(id, at),

@@ -78,14 +78,14 @@ export type Command =
 
 /** What each command answers. */
 export interface Results {
-  create: void;
+  create: undefined;
   read: Verification | undefined;
   observe: Verification | undefined;
   start: Verification | undefined;
   'renewal.begin': RenewalTurn;
   /** Undefined when it has ended, had its renewals, or the fence is no longer the lease's. */
   renew: Verification | undefined;
-  'renewal.end': void;
+  'renewal.end': undefined;
   'handoff.open': string | undefined;
   arrive: Arrival | undefined;
   claim: ClaimOutcome;
@@ -99,7 +99,7 @@ export interface Results {
   'outbox.event': WebhookEvent | undefined;
   /** Undefined when it was already reported. */
   deliver: ReportResult | undefined;
-  adopt: void;
+  adopt: undefined;
 }
 
 export type ResultOf<C extends Command> = Results[C['type']];

@@ -15,47 +15,23 @@ import { errorName } from '../lib/errors';
 import { log } from '../lib/log';
 import {
   aboutEntity,
-  answered,
   checkStatusOf,
   expiredReason,
   stateAt,
-  arrived,
-  awaitingClaim,
-  canceled,
-  claimed,
   DEFAULT_LIFECYCLE,
   endedAt,
   endEvent,
   eventOf,
-  expired,
-  expiryDue,
   handoffOpened,
-  hinted,
   isOpen,
-  lastAttemptFinal,
-  leaseEnded,
-  leaseTaken,
-  linkStarted,
-  pollFailed,
-  redacted,
-  renewed,
   RETENTION_MS,
-  returned,
-  wrongCode,
   type LifecycleSettings,
   type VendorAnswer,
 } from './lifecycle';
-import { hintPollDue, nextAlarmAt, pollDue, pollStarted, type PollCause, type PollSchedule } from './poll-schedule';
-import {
-  CLAIM_TRIES,
-  type LinkStart,
-  type Renewal,
-  type Verification,
-  type WebhookEvent,
-  type WebhookEventType,
-  type WebhookState,
-} from './verification';
+import { hintPollDue, nextAlarmAt, pollDue, type PollCause, type PollSchedule } from './poll-schedule';
+import { CLAIM_TRIES, type LinkStart, type Renewal, type Verification, type WebhookEvent, type WebhookState } from './verification';
 import { webhookEvent } from './webhook-event';
+import { decide, type Transition } from './decide';
 import {
   added,
   attemptFor,
@@ -147,7 +123,7 @@ export class VerificationLogic {
   private run(c: Command): Promise<Results[Command['type']]> {
     switch (c.type) {
       case 'create':
-        return this.create(c.verification);
+        return this.create(c.verification).then(() => undefined);
       case 'read':
         return this.d.load();
       case 'observe':
@@ -159,7 +135,7 @@ export class VerificationLogic {
       case 'renew':
         return this.renew(c.renewal, c.fence);
       case 'renewal.end':
-        return this.endRenewal(c.fence);
+        return this.endRenewal(c.fence).then(() => undefined);
       case 'handoff.open':
         return this.openHandoff(c.token, c.consume);
       case 'arrive':
@@ -181,7 +157,7 @@ export class VerificationLogic {
       case 'deliver':
         return this.delivered(c.sequence, c.attempt, c.report);
       case 'adopt':
-        return this.adopt(c.event);
+        return this.adopt(c.event).then(() => undefined);
     }
   }
 
@@ -198,24 +174,21 @@ export class VerificationLogic {
   }
 
   /**
-   * Applies transition `t` to the record as it is now and saves the result
-   * (undefined: nothing written, the state did not allow it). One at a time:
+   * Applies transition `t` to the record as it is now (`decide`) and saves
+   * the result (undefined: nothing written, the state did not allow it). One at a time:
    * the Durable Object's input gate keeps storage reads and writes in order,
    * and this keeps them in order in node tests' in-memory store too. The
-   * webhook events the change causes (`eventOf`, then `also`'s) are built
-   * from the record it saves and written with it. Then the effects of what
+   * webhook events the change causes (`decide` names them) are built from
+   * the record it saves and written with it. Then the effects of what
    * changed: the operator's events, the open budget given back, the alarm.
    */
-  private apply(
-    t: (v: Verification) => Verification | undefined,
-    also: (before: Verification, after: Verification) => WebhookEventType | undefined = () => undefined,
-  ): Promise<Applied | undefined> {
+  private apply(t: Transition): Promise<Applied | undefined> {
     const run = this.writing.then(async () => {
       const before = await this.d.load();
       if (!before) return undefined;
-      const after = t(before);
-      if (!after || after === before) return undefined;
-      const types = [eventOf(before, after), also(before, after)].filter((x): x is WebhookEventType => x !== undefined);
+      const decision = decide(before, t, this.d.now(), this.settings);
+      if ('refused' in decision) return undefined;
+      const { next: after, events: types } = decision;
       const last = types.at(-1);
       const saved: Verification = last ? { ...after, lastEvent: last, webhook: { ...after.webhook, state: 'queued' } } : after;
       const events = types.map((type) => webhookEvent(saved, type));
@@ -262,14 +235,14 @@ export class VerificationLogic {
    * was made meanwhile, or it was canceled or expired).
    */
   private async startLink(s: LinkStart): Promise<Verification | undefined> {
-    const r = await this.apply((v) => linkStarted(v, s, this.d.now(), this.settings));
+    const r = await this.apply({ type: 'start', link: s });
     if (r) await this.reschedule();
     return r?.after;
   }
 
   /** Canceled by the partner's server (created, open or requires_input): polling stops, `verification.canceled` goes out. */
   private async cancel(): Promise<Verification | undefined> {
-    const r = await this.apply((v) => canceled(v, this.d.now()));
+    const r = await this.apply({ type: 'cancel' });
     return r?.after ?? this.d.load();
   }
 
@@ -280,10 +253,7 @@ export class VerificationLogic {
    */
   private async redact(): Promise<Verification | undefined> {
     // An open one's verification.canceled and the redaction's own event, written with the redacted record.
-    await this.apply(
-      (v) => redacted(v, this.d.now()),
-      (before) => (before.lastEvent === 'verification.redacted' ? undefined : 'verification.redacted'),
-    );
+    await this.apply({ type: 'redact' });
     return this.d.load();
   }
 
@@ -292,7 +262,7 @@ export class VerificationLogic {
    * local stack's sandbox command (`npm run sandbox -- expire`) alone calls it.
    */
   private async expireNow(): Promise<Verification | undefined> {
-    await this.apply((v) => expired(v, 'not_finished', this.d.now()));
+    await this.apply({ type: 'expire', reason: 'not_finished' });
     return this.d.load();
   }
 
@@ -302,10 +272,7 @@ export class VerificationLogic {
     const type = v && (v.lastEvent ?? endEvent(v));
     if (!type) return undefined;
     // The outbox keeps the event's body from when it happened: this is a fresh delivery of it.
-    const r = await this.apply(
-      (v) => ({ ...v }),
-      () => type,
-    );
+    const r = await this.apply({ type: 'redeliver' });
     return r?.events.at(-1);
   }
 
@@ -320,10 +287,10 @@ export class VerificationLogic {
    * 502/504).
    */
   private async observe(hint: ReturnHint = {}, arrivedBack = false): Promise<Verification | undefined> {
-    const brought = await this.apply((v) => hinted(v, hint));
+    const brought = await this.apply({ type: 'hint', ...hint });
     let firstReturn = false;
     if (hint.returned !== undefined) {
-      const r = await this.apply((v) => returned(v, this.d.now()));
+      const r = await this.apply({ type: 'return' });
       if (r) {
         firstReturn = true;
         this.emit(r.after, { type: 'flow.returned', outcome: hint.returned });
@@ -351,11 +318,8 @@ export class VerificationLogic {
   }
 
   private async pollOnce(cause: PollCause): Promise<void> {
-    const now = this.d.now();
-    // A handed-off link whose outcome the vendor already gave only waits for its code.
-    const started = await this.apply((v) =>
-      !isOpen(v) || !v.entityId || (awaitingClaim(v) && v.handoff.pendingStatus) ? undefined : pollStarted(v, now, cause),
-    );
+    // Refused while nothing could be credited (a handed-off link whose outcome the vendor already gave only waits for its code).
+    const started = await this.apply({ type: 'poll.start', cause });
     if (!started) return;
     const asked = started.after;
     let answer: VendorAnswer;
@@ -363,19 +327,19 @@ export class VerificationLogic {
       answer = await this.d.askVendor(asked);
     } catch (err) {
       // A failing vendor is asked less and less often, whoever asks (the alarm doubles its wait too).
-      await this.apply(pollFailed);
+      await this.apply({ type: 'poll.fail' });
       if (cause !== 'alarm') await this.reschedule();
       throw err;
     }
     if (!aboutEntity(answer, asked.entityId!)) {
       // Never credited: a result without an entity, or about someone else's.
       log.error('vendor_mismatch', { verificationId: asked.id });
-      await this.apply(pollFailed);
+      await this.apply({ type: 'poll.fail' });
       if (cause !== 'alarm') await this.reschedule();
       throw vendorMismatch();
     }
     // Applied to the record as it is after the answer: whatever happened meanwhile stands.
-    await this.apply((v) => answered(v, answer, asked.entityId!, this.d.now()));
+    await this.apply({ type: 'answer', answer, entityId: asked.entityId! });
     // Someone is waiting (or just came back): the alarm starts again from the base interval.
     if (cause !== 'alarm') await this.reschedule();
   }
@@ -412,13 +376,7 @@ export class VerificationLogic {
 
   /** Ends it when `expiryDue` says so (true: it has ended). */
   private async endIfDue(): Promise<boolean> {
-    const now = this.d.now();
-    const r = await this.apply((v) => {
-      const due = expiryDue(v, now, this.settings);
-      if (due?.kind === 'expire') return expired(v, due.reason, now);
-      if (due?.kind === 'final') return lastAttemptFinal(v, now);
-      return undefined;
-    });
+    const r = await this.apply({ type: 'deadline' });
     return r !== undefined;
   }
 
@@ -437,14 +395,11 @@ export class VerificationLogic {
     if (!isOpen(v) || (h.tries ?? 0) >= CLAIM_TRIES) return { kind: 'ended' };
     if (!safeEqual(code, h.code)) {
       // The last wrong code ends it at once: verification.expired (not_claimed), /api/result final.
-      const r = await this.apply((x) => {
-        const w = wrongCode(x);
-        return w && (w.handoff!.tries ?? 0) >= CLAIM_TRIES ? expired(w, 'not_claimed', this.d.now()) : w;
-      });
+      const r = await this.apply({ type: 'code.wrong' });
       const tries = r?.after.handoff?.tries ?? CLAIM_TRIES;
       return tries < CLAIM_TRIES ? { kind: 'wrong', triesLeft: CLAIM_TRIES - tries } : { kind: 'ended' };
     }
-    const r = await this.apply((x) => claimed(x, this.d.now()));
+    const r = await this.apply({ type: 'code.right' });
     if (!r) {
       const now = await this.d.load();
       return now?.handoff?.claimed ? { kind: 'claimed', ...returnedAs } : { kind: 'ended' };
@@ -469,7 +424,7 @@ export class VerificationLogic {
   private async beginRenewal(): Promise<RenewalTurn> {
     for (;;) {
       const now = this.d.now();
-      const taken = await this.apply((v) => leaseTaken(v, now, RENEWAL_TURN_MS));
+      const taken = await this.apply({ type: 'lease.take', ms: RENEWAL_TURN_MS });
       if (taken) return { fence: taken.after.renewalLease!.fence, v: taken.after };
       const v = await this.d.load();
       if (!v) return { fence: 0, v: undefined };
@@ -497,7 +452,7 @@ export class VerificationLogic {
 
   /** Ends a renewal turn (once; a fence that is not the lease's is nothing to end). */
   private async endRenewal(fence: number): Promise<void> {
-    await this.apply((v) => leaseEnded(v, fence));
+    await this.apply({ type: 'lease.end', fence });
     this.wakeLeaseWaiters();
   }
 
@@ -509,11 +464,7 @@ export class VerificationLogic {
    * or another turn has taken the lease.
    */
   private async renew(r: Renewal, fence: number): Promise<Verification | undefined> {
-    const applied = await this.apply((v) => {
-      if (v.renewalLease?.fence !== fence) return undefined;
-      const next = renewed(v, r, this.d.now(), this.settings);
-      return next && leaseEnded(next, fence);
-    });
+    const applied = await this.apply({ type: 'renew', renewal: r, fence });
     if (applied) {
       this.wakeLeaseWaiters();
       await this.reschedule();
@@ -532,9 +483,7 @@ export class VerificationLogic {
     if (!v || h?.kind !== 'link' || !safeEqual(token, h.openToken) || !handoffOpened(v, this.d.now())) return undefined;
     if (!consume) return h.hostedUrl;
     // Used once: the token must still be this one when the write happens.
-    const r = await this.apply((x) =>
-      x.handoff?.kind === 'link' && x.handoff.openToken === token ? handoffOpened(x, this.d.now()) : undefined,
-    );
+    const r = await this.apply({ type: 'handoff.open', token });
     if (!r) return undefined;
     this.emit(r.after, { type: 'handoff.opened' });
     return h.hostedUrl;
@@ -551,9 +500,9 @@ export class VerificationLogic {
     const h = v?.handoff;
     if (!v || !h || !safeEqual(secret, h.returnSecret)) return undefined;
     const browserKey = randomToken();
-    const r = await this.apply((x) => (x.handoff?.returnSecret === secret ? arrived(x, browserKey, outcome) : undefined));
+    const r = await this.apply({ type: 'arrive', secret, browserKey, outcome });
     if (!r) return undefined; // single use: someone already arrived with it
-    const first = await this.apply((x) => returned(x, this.d.now()));
+    const first = await this.apply({ type: 'return' });
     if (first) this.emit(first.after, { type: 'flow.returned', outcome });
     await this.observe(hint, true).catch(() => undefined); // the alarm tries again if the vendor is down
     const after = r.after;
@@ -580,9 +529,6 @@ export class VerificationLogic {
 
   /** What the delivery queue learnt about the webhook. */
   private async webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
-    await this.apply((v) => ({
-      ...v,
-      webhook: { state, attempts, ...(status !== undefined ? { lastStatus: status } : {}), at: this.d.now() },
-    }));
+    await this.apply({ type: 'webhook', state, attempts, ...(status !== undefined ? { status } : {}) });
   }
 }

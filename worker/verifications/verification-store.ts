@@ -116,6 +116,7 @@ export function offWire<T>(w: Wire<T>): T {
 /** The verifications as Durable Objects, one per verification id (ports-for.ts builds it from the binding): one RPC method. */
 export function durableVerifications(ns: Env['VERIFICATIONS']): Verifications {
   return {
-    execute: async (id, command) => offWire(await ns.get(ns.idFromName(id)).execute(command)) as never,
+    // The stub's type loses the command's own result type over RPC: the object answers ResultOf<C> for C.
+    execute: async (id, command) => offWire((await ns.get(ns.idFromName(id)).execute(command)) as Wire<never>),
   };
 }
