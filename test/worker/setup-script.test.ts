@@ -215,7 +215,7 @@ describe('npm run setup -- --env production', () => {
     assert.deepEqual(ours.queues.producers, w.queues.producers);
     assert.deepEqual(
       ours.queues.consumers.map((c) => [c.queue, c.dead_letter_queue]),
-      (w.queues.consumers ?? []).map((c) => [c.queue, c.dead_letter_queue]),
+      (w.queues.consumers ?? []).map((c: { queue: string; dead_letter_queue?: string }) => [c.queue, c.dead_letter_queue]),
     );
   });
 
