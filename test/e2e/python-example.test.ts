@@ -94,7 +94,7 @@ describe('examples/partner-backend-python', () => {
       assert.equal(code, 0, `the Python suite failed:\n${result}\n--- worker ---\n${out.slice(-3000)}`);
       // Every test ran (none skipped), and the count is the suite's.
       assert.match(result, /Ran 5 tests/);
-      console.log(`# ${/Ran 5 tests in [\d.]+s/.exec(result)?.[0] ?? ''}`);
+      console.log(`the Python suite: ${/Ran 5 tests in [\d.]+s/.exec(result)?.[0] ?? '?'}`);
       assert.match(result, /\nOK\s*$/);
       assert.ok(!out.includes(serverKey) && !out.includes(webhookSecret), "the worker's log holds neither secret");
     } finally {
