@@ -6,7 +6,10 @@
 //   - any link to `shared/` (not part of the repository), out of the repository,
 //     or to another site (https:, mailto:): the docs stand on their own;
 //   - a docs/ page whose first line after its title does not name its reader ("For …");
-//   - a README longer than 200 lines (it serves a partner's first screen; the rest lives in docs/).
+//   - a README longer than 200 lines (it serves a partner's first screen; the rest lives in docs/);
+//   - a `wrangler secret put` (or `wrangler d1 migrations apply … --remote`)
+//     without `--env`: it would act on the local stack's worker, not on
+//     production's (`--env production`), and the deployment would miss it.
 // A small script rather than a package: the well-kept checkers
 // (markdown-link-check, lychee) fetch external links (CI has no network but
 // the npm registry) or need a binary.
@@ -65,6 +68,43 @@ export function linksOf(text) {
   return links;
 }
 
+/** Commands that act on Cloudflare's copy of one worker: without `--env` they miss production's. */
+const ENV_COMMANDS = [/wrangler secret put\b/g, /wrangler d1 migrations apply\b(?=[^`\n]*--remote)/g];
+
+/**
+ * Each `wrangler secret put` (and remote migration) in markdown or a
+ * commented example file without `--env`: the command is read to its end,
+ * the closing backtick of inline code (across a wrapped line), or the end of
+ * the line in a code block (with `\` continuations).
+ */
+export function commandsWithoutEnv(text) {
+  const found = [];
+  const lines = text.split('\n');
+  let fence = false;
+  lines.forEach((line, i) => {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    for (const re of ENV_COMMANDS) {
+      for (const m of line.matchAll(re)) {
+        let command = line.slice(m.index);
+        let j = i;
+        if (fence) {
+          while (command.trimEnd().endsWith('\\') && j + 1 < lines.length) command += ` ${lines[++j]}`;
+        } else {
+          const before = line.slice(0, m.index);
+          const inCode = (before.match(/`/g) ?? []).length % 2 === 1;
+          if (inCode) {
+            while (!command.includes('`') && j + 1 < lines.length && j < i + 3) command += ` ${lines[++j].trim()}`;
+            command = command.slice(0, command.indexOf('`') === -1 ? undefined : command.indexOf('`'));
+          }
+        }
+        command = command.replace(/\s+#.*$/, '');
+        if (!/--env[ =]\S/.test(command)) found.push({ line: i + 1, command: command.trim().slice(0, 80) });
+      }
+    }
+  });
+  return found;
+}
+
 export function check() {
   const problems = [];
   const files = [
@@ -115,6 +155,12 @@ export function check() {
     if (title !== 0 || !/^[*_]*For\b/.test(first.trim()))
       problems.push(`${relative(root, file)}: the first line after its title must name its reader ("For …")`);
   }
+  for (const file of [...files, join(root, '.dev.vars.example')].filter(existsSync)) {
+    for (const { line, command } of commandsWithoutEnv(readFileSync(file, 'utf8')))
+      problems.push(
+        `${relative(root, file)}:${line}: \`${command}\` has no --env: it would act on the local stack's worker; production is \`--env production\``,
+      );
+  }
   const readmeLines = readFileSync(join(root, 'README.md'), 'utf8').split('\n').length;
   if (readmeLines > README_MAX_LINES)
     problems.push(`README.md: ${readmeLines} lines, more than ${README_MAX_LINES} (move the detail into a docs/ page)`);
@@ -129,6 +175,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(1);
   }
   console.log(
-    `docs: ${files} markdown files, every relative link and anchor resolves, no link to shared/, every docs page names its reader`,
+    `docs: ${files} markdown files, every relative link and anchor resolves, no link to shared/, every docs page names its reader, every wrangler secret put names its --env`,
   );
 }

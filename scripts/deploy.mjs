@@ -9,17 +9,24 @@
 //   - the D1 database DB has a real id (not wrangler.toml's all-zeros placeholder);
 //   - KYC_API_KEY, KYC_CUSTOMER_ID, SESSION_SECRET and RESULT_SIGNING_KEYS are
 //     set: on Cloudflare already (`wrangler secret list`), or in the shell
-//     (uploaded with the deploy through a private file, never a command line).
+//     (uploaded with the deploy through a private file, never a command line);
+//   - there is a partner: ALLOWED_ORIGINS with PARTNER_SERVER_KEYS, or the
+//     registry's partners (read on Cloudflare) with PARTNER_SEALING_KEY;
+//   - webhook settings are complete and well-formed (WEBHOOK_URL with
+//     WEBHOOK_SECRET, or neither), and the queues are named (and exist).
+// Each refusal says what to run: mostly `npm run setup -- --env production`.
 // Then it applies the D1 migrations (`wrangler d1 migrations apply DB
 // --remote`) and deploys only if they applied. `--dry-run` checks the same,
 // builds, bundles and applies nothing (without CLOUDFLARE_API_TOKEN it cannot
-// list the secrets on Cloudflare: give them in the shell). docs/configuration.md, "Deploy".
+// list the secrets, the registry or the queues on Cloudflare: give the secrets
+// in the shell). Vars (KYC_BASE_URL, PUBLIC_ORIGIN, ALLOWED_ORIGINS, WEBHOOK_URL)
+// and every secret the shell gives go on the same way. docs/production.md.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareProductionAssets } from './production-assets.mjs';
-import { DEPLOY_ENV, deployProblems, deploySteps, shellSecrets } from './lib/deploy-checks.mjs';
+import { DEPLOY_ENV, deployProblems, deploySteps, queuesOf, shellSecrets, shellVars } from './lib/deploy-checks.mjs';
 import { migrations } from './lib/d1-migrations.mjs';
 
 const ENV = {
@@ -54,16 +61,51 @@ function remoteSecretNames() {
   }
 }
 
+/** Can Cloudflare be asked (a token, or a real deploy, which logs in anyway)? */
+const canAsk = !(dryRun && !process.env.CLOUDFLARE_API_TOKEN);
+
 const { unstable_readConfig } = await import('wrangler');
 const config = unstable_readConfig({ config: configFile, env: DEPLOY_ENV }, { hideWarnings: true });
-const problems = deployProblems({ config, env: process.env, remoteSecrets: remoteSecretNames() });
+
+/** How many partners and origins the registry on Cloudflare holds; undefined when it cannot be read. */
+function registryCounts() {
+  if (!canAsk) return undefined;
+  const kv = (config.kv_namespaces ?? []).find((k) => k.binding === 'PARTNERS');
+  const target = kv?.id ? ['--namespace-id', kv.id] : ['--binding', 'PARTNERS', ...configFlag, '--env', DEPLOY_ENV];
+  const count = (prefix) => {
+    const r = spawnSync(WRANGLER, ['kv', 'key', 'list', '--prefix', prefix, ...target, '--remote'], { encoding: 'utf8', env: ENV });
+    if (r.status !== 0) return undefined;
+    try {
+      return JSON.parse(r.stdout).length;
+    } catch {
+      return undefined;
+    }
+  };
+  const partners = count('partner:');
+  const origins = count('origin:');
+  return partners === undefined || origins === undefined ? undefined : { partners, origins };
+}
+
+/** The queues wrangler.toml names that Cloudflare does not have; undefined when it cannot be asked. */
+function missingQueues() {
+  if (!canAsk) return undefined;
+  return queuesOf(config).filter((q) => spawnSync(WRANGLER, ['queues', 'info', q], { encoding: 'utf8', env: ENV }).status !== 0);
+}
+
+const problems = deployProblems({
+  config,
+  env: process.env,
+  remoteSecrets: remoteSecretNames(),
+  registry: registryCounts(),
+  missingQueues: missingQueues(),
+});
 if (problems.length) {
-  console.error('npm run deploy: refusing to deploy:');
+  console.error(`npm run deploy${dryRun ? ' -- --dry-run' : ''}: refusing to deploy:`);
   for (const p of problems) console.error(`  - ${p}`);
   console.error(
-    'Vars go in wrangler.toml ([env.production.vars]) or the shell (KYC_BASE_URL=https://… PUBLIC_ORIGIN=https://… npm run deploy);',
+    `For a new deployment, \`npm run setup -- --env ${DEPLOY_ENV}\` makes all of it (\`--dry-run\` shows how). Vars go in wrangler.toml ([env.production.vars]) or the shell;`,
   );
-  console.error(`secrets with \`npx wrangler secret put NAME --env ${DEPLOY_ENV}\`. See docs/configuration.md, "Deploy".`);
+  console.error(`secrets with \`npx wrangler secret put NAME --env ${DEPLOY_ENV}\`. See docs/production.md.`);
   console.error('(A sales demo on the sandbox is deployed on purpose from the top level: see docs/configuration.md.)');
   process.exit(1);
 }
@@ -82,10 +124,17 @@ if (!args.includes('--no-build')) run(['npm', 'run', '-s', 'build']);
 prepareProductionAssets();
 
 // Vars given in the shell go on as vars; secrets given there go up with the deploy from a private file.
-const vars = Object.fromEntries(
-  ['KYC_BASE_URL', 'PUBLIC_ORIGIN'].filter((n) => process.env[n]?.trim()).map((n) => [n, process.env[n].trim()]),
-);
+const vars = shellVars(process.env);
 const secrets = shellSecrets(process.env);
+const given = [...Object.keys(vars), ...Object.keys(secrets)];
+if (given.length) console.log(`From the shell (vars as --var, secrets through a private file): ${given.join(', ')}`);
+console.log(
+  `Cloudflare needs: D1 ${config.d1_databases?.find((d) => d.binding === 'DB')?.database_name} and queues ${queuesOf(config).join(', ')} (\`npm run setup -- --env ${DEPLOY_ENV}\` creates them).`,
+);
+// wrangler warns that [env.production] does not inherit these top-level bindings: on purpose.
+console.log(
+  'Expected: wrangler warns below that SANDBOX_STORE and DEV_SECRETS are not in [env.production]: intended, production has no sandbox.',
+);
 const dir = Object.keys(secrets).length ? mkdtempSync(join(tmpdir(), 'kyc-deploy-')) : undefined;
 process.once('exit', () => dir && rmSync(dir, { recursive: true, force: true }));
 const secretsFile = dir ? join(dir, 'secrets.json') : undefined;

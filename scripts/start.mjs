@@ -5,6 +5,7 @@
 //
 //   PORT=8787 HOST=127.0.0.1 npm start      (both optional; these are the defaults)
 //   STATE_DIR=/tmp/kyc npm start            where local state lives (default .wrangler/state)
+//   INSPECTOR_PORT=9229 npm start           pins wrangler's devtools inspector (loopback only; default: any free port)
 //   npm start -- --no-build                 skip the build (dist/public must exist)
 //   npm run dev                             the same, rebuilding the widget and the demo on change
 //
@@ -185,14 +186,21 @@ if (applied.length || Object.keys(localDefaults).length) {
   }
 }
 
+const inspectorPort = process.env.INSPECTOR_PORT?.trim() || '0';
+if (!/^\d{1,5}$/.test(inspectorPort) || Number(inspectorPort) > 65535) {
+  console.error(`[start] INSPECTOR_PORT must be a port number (0 = any free port), not ${JSON.stringify(inspectorPort)}`);
+  process.exit(2);
+}
+
 const wrangler = launch(join(root, 'node_modules/.bin/wrangler'), [
   'dev',
   '--ip',
   host,
   '--port',
   String(port),
+  // wrangler's devtools inspector listens on loopback only; INSPECTOR_PORT pins its port (default: a free one).
   '--inspector-port',
-  '0',
+  inspectorPort,
   // Where it listens: on anything but loopback, the worker opens nothing for "this machine" (worker/lib/local-client.ts).
   '--var',
   `LISTEN_HOST:${host}`,
