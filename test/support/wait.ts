@@ -72,5 +72,13 @@ export function within<T>(promise: Promise<T>, options: WaitOptions): Promise<T>
   return Promise.race([promise, late]);
 }
 
+/**
+ * One turn of Node's event loop (`setImmediate`): whatever is already due runs
+ * first (other requests of this process going on until each waits for
+ * something: a fake's answer, a lock). An order of events, not a length of
+ * time: for in-process tests that let concurrent work catch up.
+ */
+export const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** A promise that never settles: a fake that never answers (the caller's own timeout is under test). */
 export const never = (): Promise<never> => new Promise<never>(() => undefined);

@@ -11,7 +11,7 @@ import type { Env } from '../../worker/lib/env';
 import type { OpsMessage } from '../../worker/ops/events';
 import { isOpsMessage } from '../../worker/ops/consumer';
 import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
-import { never, until } from '../support/wait';
+import { never, nextTurn, until } from '../support/wait';
 import { ENVIRONMENT_PARTNER_ID } from '../../worker/partners/partner';
 import { baseEnv, call, linkAnswer, okVendor, person, secrets, startHarness, stopHarness, VENDOR, vendor } from './harness';
 
@@ -47,7 +47,7 @@ function stack(queue: Env['EVENTS_QUEUE']) {
  */
 async function settle(q: ReturnType<typeof fakeQueue>, what: string, done: (sent: OpsMessage[]) => boolean): Promise<void> {
   await until(() => done(q.sent), { what, timeoutMs: 10_000, detail: () => JSON.stringify(q.sent.map((e) => e.type)) });
-  await new Promise((r) => setImmediate(r));
+  await nextTurn();
 }
 const sentA = (type: OpsMessage['type']) => (sent: OpsMessage[]) => sent.some((e) => e.type === type);
 const strip = ({ id: _i, at: _a, ...rest }: OpsMessage) => rest;
