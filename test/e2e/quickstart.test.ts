@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ROOT } from '../support/wrangler';
+import { until } from '../support/wait';
 import { assertStopped, freePort, requireBuilt } from './helpers';
 
 /** The page's ```sh blocks, in order. */
@@ -39,11 +40,12 @@ describe('docs/quickstart.md', () => {
     stack.stdout.on('data', (d) => (out += d));
     stack.stderr.on('data', (d) => (out += d));
     try {
-      const deadline = Date.now() + 60_000;
-      while (!out.includes('Press Ctrl-C to stop')) {
-        assert.ok(Date.now() < deadline && stack.exitCode === null, `npm start did not come up:\n${out.slice(-2000)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until(() => out.includes('Press Ctrl-C to stop') || stack.exitCode !== null, {
+        what: 'npm start to come up',
+        timeoutMs: 60_000,
+        detail: () => out.slice(-2000),
+      });
+      assert.ok(stack.exitCode === null, `npm start did not come up:\n${out.slice(-2000)}`);
       const script = ['set -euo pipefail', ...rest].join('\n').replaceAll('http://127.0.0.1:8787', url);
       const r = spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
       assert.equal(r.status, 0, `the page's commands failed:\n${r.stdout}\n${r.stderr}\n${out.slice(-2000)}`);
