@@ -19,6 +19,7 @@ import {
   waitForState,
   widget,
 } from './helpers';
+import { until } from '../support/wait';
 
 describe('bad input', () => {
   it('bad input: future date of birth and no consent → field errors, nothing sent to the worker', { timeout: 60_000 }, async () => {
@@ -61,7 +62,14 @@ describe('bad input', () => {
       assert.equal(await page.locator('kyc-onboard').getAttribute('state'), 'idle');
 
       // Give a stray request time to show up, then check both ends.
-      await page.waitForTimeout(1500);
+      // A request the page sends now, after any stray one the submit could have started (the demo polls the outbox
+      // when the page becomes visible): once it is seen from the page and in the worker's log, so would a stray one be.
+      const polls = () => worker.output().split('"route":"/sandbox/outbox"').length;
+      const before = polls();
+      const seen = page.waitForRequest((r) => new URL(r.url()).pathname === '/sandbox/outbox');
+      await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+      await seen;
+      await until(() => polls() > before, { what: 'the outbox poll in the worker’s log', detail: () => worker.output().slice(-2000) });
       assert.deepEqual(apiCalls, [], 'the page sent nothing to /api');
       assert.ok(
         beacons.every((body) => !body),

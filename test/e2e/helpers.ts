@@ -14,6 +14,7 @@ import { chromium, type BrowserContext, type Locator, type Page } from 'playwrig
 import { chromiumLaunchOptions, freshUserDataDir } from '../support/chromium.mjs';
 import { ROOT, startWorker, type RunningWorker } from '../support/wrangler';
 import { adultDateOfBirth } from '../support/dates';
+import { until } from '../support/wait';
 
 export { freePort } from '../support/wrangler';
 /** The widget's English strings: the tests look for what a person reads, and follow rewording. */
@@ -179,13 +180,12 @@ export async function waitForState(page: Page, state: string, timeout = 20_000):
  * page's own text about it has appeared. Fails naming what the field showed instead.
  */
 export async function waitForValue(field: Locator, value: string, timeout = 10_000): Promise<void> {
-  const until = Date.now() + timeout;
-  let shown = await field.inputValue();
-  while (shown !== value) {
-    if (Date.now() > until) throw new Error(`the field shows "${shown}", not "${value}", after ${timeout} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-    shown = await field.inputValue();
-  }
+  let shown = '';
+  await until(async () => (shown = await field.inputValue()) === value, {
+    what: `the field to show "${value}"`,
+    timeoutMs: timeout,
+    detail: () => `it shows "${shown}"`,
+  });
 }
 
 /** Every event `<kyc-onboard>` fires on this page (and on pages it navigates to), with its detail. */

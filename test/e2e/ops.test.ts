@@ -20,6 +20,7 @@ import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { adultDateOfBirth } from '../support/dates';
 import { ROOT, startWorker, WRANGLER_ENV } from '../support/wrangler';
+import * as wait from '../support/wait';
 import { ALICE, assertStopped, axeViolations, fillForm, openBrowser, requireBuilt, submit, waitForState } from './helpers';
 import type { FunnelAnswer } from '../../worker/ops/report';
 
@@ -56,13 +57,13 @@ async function opsTables(state: string): Promise<unknown[]> {
 }
 
 async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, log: () => string, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (ok(v)) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}: ${JSON.stringify(v)}\n${log().slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  let last: T | undefined;
+  const seen = await wait.until(async () => ((last = await get()), ok(last) && { last }), {
+    what,
+    timeoutMs: ms,
+    detail: () => `${JSON.stringify(last)}\n${log().slice(-3000)}`,
+  });
+  return seen.last;
 }
 
 /** Tab (forward) until `match` says the focused element is the one; fails after `max` presses. */

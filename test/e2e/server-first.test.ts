@@ -17,6 +17,7 @@ import { describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { newServerKey } from '../../worker/server-api/keys';
 import { assertStopped, dateOfBirthValue, freePort, openBrowser, startStack, submit, waitForState, widget } from './helpers';
+import { until } from '../support/wait';
 
 describe('start from the server', () => {
   it(
@@ -106,10 +107,13 @@ describe('start from the server', () => {
 
         // The webhook, matched by the verificationId the server started.
         let known: { webhook?: { type: string; verificationId: string } } = {};
-        for (let i = 0; i < 150 && !known.webhook; i++) {
-          known = await (await fetch(`${partner}/kyc/accounts/${account}`)).json();
-          if (!known.webhook) await new Promise((r) => setTimeout(r, 200));
-        }
+        await until(
+          async () => {
+            known = await (await fetch(`${partner}/kyc/accounts/${account}`)).json();
+            return Boolean(known.webhook);
+          },
+          { what: 'the webhook at the partner', timeoutMs: 30_000, detail: () => JSON.stringify(known) },
+        );
         assert.equal(known.webhook?.type, 'verification.completed');
         assert.equal(known.webhook?.verificationId, list.data[0]!.verificationId);
       } finally {

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ALICE, axeViolations, en, eventLog, startOnPhone, waitForState, widget, withLaptopAndPhone } from './helpers';
+import { until } from '../support/wait';
 
 describe('the SMS path', () => {
   it('SMS path: "Text me a link" → outbox → phone completes → first page completes by itself', { timeout: 90_000 }, async () => {
@@ -99,10 +100,10 @@ describe('the SMS path', () => {
         for (let i = 0; i < 8 && !(await refused.count()); i++) {
           await widget(page).getByRole('button', { name: en.sendAgain }).click();
           // Either a new text in the outbox or the refusal.
-          for (let t = 0; !(await refused.count()) && (await outbox.count()) === sent; t++) {
-            assert.ok(t < 150, 'Send again got an answer');
-            await page.waitForTimeout(100);
-          }
+          await until(async () => (await refused.count()) > 0 || (await outbox.count()) !== sent, {
+            what: 'Send again to get an answer (a new text or the refusal)',
+            timeoutMs: 15_000,
+          });
           if (!(await refused.count())) sent++;
           assert.equal((await shownCode.innerText()).replace(/\D/g, ''), code, 'Send again never makes a new code');
         }
@@ -142,10 +143,7 @@ describe('the SMS path', () => {
       await outbox.first().waitFor({ timeout: 10_000 });
       const code = (await widget(page).locator('[part~="code"]').innerText()).replace(/\D/g, '');
       await widget(page).getByRole('button', { name: en.sendAgain }).click();
-      for (let t = 0; (await outbox.count()) < 2; t++) {
-        assert.ok(t < 150, 'the second text reached the outbox');
-        await page.waitForTimeout(100);
-      }
+      await outbox.nth(1).waitFor({ timeout: 15_000 }); // the second text reached the outbox
       const href = (await outbox.first().getByRole('link', { name: 'Open the link (as the phone)' }).getAttribute('href'))!;
       await phone.page.goto(href);
       await phone.page.getByRole('button', { name: 'Complete verification' }).click();

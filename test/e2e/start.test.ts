@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ROOT } from '../support/wrangler';
+import { until } from '../support/wait';
 import { startFakeVendor } from '../support/fake-vendor';
 import { testSigningKeys } from '../support/signing-keys';
 import { adultDateOfBirth } from '../support/dates';
@@ -53,11 +54,11 @@ describe('npm start', () => {
     child.stderr.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
     try {
-      const deadline = Date.now() + 30_000;
-      while (!out.includes('Press Ctrl-C to stop')) {
-        assert.ok(Date.now() < deadline && child.exitCode === null, `npm start did not come up:\n${out.slice(-2000)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await until(() => out.includes('Press Ctrl-C to stop') || child.exitCode !== null, {
+        what: 'npm start to come up',
+        detail: () => out.slice(-2000),
+      });
+      assert.ok(child.exitCode === null, `npm start did not come up:\n${out.slice(-2000)}`);
       assert.match(out, new RegExp(`Demo\\s+${url}/`));
       assert.match(out, /built-in sandbox/);
       assert.match(out, /\[start\] settings from the environment: .*RESULT_POLL_MAX_SECONDS, LIMIT_OPEN_PER_IP/);
@@ -137,11 +138,11 @@ describe('npm start', () => {
           body: JSON.stringify(person),
         });
       try {
-        const deadline = Date.now() + 30_000;
-        while (!out.includes('Press Ctrl-C to stop')) {
-          assert.ok(Date.now() < deadline && child.exitCode === null, `npm start did not come up:\n${out.slice(-2000)}`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
+        await until(() => out.includes('Press Ctrl-C to stop') || child.exitCode !== null, {
+          what: 'npm start to come up',
+          detail: () => out.slice(-2000),
+        });
+        assert.ok(child.exitCode === null, `npm start did not come up:\n${out.slice(-2000)}`);
         // It says which settings it applied, by name, and never a secret's value.
         const applied = /settings from the environment: (.*)/.exec(out)?.[1] ?? '';
         for (const name of ['KYC_BASE_URL', 'KYC_API_KEY', 'SESSION_SECRET', 'RESULT_SIGNING_KEYS', 'PUBLIC_ORIGIN', 'ALLOWED_ORIGINS'])

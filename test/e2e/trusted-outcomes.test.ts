@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { ALICE, assertStopped, fillForm, freePort, openBrowser, startStack, submit, waitForState } from './helpers';
+import { until } from '../support/wait';
 
 describe('trusted outcomes', () => {
   it(
@@ -54,10 +55,13 @@ describe('trusted outcomes', () => {
           token?: { verificationId: string; checkStatus: string };
           webhook?: { type: string; verificationId: string; checkStatus: string };
         } = {};
-        for (let i = 0; i < 150 && !known.webhook; i++) {
-          known = await (await fetch(`${partner}/kyc/accounts/${account}`)).json();
-          if (!known.webhook) await new Promise((r) => setTimeout(r, 200));
-        }
+        await until(
+          async () => {
+            known = await (await fetch(`${partner}/kyc/accounts/${account}`)).json();
+            return Boolean(known.webhook);
+          },
+          { what: 'the webhook at the partner', timeoutMs: 30_000, detail: () => JSON.stringify(known) },
+        );
         assert.equal(known.token?.checkStatus, 'CHECKED_SUCCESS_CLEAR');
         assert.equal(known.webhook?.type, 'verification.completed');
         assert.equal(known.webhook?.checkStatus, 'CHECKED_SUCCESS_CLEAR');

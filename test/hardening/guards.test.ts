@@ -10,7 +10,8 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { happyVendor, type FakeVendor } from '../support/fake-vendor';
 import type { RunningWorker } from '../support/wrangler';
-import { assertErrorObject, freshIp, sleep, startVendorAndWorker, stopVendorAndWorker } from './support';
+import { assertErrorObject, freshIp, startVendorAndWorker, stopVendorAndWorker } from './support';
+import { until, within } from '../support/wait';
 import { adultDateOfBirth } from '../support/dates';
 
 const A = 'http://partner-a.example';
@@ -78,13 +79,17 @@ describe('Idempotency-Key, in workerd', () => {
 
   it('makes one vendor call for concurrent requests with one key; the others wait (409 + Retry-After) or get the replay', async () => {
     vendor.requests.length = 0;
+    // The vendor answers once each of the eight requests has its answer or is at the vendor: all under way together.
+    let answered = 0;
     vendor.behave(async (req, res) => {
-      await sleep(600);
+      await until(() => answered + linkCalls() >= 8, { what: 'every request answered or at the vendor', timeoutMs: 30_000 });
       await happyVendor(req, res);
     });
     const key = `conc-${Date.now()}-abcdef`;
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () => post('/api/onboarding-link', person('Conc', true), { 'Idempotency-Key': key })),
+      Array.from({ length: 8 }, () =>
+        post('/api/onboarding-link', person('Conc', true), { 'Idempotency-Key': key }).then((a) => (answered++, a)),
+      ),
     );
     assert.equal(linkCalls(), 1, 'one vendor call');
     const ok = answers.filter((a) => a.status === 200);
@@ -231,9 +236,10 @@ describe('body limits, in workerd', () => {
         clearInterval(pump); // answered: stop sending
       });
       socket.on('error', () => {});
-      const timer = setTimeout(() => socket.destroy(), 10_000);
+      // A worker that never closes the connection: cut it after 10 s (its close then reports what came).
+      const closed = new Promise<void>((ok) => socket.once('close', () => ok()));
+      void within(closed, { what: 'the worker to close the connection', timeoutMs: 10_000 }).catch(() => socket.destroy());
       socket.on('close', () => {
-        clearTimeout(timer);
         clearInterval(pump);
         const raw = got.toString();
         const end = raw.indexOf('\r\n\r\n');

@@ -188,5 +188,3 @@ export async function pool<T>(items: readonly T[], width: number, fn: (item: T, 
   });
   await Promise.all(lanes);
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -11,7 +11,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { happyVendor, startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import type { RunningWorker } from '../support/wrangler';
-import { assertErrorObject, assertNoLeak, freshIp, headerText, sleep, startSnapshotWorker } from './support';
+import { assertErrorObject, assertNoLeak, freshIp, headerText, startSnapshotWorker } from './support';
+import { until } from '../support/wait';
+import { portIsFree } from '../support/wrangler';
 import { adultDateOfBirth } from '../support/dates';
 
 const TS_SECRET = 'ts-secret-0x4AAAAAAB-local-Pz9';
@@ -247,7 +249,8 @@ describe('Turnstile bot check, in workerd', () => {
   it('answers 502 when siteverify is unreachable, without asking the vendor', async () => {
     reset();
     await siteverify.close();
-    await sleep(50);
+    const port = Number(new URL(siteverify.url).port);
+    await until(() => portIsFree(port), { what: `nothing listening on siteverify's port ${port}`, timeoutMs: 10_000 });
     const a = await link(person('good-token-down'));
     assert.equal(a.status, 502, a.text);
     assert.equal(vendor.requests.length, 0);

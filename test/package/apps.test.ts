@@ -18,6 +18,7 @@ import { dirname, extname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { ROOT } from '../support/wrangler';
+import { until } from '../support/wait';
 import { ALICE, assertStopped, fillForm, freePort, openBrowser, submit, waitForState } from '../e2e/helpers';
 import { packWidget, type Packed } from './support';
 
@@ -119,13 +120,16 @@ async function npmStart(env: Record<string, string>): Promise<{ url: string; sto
   child.stdout.on('data', (d) => (out += d));
   child.stderr.on('data', (d) => (out += d));
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
-  const deadline = Date.now() + 60_000;
-  while (!out.includes('Press Ctrl-C to stop')) {
-    if (Date.now() > deadline || child.exitCode !== null) {
-      child.kill('SIGKILL');
-      throw new Error(`npm start did not come up:\n${out.slice(-2000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  const up = await until(() => out.includes('Press Ctrl-C to stop') || child.exitCode !== null, {
+    what: 'npm start to come up',
+    timeoutMs: 60_000,
+  }).then(
+    () => child.exitCode === null,
+    () => false,
+  );
+  if (!up) {
+    child.kill('SIGKILL');
+    throw new Error(`npm start did not come up:\n${out.slice(-2000)}`);
   }
   const url = `http://127.0.0.1:${port}`;
   return {

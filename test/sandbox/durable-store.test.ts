@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { createVendorClient, type VendorClient } from '../../worker/vendor-api/client';
 import { MAX_ENTITIES_PER_OWNER, MemoryStore, type CheckRecord, type EntityRecord, type OutboxMessage } from '../../sandbox/store';
 import { realNow } from '../support/dates';
+import { within } from '../support/wait';
 
 Object.assign(process.env, {
   CI: 'true',
@@ -32,8 +33,7 @@ before(async () => {
     await w.ready;
     return w;
   })();
-  const timer = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('workerd did not start within 30 s')), 30_000).unref());
-  const w = await Promise.race([started, timer]);
+  const w = await within(started, { what: 'workerd to start', timeoutMs: 30_000 });
   base = (await w.url).origin;
 });
 
@@ -184,7 +184,7 @@ describe('SandboxStore Durable Object in workerd', () => {
     );
   });
 
-  it('forgets records once they expire', async () => {
+  it('forgets records once they expire', async (t) => {
     const name = `ttl-${Date.now()}`;
     const now = realNow(); // workerd's clock, which a clock-ahead run does not move
     const rec: EntityRecord = {
@@ -202,7 +202,9 @@ describe('SandboxStore Durable Object in workerd', () => {
     };
     await store('putEntity', [rec], name);
     assert.equal((await store<EntityRecord>('getEntity', ['e-short'], name)).entityId, 'e-short');
-    await new Promise((r) => setTimeout(r, rec.expiresAt + 20 - realNow()));
+    // Past the expiry on the object's clock (the sandbox's `clock`, moved in its isolate), not by waiting for it.
+    await store('moveClock', [rec.expiresAt + 20 - realNow()], name);
+    t.after(() => store('moveClock', [0], name));
     assert.equal(await store('getEntity', ['e-short'], name), null);
     assert.equal(await store('findEntityByDocument', ['d-short'], name), null);
     assert.deepEqual(await store('listEntities', [{ customerId: 'cust-x', childId: null }], name), []);

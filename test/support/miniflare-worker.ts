@@ -17,7 +17,8 @@ import { join, resolve } from 'node:path';
 import { applyMigrations } from '../../scripts/lib/d1-migrations.mjs';
 import { processes } from './processes';
 import { testSigningKeys } from './signing-keys';
-import { freePort, WRANGLER_ENV, type RunningWorker } from './wrangler';
+import { until } from './wait';
+import { freePort, portIsFree, WRANGLER_ENV, type RunningWorker } from './wrangler';
 import type { Command, ResultOf } from '../../worker/verifications/commands';
 import { offWire, type Wire } from '../../worker/verifications/verification-store';
 
@@ -116,7 +117,8 @@ export async function startMiniflareWorker(options: MiniflareOptions = {}): Prom
       return await startOnce(options);
     } catch (err) {
       if (!/address already in use|EADDRINUSE/i.test(err instanceof Error ? err.message : String(err)) || attempt === tries) throw err;
-      if (options.port !== undefined) await new Promise((r) => setTimeout(r, 250));
+      const port = options.port;
+      if (port !== undefined) await until(() => portIsFree(port), { what: `port ${port} let go by the workerd before`, timeoutMs: 10_000 });
     }
   }
 }

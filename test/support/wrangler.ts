@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { applyWithWranglerAsync } from '../../scripts/lib/d1-migrations.mjs';
 import { testSigningKeys } from './signing-keys';
+import { until, within } from './wait';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -30,6 +31,15 @@ export async function freePort(): Promise<number> {
       const port = (s.address() as { port: number }).port;
       s.close(() => ok(port));
     });
+  });
+}
+
+/** Whether nothing listens on 127.0.0.1:`port` (it could be bound now). */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((ok) => {
+    const s = createServer();
+    s.once('error', () => ok(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => ok(true)));
   });
 }
 
@@ -120,7 +130,8 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   let exited = false;
-  child.once('exit', () => (exited = true));
+  const gone = new Promise<void>((ok) => child.once('exit', () => ok()));
+  void gone.then(() => (exited = true));
 
   const stop = async () => {
     if (!exited && child.pid) {
@@ -129,9 +140,11 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
       } catch {
         /* already gone */
       }
-      const deadline = Date.now() + 5000;
-      while (!exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      if (!exited) {
+      const ended = await within(gone, { what: 'wrangler to exit', timeoutMs: 5000 }).then(
+        () => true,
+        () => false,
+      );
+      if (!ended) {
         try {
           process.kill(-child.pid, 'SIGKILL');
         } catch {
@@ -143,19 +156,21 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
   };
 
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
-  while (Date.now() < deadline) {
-    if (exited) break;
-    if (/Ready on/.test(out)) {
+  // "Ready on" in its output, then the port answers (or wrangler exited: no use waiting on).
+  const ready = await until(
+    async () => {
+      if (exited) return 'exited';
+      if (!/Ready on/.test(out)) return false;
       try {
         await fetch(`${url}/api/__ready__`);
-        return { url, port, pid: child.pid!, output: () => out, stop };
+        return 'ready';
       } catch {
-        /* not listening yet */
+        return false; // not listening yet
       }
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    },
+    { what: 'wrangler dev to be ready', timeoutMs: options.timeoutMs ?? 30_000 },
+  ).catch(() => 'timed out');
+  if (ready === 'ready') return { url, port, pid: child.pid!, output: () => out, stop };
   await stop();
   throw new Error(`wrangler dev did not become ready:\n${out.slice(-3000)}`);
 }

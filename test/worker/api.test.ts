@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { sign } from 'hono/jwt';
 import type { Env } from '../../worker/lib/env';
 import { resetRuokCache } from '../../worker/browser-api/ruok';
@@ -30,6 +30,7 @@ import {
 } from './harness';
 import { adultDateOfBirth, isoDayBefore } from '../support/dates';
 import { nodeEnv } from '../support/node-env';
+import { never } from '../support/wait';
 
 before(startHarness);
 after(stopHarness);
@@ -389,7 +390,7 @@ describe('vendor faults on /api/onboarding-link', () => {
       'no answer within KYC_TIMEOUT_MS',
       () =>
         http.post(onboarding, async () => {
-          await delay('infinite');
+          await never();
           return HttpResponse.json(linkAnswer);
         }),
       504,
@@ -471,7 +472,7 @@ describe('vendor faults on /api/onboarding-link', () => {
     vendor(
       http.post(onboarding, async () => {
         calls++;
-        await delay('infinite');
+        await never();
         return HttpResponse.json(linkAnswer);
       }),
     );
@@ -553,7 +554,7 @@ describe('POST /api/result', () => {
       [http.post(url, () => HttpResponse.json({ checkStatus: 42 })), 502],
       [
         http.post(url, async () => {
-          await delay('infinite');
+          await never();
           return HttpResponse.json({});
         }),
         504,
@@ -589,7 +590,7 @@ describe('GET /api/ruok', () => {
       http.get(url, () => new HttpResponse(null, { status: 401 })),
       http.get(url, () => HttpResponse.error()),
       http.get(url, async () => {
-        await delay('infinite');
+        await never();
         return HttpResponse.json({ status: 'OK' });
       }),
     ]) {

@@ -14,6 +14,7 @@ import { LATEST_MIGRATION, missingMigration, TABLE_MIGRATIONS } from '../../work
 import { migrations } from '../../scripts/lib/d1-migrations.mjs';
 import { adultDateOfBirth } from '../support/dates';
 import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
+import { until } from '../support/wait';
 
 const ROOT = join(import.meta.dirname, '../..');
 const files = readdirSync(join(ROOT, 'migrations'))
@@ -89,7 +90,7 @@ describe('a D1 one migration behind the code, in workerd', () => {
     });
     assert.equal(res.status, 200, await res.clone().text());
     const logged = () => w.logs.some((l) => l.includes('index_write_failed') && l.includes(`migrations/${LATEST_MIGRATION}`));
-    for (const until = Date.now() + 15_000; Date.now() < until && !logged();) await new Promise((r) => setTimeout(r, 100));
+    await until(logged, { what: 'the index_write_failed log line', detail: () => w.logs.slice(-10).join('\n') });
     assert.ok(logged(), w.logs.slice(-10).join('\n'));
   });
 });

@@ -28,6 +28,7 @@ import {
   VENDOR,
   WORKER,
 } from './harness';
+import { nextTurn } from '../support/wait';
 
 before(startHarness);
 after(stopHarness);
@@ -128,8 +129,8 @@ describe('every link of a verification is credited with its one code', () => {
 
   it('"Send again" in two tabs at once: the earlier of the two new texts’ links completes too', async () => {
     const { e, clock } = clockedEnv();
-    // Every vendor answer waits a moment, so both requests are under way together.
-    const checks = checksVendor(clock, () => new Promise((r) => setTimeout(r, 5)));
+    // Every vendor answer waits for the other request to go on until it waits too, so both are under way together.
+    const checks = checksVendor(clock, nextTurn);
     const first = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, sendSMS: true } }, e)).json;
     const both = await Promise.all([sendAgain(e, first.session), sendAgain(e, first.session)]);
     for (const again of both) assert.equal(again.status, 200, again.text);
@@ -153,7 +154,7 @@ describe('every link of a verification is credited with its one code', () => {
         void sends.finally(() => (done = true));
         // Each round lets every tab run until it waits on the vendor, then the scheduler answers one of those waiting calls.
         while (!done) {
-          await new Promise((r) => setTimeout(r, 1));
+          await nextTurn();
           if (s.count() > 0) await s.waitNext(1);
         }
         for (const again of await sends) assert.equal(again.status, 200, again.text);
@@ -225,7 +226,8 @@ describe('every link of a verification is credited with its one code', () => {
   it('the same next attempt sent twice at once: one new link, the other 409 ATTEMPT_NOT_ALLOWED', async () => {
     const { e, clock, store } = clockedEnv();
     let slow = false;
-    const checks = checksVendor(clock, () => (slow ? new Promise((r) => setTimeout(r, 5)) : Promise.resolve()));
+    // Once slow, every vendor answer waits for the other attempt to go on until it waits too: both under way together.
+    const checks = checksVendor(clock, () => (slow ? nextTurn() : Promise.resolve()));
     const first = (await call('/api/onboarding-link', { method: 'POST', json: { ...person, sendSMS: true } }, e)).json;
     checks[0]!.status = 'NO_MATCH';
     const phone = await arrive(e, checks[0]!);

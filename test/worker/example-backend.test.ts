@@ -21,6 +21,7 @@ import { signResultToken, type ResultClaims } from '../../worker/verifications/r
 import type { SigningKey } from '../../worker/verifications/signing-keys';
 import { adultDateOfBirth, realNow } from '../support/dates';
 import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
+import * as wait from '../support/wait';
 import { newSigningJwk } from '../support/signing-keys';
 import { freePort } from '../support/wrangler';
 
@@ -250,22 +251,24 @@ describe('the example partner backend against the worker (workerd, real webhooks
     const flow = await fetch(link.url, { method: 'POST', body: new URLSearchParams({ outcome }), redirect: 'manual' });
     assert.equal(flow.status, 303);
     let answer: { checkStatus: string; resultToken?: string } = { checkStatus: 'CHECKING' };
-    for (let i = 0; i < 60 && answer.checkStatus === 'CHECKING'; i++) {
-      if (i) await new Promise((r) => setTimeout(r, 500));
-      answer = await (await api('result', { session: link.session })).json();
-    }
+    await wait.until(
+      async () => {
+        answer = await (await api('result', { session: link.session })).json();
+        return answer.checkStatus !== 'CHECKING';
+      },
+      { what: 'a final result', timeoutMs: 45_000, detail: () => worker.output().slice(-2000) },
+    );
     assert.notEqual(answer.checkStatus, 'CHECKING');
     return { ...link, ...answer };
   }
 
   async function until<T>(what: string, read: () => Promise<T>, ok: (t: T) => boolean): Promise<T> {
-    const end = Date.now() + 45_000;
-    for (;;) {
-      const t = await read();
-      if (ok(t)) return t;
-      if (Date.now() > end) assert.fail(`timed out waiting for ${what}\n${worker.output().slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const seen = await wait.until(async () => ((t) => ok(t) && { t })(await read()), {
+      what,
+      timeoutMs: 45_000,
+      detail: () => worker.output().slice(-2000),
+    });
+    return seen.t;
   }
 
   it("a script that sets the victim's customerRef cannot rewrite the victim's record", async () => {

@@ -12,6 +12,7 @@ import { decodeJwt } from 'jose';
 import { adultDateOfBirth } from '../support/dates';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
+import * as wait from '../support/wait';
 
 const PUBLIC = 'https://kyc.example.com';
 const SHOP = 'https://shop.example';
@@ -56,13 +57,8 @@ async function assertMisconfigured(res: Response, what: string): Promise<void> {
 }
 
 async function until<T>(what: string, get: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const seen = await wait.until(async () => ((v) => v !== undefined && { v })(await get()), { what, timeoutMs: ms });
+  return seen.v;
 }
 
 describe('a deployed worker without a vendor fails closed, in workerd', () => {

@@ -6,11 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, afterEach, before, beforeEach, describe, it, mock } from 'node:test';
-import { http, HttpResponse, delay } from 'msw';
+import { http, HttpResponse } from 'msw';
 import type { Env } from '../../worker/lib/env';
 import type { OpsMessage } from '../../worker/ops/events';
 import { isOpsMessage } from '../../worker/ops/consumer';
 import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
+import { never, nextTurn, until } from '../support/wait';
 import { ENVIRONMENT_PARTNER_ID } from '../../worker/partners/partner';
 import { baseEnv, call, linkAnswer, okVendor, person, secrets, startHarness, stopHarness, VENDOR, vendor } from './harness';
 
@@ -39,8 +40,16 @@ function stack(queue: Env['EVENTS_QUEUE']) {
   return { env, store, advance: (ms: number) => mock.timers.tick(ms) };
 }
 
-/** Lets the sends that run after the answer settle. */
-const settle = () => new Promise((r) => setTimeout(r, 20));
+/**
+ * Once `q` holds the event the test waits for (the last one the step emits, a
+ * recorded fact, not a time), and one more turn of the event loop, so a send
+ * started by the same step that should not happen (a second count) is there too.
+ */
+async function settle(q: ReturnType<typeof fakeQueue>, what: string, done: (sent: OpsMessage[]) => boolean): Promise<void> {
+  await until(() => done(q.sent), { what, timeoutMs: 10_000, detail: () => JSON.stringify(q.sent.map((e) => e.type)) });
+  await nextTurn();
+}
+const sentA = (type: OpsMessage['type']) => (sent: OpsMessage[]) => sent.some((e) => e.type === type);
 const strip = ({ id: _i, at: _a, ...rest }: OpsMessage) => rest;
 
 let status = 'CHECKED_SUCCESS_CLEAR';
@@ -75,7 +84,7 @@ describe('operator events', () => {
     assert.equal(refused.headers.get('Cross-Origin-Resource-Policy'), 'same-origin', 'relaxed on the beacon only');
     const link = await call('/api/onboarding-link', { method: 'POST', json: { ...person, customerRef: CUSTOMER_REF } }, s.env);
     assert.equal(link.status, 200, link.text);
-    await settle();
+    await settle(q, 'link.created', sentA('link.created'));
     const vendorCall = q.sent.find((e) => e.type === 'vendor.call');
     assert.ok(vendorCall && vendorCall.type === 'vendor.call' && vendorCall.ms >= 0);
     assert.deepEqual(q.sent.map(strip), [
@@ -96,7 +105,7 @@ describe('operator events', () => {
     assert.equal(back.json.checkStatus, 'CHECKED_SUCCESS_CLEAR');
     // The same return read again (a reload) is not a second return.
     await call('/api/result', { method: 'POST', json: { session: link.json.session, returned: 'success' } }, s.env);
-    await settle();
+    await settle(q, 'verification.final', sentA('verification.final'));
     assert.deepEqual(
       q.sent.map(strip).map((e) => ('ms' in e ? { ...e, ms: 0 } : e)),
       [
@@ -116,7 +125,7 @@ describe('operator events', () => {
     status = 'CHECKING';
     const link = await call('/api/onboarding-link', { method: 'POST', json: { ...person, sendSMS: true } }, s.env);
     assert.equal(link.status, 200, link.text);
-    await settle();
+    await settle(q, 'link.created', sentA('link.created'));
     assert.ok(q.sent.some((e) => e.type === 'link.created' && e.channel === 'sms'));
     q.sent.length = 0;
 
@@ -128,7 +137,7 @@ describe('operator events', () => {
     await s.store.runDueAlarms();
     vendor(
       http.post(RESULT, async () => {
-        await delay(1000); // KYC_TIMEOUT_MS is 300
+        await never(); // KYC_TIMEOUT_MS is 300
         return HttpResponse.json({ checkStatus: 'CHECKING' });
       }),
     );
@@ -141,7 +150,11 @@ describe('operator events', () => {
     vendor(http.post(RESULT, () => HttpResponse.json({ checkStatus: 'CHECKING' })));
     s.advance(2 * 60 * 60 * 1000);
     await s.store.runDueAlarms();
-    await settle();
+    await settle(
+      q,
+      'five vendor calls and the expiry',
+      (sent) => sent.filter((e) => e.type === 'vendor.call').length >= 5 && sentA('verification.expired')(sent),
+    );
     assert.deepEqual(
       q.sent.filter((e) => e.type === 'vendor.call').map((e) => (e.type === 'vendor.call' ? e.outcome : '')),
       ['5xx', '4xx', 'timeout', 'network', 'ok'],
@@ -158,7 +171,7 @@ describe('operator events', () => {
     assert.equal(link.status, 200, link.text);
     await s.store.logic(link.json.verificationId).execute({ type: 'cancel' });
     await s.store.logic(link.json.verificationId).execute({ type: 'cancel' }); // already canceled: nothing more
-    await settle();
+    await settle(q, 'verification.canceled', sentA('verification.canceled'));
     assert.deepEqual(q.sent.filter((e) => e.type.startsWith('verification.')).map(strip), [
       { type: 'verification.canceled', partnerId: ENVIRONMENT_PARTNER_ID },
     ]);

@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
+import * as wait from '../support/wait';
 
 type Funnel = {
   from: string;
@@ -19,13 +20,13 @@ type Funnel = {
 };
 
 async function until<T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, w?: MiniflareWorker, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (ok(v)) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}: ${JSON.stringify(v)}\n${w?.output().slice(-2000) ?? ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  let last: T | undefined;
+  const seen = await wait.until(async () => ((last = await get()), ok(last) && { last }), {
+    what,
+    timeoutMs: ms,
+    detail: () => `${JSON.stringify(last)}\n${w?.output().slice(-2000) ?? ''}`,
+  });
+  return seen.last;
 }
 
 describe('ops in workerd (local sandbox: open on loopback)', () => {

@@ -14,6 +14,7 @@ import { adultDateOfBirth } from '../support/dates';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { ROOT, startWorker, type RunningWorker } from '../support/wrangler';
 import { isoInstantAfter } from '../support/dates';
+import { until } from '../support/wait';
 
 const ORIGIN = 'https://cli-partner.example';
 const OLD_KEY = 'cli-vendor-key-OLD-4Jr8';
@@ -73,12 +74,7 @@ function link(): Promise<Response> {
 
 /** Polls until `pass` holds (a change reaches the worker within PARTNERS_CACHE_SECONDS). */
 async function eventually(what: string, pass: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + (CACHE_SECONDS + 10) * 1000;
-  while (Date.now() < deadline) {
-    if (await pass()) return;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  assert.fail(`${what}: not within the bound`);
+  await until(pass, { what: `${what} (within PARTNERS_CACHE_SECONDS)`, timeoutMs: (CACHE_SECONDS + 10) * 1000 });
 }
 
 before(async () => {

@@ -16,6 +16,7 @@ import { buildRecord, writeRecord, type RegistryStore } from '../../worker/partn
 import { DEV_SEALING_KEY, publicJwk } from '../../worker/partners/sealing';
 import { adultDateOfBirth, realNow } from '../support/dates';
 import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
+import * as wait from '../support/wait';
 
 const secretOf = () => `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64')}`;
 const PARTNERS = {
@@ -92,13 +93,12 @@ function post(path: string, origin: string, body: unknown): Promise<Response> {
 }
 
 async function until<T>(what: string, get: () => Promise<T | undefined> | T | undefined, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}\n${worker.logs.slice(-20).join('\n')}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const seen = await wait.until(async () => ((v) => v !== undefined && { v })(await get()), {
+    what,
+    timeoutMs: ms,
+    detail: () => worker.logs.slice(-20).join('\n'),
+  });
+  return seen.v;
 }
 
 describe('trusted outcomes per partner, in workerd', () => {

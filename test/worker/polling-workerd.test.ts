@@ -17,6 +17,7 @@ import { realNow } from '../support/dates';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { startMiniflareWorker, verificationObject, type MiniflareWorker } from '../support/miniflare-worker';
 import { flat } from '../support/state-view';
+import { until } from '../support/wait';
 
 const LINK_SECONDS = 40;
 const POLL = 5;
@@ -91,12 +92,7 @@ function abandoned(entityId: string, age: number, idlePolls: number, lastPolledA
 /** The record once `done` holds: the alarm the runtime runs has run (a bounded look, not a wait for the schedule). */
 async function settled(object: Awaited<ReturnType<typeof objectOf>>, done: (v: Verification) => boolean): Promise<Verification> {
   // Bounded by 30 s of real time, not a count of looks: a busy machine runs the alarm late, never wrongly.
-  for (const until = Date.now() + 30_000; Date.now() < until;) {
-    const v = (await object.execute({ type: 'read' }))!;
-    if (done(v)) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('the alarm did not run');
+  return until(async () => ((v) => done(v) && v)((await object.execute({ type: 'read' }))!), { what: 'the alarm to run', timeoutMs: 30_000 });
 }
 
 describe('polling budget in workerd (short link)', () => {

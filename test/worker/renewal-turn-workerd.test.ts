@@ -29,6 +29,8 @@ before(async () => {
     res.setHeader('Content-Type', 'application/json');
     if (req.path.startsWith('/idv/v2/idvalidate/onboarding-url')) {
       const n = checks.push(`chk-${checks.length + 1}`);
+      // Why a fixed time: the object's renewal turn is invisible from outside (held in memory), so the vendor keeps
+      // the new link open a moment, long enough for the other request to reach it too were it not held back.
       await new Promise((r) => setTimeout(r, 100)); // both new links under way together, were they allowed to be
       res.end(
         JSON.stringify({

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { adultDateOfBirth } from '../support/dates';
 import { ROOT, startWorker, type RunningWorker } from '../support/wrangler';
+import { until } from '../support/wait';
 import { sandboxCommand, UsageError } from '../../scripts/sandbox';
 
 const SECRET = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64')}`;
@@ -100,12 +101,11 @@ function cli(...args: string[]) {
 }
 
 async function webhookFor(id: string): Promise<{ type: string; data: Record<string, unknown> }> {
-  const end = Date.now() + 45_000;
-  while (!received.get(id)?.length) {
-    if (Date.now() > end) assert.fail(`no signed webhook for ${id}\n${worker.output().slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return received.get(id)![0]!;
+  return until(() => received.get(id)?.[0], {
+    what: `a signed webhook for ${id}`,
+    timeoutMs: 45_000,
+    detail: () => worker.output().slice(-3000),
+  });
 }
 
 describe('npm run sandbox: outcomes on demand, in workerd', () => {

@@ -23,6 +23,7 @@ import { Webhook } from 'standardwebhooks';
 import { newServerKey } from '../../worker/server-api/keys';
 import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
 import { freePort } from '../support/wrangler';
+import { until } from '../support/wait';
 
 const SECRET = `whsec_${Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString('base64')}`;
 const KEY = newServerKey('test');
@@ -35,7 +36,6 @@ interface Hit {
 /** What the receiver answers each verification's attempts: a status and headers per attempt (then 200). */
 const plans = new Map<string, { status: number; headers?: Record<string, string> }[]>();
 const hits: Hit[] = [];
-const waiters: (() => void)[] = [];
 let receiver: Server;
 
 before(async () => {
@@ -59,7 +59,6 @@ before(async () => {
       const n = hits.filter((h) => h.body.data.verificationId === body.data.verificationId).length;
       const plan = plans.get(body.data.verificationId)?.[n - 1] ?? { status: 200 };
       res.writeHead(plan.status, plan.headers ?? {}).end();
-      for (const w of waiters.splice(0)) w();
     });
   });
   await new Promise<void>((ok) => receiver.listen(0, '127.0.0.1', ok));
@@ -73,16 +72,12 @@ const hooksUrl = () => `http://127.0.0.1:${(receiver.address() as AddressInfo).p
 const hitsOf = (vid: string) => hits.filter((h) => h.body.data.verificationId === vid);
 
 /** Resolves once `vid` has `count` attempts at the receiver (an event the test waits on, never a fixed time). */
-async function attempts(vid: string, count: number, withinMs = 20_000): Promise<Hit[]> {
-  const deadline = Date.now() + withinMs;
-  while (hitsOf(vid).length < count) {
-    if (Date.now() > deadline) assert.fail(`${vid}: ${hitsOf(vid).length} attempt(s) within ${withinMs} ms, expected ${count}`);
-    await new Promise<void>((ok) => {
-      waiters.push(ok);
-      setTimeout(ok, 250).unref();
-    });
-  }
-  return hitsOf(vid);
+function attempts(vid: string, count: number, withinMs = 20_000): Promise<Hit[]> {
+  return until(() => hitsOf(vid).length >= count && hitsOf(vid), {
+    what: `${count} attempt(s) for ${vid}`,
+    timeoutMs: withinMs,
+    detail: () => `${hitsOf(vid).length} attempt(s) arrived`,
+  });
 }
 
 function start(vars: Record<string, string>, extra: { persist?: string; port?: number } = {}): Promise<MiniflareWorker> {
@@ -151,15 +146,11 @@ describe('the webhook outbox', () => {
       assert.equal(second.body.data.sequence, 1);
       assert.ok(second.verified, 'signed with the secret');
       // Delivered: nothing owed any more.
-      for (let i = 0; i < 40; i++) {
-        const got = (await (await v1(w, `/v1/verifications/${vid}`)).json()) as V1;
-        if (got.webhook.state === 'delivered') {
-          assert.deepEqual(got.webhook.undelivered, []);
-          return;
-        }
-        await new Promise((ok) => setTimeout(ok, 100));
-      }
-      assert.fail('the verification never recorded the delivery');
+      const got = await until(
+        async () => ((got) => got.webhook.state === 'delivered' && got)((await (await v1(w!, `/v1/verifications/${vid}`)).json()) as V1),
+        { what: 'the verification to record the delivery', timeoutMs: 20_000 },
+      );
+      assert.deepEqual(got.webhook.undelivered, []);
     } finally {
       await w?.dispose();
       rmSync(dir, { recursive: true, force: true });
@@ -172,11 +163,14 @@ describe('the webhook outbox', () => {
       const vid = await canceled(w, [{ status: 503, headers: { 'Retry-After': '0' } }]);
       await attempts(vid, 1);
       let event: NonNullable<V1['webhook']['undelivered']>[number] | undefined;
-      for (let i = 0; i < 40 && event?.state !== 'failed'; i++) {
-        const got = (await (await v1(w, `/v1/verifications/${vid}`)).json()) as V1;
-        event = got.webhook.undelivered?.[0];
-        if (event?.state !== 'failed') await new Promise((ok) => setTimeout(ok, 100));
-      }
+      await until(
+        async () => {
+          const got = (await (await v1(w, `/v1/verifications/${vid}`)).json()) as V1;
+          event = got.webhook.undelivered?.[0];
+          return event?.state === 'failed';
+        },
+        { what: 'the failed attempt recorded', timeoutMs: 20_000, detail: () => JSON.stringify(event) },
+      );
       assert.ok(event, 'the undelivered event is listed');
       assert.equal(event.state, 'failed');
       assert.equal(event.attempts, 1);

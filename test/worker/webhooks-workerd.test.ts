@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { adultDateOfBirth } from '../support/dates';
 import { startWorker, type RunningWorker } from '../support/wrangler';
+import * as wait from '../support/wait';
 
 type Reply = 200 | 410 | 429 | 500 | 'hang';
 interface Delivery {
@@ -106,11 +107,7 @@ async function completedElsewhere(reply: Reply[], i: number, customerRef: string
 }
 
 async function until(what: string, ok: () => boolean, ms = 45_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}\n${worker.output().slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await wait.until(ok, { what, timeoutMs: ms, detail: () => worker.output().slice(-3000) });
 }
 
 describe('webhooks through the queue, in workerd', () => {

@@ -8,6 +8,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { happyVendor, startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { startWorker, type RunningWorker } from '../support/wrangler';
 import { adultDateOfBirth, realNow } from '../support/dates';
+import { until } from '../support/wait';
 
 let vendor: FakeVendor;
 let worker: RunningWorker;
@@ -100,8 +101,7 @@ describe('the worker in workerd', () => {
     assert.ok(!('resultToken' in body));
     const logged = new RegExp(`"event":"vendor_mismatch","verificationId":"${link.verificationId}"`);
     // Logs arrive through wrangler: up to 15 s on a busy machine.
-    for (const until = Date.now() + 15_000; Date.now() < until && !logged.test(worker.output());)
-      await new Promise((r) => setTimeout(r, 100));
+    await until(() => logged.test(worker.output()), { what: 'the vendor_mismatch log line', detail: () => worker.output().slice(-2000) });
     assert.match(worker.output(), logged);
     // The vendor fixed: the same verification is still open, and now answers from the right entity.
     vendor.behave(happyVendor);
