@@ -56,6 +56,7 @@ export function misconfiguration(env: Env, ports: Pick<Ports, 'inProcessVendor'>
   const countryProblem = cfg.defaultCountry && defaultCountryProblem(cfg.defaultCountry);
   if (countryProblem) add('DEFAULT_COUNTRY', countryProblem);
   issues.push(...webhookSettingsProblems(env, trustedOwnOrigin(cfg, requestUrl) ?? requestUrl));
+  issues.push(...cfg.invalidSettings);
   return issues;
 }
 
