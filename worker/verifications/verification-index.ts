@@ -11,6 +11,25 @@
 import type { Verification } from './verification';
 import { lifecycle } from './lifecycle';
 
+/**
+ * A missed index write (D1 unreachable, a table renamed or not migrated yet)
+ * is owed: the verification's alarm writes its row again, 5 s after the first
+ * failure, doubling to 5 minutes, until it lands (the Durable Object keeps
+ * this in its storage, so a restart does not forget it).
+ */
+export interface IndexOwed {
+  at: number;
+  failures: number;
+}
+export const INDEX_RETRY_MS = 5_000;
+export const INDEX_RETRY_MAX_MS = 5 * 60_000;
+
+/** The owed write after one more failure at `now`. */
+export function indexOwedAfter(owed: IndexOwed | undefined, now: number): IndexOwed {
+  const failures = (owed?.failures ?? 0) + 1;
+  return { failures, at: now + Math.min(INDEX_RETRY_MAX_MS, INDEX_RETRY_MS * 2 ** (failures - 1)) };
+}
+
 export interface IndexRow {
   id: string;
   partner_id: string;
