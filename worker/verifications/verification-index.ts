@@ -127,18 +127,24 @@ export async function deleteIndex(db: D1Database, id: string): Promise<void> {
   ]);
 }
 
-/** Which of `entityIds` one of this partner's verifications holds. */
+/** Entity keys per owner query: D1 binds at most 100 parameters a statement (the partner id is one). */
+export const OWNER_QUERY_KEYS = 90;
+
+/** Which of `entityIds` one of this partner's verifications holds (any number: asked OWNER_QUERY_KEYS at a time). */
 export async function ownedEntities(db: D1Database, partnerId: string, entityIds: readonly string[]): Promise<Set<string>> {
-  if (entityIds.length === 0) return new Set();
   const keys = new Map<string, string>();
   for (const id of entityIds) keys.set(await entityKey(id), id);
-  const { results } = await db
-    .prepare(
-      `SELECT DISTINCT entity_key FROM entity_owners WHERE partner_id = ? AND entity_key IN (${[...keys.keys()].map(() => '?').join(', ')})`,
-    )
-    .bind(partnerId, ...keys.keys())
-    .all<{ entity_key: string }>();
-  return new Set(results.map((r) => keys.get(r.entity_key)!));
+  const all = [...keys.keys()];
+  const owned = new Set<string>();
+  for (let i = 0; i < all.length; i += OWNER_QUERY_KEYS) {
+    const chunk = all.slice(i, i + OWNER_QUERY_KEYS);
+    const { results } = await db
+      .prepare(`SELECT DISTINCT entity_key FROM entity_owners WHERE partner_id = ? AND entity_key IN (${chunk.map(() => '?').join(', ')})`)
+      .bind(partnerId, ...chunk)
+      .all<{ entity_key: string }>();
+    for (const r of results) owned.add(keys.get(r.entity_key)!);
+  }
+  return owned;
 }
 
 export interface ListFilter {
