@@ -16,6 +16,8 @@ import type { Env } from './lib/env';
 import { isLoopbackHost, normaliseOrigin } from './lib/origins';
 import type { PollSchedule } from './verifications/poll-schedule';
 import type { LifecycleSettings } from './verifications/lifecycle';
+import type { Issue } from './lib/errors';
+import { settingRangeProblems } from './middleware/setting-ranges';
 
 export interface Config {
   vendor: {
@@ -78,6 +80,8 @@ export interface Config {
   opsAccess: { teamDomain: string | undefined; aud: string | undefined };
   /** LISTEN_HOST: where `npm start` says the local stack listens (anything but loopback opens nothing without credentials). */
   listenHost: string | undefined;
+  /** Number settings and PARTNER_SERVER_KEYS outside their range (middleware/setting-ranges.ts): the configuration guard refuses them. */
+  invalidSettings: Issue[];
 }
 
 export interface OperatorSettings {
@@ -264,6 +268,7 @@ export function readConfig(env: Env): Config {
     turnstileVerifyUrl: env.TURNSTILE_VERIFY_URL || DEFAULT_TURNSTILE_VERIFY_URL,
     opsAccess: { teamDomain: trimmed(env.OPS_ACCESS_TEAM_DOMAIN), aud: trimmed(env.OPS_ACCESS_AUD) },
     listenHost: trimmed(env.LISTEN_HOST),
+    invalidSettings: settingRangeProblems(env as unknown as Record<string, unknown>, !sandbox),
   };
 }
 

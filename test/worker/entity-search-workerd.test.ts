@@ -99,7 +99,7 @@ async function linked(name: Name, extra: Record<string, unknown> = {}): Promise<
   return { verificationId, entityId: read.entityId };
 }
 
-const CRITERIA = { name: { familyName: FAMILY, givenName: 'Ada' } };
+const CRITERIA = { name: { familyName: FAMILY, givenName: 'Ada' }, dateOfBirth: { dateOfBirth: PERSON.dateOfBirth } };
 let alphas: { verificationId: string; entityId: string };
 
 describe('POST /v1/entities/search', () => {
@@ -126,13 +126,18 @@ describe('POST /v1/entities/search', () => {
     assert.equal(hit.entity, undefined);
   });
 
-  it("another partner on the same vendor account gets the id and confidence, never the person (the worker's owner check, not the vendor's)", async () => {
+  it("another partner on the same vendor account gets nothing of it, not even the id and confidence (the worker's owner check, not the vendor's)", async () => {
     const answer = await search('gamma', CRITERIA);
-    const hit = answer.results.find((r) => r.entityId === alphas.entityId);
-    assert.ok(hit, 'the vendor shows the shared account the entity');
-    assert.equal(typeof hit.confidence, 'number');
-    assert.equal(hit.entity, undefined);
+    assert.ok(!answer.results.some((r) => r.entityId === alphas.entityId), JSON.stringify(answer));
     assert.ok(!JSON.stringify(answer).includes(FAMILY), 'no personal data in the answer');
+    assert.equal(answer.totalEntitiesMatched, answer.results.length, 'nor the count of what was left out');
+  });
+
+  it("the owner's own redacted match is left out", async () => {
+    const mine = await linked('alpha');
+    assert.ok((await search('alpha', CRITERIA)).results.some((r) => r.entityId === mine.entityId));
+    assert.equal((await v1('alpha', `/v1/verifications/${mine.verificationId}/redact`, {})).status, 200);
+    assert.ok(!(await search('alpha', CRITERIA)).results.some((r) => r.entityId === mine.entityId));
   });
 
   it("a partner with its own vendor account sees nothing of the other's person", async () => {
@@ -142,11 +147,18 @@ describe('POST /v1/entities/search', () => {
   });
 
   it('criteria below the minimum are a 400 naming what is missing', async () => {
+    const dob = { dateOfBirth: PERSON.dateOfBirth };
     const cases: [unknown, string[]][] = [
-      [{ name: { familyName: FAMILY } }, ['name.givenName', 'identityDocs']],
-      [{ name: { givenName: 'Ada' } }, ['name.familyName']],
-      [{ name: { familyName: FAMILY }, identityDocs: [{ idType: 'PASSPORT', country: 'AUS' }] }, ['name.givenName', 'identityDocs']],
-      [{ dateOfBirth: { dateOfBirth: PERSON.dateOfBirth } }, ['name.familyName', 'name.givenName', 'identityDocs']],
+      [{ name: { familyName: FAMILY } }, ['name.givenName', 'dateOfBirth', 'identityDocs']],
+      [{ name: { givenName: 'Ada' }, dateOfBirth: dob }, ['name.familyName']],
+      [
+        { name: { familyName: FAMILY }, identityDocs: [{ idType: 'PASSPORT', country: 'AUS' }] },
+        ['name.givenName', 'dateOfBirth', 'identityDocs'],
+      ],
+      [{ dateOfBirth: dob }, ['name.familyName', 'name.givenName', 'identityDocs']],
+      // Names are not enumerated letter by letter, nor searched without a date of birth.
+      [{ name: { familyName: 'S', givenName: 'A' }, dateOfBirth: dob }, ['name.familyName', 'name.givenName', 'identityDocs']],
+      [{ name: { familyName: FAMILY, givenName: 'Ada' } }, ['dateOfBirth', 'identityDocs']],
     ];
     for (const [criteria, fields] of cases) {
       const res = await v1('alpha', '/v1/entities/search', criteria);

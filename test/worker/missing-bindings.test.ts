@@ -11,6 +11,7 @@ import { enforce } from '../../worker/lib/limits';
 import { nodeEnv } from '../support/node-env';
 import { twinsFor, useNodeTwins } from '../support/node-twins';
 import { newSigningJwk } from '../support/signing-keys';
+import type { Env } from '../../worker/lib/env';
 
 const misconfigured = (binding: string) => ({
   status: 500,
@@ -66,6 +67,43 @@ describe('rate limits without their binding', () => {
   it('name RL_SMS, RL_IP_48 and RL_SERVER_KEY the same way', async () => {
     for (const name of ['RL_SMS', 'RL_IP_48', 'RL_SERVER_KEY'] as const) {
       await assert.rejects(enforce(nodeEnv({ [name]: undefined }), name, 'k', 'requests'), misconfigured(name));
+    }
+  });
+});
+
+describe('the index (D1) without its binding', () => {
+  it('is 500 MISCONFIGURED naming DB on ruok, the link route and /v1, wherever verifications are Durable Objects', async () => {
+    // VERIFICATIONS bound (as in every deployment), DB not: the verifications served would never be listed.
+    const env = useNodeTwins(
+      nodeEnv({
+        KYC_BASE_URL: 'https://vendor.test',
+        KYC_API_KEY: 'test-api-key',
+        KYC_CUSTOMER_ID: 'cust-1',
+        SESSION_SECRET: 'test-session-secret-0123456789-abcdef',
+        PUBLIC_ORIGIN: 'https://kyc.example.com',
+        RESULT_SIGNING_KEYS: JSON.stringify([await newSigningJwk('k-1')]),
+        ALLOWED_ORIGINS: 'https://partner.example',
+        VERIFICATIONS: Object.create(null) as Env['VERIFICATIONS'], // bound: only its presence is asked
+        DB: undefined,
+      }),
+    );
+    const app = createApp({ ports: twinsFor });
+    for (const [path, init] of [
+      ['/api/ruok', {}],
+      [
+        '/api/onboarding-link',
+        { method: 'POST', headers: { Origin: 'https://partner.example', 'Content-Type': 'application/json' }, body: '{}' },
+      ],
+      ['/v1/verifications', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"customerRef":"a"}' }],
+    ] as const) {
+      const res = await app.request(`https://kyc.example.com${path}`, init, env);
+      const body = (await res.json()) as { errorCode: string; issues: { issueLocation: string; issue: string }[] };
+      assert.equal(res.status, 500, `${path}: ${JSON.stringify(body)}`);
+      assert.equal(body.errorCode, 'MISCONFIGURED');
+      assert.ok(
+        body.issues.some((i) => i.issueLocation === 'DB' && /not bound/.test(i.issue)),
+        `${path}: ${JSON.stringify(body.issues)}`,
+      );
     }
   });
 });

@@ -2,8 +2,9 @@
  * The outbox's rules (worker/verifications/webhook-outbox.ts) on a clock the
  * test controls: sequence numbers only grow and live in the body, a
  * redelivery reuses its entry, `Retry-After` never shortens the schedule, a
- * report is counted once, an unreported hand-off is handed off again and a
- * consumer that never reports cannot keep an event alive forever.
+ * report is counted once, an unreported hand-off is handed off again, and
+ * only a real attempt counts toward the schedule: a queue that refuses, or a
+ * consumer that never reports, never makes an event dead.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -14,6 +15,7 @@ import {
   handOff,
   nextDueAt,
   redacted,
+  refused,
   reported,
   retryWaitSeconds,
   undelivered,
@@ -83,11 +85,49 @@ describe('the webhook outbox', () => {
     const last = reported(o, 1, 3, { kind: 'failed', status: 500 }, T0, policy)!;
     assert.equal(last.result, 'dead');
     assert.equal(nextDueAt(last.entries), undefined);
-    // A consumer that never reports: dead after the attempts and a few lost hand-offs.
+  });
+
+  it('a queue that refuses every send for ten minutes, then accepts: the event is delivered, and only the real attempt counts', () => {
+    const defaults = { schedule: [60, 300, 1800, 7200, 21600, 43200, 86400, 86400, 86400], maxAttempts: 10 };
+    let o = added([], event('verification.completed'), T0);
+    let t = T0;
+    let handOffs = 0;
+    // The Durable Object's loop: the alarm at the next due time, every hand-off refused.
+    while (t < T0 + 10 * 60_000) {
+      const h = handOff(o, t, defaults);
+      for (const e of h.due) {
+        handOffs++;
+        o = refused(h.entries, e.sequence, t);
+      }
+      if (!h.due.length) o = h.entries;
+      t = nextDueAt(o)!;
+    }
+    assert.ok(handOffs >= 5, `refused ${handOffs} times`);
+    assert.equal(o[0]!.state, 'queued', 'still owed after the outage');
+    assert.equal(o[0]!.attempts, 0);
+    assert.ok(nextDueAt(o)! - T0 <= 10 * 60_000 + ACK_WINDOW_MS, 'handed off again within minutes of the queue coming back');
+    // The queue is back: the next hand-off reaches the consumer, whose first attempt delivers it.
+    const h = handOff(o, nextDueAt(o)!, defaults);
+    assert.equal(h.due.length, 1);
+    const r = reported(h.entries, 1, h.due[0]!.attempts + 1, { kind: 'delivered', status: 200 }, nextDueAt(o)!, defaults)!;
+    assert.equal(r.result, 'delivered');
+    assert.equal(r.entry.attempts, 1, 'one real attempt; the refused hand-offs are not attempts');
+    assert.equal(r.entry.refusals, undefined);
+  });
+
+  it('a consumer that never reports (a crash loop, a backlog) for a day: still owed, then its attempts are the whole schedule', () => {
     let silent = added([], event('verification.completed'), T0);
     let t = T0;
-    for (let i = 0; i < 20; i++, t += ACK_WINDOW_MS) silent = handOff(silent, t, policy).entries;
-    assert.equal(silent[0]!.state, 'dead');
+    for (let i = 0; i < (24 * 3600_000) / ACK_WINDOW_MS; i++, t += ACK_WINDOW_MS) silent = handOff(silent, t, policy).entries;
+    assert.equal(silent[0]!.state, 'queued');
+    assert.equal(silent[0]!.attempts, 0);
+    assert.ok(silent[0]!.sends > policy.maxAttempts + 3, 'many hand-offs, none of them an attempt');
+    // The consumer recovers: every attempt of the schedule is still to come.
+    let o = reported(silent, 1, 1, { kind: 'failed', status: 500 }, t, policy)!;
+    assert.equal(o.result, 'retry');
+    o = reported(o.entries, 1, 2, { kind: 'failed', status: 500 }, t, policy)!;
+    assert.equal(o.result, 'retry');
+    assert.equal(reported(o.entries, 1, 3, { kind: 'failed', status: 500 }, t, policy)!.result, 'dead');
   });
 
   it('forgets the reference and the entity in every kept body on redaction', () => {

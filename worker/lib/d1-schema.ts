@@ -5,7 +5,8 @@
  * log line saying the same), never a bare `INTERNAL_ERROR`.
  */
 import { log } from './log';
-import { ApiError } from './errors';
+import { ApiError, type Issue } from './errors';
+import { bindingIfAny, type Env } from './env';
 
 /** Each table, and the migration (migrations/) that makes it: test/worker/d1-schema.test.ts checks it against the files. */
 export const TABLE_MIGRATIONS: Readonly<Record<string, string>> = {
@@ -41,4 +42,52 @@ export function schemaError(err: unknown, requestId: string | undefined): ApiErr
     'MISCONFIGURED',
     `The D1 database (DB) is not migrated: apply migrations/${migration} (${APPLY}, or npm run deploy).`,
   );
+}
+
+/** A column each migration after the tables' adds (table.column → migration): the probe asks for it. */
+export const COLUMN_MIGRATIONS: Readonly<Record<string, string>> = {
+  'verifications.attempts': '0004_verification_attempts.sql',
+};
+
+/** Whether this isolate found its D1 migrated (an isolate serves one deployment, and a schema does not go back). */
+// eslint-disable-next-line registries/no-dependency-registry -- a cache of one probe's success, so each request does not ask D1 again
+let migrated = false;
+
+/**
+ * The migration a D1 still needs, or undefined when every table and column the
+ * code uses is there: one batch of `SELECT … LIMIT 0`, oldest migration first,
+ * run until it passes once in this isolate (then remembered).
+ */
+export async function pendingMigration(db: D1Database): Promise<string | undefined> {
+  if (migrated) return undefined;
+  const probes = [
+    ...Object.keys(TABLE_MIGRATIONS).map((table) => `SELECT 1 FROM ${table} LIMIT 0`),
+    ...Object.keys(COLUMN_MIGRATIONS).map((c) => `SELECT ${c.split('.')[1]!} FROM ${c.split('.')[0]!} LIMIT 0`),
+  ];
+  try {
+    await db.batch(probes.map((sql) => db.prepare(sql)));
+  } catch (err) {
+    const migration = missingMigration(err);
+    if (migration) return migration;
+    throw err;
+  }
+  migrated = true;
+  return undefined;
+}
+
+/**
+ * What keeps the index (D1, binding `DB`) from being written, as the
+ * configuration guard's issues: no `DB` binding where verifications are
+ * Durable Objects (a node test's in-memory twin has no index), or a D1 the
+ * migrations were not applied to. Before, such a deployment answered every
+ * route but the list, and the verifications it served were never listed.
+ */
+export async function indexProblems(env: Env): Promise<Issue[]> {
+  if (!bindingIfAny(env, 'VERIFICATIONS')) return [];
+  const db = bindingIfAny(env, 'DB');
+  if (!db) return [{ issueLocation: 'DB', issue: 'is not bound: the index of verifications (D1, migrations/) needs it' }];
+  const migration = await pendingMigration(db);
+  if (!migration) return [];
+  log.error('d1_not_migrated', { migration: `migrations/${migration}`, fix: APPLY });
+  return [{ issueLocation: 'DB', issue: `is not migrated: apply migrations/${migration} (${APPLY}, or npm run deploy)` }];
 }

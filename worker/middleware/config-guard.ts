@@ -21,6 +21,7 @@ import { isLoopbackHost } from '../lib/origins';
 import { configuredKeyJwks } from '../verifications/signing-keys';
 import type { Ports } from '../ports';
 import { webhookSettingsProblems } from './webhook-settings';
+import { indexProblems } from '../lib/d1-schema';
 
 const NOT_SET = 'is not set';
 
@@ -56,6 +57,7 @@ export function misconfiguration(env: Env, ports: Pick<Ports, 'inProcessVendor'>
   const countryProblem = cfg.defaultCountry && defaultCountryProblem(cfg.defaultCountry);
   if (countryProblem) add('DEFAULT_COUNTRY', countryProblem);
   issues.push(...webhookSettingsProblems(env, trustedOwnOrigin(cfg, requestUrl) ?? requestUrl));
+  issues.push(...cfg.invalidSettings);
   return issues;
 }
 
@@ -65,9 +67,9 @@ export function misconfigured(issues: Issue[]): ApiError {
   return new ApiError(500, 'MISCONFIGURED', `The service is misconfigured (${names}). The operator has to fix its settings.`, issues);
 }
 
-/** Mount before the routes of /api and /v1: `app.use('/v1/*', configGuard)`. */
+/** Mount before the routes of /api and /v1: `app.use('/v1/*', configGuard)`. The index (D1) is checked too: every route may write it. */
 export const configGuard = createMiddleware<AppEnv>(async (c, next) => {
-  const issues = misconfiguration(c.env, c.var.ports, c.var.config, c.req.url);
+  const issues = [...misconfiguration(c.env, c.var.ports, c.var.config, c.req.url), ...(await indexProblems(c.env))];
   if (issues.length) {
     c.set(
       'missing',

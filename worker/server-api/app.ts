@@ -203,62 +203,72 @@ function indexDb(c: Context<AppEnv>): D1Database {
   return db;
 }
 
-/** The spec's minimum search criteria: a family name with a given name, or with one whole identity document. */
+/** Results a search answers at most (and asks the vendor for unless the caller asks for fewer). */
+export const SEARCH_RESULT_LIMIT = 50;
+/** The fewest characters a name in search criteria may have: a one-letter name matches too many people to be a search. */
+export const SEARCH_NAME_MIN = 2;
+
+/**
+ * The minimum search criteria: the spec's (a family name with a given name,
+ * or with one whole identity document), each name at least SEARCH_NAME_MIN
+ * characters, and a given name only with a date of birth (or a document): so
+ * names cannot be enumerated letter by letter.
+ */
 function minimumCriteria(body: EntitySearchRequest): void {
-  const filled = (s: string | undefined) => Boolean(s?.trim());
+  const filled = (s: string | undefined) => (s?.trim().length ?? 0) >= SEARCH_NAME_MIN;
   const family = filled(body.name?.familyName);
   const given = filled(body.name?.givenName);
+  const born = Boolean(body.dateOfBirth?.dateOfBirth?.trim());
   const document = (body.identityDocs ?? []).some((d) => filled(d.idType) && filled(d.country) && filled(d.idNumber));
-  if (family && (given || document)) return;
+  if (family && (document || (given && born))) return;
+  const short = ` (at least ${SEARCH_NAME_MIN} characters)`;
   throw new ApiError(400, 'VALIDATION_FAILED', 'The minimum search criteria are not met.', [
-    ...(family ? [] : [{ issue: 'is required', issueLocation: 'name.familyName' }]),
-    ...(given || document
+    ...(family ? [] : [{ issue: `is required${short}`, issueLocation: 'name.familyName' }]),
+    ...(document || (given && born)
       ? []
       : [
-          { issue: 'is required without a document', issueLocation: 'name.givenName' },
-          { issue: 'needs idType, country and idNumber without name.givenName', issueLocation: 'identityDocs' },
+          ...(given ? [] : [{ issue: `is required without a document${short}`, issueLocation: 'name.givenName' }]),
+          ...(born ? [] : [{ issue: 'is required with a given name, without a document', issueLocation: 'dateOfBirth' }]),
+          { issue: 'needs idType, country and idNumber without name.givenName and dateOfBirth', issueLocation: 'identityDocs' },
         ]),
   ]);
 }
 
 // The vendor's search under this partner's own vendor account (its child ID): never `child` (other accounts'
-// entities) nor `searchType`. The vendor's own visibility is not trusted alone: an entity is shown only when one
-// of this partner's verifications holds it (the index's entity_owners). Neither the criteria nor the answer is
-// logged or kept.
+// entities) nor `searchType`. The vendor's own visibility is not trusted alone: only entities one of this
+// partner's verifications holds are answered at all (the index's entity_owners; a redaction forgets its owner
+// row): another partner's match, even its id and confidence, is left out (that a person is known elsewhere is
+// itself personal), and so is the count of what was left out. At most SEARCH_RESULT_LIMIT results. Neither the
+// criteria nor the answer is logged or kept.
 serve(serverApi, routes.searchEntities, async (c, { query: q }) => {
   const partner = c.get('partner')!;
   const { data: body } = await readJson(c, EntitySearchRequest);
   minimumCriteria(body);
   const onlyIds = q.onlyEntityIds === 'true';
+  const limit = Math.min(q.resultLimit ?? SEARCH_RESULT_LIMIT, SEARCH_RESULT_LIMIT);
   let answer;
   try {
     // The minimum criteria held, so the family name is there; a document without idType only scores nothing.
-    answer = await vendorFor(c, partner).search(body as Entity, {
-      ...(onlyIds ? { onlyEntityIds: true } : {}),
-      ...(q.resultLimit !== undefined ? { resultLimit: q.resultLimit } : {}),
-    });
+    answer = await vendorFor(c, partner).search(body as Entity, { ...(onlyIds ? { onlyEntityIds: true } : {}), resultLimit: limit });
   } catch (err) {
     if (err instanceof VendorError) throw vendorFault(err, 'result');
     throw err;
   }
   const found = (answer.entitySearchResults ?? []).filter((r) => typeof r.entityId === 'string' && r.entityId !== '');
-  const owned = onlyIds
-    ? new Set<string>()
-    : await ownedEntities(
-        indexDb(c),
-        partner.id,
-        found.map((r) => r.entityId),
-      );
-  const results: EntitySearchResults['results'] = found.map((r) => ({
-    entityId: r.entityId,
-    ...(typeof r.confidence === 'number' ? { confidence: r.confidence } : {}),
-    ...(owned.has(r.entityId) && r.entity ? { entity: personFrom({ ...r.entity, entityId: r.entityId }) } : {}),
-  }));
-  return c.json({
-    requestId: c.get('requestId'),
-    ...(answer.totalEntitiesMatched !== undefined ? { totalEntitiesMatched: answer.totalEntitiesMatched } : {}),
-    results,
-  } satisfies EntitySearchResults);
+  const owned = await ownedEntities(
+    indexDb(c),
+    partner.id,
+    found.map((r) => r.entityId),
+  );
+  const results: EntitySearchResults['results'] = found
+    .filter((r) => owned.has(r.entityId))
+    .slice(0, limit)
+    .map((r) => ({
+      entityId: r.entityId,
+      ...(typeof r.confidence === 'number' ? { confidence: r.confidence } : {}),
+      ...(!onlyIds && r.entity ? { entity: personFrom({ ...r.entity, entityId: r.entityId }) } : {}),
+    }));
+  return c.json({ requestId: c.get('requestId'), totalEntitiesMatched: results.length, results } satisfies EntitySearchResults);
 });
 
 const idempotentCreate = idempotency({

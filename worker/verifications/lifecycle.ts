@@ -261,7 +261,7 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
     handoff = { kind: 'sms', returnSecret: r.sms.returnSecret, code: h.code, tries: h.tries };
   }
   const t = linkTimes(r.urlExpiry, now, s);
-  const { checkId: _c, token: _t, earlierChecks: _e, formKey: _key, ...rest } = v;
+  const { checkId: _c, token: _t, earlierChecks: _e, formKey: _key, attemptCheckSeen: _seen, ...rest } = v;
   // A renewal keeps the replaced link's check askable; a next attempt is about its own link alone.
   const earlierChecks = attempt ? [] : withCheck(v.earlierChecks ?? [], r.replacedCheck);
   // A next attempt's values are new: its own form key (or none) replaces the earlier one.
@@ -355,9 +355,29 @@ export const aboutEntity = (a: VendorAnswer, entityId: string) =>
 export function answered(v: Verification, a: VendorAnswer, entityId: string, now: number): Verification | undefined {
   if (!isOpen(v) || v.entityId !== entityId || !aboutEntity(a, entityId)) return undefined;
   const polled: Verification = { ...v, failedPolls: 0, vendorAnsweredAt: now };
-  const earlier = a.checkId !== undefined && (v.attempts ?? []).some((x) => x.checkId === a.checkId);
-  if (a.checkStatus === CHECKING || !a.checkStatus || earlier || requiresInput(v)) return polled;
+  if (requiresInput(v)) return polled;
+  if (a.checkStatus === CHECKING || !a.checkStatus) {
+    // The newest check is not finished: from now on a final answer is this attempt's own.
+    return v.attempts?.length && !v.attemptCheckSeen ? { ...polled, attemptCheckSeen: true } : polled;
+  }
+  if (!ownAttemptAnswer(v, a)) return polled;
   return attemptEnded(polled, a.checkStatus, now, a.checkId);
+}
+
+/**
+ * Whether a final answer belongs to the attempt now open (DESIGN "Attempts
+ * belong to their own check"). One naming a check belongs to it unless that
+ * check ended an earlier attempt. One naming no check, in a next attempt, is
+ * this attempt's only when the vendor made it after this attempt's link: it
+ * has said the newest check was not finished since (`attemptCheckSeen`), or
+ * it answers a status the previous attempt did not end with (the previous
+ * check, still reported as the entity's newest, says what it said before).
+ */
+export function ownAttemptAnswer(v: Verification, a: VendorAnswer): boolean {
+  const attempts = v.attempts ?? [];
+  if (a.checkId !== undefined) return !attempts.some((x) => x.checkId === a.checkId);
+  const previous = attempts.at(-1);
+  return previous === undefined || v.attemptCheckSeen === true || a.checkStatus !== previous.checkStatus;
 }
 
 /**

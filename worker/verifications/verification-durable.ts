@@ -10,7 +10,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import { releaseHolds } from '../lib/allowances';
 import { bindingIfAny, type Env } from '../lib/env';
-import { deleteIndex, entityKey, indexRow, rowKey, writeIndex } from './verification-index';
+import { deleteIndex, entityKey, indexOwedAfter, indexRow, rowKey, writeIndex, type IndexOwed } from './verification-index';
 import { config } from '../config';
 import type { StoredVerification, Verification } from './verification';
 import { fromStored } from './lifecycle';
@@ -100,15 +100,18 @@ export class VerificationObject extends DurableObject<Env> {
   private logicAlarmAt: number | undefined;
   /** The record to index once the call is done. */
   private toIndex: Verification | undefined;
+  /** A missed index write the alarm makes again (verification-index.ts `indexOwedAfter`). */
+  private indexOwed: IndexOwed | undefined;
   /** Outbox entries (by sequence) whose delivery row the console has not seen yet. */
   private readonly changed = new Set<number>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     void ctx.blockConcurrencyWhile(async () => {
-      const got = await ctx.storage.get<OutboxEntry[] | number>(['outbox', 'alarmAt']);
+      const got = await ctx.storage.get<OutboxEntry[] | number | IndexOwed>(['outbox', 'alarmAt', 'indexOwed']);
       this.outbox = (got.get('outbox') as OutboxEntry[] | undefined) ?? [];
       this.logicAlarmAt = got.get('alarmAt') as number | undefined;
+      this.indexOwed = got.get('indexOwed') as IndexOwed | undefined;
     });
   }
 
@@ -126,7 +129,7 @@ export class VerificationObject extends DurableObject<Env> {
 
   /** The alarm at the earlier of the logic's time and the outbox's next hand-off. */
   private async arm(): Promise<void> {
-    const times = [this.logicAlarmAt, nextDueAt(this.outbox)].filter((t): t is number => t !== undefined);
+    const times = [this.logicAlarmAt, nextDueAt(this.outbox), this.indexOwed?.at].filter((t): t is number => t !== undefined);
     if (times.length) await this.ctx.storage.setAlarm(Math.min(...times));
   }
 
@@ -212,8 +215,11 @@ export class VerificationObject extends DurableObject<Env> {
     try {
       await writeIndex(db, row, owner);
       this.indexed = key;
+      if (this.indexOwed) void this.ctx.storage.delete('indexOwed');
+      this.indexOwed = undefined;
     } catch (err) {
       this.indexFailed(v.id, err);
+      void this.ctx.storage.put('indexOwed', (this.indexOwed = indexOwedAfter(this.indexOwed, this.now())));
     }
   }
 
@@ -237,6 +243,7 @@ export class VerificationObject extends DurableObject<Env> {
   async alarm(): Promise<void> {
     await this.settle(
       (async () => {
+        if (this.indexOwed && this.now() >= this.indexOwed.at) this.toIndex ??= await this.logic.execute({ type: 'read' });
         // The logic's turn only when it asked for this time (the outbox may have woken it earlier).
         if (this.logicAlarmAt === undefined || this.now() >= this.logicAlarmAt) {
           this.logicAlarmAt = undefined;

@@ -11,6 +11,25 @@
 import type { Verification } from './verification';
 import { checkStatusOf, endedAt, lifecycle, stateAt } from './lifecycle';
 
+/**
+ * A missed index write (D1 unreachable, a table renamed or not migrated yet)
+ * is owed: the verification's alarm writes its row again, 5 s after the first
+ * failure, doubling to 5 minutes, until it lands (the Durable Object keeps
+ * this in its storage, so a restart does not forget it).
+ */
+export interface IndexOwed {
+  at: number;
+  failures: number;
+}
+export const INDEX_RETRY_MS = 5_000;
+export const INDEX_RETRY_MAX_MS = 5 * 60_000;
+
+/** The owed write after one more failure at `now`. */
+export function indexOwedAfter(owed: IndexOwed | undefined, now: number): IndexOwed {
+  const failures = (owed?.failures ?? 0) + 1;
+  return { failures, at: now + Math.min(INDEX_RETRY_MAX_MS, INDEX_RETRY_MS * 2 ** (failures - 1)) };
+}
+
 export interface IndexRow {
   id: string;
   partner_id: string;
@@ -108,18 +127,24 @@ export async function deleteIndex(db: D1Database, id: string): Promise<void> {
   ]);
 }
 
-/** Which of `entityIds` one of this partner's verifications holds. */
+/** Entity keys per owner query: D1 binds at most 100 parameters a statement (the partner id is one). */
+export const OWNER_QUERY_KEYS = 90;
+
+/** Which of `entityIds` one of this partner's verifications holds (any number: asked OWNER_QUERY_KEYS at a time). */
 export async function ownedEntities(db: D1Database, partnerId: string, entityIds: readonly string[]): Promise<Set<string>> {
-  if (entityIds.length === 0) return new Set();
   const keys = new Map<string, string>();
   for (const id of entityIds) keys.set(await entityKey(id), id);
-  const { results } = await db
-    .prepare(
-      `SELECT DISTINCT entity_key FROM entity_owners WHERE partner_id = ? AND entity_key IN (${[...keys.keys()].map(() => '?').join(', ')})`,
-    )
-    .bind(partnerId, ...keys.keys())
-    .all<{ entity_key: string }>();
-  return new Set(results.map((r) => keys.get(r.entity_key)!));
+  const all = [...keys.keys()];
+  const owned = new Set<string>();
+  for (let i = 0; i < all.length; i += OWNER_QUERY_KEYS) {
+    const chunk = all.slice(i, i + OWNER_QUERY_KEYS);
+    const { results } = await db
+      .prepare(`SELECT DISTINCT entity_key FROM entity_owners WHERE partner_id = ? AND entity_key IN (${chunk.map(() => '?').join(', ')})`)
+      .bind(partnerId, ...chunk)
+      .all<{ entity_key: string }>();
+    for (const r of results) owned.add(keys.get(r.entity_key)!);
+  }
+  return owned;
 }
 
 export interface ListFilter {

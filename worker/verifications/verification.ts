@@ -84,6 +84,13 @@ export interface Verification {
   attempts?: Attempt[];
   /** Attempts allowed (1–3; default 2): the partner's setting or the `/v1` create's. */
   maxAttempts?: number;
+  /**
+   * A next attempt only: the vendor has said its newest check is not finished
+   * since this attempt's link was made, so a final answer naming no check is
+   * this attempt's own (and not the previous attempt's, still reported as the
+   * newest until the person begins). Cleared by the next attempt's link.
+   */
+  attemptCheckSeen?: true;
   /** When the vendor last answered a poll about this entity (expiry knows whether it answered after the deadline). */
   vendorAnsweredAt?: number;
   /** The last webhook event it caused: what a redelivery sends. */

@@ -123,33 +123,86 @@ export async function handleWebhookMessage(env: Env, ports: Ports, m: WebhookMes
 
 /**
  * A dead letter: a message the consumer failed on until the queue gave up.
- * Logged only: the outbox still owes the event and hands it off again (and
- * counts the hand-offs, so a message that always fails ends dead).
+ * Logged only: the outbox still owes the event and hands it off again
+ * (hand-offs are not attempts: it ends dead only after its real attempts).
  */
 export function handleDeadLetter(m: WebhookMessage): void {
   logDelivery('error', 'webhook_dead_letter', m);
 }
 
-/** The queue consumer (`queue()` of the entry, with the entry's ports): the webhook queue and its dead-letter queue. */
-export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, env: Env, ports: Ports): Promise<void> {
+/**
+ * At most this many attempts of one partner at once within a batch: a Worker
+ * has 6 connections open at a time, so one partner whose endpoint hangs
+ * (each attempt up to WEBHOOK_TIMEOUT_MS) never holds them all, and the other
+ * partners' events of the batch go out beside it.
+ */
+export const PER_PARTNER_CONCURRENCY = 2;
+
+/**
+ * Runs `each` for every item, every key's items beside the others', at most
+ * `perKey` of one key at once and, within a key, items of the same `lane`
+ * (a verification: its events in order) one after another.
+ */
+export async function runBeside<T>(
+  items: readonly T[],
+  key: (item: T) => string,
+  lane: (item: T) => string,
+  perKey: number,
+  each: (item: T) => Promise<void>,
+): Promise<void> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  await Promise.all(
+    [...groups.values()].map(async (group) => {
+      // The group's lanes, taken by `perKey` workers; a lane is run by one worker at a time, in order.
+      const lanes = new Map<string, T[]>();
+      for (const item of group) lanes.set(lane(item), [...(lanes.get(lane(item)) ?? []), item]);
+      const queue = [...lanes.values()];
+      const worker = async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) for (const item of next) await each(item);
+      };
+      await Promise.all(Array.from({ length: Math.min(perKey, queue.length) }, worker));
+    }),
+  );
+}
+
+/** Handles one message of the webhook queue (what `consumeWebhookBatch` runs for each). */
+export type MessageHandler = (env: Env, ports: Ports, m: WebhookMessage) => Promise<void>;
+
+/**
+ * The queue consumer (`queue()` of the entry, with the entry's ports): the
+ * webhook queue and its dead-letter queue. The batch's messages are handled
+ * beside each other (`runBeside`: per partner, at most PER_PARTNER_CONCURRENCY
+ * at once), each acknowledged as soon as it is done: before, they went one at
+ * a time, and one partner's slow endpoint delayed every partner's events.
+ */
+export async function consumeWebhookBatch(
+  batch: MessageBatch<WebhookMessage>,
+  env: Env,
+  ports: Ports,
+  handle: MessageHandler = handleWebhookMessage,
+): Promise<void> {
   const dead = batch.queue.endsWith('-dlq');
-  for (const message of batch.messages) {
-    try {
-      // A message of the queue's earlier form (the whole event, no sequence; sent before the outbox existed):
-      // the event goes into its verification's outbox, which delivers it from there.
-      const body = message.body as WebhookMessage | WebhookEvent;
-      if (!('sequence' in body)) await ports.verifications.execute(body.verificationId, { type: 'adopt', event: body });
-      else if (dead) handleDeadLetter(message.body);
-      else await handleWebhookMessage(env, ports, message.body);
-      message.ack();
-    } catch (err) {
-      log.error('webhook_consumer_error', {
-        // A malformed message (not ours) may have no body.
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-        verificationId: message.body?.verificationId,
-        error: errorName(err),
-      });
-      message.retry({ delaySeconds: 30 });
-    }
-  }
+  // A malformed message (not ours) may have no body.
+  const body = (message: MessageBatch<WebhookMessage>['messages'][number]) => message.body as Partial<WebhookMessage> | undefined;
+  await runBeside(
+    batch.messages,
+    (message) => String(body(message)?.partnerId),
+    (message) => String(body(message)?.verificationId),
+    PER_PARTNER_CONCURRENCY,
+    async (message) => {
+      try {
+        // A message of the queue's earlier form (the whole event, no sequence; sent before the outbox existed):
+        // the event goes into its verification's outbox, which delivers it from there.
+        const m = message.body as WebhookMessage | WebhookEvent;
+        if (!('sequence' in m)) await ports.verifications.execute(m.verificationId, { type: 'adopt', event: m });
+        else if (dead) handleDeadLetter(message.body);
+        else await handle(env, ports, message.body);
+        message.ack();
+      } catch (err) {
+        log.error('webhook_consumer_error', { verificationId: body(message)?.verificationId, error: errorName(err) });
+        message.retry({ delaySeconds: 30 });
+      }
+    },
+  );
 }

@@ -9,7 +9,11 @@
  * consumer has not reported an attempt within ACK_WINDOW_MS (a message lost
  * to a crash or a restart) or the queue refused it. An event ends delivered,
  * gone (410), dead (the schedule ran out) or none (no endpoint), or with
- * the verification when its retention ends.
+ * the verification when its retention ends. Only an attempt the consumer
+ * reports (the receiver answered, timed out or could not be reached) counts
+ * toward the schedule: a hand-off the queue refused or the consumer never
+ * reported is owed again, however long the queue is out, so an outage never
+ * turns an event dead with attempts to spare.
  *
  * Pure functions over the entries and a clock: the Durable Object stores and
  * sends (verification-durable.ts), the consumer delivers (webhook-delivery.ts).
@@ -26,8 +30,10 @@ export interface OutboxEntry {
   state: OutboxState;
   /** Attempts the consumer reported. */
   attempts: number;
-  /** Times it was handed to the queue (a consumer that never reports cannot keep it alive forever). */
+  /** Times it was handed to the queue (for the operator: an outage shows as many sends, few attempts). */
   sends: number;
+  /** Hand-offs the queue refused in a row since the last attempt: each waits longer (REFUSED_RETRY_MS doubling, up to ACK_WINDOW_MS). */
+  refusals?: number;
   lastStatus?: number;
   lastFailure?: 'timeout' | 'network';
   lastAttemptAt?: number;
@@ -56,7 +62,7 @@ export interface RetryPolicy {
  * again within minutes.
  */
 export const ACK_WINDOW_MS = 5 * 60 * 1000;
-/** After the queue refused an event (or was unreachable). */
+/** After the queue refused an event (or was unreachable): the first wait, doubling with each refusal in a row up to ACK_WINDOW_MS. */
 export const REFUSED_RETRY_MS = 30 * 1000;
 
 const UNDELIVERED: ReadonlySet<OutboxState> = new Set(['queued', 'failed', 'dead']);
@@ -79,7 +85,8 @@ export function stamped(event: WebhookEvent, sequence: number): WebhookEvent {
 export function added(entries: readonly OutboxEntry[], event: WebhookEvent, now: number): OutboxEntry[] {
   const same = entries.find((e) => e.event.id === event.id);
   if (same) {
-    const fresh: OutboxEntry = { ...same, state: 'queued', attempts: 0, sends: 0, dueAt: now };
+    const { refusals: _r, ...kept } = same;
+    const fresh: OutboxEntry = { ...kept, state: 'queued', attempts: 0, sends: 0, dueAt: now };
     return entries.map((e) => (e === same ? fresh : e));
   }
   const sequence = entries.reduce((max, e) => Math.max(max, e.sequence), 0) + 1;
@@ -92,18 +99,20 @@ export function retryWaitSeconds(policy: RetryPolicy, attempt: number, retryAfte
   return Math.max(step, retryAfterSeconds ?? 0);
 }
 
-/** A hand-off the consumer never reported counts toward the attempts: this many hand-offs past them, it is dead. */
-const LOST_SENDS_ALLOWED = 3;
-
-/** The entries due now, marked handed off (the caller writes them before it sends). */
-export function handOff(entries: readonly OutboxEntry[], now: number, policy: RetryPolicy): { entries: OutboxEntry[]; due: OutboxEntry[] } {
+/**
+ * The entries due now, marked handed off (the caller writes them before it
+ * sends). A hand-off is not an attempt: however many the queue refused or
+ * the consumer never reported, the event stays owed (only `reported` makes
+ * it dead, after its last real attempt). `_policy` is kept for the callers.
+ */
+export function handOff(
+  entries: readonly OutboxEntry[],
+  now: number,
+  _policy?: RetryPolicy,
+): { entries: OutboxEntry[]; due: OutboxEntry[] } {
   const due: OutboxEntry[] = [];
   const next = entries.map((e) => {
     if (!isPending(e) || e.dueAt === undefined || e.dueAt > now) return e;
-    if (e.sends >= policy.maxAttempts + LOST_SENDS_ALLOWED) {
-      const { dueAt: _d, ...rest } = e;
-      return { ...rest, state: 'dead' as const };
-    }
     const sent: OutboxEntry = { ...e, state: 'queued', sends: e.sends + 1, dueAt: now + ACK_WINDOW_MS };
     due.push(sent);
     return sent;
@@ -111,9 +120,16 @@ export function handOff(entries: readonly OutboxEntry[], now: number, policy: Re
   return { entries: next, due };
 }
 
-/** The queue refused `sequence`: handed off again soon. */
+/** The wait after the `refusals`-th refusal in a row: 30 s, 1, 2, 4 min, then every ACK_WINDOW_MS. */
+export const refusedWaitMs = (refusals: number): number => Math.min(ACK_WINDOW_MS, REFUSED_RETRY_MS * 2 ** Math.max(0, refusals - 1));
+
+/** The queue refused `sequence`: handed off again, sooner the first times, then as often as a lost message. */
 export function refused(entries: readonly OutboxEntry[], sequence: number, now: number): OutboxEntry[] {
-  return entries.map((e) => (e.sequence === sequence && e.state === 'queued' ? { ...e, dueAt: now + REFUSED_RETRY_MS } : e));
+  return entries.map((e) => {
+    if (e.sequence !== sequence || e.state !== 'queued') return e;
+    const refusals = (e.refusals ?? 0) + 1;
+    return { ...e, refusals, dueAt: now + refusedWaitMs(refusals) };
+  });
 }
 
 /** The attempt the consumer may make for `sequence` now, or undefined (done, forgotten, or an attempt already reported). */
@@ -140,7 +156,7 @@ export function reported(
 ): { entries: OutboxEntry[]; entry: OutboxEntry; result: ReportResult } | undefined {
   const e = attemptFor(entries, sequence, attempt);
   if (!e) return undefined;
-  const { dueAt: _d, lastStatus: _s, lastFailure: _f, ...base } = e;
+  const { dueAt: _d, lastStatus: _s, lastFailure: _f, refusals: _r, ...base } = e;
   let entry: OutboxEntry;
   let result: ReportResult;
   if (report.kind === 'none') {
