@@ -25,6 +25,7 @@ const ca: Strings = {
   errFamilyName: 'Introduïu els cognoms.',
   errName: 'Com a màxim 100 caràcters.',
   errDob: 'Introduïu una data real del passat, com a màxim de fa 120 anys.',
+  errTooYoung: 'Edat mínima per continuar: {age}.',
   errDobDay: 'Introduïu un dia real del mes.',
   errDobMonth: 'Introduïu un mes de l’1 al 12.',
   errDobYear: 'Introduïu l’any amb quatre xifres.',

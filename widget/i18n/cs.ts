@@ -25,6 +25,7 @@ const cs: Strings = {
   errFamilyName: 'Zadejte své příjmení.',
   errName: 'Nejvýše 100 znaků.',
   errDob: 'Zadejte skutečné datum v minulosti, nejvýše před 120 lety.',
+  errTooYoung: 'Minimální věk pro pokračování: {age}.',
   errDobDay: 'Zadejte skutečný den v měsíci.',
   errDobMonth: 'Zadejte měsíc od 1 do 12.',
   errDobYear: 'Zadejte rok čtyřmi číslicemi.',

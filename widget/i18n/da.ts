@@ -25,6 +25,7 @@ const da: Strings = {
   errFamilyName: 'Skriv dit efternavn.',
   errName: 'Højst 100 tegn.',
   errDob: 'Skriv en rigtig dato i fortiden, højst 120 år tilbage.',
+  errTooYoung: 'Minimumsalder for at fortsætte: {age}.',
   errDobDay: 'Skriv en rigtig dag i måneden.',
   errDobMonth: 'Skriv en måned fra 1 til 12.',
   errDobYear: 'Skriv året med fire cifre.',

@@ -26,6 +26,7 @@ const de: Strings = {
   errName: 'Höchstens 100 Zeichen.',
   errNameChars: 'Entfernen Sie die unsichtbaren oder Sonderzeichen aus diesem Namen.',
   errDob: 'Geben Sie ein echtes vergangenes Datum ein, höchstens 120 Jahre zurück.',
+  errTooYoung: 'Mindestalter, um fortzufahren: {age}.',
   errDobDay: 'Geben Sie einen gültigen Tag des Monats ein.',
   errDobMonth: 'Geben Sie einen Monat von 1 bis 12 ein.',
   errDobYear: 'Geben Sie das Jahr vierstellig ein.',

@@ -26,6 +26,7 @@ const es: Strings = {
   errName: '100 caracteres como máximo.',
   errNameChars: 'Quita los caracteres invisibles o especiales de este nombre.',
   errDob: 'Escribe una fecha pasada real, de hace 120 años como máximo.',
+  errTooYoung: 'Edad mínima para continuar: {age}.',
   errDobDay: 'Introduzca un día real del mes.',
   errDobMonth: 'Introduzca un mes del 1 al 12.',
   errDobYear: 'Introduzca el año con cuatro cifras.',

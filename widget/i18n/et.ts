@@ -25,6 +25,7 @@ const et: Strings = {
   errFamilyName: 'Sisestage oma perekonnanimi.',
   errName: 'Kõige rohkem 100 märki.',
   errDob: 'Sisestage tegelik möödunud kuupäev, kõige rohkem 120 aasta tagune.',
+  errTooYoung: 'Jätkamiseks vajalik vanus vähemalt: {age}.',
   errDobDay: 'Sisestage tegelik kuupäev.',
   errDobMonth: 'Sisestage kuu vahemikus 1–12.',
   errDobYear: 'Sisestage aasta nelja numbriga.',

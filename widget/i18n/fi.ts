@@ -25,6 +25,7 @@ const fi: Strings = {
   errFamilyName: 'Anna sukunimesi.',
   errName: 'Enintään 100 merkkiä.',
   errDob: 'Anna todellinen mennyt päivämäärä, enintään 120 vuoden takaa.',
+  errTooYoung: 'Jatkamisen vähimmäisikä: {age}.',
   errDobDay: 'Anna todellinen kuukauden päivä.',
   errDobMonth: 'Anna kuukausi väliltä 1–12.',
   errDobYear: 'Anna vuosi neljällä numerolla.',

@@ -25,6 +25,7 @@ const fil: Strings = {
   errFamilyName: 'Ilagay ang inyong apelyido.',
   errName: 'Hanggang 100 character lamang.',
   errDob: 'Maglagay ng totoong petsa sa nakaraan, hindi lalampas sa 120 taon na ang nakalipas.',
+  errTooYoung: 'Pinakamababang edad para magpatuloy: {age}.',
   errDobDay: 'Maglagay ng totoong araw ng buwan.',
   errDobMonth: 'Maglagay ng buwan mula 1 hanggang 12.',
   errDobYear: 'Ilagay ang taon gamit ang apat na digit.',

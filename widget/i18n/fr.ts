@@ -26,6 +26,7 @@ const fr: Strings = {
   errName: '100 caractères au maximum.',
   errNameChars: 'Retirez les caractères invisibles ou spéciaux de ce nom.',
   errDob: 'Saisissez une date passée réelle, il y a 120 ans au plus.',
+  errTooYoung: 'Âge minimum pour continuer : {age}.',
   errDobDay: 'Saisissez un jour réel du mois.',
   errDobMonth: 'Saisissez un mois de 1 à 12.',
   errDobYear: 'Saisissez l’année en quatre chiffres.',

@@ -25,6 +25,7 @@ const ga: Strings = {
   errFamilyName: 'Cuir isteach do shloinne.',
   errName: '100 carachtar ar a mhéad.',
   errDob: 'Cuir isteach dáta fíor san am atá caite, 120 bliain ó shin ar a mhéad.',
+  errTooYoung: 'An aois íosta chun leanúint ar aghaidh: {age}.',
   errDobDay: 'Cuir isteach lá fíor den mhí.',
   errDobMonth: 'Cuir isteach mí ó 1 go 12.',
   errDobYear: 'Cuir isteach an bhliain le ceithre dhigit.',

@@ -25,6 +25,7 @@ const he: Strings = {
   errFamilyName: 'יש להזין שם משפחה.',
   errName: 'עד 100 תווים.',
   errDob: 'יש להזין תאריך אמיתי שכבר עבר, עד 120 שנה אחורה.',
+  errTooYoung: 'הגיל המינימלי להמשך: {age}.',
   errDobDay: 'יש להזין יום אמיתי בחודש.',
   errDobMonth: 'יש להזין חודש בין 1 ל-12.',
   errDobYear: 'יש להזין שנה בארבע ספרות.',

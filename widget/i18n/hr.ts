@@ -25,6 +25,7 @@ const hr: Strings = {
   errFamilyName: 'Unesite svoje prezime.',
   errName: 'Najviše 100 znakova.',
   errDob: 'Unesite stvaran datum u prošlosti, najviše prije 120 godina.',
+  errTooYoung: 'Minimalna dob za nastavak: {age}.',
   errDobDay: 'Unesite stvaran dan u mjesecu.',
   errDobMonth: 'Unesite mjesec od 1 do 12.',
   errDobYear: 'Unesite godinu s četiri znamenke.',

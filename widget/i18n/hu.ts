@@ -25,6 +25,7 @@ const hu: Strings = {
   errFamilyName: 'Adja meg a vezetéknevét.',
   errName: 'Legfeljebb 100 karakter.',
   errDob: 'Valós, múltbeli dátumot adjon meg, legfeljebb 120 évvel ezelőttit.',
+  errTooYoung: 'A folytatáshoz szükséges minimális életkor: {age}.',
   errDobDay: 'Adjon meg egy valós napot.',
   errDobMonth: 'Adjon meg egy hónapot 1 és 12 között.',
   errDobYear: 'Az évet négy számjeggyel adja meg.',

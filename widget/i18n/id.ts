@@ -25,6 +25,7 @@ const id: Strings = {
   errFamilyName: 'Masukkan nama belakang Anda.',
   errName: 'Maksimal 100 karakter.',
   errDob: 'Masukkan tanggal nyata di masa lalu, paling lama 120 tahun lalu.',
+  errTooYoung: 'Usia minimum untuk melanjutkan: {age}.',
   errDobDay: 'Masukkan hari yang ada dalam bulan tersebut.',
   errDobMonth: 'Masukkan bulan dari 1 sampai 12.',
   errDobYear: 'Masukkan tahun dengan empat angka.',

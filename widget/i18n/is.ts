@@ -25,6 +25,7 @@ const is_: Strings = {
   errFamilyName: 'Sláðu inn eftirnafnið þitt.',
   errName: 'Í mesta lagi 100 stafir.',
   errDob: 'Sláðu inn raunverulega liðna dagsetningu, í mesta lagi fyrir 120 árum.',
+  errTooYoung: 'Lágmarksaldur til að halda áfram: {age}.',
   errDobDay: 'Sláðu inn raunverulegan dag mánaðarins.',
   errDobMonth: 'Sláðu inn mánuð frá 1 til 12.',
   errDobYear: 'Sláðu inn árið með fjórum tölustöfum.',

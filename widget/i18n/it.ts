@@ -25,6 +25,7 @@ const it: Strings = {
   errFamilyName: 'Inserisci il tuo cognome.',
   errName: 'Al massimo 100 caratteri.',
   errDob: 'Inserisci una data reale nel passato, al massimo 120 anni fa.',
+  errTooYoung: 'Età minima per continuare: {age}.',
   errDobDay: 'Inserisci un giorno del mese valido.',
   errDobMonth: 'Inserisci un mese da 1 a 12.',
   errDobYear: 'Inserisci l’anno con quattro cifre.',

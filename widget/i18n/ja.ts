@@ -25,6 +25,7 @@ const ja: Strings = {
   errFamilyName: '姓を入力してください。',
   errName: '100文字以内で入力してください。',
   errDob: '過去の実在する日付（120年前まで）を入力してください。',
+  errTooYoung: '続行できる最低年齢: {age}。',
   errDobDay: '実在する日を入力してください。',
   errDobMonth: '月は1〜12で入力してください。',
   errDobYear: '年は4桁で入力してください。',

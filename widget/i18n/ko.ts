@@ -25,6 +25,7 @@ const ko: Strings = {
   errFamilyName: '성을 입력해 주세요.',
   errName: '최대 100자까지 입력할 수 있습니다.',
   errDob: '지난 날짜 중 실제 날짜를 입력해 주세요(최대 120년 전).',
+  errTooYoung: '계속하려면 최소 연령: {age}.',
   errDobDay: '실제 날짜(일)를 입력해 주세요.',
   errDobMonth: '1부터 12 사이의 월을 입력해 주세요.',
   errDobYear: '연도를 네 자리로 입력해 주세요.',

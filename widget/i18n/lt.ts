@@ -25,6 +25,7 @@ const lt: Strings = {
   errFamilyName: 'Įveskite savo pavardę.',
   errName: 'Ne daugiau kaip 100 simbolių.',
   errDob: 'Įveskite tikrą praeities datą, ne senesnę kaip 120 metų.',
+  errTooYoung: 'Mažiausias amžius tęsti: {age}.',
   errDobDay: 'Įveskite tikrą mėnesio dieną.',
   errDobMonth: 'Įveskite mėnesį nuo 1 iki 12.',
   errDobYear: 'Įveskite metus keturiais skaitmenimis.',

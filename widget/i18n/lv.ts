@@ -25,6 +25,7 @@ const lv: Strings = {
   errFamilyName: 'Ievadiet savu uzvārdu.',
   errName: 'Ne vairāk kā 100 rakstzīmes.',
   errDob: 'Ievadiet reālu pagātnes datumu, ne senāku par 120 gadiem.',
+  errTooYoung: 'Minimālais vecums, lai turpinātu: {age}.',
   errDobDay: 'Ievadiet reālu mēneša dienu.',
   errDobMonth: 'Ievadiet mēnesi no 1 līdz 12.',
   errDobYear: 'Ievadiet gadu ar četriem cipariem.',

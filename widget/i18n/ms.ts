@@ -25,6 +25,7 @@ const ms: Strings = {
   errFamilyName: 'Masukkan nama keluarga anda.',
   errName: 'Maksimum 100 aksara.',
   errDob: 'Masukkan tarikh sebenar yang telah berlalu, tidak lebih 120 tahun dahulu.',
+  errTooYoung: 'Umur minimum untuk meneruskan: {age}.',
   errDobDay: 'Masukkan hari sebenar dalam bulan itu.',
   errDobMonth: 'Masukkan bulan dari 1 hingga 12.',
   errDobYear: 'Masukkan tahun dengan empat digit.',

@@ -25,6 +25,7 @@ const mt: Strings = {
   errFamilyName: 'Daħħal il-kunjom tiegħek.',
   errName: 'Mhux aktar minn 100 karattru.',
   errDob: 'Daħħal data vera fl-imgħoddi, mhux aktar minn 120 sena ilu.',
+  errTooYoung: 'L-età minima biex tkompli: {age}.',
   errDobDay: 'Daħħal jum veru tax-xahar.',
   errDobMonth: 'Daħħal xahar minn 1 sa 12.',
   errDobYear: 'Daħħal is-sena b’erba’ ċifri.',

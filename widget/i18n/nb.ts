@@ -25,6 +25,7 @@ const nb: Strings = {
   errFamilyName: 'Skriv inn etternavnet ditt.',
   errName: 'Høyst 100 tegn.',
   errDob: 'Skriv inn en ekte dato tilbake i tid, høyst 120 år siden.',
+  errTooYoung: 'Minstealder for å fortsette: {age}.',
   errDobDay: 'Skriv inn en ekte dag i måneden.',
   errDobMonth: 'Skriv inn en måned fra 1 til 12.',
   errDobYear: 'Skriv inn året med fire sifre.',

@@ -25,6 +25,7 @@ const nl: Strings = {
   errFamilyName: 'Vul uw achternaam in.',
   errName: 'Maximaal 100 tekens.',
   errDob: 'Vul een bestaande datum in het verleden in, hoogstens 120 jaar geleden.',
+  errTooYoung: 'Minimumleeftijd om verder te gaan: {age}.',
   errDobDay: 'Vul een bestaande dag van de maand in.',
   errDobMonth: 'Vul een maand van 1 tot 12 in.',
   errDobYear: 'Vul het jaar in met vier cijfers.',

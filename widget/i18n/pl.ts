@@ -25,6 +25,7 @@ const pl: Strings = {
   errFamilyName: 'Wpisz nazwisko.',
   errName: 'Maksymalnie 100 znaków.',
   errDob: 'Wpisz prawdziwą datę z przeszłości, najwyżej sprzed 120 lat.',
+  errTooYoung: 'Minimalny wiek, aby kontynuować: {age}.',
   errDobDay: 'Wpisz prawdziwy dzień miesiąca.',
   errDobMonth: 'Wpisz miesiąc od 1 do 12.',
   errDobYear: 'Wpisz rok czterema cyframi.',

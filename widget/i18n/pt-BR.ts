@@ -25,6 +25,7 @@ const ptBR: Strings = {
   errFamilyName: 'Informe seu sobrenome.',
   errName: 'No máximo 100 caracteres.',
   errDob: 'Informe uma data real no passado, de no máximo 120 anos atrás.',
+  errTooYoung: 'Idade mínima para continuar: {age}.',
   errDobDay: 'Informe um dia do mês válido.',
   errDobMonth: 'Informe um mês de 1 a 12.',
   errDobYear: 'Informe o ano com quatro dígitos.',

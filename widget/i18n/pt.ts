@@ -25,6 +25,7 @@ const pt: Strings = {
   errFamilyName: 'Introduza o seu apelido.',
   errName: 'No máximo 100 caracteres.',
   errDob: 'Introduza uma data real no passado, no máximo há 120 anos.',
+  errTooYoung: 'Idade mínima para continuar: {age}.',
   errDobDay: 'Introduza um dia do mês válido.',
   errDobMonth: 'Introduza um mês de 1 a 12.',
   errDobYear: 'Introduza o ano com quatro algarismos.',

@@ -25,6 +25,7 @@ const ro: Strings = {
   errFamilyName: 'Introduceți numele de familie.',
   errName: 'Cel mult 100 de caractere.',
   errDob: 'Introduceți o dată reală din trecut, de cel mult acum 120 de ani.',
+  errTooYoung: 'Vârsta minimă pentru a continua: {age}.',
   errDobDay: 'Introduceți o zi reală a lunii.',
   errDobMonth: 'Introduceți o lună de la 1 la 12.',
   errDobYear: 'Introduceți anul cu patru cifre.',

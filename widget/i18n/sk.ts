@@ -25,6 +25,7 @@ const sk: Strings = {
   errFamilyName: 'Zadajte svoje priezvisko.',
   errName: 'Najviac 100 znakov.',
   errDob: 'Zadajte skutočný dátum v minulosti, najviac pred 120 rokmi.',
+  errTooYoung: 'Minimálny vek na pokračovanie: {age}.',
   errDobDay: 'Zadajte skutočný deň v mesiaci.',
   errDobMonth: 'Zadajte mesiac od 1 do 12.',
   errDobYear: 'Zadajte rok štyrmi číslicami.',

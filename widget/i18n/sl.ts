@@ -25,6 +25,7 @@ const sl: Strings = {
   errFamilyName: 'Vnesite svoj priimek.',
   errName: 'Največ 100 znakov.',
   errDob: 'Vnesite resničen pretekli datum, največ 120 let nazaj.',
+  errTooYoung: 'Najnižja starost za nadaljevanje: {age}.',
   errDobDay: 'Vnesite resničen dan v mesecu.',
   errDobMonth: 'Vnesite mesec od 1 do 12.',
   errDobYear: 'Vnesite leto s štirimi števkami.',

@@ -25,6 +25,7 @@ const sv: Strings = {
   errFamilyName: 'Ange ditt efternamn.',
   errName: 'Högst 100 tecken.',
   errDob: 'Ange ett verkligt datum bakåt i tiden, högst 120 år sedan.',
+  errTooYoung: 'Lägsta ålder för att fortsätta: {age}.',
   errDobDay: 'Ange en verklig dag i månaden.',
   errDobMonth: 'Ange en månad från 1 till 12.',
   errDobYear: 'Ange året med fyra siffror.',

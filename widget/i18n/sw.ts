@@ -25,6 +25,7 @@ const sw: Strings = {
   errFamilyName: 'Weka jina lako la ukoo.',
   errName: 'Herufi 100 zisizidi.',
   errDob: 'Weka tarehe halisi iliyopita, isiyozidi miaka 120 iliyopita.',
+  errTooYoung: 'Umri wa chini wa kuendelea: {age}.',
   errDobDay: 'Weka siku halisi ya mwezi.',
   errDobMonth: 'Weka mwezi kuanzia 1 hadi 12.',
   errDobYear: 'Weka mwaka kwa tarakimu nne.',

@@ -25,6 +25,7 @@ const tr: Strings = {
   errFamilyName: 'Soyadınızı girin.',
   errName: 'En fazla 100 karakter.',
   errDob: 'Geçmişte kalan gerçek bir tarih girin, en fazla 120 yıl öncesi.',
+  errTooYoung: 'Devam etmek için en düşük yaş: {age}.',
   errDobDay: 'Ayın gerçek bir gününü girin.',
   errDobMonth: '1 ile 12 arasında bir ay girin.',
   errDobYear: 'Yılı dört haneyle girin.',

@@ -25,6 +25,7 @@ const vi: Strings = {
   errFamilyName: 'Nhập họ của quý khách.',
   errName: 'Tối đa 100 ký tự.',
   errDob: 'Nhập một ngày có thật trong quá khứ, không quá 120 năm trước.',
+  errTooYoung: 'Độ tuổi tối thiểu để tiếp tục: {age}.',
   errDobDay: 'Nhập một ngày có thật trong tháng.',
   errDobMonth: 'Nhập tháng từ 1 đến 12.',
   errDobYear: 'Nhập năm gồm bốn chữ số.',

@@ -25,6 +25,7 @@ const zhHans: Strings = {
   errFamilyName: '请输入您的姓。',
   errName: '最多 100 个字符。',
   errDob: '请输入一个真实的过去日期，最早为 120 年前。',
+  errTooYoung: '继续所需的最低年龄：{age}。',
   errDobDay: '请输入该月真实存在的日期。',
   errDobMonth: '请输入 1 到 12 之间的月份。',
   errDobYear: '请输入四位数的年份。',

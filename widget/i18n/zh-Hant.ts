@@ -25,6 +25,7 @@ const zhHant: Strings = {
   errFamilyName: '請輸入您的姓氏。',
   errName: '最多 100 個字元。',
   errDob: '請輸入真實的過去日期，最早為 120 年前。',
+  errTooYoung: '繼續所需的最低年齡：{age}。',
   errDobDay: '請輸入該月真實存在的日期。',
   errDobMonth: '請輸入 1 到 12 之間的月份。',
   errDobYear: '請以四位數輸入年份。',

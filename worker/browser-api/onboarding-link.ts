@@ -21,6 +21,7 @@ import { VendorError } from '../vendor-api/client';
 import { vendorFault } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
 import { readJson } from '../lib/validation';
+import { requireMinAge } from '../lib/min-age';
 import { claimCode, newVerificationId, type Handoff, type Verification } from '../verifications/verification';
 import { lifecycle, shownLinkExpiry, startedWithLink } from '../verifications/lifecycle';
 import { randomToken } from '../lib/random';
@@ -64,6 +65,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
   );
   if (!('name' in data)) return 'session' in data ? renewLink(c, data) : resumeLink(c, data);
   const body = data;
+  requireMinAge(c, body);
   if (body.session !== undefined) {
     if (body.clientSecret !== undefined) {
       throw validationError([{ issue: 'cannot be combined with session: give one', issueLocation: 'clientSecret' }]);

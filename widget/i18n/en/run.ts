@@ -9,6 +9,7 @@ export default {
   errName: 'At most 100 characters.',
   errNameChars: 'Remove the invisible or special characters from this name.',
   errDob: 'Enter a real past date, at most 120 years ago.',
+  errTooYoung: 'Minimum age to continue: {age}.',
   errDobDay: 'Enter a real day of the month.',
   errDobMonth: 'Enter a month from 1 to 12.',
   errDobYear: 'Enter the year with four digits.',
