@@ -72,10 +72,13 @@ describe('<kyc-onboard> first screen', () => {
     expect(maybe(mt, '#sms')).to.exist;
   });
 
-  it('offers no "Continue on my phone" on a phone (a coarse pointer and a narrow screen)', async () => {
+  it('offers no "Continue on my phone" on a phone (a coarse pointer and a narrow screen)', async function () {
     mockApi();
     await setViewport({ width: 375, height: 700 });
-    expect(await executeServerCommand('phone', true)).to.equal(true);
+    // A touch screen is emulated through Chromium's DevTools protocol only: other engines' drivers answer null.
+    const touch = await executeServerCommand('phone', true);
+    if (touch === null) this.skip();
+    expect(touch).to.equal(true);
     expect(matchMedia('(pointer: coarse)').matches).to.equal(true);
     const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
     expect(await countRole('radio', 'Continue on my phone')).to.equal(0);
