@@ -9,25 +9,11 @@ import { execFileSync } from 'node:child_process';
 const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean);
 const found = () => candidates.find((p) => existsSync(p));
 
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-const isDebian = existsSync('/etc/debian_version') && existsSync('/usr/bin/apt-get');
-// The widget tests' other two engines (test/widget/engines.mjs): Firefox ESR, and WebKitGTK's WebDriver with a
-// virtual display. Installed where we can; elsewhere the widget tests run in the engines there are.
-const others = [
-  ['firefox-esr', '/usr/bin/firefox-esr'],
-  ['webkit2gtk-driver', '/usr/bin/WebKitWebDriver'],
-  ['xvfb', '/usr/bin/xvfb-run'],
-  ['xauth', '/usr/bin/xauth'],
-].filter(([, path]) => !existsSync(path));
-if (others.length && isRoot && isDebian) {
-  console.log(`[ensure-chromium] installing Debian's ${others.map(([p]) => p).join(', ')} (apt-get) …`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', ...others.map(([p]) => p)], { stdio: 'inherit', env });
-}
 if (found()) {
   process.exit(0);
 }
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+const isDebian = existsSync('/etc/debian_version') && existsSync('/usr/bin/apt-get');
 if (isRoot && isDebian) {
   console.log("[ensure-chromium] no Chromium found: installing Debian's chromium (apt-get) …");
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };

@@ -227,7 +227,8 @@ export class Flow implements ReactiveController, FlowApi {
   }
 
   onPhone(): boolean {
-    return matchMedia('(pointer: coarse) and (max-width: 40rem)').matches;
+    // Either way round: a phone in landscape (844×390) is still a phone.
+    return matchMedia('(pointer: coarse) and (max-width: 40rem), (pointer: coarse) and (max-height: 40rem)').matches;
   }
 
   // ---- input -----------------------------------------------------------------

@@ -106,8 +106,11 @@ function testRoutes() {
  * can: Playwright (Chromium) all; puppeteer over BiDi (Firefox) the roles and the
  * colour scheme; WebDriver classic (WebKitGTK) the roles, through its computed
  * role and label of each element. What an engine's driver cannot emulate answers
- * `null`, and the test says it skipped that part (test/widget/helpers.ts `emulate`).
+ * `'unsupported'`, and the test skips that check, saying why.
  */
+/** What a command answers where the engine's driver cannot do it (null or undefined would mean "unknown command"). */
+const UNSUPPORTED = 'unsupported';
+
 function roleQueries() {
   return {
     name: 'kyc-role-queries',
@@ -118,7 +121,7 @@ function roleQueries() {
       if (type === 'playwright') return playwrightCommand(session.browser.getPage(session.id), command, payload);
       if (type === 'puppeteer') return puppeteerCommand(session.browser.getPage(session.id), command, payload);
       if (type === 'webdriver') return webdriverCommand(session.browser.driver, command, payload);
-      return null;
+      return UNSUPPORTED;
     },
   };
 }
@@ -141,13 +144,13 @@ async function playwrightCommand(page, command, payload) {
 }
 
 async function puppeteerCommand(page, command, payload) {
-  if (command === 'phone') return null; // no touch emulation over BiDi in Firefox ESR
+  if (command === 'phone') return UNSUPPORTED; // no touch emulation over BiDi in Firefox ESR
   if (command === 'color-scheme') {
     try {
       await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: payload }]);
       return true;
     } catch {
-      return null;
+      return UNSUPPORTED;
     }
   }
   const { role, name, within } = payload;
@@ -188,7 +191,7 @@ function candidates() {
 }
 
 async function webdriverCommand(driver, command, payload) {
-  if (command !== 'count-role') return null; // WebDriver classic emulates neither touch nor colour schemes
+  if (command !== 'count-role') return UNSUPPORTED; // WebDriver classic emulates neither touch nor colour schemes
   const { role, name, within } = payload;
   if (within) await driver.switchFrame(await driver.$(within));
   try {
@@ -212,6 +215,9 @@ export default {
   hostname: '127.0.0.1',
   concurrency: 1,
   browsers: await launchers(),
+  // The engines run side by side (the default is two at a time): one page each, so one run takes about the time of
+  // the slowest engine, not the sum.
+  concurrentBrowsers: 3,
   // Firefox and WebKitGTK take 30 s and more to start on a busy 2-core machine.
   browserStartTimeout: 120000,
   middleware: [testRoutes()],

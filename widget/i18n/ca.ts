@@ -58,6 +58,7 @@ const ca: Strings = {
   noSession: 'Podeu tancar aquesta pàgina i tornar al lloc on vau començar.',
   errNetwork: 'No es pot connectar. Comproveu la connexió i torneu-ho a provar.',
   errRateLimited: 'Massa intents. Espereu i torneu-ho a provar.',
+  errRateLimitedUntil: 'Massa intents des d’aquesta xarxa. Torna-ho a provar després de les {time}.',
   errUnavailable: 'La verificació no està disponible ara mateix. Torneu-ho a provar.',
   errSession: 'La sessió ha caducat. Torneu a començar.',
   errPending: 'El resultat encara no està a punt. Torneu-ho a provar d’aquí a una estona.',

@@ -58,6 +58,7 @@ const cs: Strings = {
   noSession: 'Tuto stránku můžete zavřít a vrátit se tam, kde jste začali.',
   errNetwork: 'Nelze se připojit. Zkontrolujte připojení a zkuste to znovu.',
   errRateLimited: 'Příliš mnoho pokusů. Chvíli počkejte a zkuste to znovu.',
+  errRateLimitedUntil: 'Příliš mnoho pokusů z této sítě. Zkuste to znovu po {time}.',
   errUnavailable: 'Ověření teď není k dispozici. Zkuste to znovu.',
   errSession: 'Vaše relace vypršela. Začněte znovu.',
   errPending: 'Váš výsledek ještě není hotový. Zkuste to za chvíli znovu.',

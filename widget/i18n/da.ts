@@ -58,6 +58,7 @@ const da: Strings = {
   noSession: 'Du kan lukke siden og gå tilbage til der, hvor du startede.',
   errNetwork: 'Ingen forbindelse. Tjek din forbindelse, og prøv igen.',
   errRateLimited: 'For mange forsøg. Vent lidt, og prøv igen.',
+  errRateLimitedUntil: 'For mange forsøg fra dette netværk. Prøv igen efter kl. {time}.',
   errUnavailable: 'Bekræftelse er ikke tilgængelig lige nu. Prøv igen.',
   errSession: 'Din session er udløbet. Start forfra.',
   errPending: 'Dit resultat er ikke klar endnu. Prøv igen om lidt.',

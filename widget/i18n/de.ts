@@ -60,6 +60,7 @@ const de: Strings = {
   noSession: 'Sie können diese Seite schließen und dorthin zurückkehren, wo Sie begonnen haben.',
   errNetwork: 'Keine Verbindung. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
   errRateLimited: 'Zu viele Versuche. Bitte warten und erneut versuchen.',
+  errRateLimitedUntil: 'Zu viele Versuche aus diesem Netzwerk. Bitte versuchen Sie es nach {time} erneut.',
   errUnavailable: 'Die Prüfung ist gerade nicht verfügbar. Bitte erneut versuchen.',
   errSession: 'Ihre Sitzung ist abgelaufen. Bitte neu beginnen.',
   errClosed: 'Diese Prüfung ist ohne Ergebnis beendet. Bitte neu beginnen.',

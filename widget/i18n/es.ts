@@ -60,6 +60,7 @@ const es: Strings = {
   noSession: 'Puedes cerrar esta página y volver a donde empezaste.',
   errNetwork: 'Sin conexión. Compruébala e inténtalo de nuevo.',
   errRateLimited: 'Demasiados intentos. Espera e inténtalo de nuevo.',
+  errRateLimitedUntil: 'Demasiados intentos desde esta red. Vuelve a intentarlo después de las {time}.',
   errUnavailable: 'La verificación no está disponible ahora. Inténtalo de nuevo.',
   errSession: 'Tu sesión ha caducado. Empieza de nuevo.',
   errClosed: 'Esta verificación terminó sin resultado. Empieza de nuevo.',

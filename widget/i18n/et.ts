@@ -58,6 +58,7 @@ const et: Strings = {
   noSession: 'Võite selle lehe sulgeda ja minna tagasi sinna, kust alustasite.',
   errNetwork: 'Ühendus puudub. Kontrollige ühendust ja proovige uuesti.',
   errRateLimited: 'Liiga palju katseid. Oodake veidi ja proovige uuesti.',
+  errRateLimitedUntil: 'Sellest võrgust on liiga palju katseid. Proovige uuesti pärast {time}.',
   errUnavailable: 'Tuvastamine pole praegu saadaval. Proovige uuesti.',
   errSession: 'Teie seanss on aegunud. Alustage uuesti.',
   errPending: 'Teie tulemus pole veel valmis. Proovige varsti uuesti.',

@@ -58,6 +58,7 @@ const fi: Strings = {
   noSession: 'Voit sulkea tämän sivun ja palata sinne, mistä aloitit.',
   errNetwork: 'Ei yhteyttä. Tarkista yhteys ja yritä uudelleen.',
   errRateLimited: 'Liian monta yritystä. Odota hetki ja yritä uudelleen.',
+  errRateLimitedUntil: 'Liian monta yritystä tästä verkosta. Yritä uudelleen klo {time} jälkeen.',
   errUnavailable: 'Tunnistus ei ole juuri nyt käytettävissä. Yritä uudelleen.',
   errSession: 'Istunto on vanhentunut. Aloita alusta.',
   errPending: 'Tulos ei ole vielä valmis. Yritä pian uudelleen.',

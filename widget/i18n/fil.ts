@@ -58,6 +58,7 @@ const fil: Strings = {
   noSession: 'Maaari na ninyong isara ang pahinang ito at bumalik kung saan kayo nagsimula.',
   errNetwork: 'Hindi makakonekta. Tingnan ang inyong koneksyon at subukan muli.',
   errRateLimited: 'Masyadong maraming pagsubok. Maghintay sandali at subukan muli.',
+  errRateLimitedUntil: 'Masyadong maraming pagsubok mula sa network na ito. Subukang muli pagkalipas ng {time}.',
   errUnavailable: 'Hindi available ang beripikasyon sa ngayon. Pakisubukan muli.',
   errSession: 'Nag-expire na ang inyong session. Pakisimulan muli.',
   errPending: 'Hindi pa handa ang inyong resulta. Pakisubukan muli mamaya.',

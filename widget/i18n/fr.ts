@@ -60,6 +60,7 @@ const fr: Strings = {
   noSession: 'Vous pouvez fermer cette page et revenir là où vous avez commencé.',
   errNetwork: 'Connexion impossible. Vérifiez votre connexion et réessayez.',
   errRateLimited: 'Trop de tentatives. Patientez et réessayez.',
+  errRateLimitedUntil: 'Trop de tentatives depuis ce réseau. Réessayez après {time}.',
   errUnavailable: 'La vérification est indisponible. Réessayez.',
   errSession: 'Votre session a expiré. Recommencez.',
   errClosed: 'Cette vérification s’est terminée sans résultat. Recommencez.',

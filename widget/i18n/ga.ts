@@ -58,6 +58,7 @@ const ga: Strings = {
   noSession: 'Is féidir leat an leathanach seo a dhúnadh agus dul ar ais go dtí an áit ar thosaigh tú.',
   errNetwork: 'Níl aon cheangal ann. Seiceáil do cheangal agus bain triail eile as.',
   errRateLimited: 'An iomarca iarrachtaí. Fan tamall agus bain triail eile as.',
+  errRateLimitedUntil: 'An iomarca iarrachtaí ón líonra seo. Bain triail eile as tar éis {time}.',
   errUnavailable: 'Níl fíorú ar fáil faoi láthair. Bain triail eile as.',
   errSession: 'Tá do sheisiún as feidhm. Tosaigh arís.',
   errPending: 'Níl do thoradh réidh fós. Bain triail eile as ar ball.',

@@ -58,6 +58,7 @@ const hr: Strings = {
   noSession: 'Ovu stranicu možete zatvoriti i vratiti se ondje gdje ste počeli.',
   errNetwork: 'Nema veze. Provjerite vezu i pokušajte ponovno.',
   errRateLimited: 'Previše pokušaja. Pričekajte i pokušajte ponovno.',
+  errRateLimitedUntil: 'Previše pokušaja s ove mreže. Pokušajte ponovno nakon {time}.',
   errUnavailable: 'Provjera trenutačno nije dostupna. Pokušajte ponovno.',
   errSession: 'Vaša je sesija istekla. Počnite ispočetka.',
   errPending: 'Vaš rezultat još nije spreman. Pokušajte ponovno uskoro.',

@@ -58,6 +58,7 @@ const hu: Strings = {
   noSession: 'Bezárhatja ezt az oldalt, és visszatérhet oda, ahol elkezdte.',
   errNetwork: 'Nincs kapcsolat. Ellenőrizze a kapcsolatot, és próbálja újra.',
   errRateLimited: 'Túl sok próbálkozás. Várjon egy kicsit, és próbálja újra.',
+  errRateLimitedUntil: 'Túl sok próbálkozás erről a hálózatról. Próbálja újra {time} után.',
   errUnavailable: 'Az ellenőrzés most nem érhető el. Próbálja újra.',
   errSession: 'A munkamenet lejárt. Kezdje újra.',
   errPending: 'Az eredmény még nincs kész. Próbálja újra hamarosan.',

@@ -58,6 +58,7 @@ const id: Strings = {
   noSession: 'Anda dapat menutup halaman ini dan kembali ke tempat Anda memulai.',
   errNetwork: 'Tidak dapat terhubung. Periksa koneksi Anda dan coba lagi.',
   errRateLimited: 'Terlalu banyak percobaan. Harap tunggu lalu coba lagi.',
+  errRateLimitedUntil: 'Terlalu banyak percobaan dari jaringan ini. Coba lagi setelah {time}.',
   errUnavailable: 'Verifikasi sedang tidak tersedia. Silakan coba lagi.',
   errSession: 'Sesi Anda telah berakhir. Silakan mulai lagi.',
   errPending: 'Hasil Anda belum siap. Silakan coba lagi sebentar lagi.',

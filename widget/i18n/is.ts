@@ -58,6 +58,7 @@ const is_: Strings = {
   noSession: 'Þú getur lokað síðunni og farið aftur þangað sem þú byrjaðir.',
   errNetwork: 'Engin tenging. Athugaðu tenginguna og reyndu aftur.',
   errRateLimited: 'Of margar tilraunir. Bíddu aðeins og reyndu aftur.',
+  errRateLimitedUntil: 'Of margar tilraunir frá þessu neti. Reyndu aftur eftir {time}.',
   errUnavailable: 'Staðfesting er ekki í boði í augnablikinu. Reyndu aftur.',
   errSession: 'Lotan þín er útrunnin. Byrjaðu aftur.',
   errPending: 'Niðurstaðan er ekki tilbúin enn. Reyndu aftur eftir smástund.',

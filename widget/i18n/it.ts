@@ -58,6 +58,7 @@ const it: Strings = {
   noSession: 'Puoi chiudere questa pagina e tornare da dove hai iniziato.',
   errNetwork: 'Impossibile connettersi. Controlla la connessione e riprova.',
   errRateLimited: 'Troppi tentativi. Attendi e riprova.',
+  errRateLimitedUntil: 'Troppi tentativi da questa rete. Riprova dopo le {time}.',
   errUnavailable: 'La verifica non è disponibile al momento. Riprova.',
   errSession: 'La sessione è scaduta. Ricomincia.',
   errPending: 'Il risultato non è ancora pronto. Riprova tra poco.',

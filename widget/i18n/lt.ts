@@ -58,6 +58,7 @@ const lt: Strings = {
   noSession: 'Galite uždaryti šį puslapį ir grįžti ten, kur pradėjote.',
   errNetwork: 'Nėra ryšio. Patikrinkite ryšį ir bandykite dar kartą.',
   errRateLimited: 'Per daug bandymų. Šiek tiek palaukite ir bandykite dar kartą.',
+  errRateLimitedUntil: 'Per daug bandymų iš šio tinklo. Bandykite dar kartą po {time}.',
   errUnavailable: 'Patvirtinimas šiuo metu negalimas. Bandykite dar kartą.',
   errSession: 'Jūsų sesija baigėsi. Pradėkite iš naujo.',
   errPending: 'Jūsų rezultatas dar neparuoštas. Netrukus bandykite dar kartą.',

@@ -58,6 +58,7 @@ const lv: Strings = {
   noSession: 'Varat aizvērt šo lapu un atgriezties tur, kur sākāt.',
   errNetwork: 'Nav savienojuma. Pārbaudiet savienojumu un mēģiniet vēlreiz.',
   errRateLimited: 'Pārāk daudz mēģinājumu. Nedaudz uzgaidiet un mēģiniet vēlreiz.',
+  errRateLimitedUntil: 'Pārāk daudz mēģinājumu no šī tīkla. Mēģiniet vēlreiz pēc {time}.',
   errUnavailable: 'Pārbaude pašlaik nav pieejama. Mēģiniet vēlreiz.',
   errSession: 'Jūsu sesija ir beigusies. Sāciet no jauna.',
   errPending: 'Jūsu rezultāts vēl nav gatavs. Drīz mēģiniet vēlreiz.',

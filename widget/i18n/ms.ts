@@ -58,6 +58,7 @@ const ms: Strings = {
   noSession: 'Anda boleh menutup halaman ini dan kembali ke tempat anda bermula.',
   errNetwork: 'Tidak dapat menyambung. Semak sambungan anda dan cuba lagi.',
   errRateLimited: 'Terlalu banyak cubaan. Sila tunggu dan cuba lagi.',
+  errRateLimitedUntil: 'Terlalu banyak cubaan daripada rangkaian ini. Cuba lagi selepas {time}.',
   errUnavailable: 'Pengesahan tidak tersedia buat masa ini. Sila cuba lagi.',
   errSession: 'Sesi anda telah tamat tempoh. Sila mula semula.',
   errPending: 'Keputusan anda belum siap. Sila cuba lagi sebentar lagi.',

@@ -58,6 +58,7 @@ const mt: Strings = {
   noSession: 'Tista’ tagħlaq din il-paġna u tmur lura fejn bdejt.',
   errNetwork: 'M’hemmx konnessjoni. Iċċekkja l-konnessjoni u erġa’ pprova.',
   errRateLimited: 'Wisq tentattivi. Stenna ftit u erġa’ pprova.',
+  errRateLimitedUntil: 'Wisq tentattivi minn dan in-netwerk. Erġa’ pprova wara {time}.',
   errUnavailable: 'Il-verifika mhix disponibbli bħalissa. Erġa’ pprova.',
   errSession: 'Is-sessjoni tiegħek skadiet. Erġa’ ibda.',
   errPending: 'Ir-riżultat tiegħek għadu mhux lest. Erġa’ pprova ftit wara.',

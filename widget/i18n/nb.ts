@@ -58,6 +58,7 @@ const nb: Strings = {
   noSession: 'Du kan lukke siden og gå tilbake dit du begynte.',
   errNetwork: 'Ingen tilkobling. Sjekk tilkoblingen og prøv igjen.',
   errRateLimited: 'For mange forsøk. Vent litt og prøv igjen.',
+  errRateLimitedUntil: 'For mange forsøk fra dette nettverket. Prøv igjen etter kl. {time}.',
   errUnavailable: 'Bekreftelse er ikke tilgjengelig akkurat nå. Prøv igjen.',
   errSession: 'Økten har utløpt. Begynn på nytt.',
   errPending: 'Resultatet er ikke klart ennå. Prøv igjen om litt.',

@@ -58,6 +58,7 @@ const nl: Strings = {
   noSession: 'U kunt deze pagina sluiten en teruggaan naar waar u begon.',
   errNetwork: 'Geen verbinding. Controleer uw verbinding en probeer het opnieuw.',
   errRateLimited: 'Te veel pogingen. Wacht even en probeer het opnieuw.',
+  errRateLimitedUntil: 'Te veel pogingen vanaf dit netwerk. Probeer het na {time} opnieuw.',
   errUnavailable: 'Verificatie is nu niet beschikbaar. Probeer het opnieuw.',
   errSession: 'Uw sessie is verlopen. Begin opnieuw.',
   errPending: 'Uw resultaat is nog niet klaar. Probeer het zo opnieuw.',

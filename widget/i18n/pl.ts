@@ -58,6 +58,7 @@ const pl: Strings = {
   noSession: 'Możesz zamknąć tę stronę i wrócić tam, gdzie zaczęła się weryfikacja.',
   errNetwork: 'Brak połączenia. Sprawdź połączenie i spróbuj ponownie.',
   errRateLimited: 'Zbyt wiele prób. Odczekaj chwilę i spróbuj ponownie.',
+  errRateLimitedUntil: 'Zbyt wiele prób z tej sieci. Spróbuj ponownie po {time}.',
   errUnavailable: 'Weryfikacja jest teraz niedostępna. Spróbuj ponownie.',
   errSession: 'Sesja wygasła. Zacznij od nowa.',
   errPending: 'Wynik nie jest jeszcze gotowy. Spróbuj ponownie za chwilę.',

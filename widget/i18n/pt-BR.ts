@@ -58,6 +58,7 @@ const ptBR: Strings = {
   noSession: 'Você pode fechar esta página e voltar para onde começou.',
   errNetwork: 'Sem conexão. Verifique sua conexão e tente novamente.',
   errRateLimited: 'Muitas tentativas. Aguarde e tente novamente.',
+  errRateLimitedUntil: 'Tentativas demais desta rede. Tente novamente depois das {time}.',
   errUnavailable: 'A verificação está indisponível no momento. Tente novamente.',
   errSession: 'Sua sessão expirou. Comece de novo.',
   errPending: 'Seu resultado ainda não está pronto. Tente novamente em instantes.',

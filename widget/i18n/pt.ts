@@ -58,6 +58,7 @@ const pt: Strings = {
   noSession: 'Pode fechar esta página e voltar ao ponto onde começou.',
   errNetwork: 'Sem ligação. Verifique a sua ligação e tente novamente.',
   errRateLimited: 'Demasiadas tentativas. Aguarde e tente novamente.',
+  errRateLimitedUntil: 'Demasiadas tentativas a partir desta rede. Tente novamente depois das {time}.',
   errUnavailable: 'A verificação não está disponível neste momento. Tente novamente.',
   errSession: 'A sua sessão expirou. Comece de novo.',
   errPending: 'O seu resultado ainda não está pronto. Tente novamente daqui a pouco.',

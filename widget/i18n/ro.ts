@@ -58,6 +58,7 @@ const ro: Strings = {
   noSession: 'Puteți închide această pagină și reveni acolo unde ați început.',
   errNetwork: 'Nu există conexiune. Verificați conexiunea și încercați din nou.',
   errRateLimited: 'Prea multe încercări. Așteptați puțin și încercați din nou.',
+  errRateLimitedUntil: 'Prea multe încercări din această rețea. Încercați din nou după {time}.',
   errUnavailable: 'Verificarea nu este disponibilă acum. Încercați din nou.',
   errSession: 'Sesiunea a expirat. Începeți din nou.',
   errPending: 'Rezultatul nu este încă gata. Încercați din nou în curând.',

@@ -58,6 +58,7 @@ const sk: Strings = {
   noSession: 'Túto stránku môžete zavrieť a vrátiť sa tam, kde ste začali.',
   errNetwork: 'Nedá sa pripojiť. Skontrolujte pripojenie a skúste to znova.',
   errRateLimited: 'Priveľa pokusov. Chvíľu počkajte a skúste to znova.',
+  errRateLimitedUntil: 'Príliš veľa pokusov z tejto siete. Skúste to znova po {time}.',
   errUnavailable: 'Overenie momentálne nie je dostupné. Skúste to znova.',
   errSession: 'Vaša relácia vypršala. Začnite znova.',
   errPending: 'Váš výsledok ešte nie je hotový. Skúste to o chvíľu znova.',

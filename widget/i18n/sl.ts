@@ -58,6 +58,7 @@ const sl: Strings = {
   noSession: 'To stran lahko zaprete in se vrnete tja, kjer ste začeli.',
   errNetwork: 'Povezave ni. Preverite povezavo in poskusite znova.',
   errRateLimited: 'Preveč poskusov. Malo počakajte in poskusite znova.',
+  errRateLimitedUntil: 'Preveč poskusov iz tega omrežja. Poskusite znova po {time}.',
   errUnavailable: 'Preverjanje trenutno ni na voljo. Poskusite znova.',
   errSession: 'Vaša seja je potekla. Začnite znova.',
   errPending: 'Vaš rezultat še ni pripravljen. Poskusite znova čez nekaj trenutkov.',

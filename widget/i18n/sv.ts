@@ -58,6 +58,7 @@ const sv: Strings = {
   noSession: 'Du kan stänga sidan och gå tillbaka dit du började.',
   errNetwork: 'Ingen anslutning. Kontrollera anslutningen och försök igen.',
   errRateLimited: 'För många försök. Vänta en stund och försök igen.',
+  errRateLimitedUntil: 'För många försök från det här nätverket. Försök igen efter {time}.',
   errUnavailable: 'Verifieringen är inte tillgänglig just nu. Försök igen.',
   errSession: 'Din session har gått ut. Börja om.',
   errPending: 'Ditt resultat är inte klart ännu. Försök igen om en stund.',

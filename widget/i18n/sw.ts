@@ -58,6 +58,7 @@ const sw: Strings = {
   noSession: 'Unaweza kufunga ukurasa huu na kurudi ulipoanzia.',
   errNetwork: 'Imeshindwa kuunganisha. Kagua muunganisho wako kisha ujaribu tena.',
   errRateLimited: 'Majaribio mengi mno. Tafadhali subiri kisha ujaribu tena.',
+  errRateLimitedUntil: 'Majaribio mengi mno kutoka kwenye mtandao huu. Jaribu tena baada ya {time}.',
   errUnavailable: 'Uthibitishaji haupatikani kwa sasa. Tafadhali jaribu tena.',
   errSession: 'Muda wa kipindi chako umeisha. Tafadhali anza upya.',
   errPending: 'Matokeo yako bado hayajawa tayari. Tafadhali jaribu tena baada ya muda mfupi.',

@@ -58,6 +58,7 @@ const tr: Strings = {
   noSession: 'Bu sayfayı kapatıp başladığınız yere dönebilirsiniz.',
   errNetwork: 'Bağlantı kurulamıyor. Bağlantınızı kontrol edip tekrar deneyin.',
   errRateLimited: 'Çok fazla deneme yapıldı. Lütfen biraz bekleyip tekrar deneyin.',
+  errRateLimitedUntil: 'Bu ağdan çok fazla deneme yapıldı. Lütfen {time} sonrasında yeniden deneyin.',
   errUnavailable: 'Doğrulama şu anda kullanılamıyor. Lütfen tekrar deneyin.',
   errSession: 'Oturumunuzun süresi doldu. Lütfen yeniden başlayın.',
   errPending: 'Sonucunuz henüz hazır değil. Lütfen biraz sonra tekrar deneyin.',

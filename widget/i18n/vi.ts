@@ -58,6 +58,7 @@ const vi: Strings = {
   noSession: 'Quý khách có thể đóng trang này và quay lại nơi đã bắt đầu.',
   errNetwork: 'Không thể kết nối. Vui lòng kiểm tra kết nối và thử lại.',
   errRateLimited: 'Quá nhiều lần thử. Vui lòng chờ rồi thử lại.',
+  errRateLimitedUntil: 'Có quá nhiều lần thử từ mạng này. Vui lòng thử lại sau {time}.',
   errUnavailable: 'Hiện không thể xác minh. Vui lòng thử lại.',
   errSession: 'Phiên làm việc đã hết hạn. Vui lòng bắt đầu lại.',
   errPending: 'Kết quả chưa sẵn sàng. Vui lòng thử lại sau ít phút.',

@@ -57,6 +57,7 @@ const zhHans: Strings = {
   noSession: '您可以关闭此页面，返回最初开始的地方。',
   errNetwork: '无法连接。请检查网络连接后重试。',
   errRateLimited: '尝试次数过多。请稍候再试。',
+  errRateLimitedUntil: '来自此网络的尝试次数过多。请在 {time} 之后重试。',
   errUnavailable: '验证服务暂时不可用。请重试。',
   errSession: '您的会话已过期。请重新开始。',
   errPending: '您的结果尚未准备好。请稍后重试。',

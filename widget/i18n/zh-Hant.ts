@@ -57,6 +57,7 @@ const zhHant: Strings = {
   noSession: '您可以關閉此頁面，回到一開始的地方。',
   errNetwork: '無法連線。請檢查網路連線後再試一次。',
   errRateLimited: '嘗試次數過多。請稍候再試。',
+  errRateLimitedUntil: '來自此網路的嘗試次數過多。請在 {time} 之後再試。',
   errUnavailable: '目前無法使用驗證服務。請再試一次。',
   errSession: '您的工作階段已過期。請重新開始。',
   errPending: '您的結果尚未準備好。請稍後再試。',

@@ -77,6 +77,8 @@ export function requiresInput(r: RunContext, session: string): void {
   r.stop();
   flow.attempt = session;
   flow.failure = undefined;
+  // The same verification for the same purpose: the consent given for it stays given (the box stays ticked).
+  flow.values.consent = true;
   r.set('idle');
   void flow.focus('#focus');
   void refill(r, r.formKey);

@@ -40,6 +40,7 @@ export default {
   completeOther: 'We could not verify you online. Thank you for your time.',
   noSession: 'You can close this page and go back to where you started.',
   errRateLimited: 'Too many attempts. Please wait and try again.',
+  errRateLimitedUntil: 'Too many attempts from this network. Please try again after {time}.',
   errUnavailable: 'Verification is unavailable right now. Please try again.',
   errSession: 'Your session has expired. Please start again.',
   errClosed: 'This check has ended without a result. Please start again.',
