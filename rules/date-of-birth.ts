@@ -76,6 +76,18 @@ export function dateOfBirthProblem(value: string, now: Date = new Date()): DateO
 }
 
 /**
+ * A partner's minimum age (`minAge`, whole years): true when the person born on
+ * `value` is younger than `minAge` on `now`'s UTC day (a birthday counts from
+ * its day: 29 February from 1 March in other years, as `ageOn`). A date that
+ * is not a date of birth at all is `dateOfBirthProblem()`'s, never "too young".
+ */
+export function youngerThan(value: string, minAge: number | undefined, now: Date = new Date()): boolean {
+  const birth = parseIsoDay(value);
+  if (!minAge || !birth || !isRealDay(birth)) return false;
+  return ageOn(birth, utcDay(now)) < minAge;
+}
+
+/**
  * The oldest and the youngest date of birth the rule accepts on `now`'s UTC
  * day (for a date picker's `min`/`max`, and for tests that need the edges).
  */

@@ -12,8 +12,8 @@
 //   dev-keys [--url <worker>]        the demo partners' development server keys, from a local worker (npm start)
 //   keygen                           a new sealing key pair (see docs/partners.md, "Rotating the sealing key")
 //
-// Options: --flow-id, --sms-sender-name, --sms-template-id, --default-country, --webhook-url,
-// --clear <field> (flowId, smsSenderName, smsTemplateId, defaultCountry, turnstileSecret, webhookUrl, webhookSecret).
+// Options: --flow-id, --sms-sender-name, --sms-template-id, --default-country, --min-age, --webhook-url,
+// --clear <field> (flowId, smsSenderName, smsTemplateId, defaultCountry, minAge, turnstileSecret, webhookUrl, webhookSecret).
 // Secrets never come from arguments (other users can read those in `ps`):
 // PARTNER_API_KEY, PARTNER_TURNSTILE_SECRET, PARTNER_WEBHOOK_SECRET in the
 // environment, or --api-key-file / --turnstile-secret-file /
@@ -252,7 +252,16 @@ async function publicKeyFor(a: Args, store: RegistryStore): Promise<JWK> {
 }
 
 // ── commands ─────────────────────────────────────────────────────────────
-const CLEARABLE = ['flowId', 'smsSenderName', 'smsTemplateId', 'defaultCountry', 'turnstileSecret', 'webhookUrl', 'webhookSecret'] as const;
+const CLEARABLE = [
+  'flowId',
+  'smsSenderName',
+  'smsTemplateId',
+  'defaultCountry',
+  'minAge',
+  'turnstileSecret',
+  'webhookUrl',
+  'webhookSecret',
+] as const;
 
 function inputFrom(a: Args): PartnerInput {
   const input: PartnerInput = {};
@@ -276,6 +285,11 @@ function inputFrom(a: Args): PartnerInput {
   for (const [flag, field] of map) {
     const v = one(a, flag);
     if (v !== undefined) (input as Record<string, unknown>)[field] = v;
+  }
+  const minAge = one(a, 'min-age');
+  if (minAge !== undefined) {
+    if (!/^\d{1,3}$/.test(minAge)) throw new UsageError('--min-age takes whole years from 1 to 120, such as 18');
+    input.minAge = Number(minAge);
   }
   const apiKey = secret(a, 'api-key');
   if (apiKey !== undefined) input.apiKey = apiKey;
@@ -308,6 +322,7 @@ const KNOWN_FLAGS = new Set([
   'sms-sender-name',
   'sms-template-id',
   'default-country',
+  'min-age',
   'webhook-url',
   'clear',
   'api-key-file',

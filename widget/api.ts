@@ -24,6 +24,8 @@ export interface Failure {
   issues: ErrorObject['issues'];
   /** Seconds from `Retry-After` (a 429), when the worker said. */
   retryAfter?: number;
+  /** When that wait ends, on this browser's clock (ms since the epoch): said as a time of day. */
+  retryAt?: number;
 }
 
 export const failure = (errorCode: string, status = 0, retryable = true, requestId = '', issues: Failure['issues'] = []): Failure => ({
@@ -79,7 +81,10 @@ async function post<T>(
     Array.isArray(err.issues) ? err.issues : [],
   );
   const wait = Number(res.headers.get('retry-after'));
-  if (wait > 0) f.retryAfter = wait;
+  if (wait > 0) {
+    f.retryAfter = wait;
+    f.retryAt = Date.now() + wait * 1000;
+  }
   throw f;
 }
 

@@ -38,6 +38,7 @@ export type ErrorKey = keyof Pick<
   | 'errName'
   | 'errNameChars'
   | 'errDob'
+  | 'errTooYoung'
   | 'errDobDay'
   | 'errDobMonth'
   | 'errDobYear'
@@ -49,4 +50,4 @@ export type FieldErrors = Partial<Record<FieldName, ErrorKey>>;
 
 /** The date-of-birth fields an error is about: the part it names, or all three. */
 export const dobPartsOf = (key: ErrorKey | undefined): string[] =>
-  !key ? [] : key === 'errDob' ? ['dobDay', 'dobMonth', 'dobYear'] : [`dob${key.slice(6)}`];
+  !key ? [] : key === 'errDob' || key === 'errTooYoung' ? ['dobDay', 'dobMonth', 'dobYear'] : [`dob${key.slice(6)}`];

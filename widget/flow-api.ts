@@ -88,6 +88,8 @@ export interface FlowApi {
   views: Partial<Record<KycState | 'notice' | 'left' | 'attempt', View>>;
   /** The calling-code table, once its chunk is here. */
   codes?: typeof import('./calling-codes.js');
+  /** The partner's settings (`GET {endpoint}/settings`), once here: its minimum age, and whether and where texts may go. */
+  settings?: import('../worker/contract.js').SettingsAnswer;
   /** A field error's text where the run says more than the key's string (a refused number names its country). */
   say?: (c: ViewContext, key: import('./fields.js').ErrorKey) => string;
   /** "Text me a link" is offered: `sms`, and the country code is one texting may go to. */

@@ -88,6 +88,8 @@ export class Flow implements ReactiveController, FlowApi {
   attempt?: string;
   /** The calling-code table (a chunk, loaded on start): the default country code, a code's country, where texts may go. */
   codes?: typeof import('./calling-codes.js');
+  /** The partner's settings, once the worker answered (`GET {endpoint}/settings`). */
+  settings?: import('../worker/contract.js').SettingsAnswer;
 
   /** Fields found wrong at the last submission: only these show errors (never on blur, so nothing moves under the pointer). */
   private _flagged = new Set<FieldName>();
@@ -157,6 +159,8 @@ export class Flow implements ReactiveController, FlowApi {
     void import('./calling-codes.js')
       .then(async (m) => {
         this.codes = m;
+        // The partner's settings (its minimum age, where texts may go), asked once per element.
+        const settings = m.settingsOf(h.endpoint).then((s) => ((this.settings = s), h.requestUpdate(), s));
         if (h.countryCode) return h.countryCode;
         // The browser's default at once (the field is never empty while the partner's answer is on its way), the
         // partner's default country in its place when it comes, unless the person changed the field meanwhile.
@@ -164,7 +168,7 @@ export class Flow implements ReactiveController, FlowApi {
         const quick = m.quickCode(lang);
         v.phoneCode ||= quick;
         h.requestUpdate();
-        const code = await m.defaultCode(lang, h.endpoint);
+        const code = await m.defaultCode(lang, settings);
         if (v.phoneCode === quick) v.phoneCode = code;
         return code;
       })
@@ -219,12 +223,12 @@ export class Flow implements ReactiveController, FlowApi {
 
   smsOffered(): boolean {
     const code = '+' + this.values.phoneCode.replace(/\D/g, '').replace(/^00/, '');
-    const m = this.codes;
-    return this.host.sms && !!m && (this.host.smsCountries ?? 'AU NZ GB IE US CA').split(/[\s,]+/).some((r) => m.codeOf(r) === code);
+    return this.host.sms && !!this.codes?.textable(code, this.settings, this.host.smsCountries);
   }
 
   onPhone(): boolean {
-    return matchMedia('(pointer: coarse) and (max-width: 40rem)').matches;
+    // Either way round: a phone in landscape (844×390) is still a phone.
+    return matchMedia('(pointer: coarse) and (max-width: 40rem), (pointer: coarse) and (max-height: 40rem)').matches;
   }
 
   // ---- input -----------------------------------------------------------------

@@ -30,7 +30,9 @@ export type { Prefill } from './fields.js';
  * @attr {boolean} no-beacon - Don't send the one `widget.shown` beacon (`navigator.sendBeacon` to `{endpoint}/beacon` when the form is first shown: no cookie, no body, nothing about the person or the browser; the operator's console counts page views per partner with it).
  *
  * @slot consent - The consent text; it names the consent checkbox. Default: a short English/translated sentence.
- * @slot outcome - Under the final state's message: your next step for the person (contact, branch, another way to verify).
+ * @slot outcome-verified - Under the final state's message when the person is verified: your next step for them.
+ * @slot outcome-failed - Under the final state's message when they could not be verified online: your next step for them (contact, branch, another way to verify).
+ * @slot outcome - Either final message's next step, where the slot of that kind of outcome is empty (a fallback for both).
  * @slot turnstile - Filled by the widget itself with the Cloudflare Turnstile challenge when `turnstile-sitekey` is set.
  *
  * @csspart base - The wrapper around everything (carries `dir` and `lang`).

@@ -113,7 +113,8 @@ export const styles = css`
     flex: 3 1 12rem;
   }
   .row label {
-    white-space: nowrap;
+    /* A long label wraps (Polish, Russian, Ukrainian at 320 px): never past the widget's edge. */
+    overflow-wrap: anywhere;
   }
   .dob {
     display: flex;

@@ -52,6 +52,8 @@ export interface Config {
   };
   /** DEFAULT_COUNTRY, trimmed and upper case (the configuration guard checks it): the environment partner's default country. */
   defaultCountry: string | undefined;
+  /** MIN_AGE as written (the configuration guard checks it is whole years, 1–120): the environment partner's minimum age. */
+  minAge: string | undefined;
   /** Budgets longer than a rate-limit window (lib/allowances.ts). */
   limits: Record<LimitName, number>;
   outcomes: {
@@ -227,6 +229,7 @@ export function readConfig(env: Env): Config {
       requiresTurnstile: env.SMS_REQUIRES_TURNSTILE?.trim().toLowerCase() !== 'off',
     },
     defaultCountry: trimmed(env.DEFAULT_COUNTRY)?.toUpperCase(),
+    minAge: trimmed(env.MIN_AGE),
     limits: {
       LIMIT_SMS_PER_NUMBER_PER_DAY: positiveInt(env.LIMIT_SMS_PER_NUMBER_PER_DAY, LIMIT_DEFAULTS.LIMIT_SMS_PER_NUMBER_PER_DAY),
       LIMIT_OPEN_PER_IP: positiveInt(env.LIMIT_OPEN_PER_IP, LIMIT_DEFAULTS.LIMIT_OPEN_PER_IP),

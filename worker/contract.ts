@@ -234,9 +234,14 @@ export interface ResultAnswer {
 /**
  * `GET /api/settings`: what the widget of the asking page's partner starts with. Nothing personal, nothing secret.
  * `defaultCountry` (ISO 3166 alpha-2): the country code field's default when the widget's language names no region.
+ * `minAge` (whole years): the youngest person the partner may verify (absent: no minimum).
+ * `sms`: whether this deployment can text a link at all; `smsCountries` (ISO 3166 alpha-2): where it may text one.
  */
 export interface SettingsAnswer {
   defaultCountry?: string;
+  minAge?: number;
+  sms?: boolean;
+  smsCountries?: string[];
 }
 
 export interface RuokAnswer {

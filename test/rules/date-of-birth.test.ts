@@ -13,9 +13,11 @@ import {
   isCalendarDate,
   MAX_AGE_YEARS,
   parseIsoDay,
+  youngerThan,
 } from '../../rules/date-of-birth';
 import { OnboardingLinkRequest } from '../../worker/contract';
 import { validate } from '../../widget/run/validate';
+import { isoDayBefore, leapDayBirth } from '../support/dates';
 
 /** A controlled clock: an instant on a UTC day. */
 const at = (iso: string) => new Date(iso);
@@ -181,5 +183,24 @@ describe('date of birth typed as three fields (the widget): dayFromParts names t
     const r = dayFromParts('23', '11', '1905');
     assert.ok('iso' in r);
     assert.equal(dateOfBirthProblem(r.iso, now), 'too-old');
+  });
+});
+
+describe('youngerThan: a partner’s minimum age, on a controlled clock', () => {
+  // Clocks chosen for their edges (mid-year, 29 February, the last minute of a year); every birth date computed from them.
+  const clocks = [new Date(Date.UTC(2031, 5, 15, 12)), new Date(Date.UTC(2032, 1, 29, 0, 0, 1)), new Date(Date.UTC(2033, 11, 31, 23, 59))];
+  for (const now of clocks) {
+    it(`on ${now.toISOString()}: 18 today is old enough, 18 tomorrow is not; no minimum refuses nobody`, () => {
+      assert.equal(youngerThan(isoDayBefore(18, 0, now), 18, now), false);
+      assert.equal(youngerThan(isoDayBefore(18, -1, now), 18, now), true);
+      assert.equal(youngerThan(isoDayBefore(15, 30, now), undefined, now), false);
+      assert.equal(youngerThan('not a date', 18, now), false);
+    });
+  }
+  it('a 29 February birthday turns 18 on 1 March in a common year', () => {
+    const clock = new Date(Date.UTC(2034, 2, 1, 12)); // a common year's 1 March
+    const birth = leapDayBirth(18, clock); // the latest 29 February at least 18 years before: 2016-02-29
+    assert.equal(youngerThan(birth, 18, new Date(clock.getTime() - 86_400_000)), true); // 28 February: still 17
+    assert.equal(youngerThan(birth, 18, clock), false);
   });
 });

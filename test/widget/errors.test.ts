@@ -1,7 +1,7 @@
 // Faults: refused input mapped onto fields, 429, 5xx, network failure; retries and idempotency keys.
 import { expect, fixtureCleanup } from '@open-wc/testing';
 import { HttpResponse } from 'msw';
-import { $, errorAnswer, fillValid, linkAnswer, mockApi, mount, oneEvent, submit, text, type, waitState } from './helpers.js';
+import { $, errorAnswer, fillValid, linkAnswer, mockApi, mount, oneEvent, submit, text, type, until, waitState } from './helpers.js';
 
 afterEach(() => {
   fixtureCleanup();
@@ -46,7 +46,7 @@ describe('<kyc-onboard> errors', () => {
     expect($(el, '#givenName').value).to.equal('Jane');
     expect($(el, '#phoneNumber').value).to.equal('0412 345 678');
     expect($(el, '#consent').checked).to.equal(true);
-    await new Promise((r) => setTimeout(r, 0));
+    await until(() => el.shadowRoot!.activeElement?.id === 'familyName', 'focus on the first wrong field');
     expect(el.shadowRoot!.activeElement?.id).to.equal('familyName');
     expect($(el, '[role=alert]').textContent).to.contain('Please check the marked fields');
     // No retry button for refused input: fixing the field and submitting again is the way.

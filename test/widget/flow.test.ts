@@ -379,8 +379,13 @@ describe('<kyc-onboard> return from the hosted flow', () => {
   it('ignores unrelated query parameters', async () => {
     comeBack({ kyc_return: 'maybe', checkId: 'c' });
     const calls = mockApi();
+    // The form's start, not a return's: the widget.shown beacon goes (it never does on a return).
+    const shown = new Promise<void>((resolve) =>
+      Object.defineProperty(navigator, 'sendBeacon', { configurable: true, value: () => (resolve(), true) }),
+    );
     const el = await mount();
-    await new Promise((r) => setTimeout(r, 20));
+    await shown;
+    delete (navigator as unknown as Record<string, unknown>).sendBeacon;
     expect(el.state).to.equal('idle');
     expect(calls.result.length).to.equal(0);
   });
@@ -395,7 +400,7 @@ function maybeButton(el: HTMLElement, name: string): HTMLButtonElement | undefin
 }
 
 async function waitUntilCalls(fn: () => boolean) {
-  for (let i = 0; i < 200 && !fn(); i++) await new Promise((r) => setTimeout(r, 10));
+  await until(fn, 'the calls');
   expect(fn()).to.equal(true);
 }
 
@@ -601,6 +606,7 @@ describe('<kyc-onboard> Continue on my phone', () => {
     await el.updateComplete;
     expect(text(el)).to.contain('This check has ended without a result. Please start again.');
     const polls = calls.result.length;
+    // Proving a timer does NOT fire has no event to wait for: ten poll intervals (10 ms each) of nothing.
     await new Promise((r) => setTimeout(r, 100));
     expect(calls.result.length).to.equal(polls, 'no more polling');
     el.remove();

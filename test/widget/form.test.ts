@@ -17,6 +17,7 @@ import {
   text,
   type,
   typeDob,
+  until,
   valid,
   waitState,
 } from './helpers.js';
@@ -196,7 +197,8 @@ describe('<kyc-onboard> form', () => {
     await tabTo('#phoneNumber');
     await sendKeys({ type: '0412 345 678' });
     await tabTo('#consent');
-    await sendKeys({ press: 'Space' });
+    await sendKeys({ press: ' ' });
+    expect($(el, '#consent').checked, 'Space ticks the consent').to.equal(true);
     await tabTo('button[type=submit]');
     const redirect = oneEvent(el, 'kyc-redirect');
     await sendKeys({ press: 'Enter' });
@@ -303,9 +305,11 @@ describe('<kyc-onboard> form', () => {
     el.navigate = (url) => navigated.push(url);
     el.addEventListener('kyc-redirect', (e) => e.preventDefault());
     await fillValid(el);
+    // navigate() would run right after the event's listeners (the same task): by the time it is seen, it would have.
+    const redirect = oneEvent(el, 'kyc-redirect');
     await submit(el);
+    await redirect;
     await waitState(el, 'redirecting');
-    await new Promise((r) => setTimeout(r, 50));
     expect(navigated).to.deep.equal([]);
     // The host got the URL; the widget offers it as a plain link too.
     expect($(el, 'a[part=link]').getAttribute('href')).to.equal('https://hosted.example/flow/abc');
@@ -328,7 +332,8 @@ describe('<kyc-onboard> form', () => {
     button.click();
     button.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));
     $<HTMLFormElement>(el, 'form').requestSubmit();
-    await new Promise((r) => setTimeout(r, 100));
+    // Every press above came before the first request left (they were all in this task): wait for that request.
+    await until(() => calls.link.length > 0, 'the first request');
     hold.resolve();
     await waitState(el, 'redirecting');
     expect(calls.link.length).to.equal(1);

@@ -123,7 +123,9 @@ export async function mount(template = html`<kyc-onboard></kyc-onboard>`): Promi
   el.shadowRoot!.querySelector('form')?.dispatchEvent(new FocusEvent('focusin'));
   await import('../../widget/run/index.js');
   await import('../../widget/calling-codes.js'); // the default country code, and where texts may go
-  await new Promise((r) => setTimeout(r));
+  const flow = flowOf(el);
+  await until(() => flow._loaded !== undefined && flow.codes !== undefined, 'the run chunk and the calling codes');
+  await el.updateComplete;
   return el;
 }
 
@@ -173,17 +175,18 @@ export async function fillValid(el: KycOnboard, v: Partial<typeof valid> = {}): 
 const WAIT_MS = 8000;
 
 /** The element's flow, as far as `submit` looks into it (white box: nothing public says the run chunk has arrived). */
-const flowOf = (el: KycOnboard) => (el as unknown as { _flow: { _run?: Promise<unknown>; _loaded?: unknown } })._flow;
+const flowOf = (el: KycOnboard) =>
+  (el as unknown as { _flow: { _run?: Promise<unknown>; _loaded?: unknown; _busy: boolean; codes?: unknown } })._flow;
 
 /**
  * Presses the submit button and returns once the press was handled: a press before the run chunk arrived (its
  * prefetch starts a task after the first focus) first waits for it, then checks the fields; a failed load ends it too.
  */
 export async function submit(el: KycOnboard): Promise<void> {
-  $(el, 'button[type=submit]').click();
   const flow = flowOf(el);
-  await waitUntil(() => flow._loaded !== undefined || flow._run === undefined, 'the run chunk', { timeout: WAIT_MS });
-  await new Promise((r) => setTimeout(r, 0)); // the press goes on after the load (microtasks): let it run
+  $(el, 'button[type=submit]').click();
+  // The press is handled once the fields were checked: it is over (refused fields, a failed load), or it submits.
+  await waitUntil(() => !flow._busy || el.state === 'submitting', 'the press handled', { timeout: WAIT_MS });
   await el.updateComplete;
 }
 

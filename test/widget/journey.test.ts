@@ -38,7 +38,10 @@ describe('<kyc-onboard> first screen', () => {
     fixtureCleanup();
     const ja = await mount(html`<kyc-onboard lang="ja-JP"></kyc-onboard>`);
     await until(() => code(ja) === '+81', `lang's +81 (is ${code(ja)})`);
-    expect(calls.settings, 'not asked when the language names a region').to.equal(1);
+    // Asked again by the second element, whose language names a region: the settings also hold the minimum age and
+    // where texts may go (min-age.test.ts). Its code is still the language's (+81), not the partner's.
+    await until(() => calls.settings === 2, `one question per element (${calls.settings})`);
+    expect(calls.settings, 'one question per element').to.equal(2);
   });
 
   it("without a region in `lang` nor a partner default, the browser's; `country-code` wins over both", async () => {
@@ -69,10 +72,13 @@ describe('<kyc-onboard> first screen', () => {
     expect(maybe(mt, '#sms')).to.exist;
   });
 
-  it('offers no "Continue on my phone" on a phone (a coarse pointer and a narrow screen)', async () => {
+  it('offers no "Continue on my phone" on a phone (a coarse pointer and a narrow screen)', async function () {
     mockApi();
     await setViewport({ width: 375, height: 700 });
-    expect(await executeServerCommand('phone', true)).to.equal(true);
+    // A touch screen is emulated through Chromium's DevTools protocol only: other engines' drivers answer null.
+    const touch = await executeServerCommand('phone', true);
+    if (touch === 'unsupported') this.skip();
+    expect(touch).to.equal(true);
     expect(matchMedia('(pointer: coarse)').matches).to.equal(true);
     const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
     expect(await countRole('radio', 'Continue on my phone')).to.equal(0);

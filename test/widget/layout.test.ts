@@ -49,4 +49,31 @@ describe('<kyc-onboard> layout', () => {
     }
     expect(problems).to.deep.equal([]);
   });
+
+  it('no element is wider than the widget, in 48 languages at 280, 320 and 375 px', async function (this: { timeout(ms: number): void }) {
+    this.timeout(90_000); // 144 forms
+    mockApi();
+    const problems: string[] = [];
+    for (const width of [280, 320, 375]) {
+      await setViewport({ width, height: 900 });
+      for (const code of LANGUAGES) {
+        const t = code === 'en' ? undefined : ((await import(`../../widget/i18n/${code}.js`)) as { default: Strings }).default;
+        const el = await mount(html`<kyc-onboard lang=${code} sms country-code="+61"></kyc-onboard>`);
+        if (t) await labelIs(el, 'familyName', t.familyName);
+        await el.updateComplete;
+        const box = el.getBoundingClientRect();
+        for (const node of el.shadowRoot!.querySelectorAll<HTMLElement>('label, legend, input, button, p, h2, span')) {
+          const r = node.getBoundingClientRect();
+          if (r.width === 0) continue;
+          // Past the widget's own edge by more than a rounding error (the 2026-11-28 walk saw 4–11 px in pl, ru, uk).
+          if (r.right > box.right + 0.5 || r.left < box.left - 0.5)
+            problems.push(
+              `${code} @${width}: ${node.id || node.getAttribute('for') || node.tagName} ${Math.round(r.right - box.right)} px past`,
+            );
+        }
+        fixtureCleanup();
+      }
+    }
+    expect(problems).to.deep.equal([]);
+  });
 });

@@ -1,13 +1,13 @@
-// Browser tests of <kyc-onboard>: real Chromium (the system one), msw in the page as the worker.
-//   npm run test:widget
+// Browser tests of <kyc-onboard>: every file in Chromium, Firefox ESR and WebKitGTK (the system ones, in parallel:
+// one page per engine at a time), msw in the page as the worker.
+//   npm run test:widget                                   every engine installed here (CI installs all three)
+//   KYC_ENGINES=firefox npx web-test-runner --config test/widget/web-test-runner.config.mjs --files <file>
 import { esbuildPlugin } from '@web/dev-server-esbuild';
-import { playwrightLauncher } from '@web/test-runner-playwright';
-import { webdriverLauncher } from '@web/test-runner-webdriver';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildBundle } from '../../scripts/build-widget.mjs';
 import { BUDGET_GZIP, measure, measureChunks } from '../../scripts/widget-size.mjs';
-import { chromiumLaunchOptions } from '../support/chromium.mjs';
+import { launchers } from './engines.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -100,47 +100,112 @@ function testRoutes() {
 
 /**
  * Server commands for the tests: count elements by ARIA role and accessible
- * name as the browser's accessibility tree sees them (Playwright's getByRole
- * pierces shadow roots), emulate a colour scheme or a phone's touch screen, and measure the bundle
- * exactly as scripts/widget-size.mjs does.
+ * name as the browser's accessibility tree sees them (through shadow roots),
+ * emulate a colour scheme or a phone's touch screen, and measure the bundle
+ * exactly as scripts/widget-size.mjs does. Each engine's driver answers what it
+ * can: Playwright (Chromium) all; puppeteer over BiDi (Firefox) the roles and the
+ * colour scheme; WebDriver classic (WebKitGTK) the roles, through its computed
+ * role and label of each element. What an engine's driver cannot emulate answers
+ * `'unsupported'`, and the test skips that check, saying why.
  */
+/** What a command answers where the engine's driver cannot do it (null or undefined would mean "unknown command"). */
+const UNSUPPORTED = 'unsupported';
+
 function roleQueries() {
   return {
     name: 'kyc-role-queries',
     async executeCommand({ command, payload, session }) {
       if (command === 'widget-size') return { ...measure(), budget: BUDGET_GZIP, chunks: measureChunks() };
       if (command !== 'count-role' && command !== 'color-scheme' && command !== 'phone') return undefined;
-      const page = session.browser.getPage(session.id);
-      if (command === 'phone') {
-        // A phone's touch screen: `(pointer: coarse)` matches (or no longer does).
-        const cdp = await page.context().newCDPSession(page);
-        await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: payload, ...(payload ? { maxTouchPoints: 5 } : {}) });
-        await cdp.send('Emulation.setEmitTouchEventsForMouse', { enabled: payload, configuration: 'mobile' });
-        return true;
-      }
-      if (command === 'color-scheme') {
-        await page.emulateMedia({ colorScheme: payload });
-        return true;
-      }
-      const { role, name, within } = payload;
-      const scope = within ? page.frameLocator(within) : page;
-      return scope.getByRole(role, { name, exact: true }).count();
+      const type = session.browser.type;
+      if (type === 'playwright') return playwrightCommand(session.browser.getPage(session.id), command, payload);
+      if (type === 'puppeteer') return puppeteerCommand(session.browser.getPage(session.id), command, payload);
+      if (type === 'webdriver') return webdriverCommand(session.browser.driver, command, payload);
+      return UNSUPPORTED;
     },
   };
 }
 
-/** The widget tests that run in WebKitGTK too. */
-const WEBKIT_FILES = ['test/widget/locale.test.ts', 'test/widget/styles.test.ts'];
+async function playwrightCommand(page, command, payload) {
+  if (command === 'phone') {
+    // A phone's touch screen: `(pointer: coarse)` matches (or no longer does).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: payload, ...(payload ? { maxTouchPoints: 5 } : {}) });
+    await cdp.send('Emulation.setEmitTouchEventsForMouse', { enabled: payload, configuration: 'mobile' });
+    return true;
+  }
+  if (command === 'color-scheme') {
+    await page.emulateMedia({ colorScheme: payload });
+    return true;
+  }
+  const { role, name, within } = payload;
+  const scope = within ? page.frameLocator(within) : page;
+  return scope.getByRole(role, { name, exact: true }).count();
+}
 
-/** WebKitGTK's MiniBrowser, driven by the WebKitWebDriver at `url`. */
-function webkitLauncher(url) {
-  return webdriverLauncher({
-    automationProtocol: 'webdriver',
-    hostname: url.hostname,
-    port: Number(url.port),
-    // Classic WebDriver: WebKitWebDriver refuses the BiDi session webdriverio asks for by default.
-    capabilities: { browserName: 'MiniBrowser', 'wdio:enforceWebDriverClassic': true },
+async function puppeteerCommand(page, command, payload) {
+  if (command === 'phone') return UNSUPPORTED; // no touch emulation over BiDi in Firefox ESR
+  if (command === 'color-scheme') {
+    try {
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: payload }]);
+      return true;
+    } catch {
+      return UNSUPPORTED;
+    }
+  }
+  const { role, name, within } = payload;
+  const frame = within ? await (await page.$(within))?.contentFrame() : page.mainFrame();
+  if (!frame) return 0;
+  // puppeteer's ARIA selector asks the browser's accessibility tree. Firefox's (BiDi `locateNodes`) does not
+  // look into shadow roots: ask from the document and from each shadow root in turn (each stops at the next).
+  const roots = await frame.evaluateHandle(() => {
+    const out = [document];
+    const walk = (root) => {
+      for (const e of root.querySelectorAll('*'))
+        if (e.shadowRoot) {
+          out.push(e.shadowRoot);
+          walk(e.shadowRoot);
+        }
+    };
+    walk(document);
+    return out;
   });
+  let n = 0;
+  for (const root of (await roots.getProperties()).values())
+    n += (await root.$$(`::-p-aria([name=${JSON.stringify(name)}][role=${JSON.stringify(role)}])`)).length;
+  return n;
+}
+
+/** The candidates for a role, through every shadow root, that the accessibility tree would show. */
+function candidates() {
+  const out = [];
+  const walk = (root) => {
+    for (const e of root.querySelectorAll('*')) {
+      if (e.matches('input, button, select, textarea, fieldset, a[href], [role]') && !e.closest('[aria-hidden=true], [hidden]'))
+        out.push(e);
+      if (e.shadowRoot) walk(e.shadowRoot);
+    }
+  };
+  walk(document);
+  return out;
+}
+
+async function webdriverCommand(driver, command, payload) {
+  if (command !== 'count-role') return UNSUPPORTED; // WebDriver classic emulates neither touch nor colour schemes
+  const { role, name, within } = payload;
+  if (within) await driver.switchFrame(await driver.$(within));
+  try {
+    const elements = await driver.execute(candidates);
+    let n = 0;
+    for (const el of elements) {
+      const id = el['element-6066-11e4-a52e-4f735466cecf'] ?? el.ELEMENT;
+      if ((await driver.getElementComputedRole(id)) !== role) continue;
+      if ((await driver.getElementComputedLabel(id)).trim() === name) n++;
+    }
+    return n;
+  } finally {
+    if (within) await driver.switchToParentFrame();
+  }
 }
 
 export default {
@@ -149,13 +214,12 @@ export default {
   nodeResolve: true,
   hostname: '127.0.0.1',
   concurrency: 1,
-  browsers: [playwrightLauncher({ product: 'chromium', launchOptions: chromiumLaunchOptions() })],
-  // A second engine, optional: WebKitGTK through WebKitWebDriver (Debian's webkit2gtk-driver, under xvfb-run),
-  // when WEBKIT_WEBDRIVER names where it listens (`--group webkit`, docs/testing.md). Only the files that need
-  // neither msw's service worker nor Playwright's server commands, which WebDriver cannot give.
-  groups: process.env.WEBKIT_WEBDRIVER
-    ? [{ name: 'webkit', files: WEBKIT_FILES, browsers: [webkitLauncher(new URL(process.env.WEBKIT_WEBDRIVER))] }]
-    : [],
+  browsers: await launchers(),
+  // The engines run side by side (the default is two at a time): one page each, so one run takes about the time of
+  // the slowest engine, not the sum.
+  concurrentBrowsers: 3,
+  // Firefox and WebKitGTK take 30 s and more to start on a busy 2-core machine.
+  browserStartTimeout: 120000,
   middleware: [testRoutes()],
   plugins: [esbuildPlugin({ ts: true, tsconfig: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) }), roleQueries()],
   testFramework: { config: { timeout: 30000 } }, // a test's waits are 8 s each (helpers.ts): room for several on a busy machine

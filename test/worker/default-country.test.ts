@@ -42,13 +42,15 @@ const settingsOf = (origin: string, env = baseEnv) => call('/api/settings', { he
 
 describe('GET /api/settings: the default country', () => {
   it('answers the environment partner’s DEFAULT_COUNTRY (upper case), nothing else; none when unset', async () => {
+    // Besides the country: whether and where texting goes (test/worker/min-age.test.ts), the same for every partner here.
+    const texting = { sms: true, smsCountries: ['AU', 'NZ', 'GB', 'IE', 'US', 'CA'] };
     const set = await settingsOf(PARTNER, { ...baseEnv, DEFAULT_COUNTRY: ' de ' });
     assert.equal(set.status, 200, set.text);
-    assert.deepEqual(set.json, { defaultCountry: 'DE' });
+    assert.deepEqual(set.json, { defaultCountry: 'DE', ...texting });
     assert.equal(set.headers.get('Access-Control-Allow-Origin'), PARTNER);
     const unset = await settingsOf(PARTNER);
     assert.equal(unset.status, 200, unset.text);
-    assert.deepEqual(unset.json, {});
+    assert.deepEqual(unset.json, texting);
   });
 
   it('a page of no partner learns nothing: {} and no CORS grant', async () => {
@@ -84,11 +86,19 @@ describe('GET /api/settings: the default country', () => {
     const reg = registry();
     await writeRecord(reg.store, await buildRecord('alpha', { ...alpha, defaultCountry: 'nz' }, publicJwk(key), { sandbox: false }));
     const env = { ...baseEnv, PARTNERS: reg.kv, PARTNER_SEALING_KEY: JSON.stringify(key), DEFAULT_COUNTRY: 'DE' };
-    assert.deepEqual((await settingsOf(ALPHA, env)).json, { defaultCountry: 'NZ' });
+    assert.deepEqual((await settingsOf(ALPHA, env)).json, {
+      defaultCountry: 'NZ',
+      sms: true,
+      smsCountries: ['AU', 'NZ', 'GB', 'IE', 'US', 'CA'],
+    });
     clearPartnerCache();
     const plain = registry();
     await writeRecord(plain.store, await buildRecord('alpha', alpha, publicJwk(key), { sandbox: false }));
-    assert.deepEqual((await settingsOf(ALPHA, { ...env, PARTNERS: plain.kv })).json, { defaultCountry: 'DE' });
+    assert.deepEqual((await settingsOf(ALPHA, { ...env, PARTNERS: plain.kv })).json, {
+      defaultCountry: 'DE',
+      sms: true,
+      smsCountries: ['AU', 'NZ', 'GB', 'IE', 'US', 'CA'],
+    });
   });
 
   it('the registry refuses a defaultCountry that is not an ISO 3166 alpha-2 country, naming the field', async () => {

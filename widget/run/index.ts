@@ -28,7 +28,7 @@ export { default as english } from '../i18n/en/run.js';
 /** What the flow calls on the run. */
 export interface Run {
   /** The rules, checked before any request (and shown after a submission). */
-  validate: typeof validate;
+  validate: (typed: Parameters<typeof validate>[0]) => ReturnType<typeof validate>;
   /** `61`, `0061` → `+61`. */
   tidyCode: typeof tidyCode;
   /** Ask for a link with what the person typed, then go to the hosted flow, or wait for the phone (QR code, copied link, texted link). */
@@ -66,7 +66,7 @@ export function install(flow: FlowApi, d: Deps): Run {
     },
   });
   return {
-    validate,
+    validate: (v) => validate(v, undefined, flow.settings?.minAge),
     tidyCode,
     submit: (sendSMS, handoff) => submit(r, sendSMS, handoff),
     check: () => check(r),

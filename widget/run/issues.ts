@@ -20,7 +20,9 @@ const MESSAGE: Partial<Record<FieldName, ErrorKey>> = {
 };
 
 /** The worker's `issueLocation` (`name.familyName`, `phone.number`, …) → a field and its message; undefined for what is not a field (`returnUrl`). */
-export function fieldOfIssue(location: string): [FieldName, ErrorKey] | undefined {
+export function fieldOfIssue(location: string, issue = ''): [FieldName, ErrorKey] | undefined {
   const field = FIELD[location];
+  // The partner's minimum age, as the worker words it ("must be at least 18 years ago").
+  if (field === 'dateOfBirth' && issue.startsWith('must be at least')) return [field, 'errTooYoung'];
   return field && [field, MESSAGE[field] ?? 'errName'];
 }

@@ -20,8 +20,10 @@ export function fail(r: RunContext, e: unknown, context: 'submit' | 'result'): v
   const unplaced: string[] = [];
   if (context === 'submit' && f.errorCode !== 'SMS_NOT_ALLOWED') {
     for (const issue of f.issues) {
-      const hit = fieldOfIssue(issue.issueLocation);
+      const hit = fieldOfIssue(issue.issueLocation, issue.issue);
       if (hit) flow.serverErrors[hit[0]] = hit[1];
+      // The worker knew a minimum age this page had not heard of: say it as the worker did.
+      if (hit?.[1] === 'errTooYoung') flow.settings = { ...flow.settings, minAge: Number(/\d+/.exec(issue.issue)?.[0]) };
       else unplaced.push(`${issue.issueLocation} ${issue.issue}`);
     }
   }
@@ -75,6 +77,8 @@ export function requiresInput(r: RunContext, session: string): void {
   r.stop();
   flow.attempt = session;
   flow.failure = undefined;
+  // The same verification for the same purpose: the consent given for it stays given (the box stays ticked).
+  flow.values.consent = true;
   r.set('idle');
   void flow.focus('#focus');
   void refill(r, r.formKey);

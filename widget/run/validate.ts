@@ -5,7 +5,7 @@
  * shared rule (rules/date-of-birth.ts), as the worker and the sandbox do.
  */
 import type { OnboardingLinkRequest } from '../../worker/contract.js';
-import { dateOfBirthProblem, dayFromParts } from '../../rules/date-of-birth.js';
+import { dateOfBirthProblem, dayFromParts, youngerThan } from '../../rules/date-of-birth.js';
 import { isVisiblyBlank, nameCharacterProblem, normaliseName } from '../../rules/name.js';
 import type { FieldErrors, Values } from '../fields.js';
 
@@ -63,7 +63,7 @@ export function tidyNumber(number: string, code: string): string {
 }
 
 /** The rules docs/api.md's browser-facing API states, checked before any request. */
-export function validate(typed: Values, today = new Date()): FieldErrors {
+export function validate(typed: Values, today = new Date(), minAge?: number): FieldErrors {
   const v = withAsciiDigits(typed);
   const e: FieldErrors = {};
   for (const f of ['givenName', 'middleName'] as const) {
@@ -81,6 +81,7 @@ export function validate(typed: Values, today = new Date()): FieldErrors {
   if (!(v.dobDay + v.dobMonth + v.dobYear).trim()) e.dateOfBirth = 'errDob';
   else if ('wrong' in dob) e.dateOfBirth = DOB_PART_ERROR[dob.wrong];
   else if (dateOfBirthProblem(dob.iso, today)) e.dateOfBirth = 'errDob';
+  else if (youngerThan(dob.iso, minAge, today)) e.dateOfBirth = 'errTooYoung';
 
   const code = tidyCode(v.phoneCode);
   if (!/^\+[1-9]\d{0,3}$/.test(code)) e.phoneCode = 'errCode';

@@ -11,7 +11,8 @@ export { dateOrder };
  * page's language). No auto-advance: Tab moves on, as everywhere else. The
  * error names the wrong part and marks only it.
  */
-export function dateOfBirth({ flow, t, tag }: ViewContext, errs: FieldErrors): TemplateResult {
+export function dateOfBirth(c: ViewContext, errs: FieldErrors): TemplateResult {
+  const { flow, t, tag } = c;
   const err = errs.dateOfBirth;
   const wrong = dobPartsOf(err);
   return html`<fieldset class="field" part="field" aria-describedby=${err ? 'dateOfBirth-error' : nothing}>
@@ -36,6 +37,6 @@ export function dateOfBirth({ flow, t, tag }: ViewContext, errs: FieldErrors): T
         </div>`;
       })}
     </div>
-    ${errorLine('dateOfBirth', err && t[err])}
+    ${errorLine('dateOfBirth', err && (flow.say?.(c, err) ?? t[err]))}
   </fieldset>`;
 }

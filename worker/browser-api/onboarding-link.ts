@@ -30,6 +30,7 @@ import { vendorFault } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
 import { createLink, type MadeLink } from '../vendor-api/create-link';
 import { readJson } from '../lib/validation';
+import { requireMinAge } from '../lib/min-age';
 import { claimCode, newVerificationId, type Handoff, type Verification } from '../verifications/verification';
 import { lifecycle, shownLinkExpiry, startedWithLink } from '../verifications/lifecycle';
 import { randomToken } from '../lib/random';
@@ -68,6 +69,7 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
           : OnboardingLinkRequest,
   );
   if (!('name' in body)) return 'session' in body ? renewLink(c, body) : resumeLink(c, body);
+  requireMinAge(c, body);
   if (body.session !== undefined) return attemptBySession(c, body, body.session);
   let started: Verification | undefined;
   if (body.clientSecret !== undefined) {

@@ -1,6 +1,8 @@
 /**
- * GET /api/settings — the partner's settings its widget starts with (the partner of the page's Origin): today the
- * default country, for the country code when the widget's language names no region. Nothing personal or secret.
+ * GET /api/settings — the partner's settings its widget starts with (the partner of the page's Origin): the default
+ * country (the country code when the widget's language names no region), the minimum age (the form refuses a younger
+ * person before any request, as the worker does), and whether and where a link may be texted (the widget offers
+ * "Text me a link" only there). Nothing personal or secret.
  * A request of no partner gets `{}`, not a 403: a browser sends no `Origin` with a same-origin GET (a page served by
  * the worker itself, as the demo is), and a refusal there would be a console error on a page that works; another
  * site's page still cannot read the answer (no CORS grant).
@@ -8,9 +10,18 @@
 import { Hono } from 'hono/tiny';
 import type { SettingsAnswer } from '../contract';
 import type { AppEnv } from '../app-env';
+import { config } from '../config';
 
 export const settings = new Hono<AppEnv>().get('/settings', (c) => {
   const partner = c.get('partner');
-  const answer: SettingsAnswer = partner?.defaultCountry ? { defaultCountry: partner.defaultCountry } : {};
+  if (!partner) return c.json({} satisfies SettingsAnswer);
+  const cfg = config(c.env);
+  const answer: SettingsAnswer = {
+    ...(partner.defaultCountry ? { defaultCountry: partner.defaultCountry } : {}),
+    ...(partner.minAge ? { minAge: partner.minAge } : {}),
+    // Texting exists where a vendor can send one: every configured deployment (the sandbox "sends" too).
+    sms: cfg.sms.allowedCountries.length > 0,
+    smsCountries: cfg.sms.allowedCountries,
+  };
   return c.json(answer);
 });

@@ -38,6 +38,8 @@ export interface Env extends CloudflareBindings {
   SMS_ALLOWED_COUNTRIES?: string;
   /** ISO 3166-1 alpha-2 country (`DE`) whose calling code the widget starts with when its language names no region. */
   DEFAULT_COUNTRY?: string;
+  /** The environment partner's minimum age in whole years (1–120): a younger person is refused, by the widget and the worker. Default unset. */
+  MIN_AGE?: string;
   /** Secret. Turns on the Turnstile bot check before link creation. */
   TURNSTILE_SECRET_KEY?: string;
   /** Where Turnstile tokens are verified. Default Cloudflare's siteverify. */

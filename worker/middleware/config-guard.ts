@@ -16,6 +16,7 @@ import type { Env } from '../lib/env';
 import type { AppEnv } from '../app-env';
 import { isDeployed, trustedOwnOrigin, type Config } from '../config';
 import { defaultCountryProblem } from '../lib/country';
+import { MIN_AGE_PROBLEM, minAgeOf } from '../lib/min-age';
 import { ApiError, type Issue } from '../lib/errors';
 import { isLoopbackHost } from '../lib/origins';
 import { configuredKeyJwks } from '../verifications/signing-keys';
@@ -56,6 +57,7 @@ export function misconfiguration(env: Env, ports: Pick<Ports, 'inProcessVendor'>
     add('RESULT_SIGNING_KEYS', 'must be a JSON array of private P-256 JWKs with kid');
   const countryProblem = cfg.defaultCountry && defaultCountryProblem(cfg.defaultCountry);
   if (countryProblem) add('DEFAULT_COUNTRY', countryProblem);
+  if (cfg.minAge !== undefined && minAgeOf(cfg.minAge) === undefined) add('MIN_AGE', MIN_AGE_PROBLEM);
   issues.push(...webhookSettingsProblems(env, trustedOwnOrigin(cfg, requestUrl) ?? requestUrl));
   issues.push(...cfg.invalidSettings);
   return issues;

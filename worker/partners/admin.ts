@@ -41,6 +41,8 @@ export interface PartnerInput {
   smsTemplateId?: string | null;
   /** ISO 3166 alpha-2 (`DE`, any case): the widget's country code when its language names no region. */
   defaultCountry?: string | null;
+  /** Whole years (1–120): the youngest person it may verify; null clears it. */
+  minAge?: number | null;
   turnstileSecret?: string | null;
   webhookUrl?: string | null;
   webhookSecret?: string | null;
@@ -131,6 +133,7 @@ export async function buildRecord(
     ...opt('smsSenderName', keep(input.smsSenderName, prev?.smsSenderName)),
     ...opt('smsTemplateId', keep(input.smsTemplateId, prev?.smsTemplateId)),
     ...opt('defaultCountry', keep(input.defaultCountry?.toUpperCase(), prev?.defaultCountry)),
+    ...opt('minAge', input.minAge === null ? undefined : (input.minAge ?? prev?.minAge)),
     ...opt('turnstileSecret', await sealIf('turnstileSecret', input.turnstileSecret)),
     ...opt('webhookUrl', webhookUrl),
     ...opt('webhookSecret', await sealIf('webhookSecret', input.webhookSecret)),

@@ -31,6 +31,8 @@ export interface Partner {
   defaultCountry?: string;
   /** Attempts each of its verifications allows (1–3; unset: 2). */
   maxAttempts?: number;
+  /** The youngest age, in whole years, it may verify (1–120; unset: no minimum): the widget and the worker refuse a younger person. */
+  minAge?: number;
   /** Turnstile secret of its site; unset = no bot check for this partner. */
   turnstileSecret?: string;
   /** Where its webhooks go, and the `whsec_` secret that signs them. */
@@ -98,6 +100,7 @@ export const PartnerRecord = z.strictObject({
   smsTemplateId: z.optional(text(128)),
   defaultCountry: z.optional(z.string().check(z.refine((c) => !defaultCountryProblem(c), DEFAULT_COUNTRY_PROBLEM))),
   maxAttempts: z.optional(z.int().check(z.minimum(1), z.maximum(3))),
+  minAge: z.optional(z.int().check(z.minimum(1), z.maximum(120))),
   turnstileSecret: z.optional(sealed),
   webhookUrl: z.optional(z.string().check(z.maxLength(2048))),
   webhookSecret: z.optional(sealed),

@@ -15,6 +15,7 @@ import type { SandboxDefaults } from '../ports';
 import { originKey, partnerKey, PartnerRecord, SEALED_FIELDS, type Partner, type SealedField } from './partner';
 import { open, SealingError, sealingKeys } from './sealing';
 import { systemClock } from '../lib/clock';
+import { minAgeOf, minAgeSetting } from '../lib/min-age';
 
 const MAX_ENTRIES = 2000;
 
@@ -131,6 +132,7 @@ export async function openRecord(env: Env, record: PartnerRecord, defaults?: San
     smsTemplateId: record.smsTemplateId ?? operator.smsTemplateId,
     defaultCountry: record.defaultCountry ?? cfg.defaultCountry,
     ...(record.maxAttempts !== undefined ? { maxAttempts: record.maxAttempts } : {}),
+    ...minAgeSetting(record.minAge ?? minAgeOf(cfg.minAge)),
     turnstileSecret: opened.turnstileSecret ?? secrets.turnstileSecretKey,
     webhookUrl: record.webhookUrl,
     webhookSecret: opened.webhookSecret,

@@ -14,6 +14,7 @@ import { config, trustedOwnOrigin, type Config } from '../config';
 import { ENVIRONMENT_PARTNER_ID, type Partner } from './partner';
 import { registryPartnerById, registryPartnerByOrigin } from './registry';
 import { systemClock } from '../lib/clock';
+import { minAgeOf, minAgeSetting } from '../lib/min-age';
 
 /** The operator's own credentials (KYC_*): `/api/ruok` without a partner, and the environment's partner. */
 export function operatorCredentials(
@@ -31,10 +32,14 @@ export function operatorCredentials(
 /** The environment's flow, SMS, default country, Turnstile and webhook settings: its own partner's, and a plugged source's. */
 export function environmentSettings(
   cfg: Config,
-): Pick<Partner, 'flowId' | 'smsSenderName' | 'smsTemplateId' | 'defaultCountry' | 'turnstileSecret' | 'webhookUrl' | 'webhookSecret'> {
+): Pick<
+  Partner,
+  'flowId' | 'smsSenderName' | 'smsTemplateId' | 'defaultCountry' | 'minAge' | 'turnstileSecret' | 'webhookUrl' | 'webhookSecret'
+> {
   return {
     flowId: cfg.operator.flowId,
     defaultCountry: cfg.defaultCountry,
+    ...minAgeSetting(minAgeOf(cfg.minAge)),
     smsSenderName: cfg.operator.smsSenderName,
     smsTemplateId: cfg.operator.smsTemplateId,
     turnstileSecret: cfg.secrets.turnstileSecretKey,

@@ -6,7 +6,7 @@ import type { RunActions } from '../actions.js';
 import { fieldOfIssue } from '../issues.js';
 
 /** What to tell the person about a fault: never blame their connection for what is not. */
-export function errorText(t: Strings, f: Failure): string {
+export function errorText(t: Strings, f: Failure, lang = 'en'): string {
   const byCode: Record<string, string> = {
     NETWORK_ERROR: t.errNetwork,
     RESULT_PENDING: t.errPending,
@@ -24,7 +24,9 @@ export function errorText(t: Strings, f: Failure): string {
     (s > 501
       ? t.errUnavailable // 502, 503, 504: the vendor or the worker's upstream
       : s === 429
-        ? t.errRateLimited
+        ? f.retryAt // how long: the worker's Retry-After (15 minutes for the open-verification limit), as a time of day
+          ? t.errRateLimitedUntil.replace('{time}', new Intl.DateTimeFormat(lang, { timeStyle: 'short' }).format(f.retryAt))
+          : t.errRateLimited
         : s === 401
           ? t.errSession
           : s === 403 || s === 500
@@ -40,7 +42,7 @@ export function errorText(t: Strings, f: Failure): string {
 /** The `error` state: what went wrong, and the action that can help (if any). Lit's `html` comes in `Deps`. */
 export const alertView =
   ({ html, nothing }: Deps, a: RunActions): View =>
-  ({ flow, t }) => {
+  ({ flow, t, tag }) => {
     const f = flow.failure!;
     const button = (label: string, onClick: () => void, secondary = false) =>
       html`<button type="button" class=${secondary ? 'secondary' : ''} part=${secondary ? 'button secondary' : 'button'} @click=${onClick}>${label}</button>`;
@@ -54,7 +56,7 @@ export const alertView =
               f.context === 'result' || f.status === 401 ? button(t.startAgain, a.startAgain, f.retryable && f.status !== 401) : nothing,
             ];
     return html`<div class="alert panel" part="alert" role="alert" tabindex="-1" id="alert">
-    <p>${errorText(t, f)}</p>
+    <p>${errorText(t, f, tag)}</p>
     ${actions.some((a) => a !== nothing) ? html`<div class="actions">${actions}</div>` : nothing}
   </div>`;
   };
