@@ -65,7 +65,7 @@ export function localPlugins(deliveries: (env: Env) => DemoDeliveries = durableD
 // entities with the public default key. The worker's own calls reach the
 // sandbox in-process (vendor-api/from-env.ts), not through here, and keep working;
 // the hosted-flow pages and a visitor's own outbox stay.
-const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2)\//;
+const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2|stripe\/v1)\//;
 
 function mountSandbox(app: Hono<AppEnv>): void {
   app.use('/sandbox/*', async (c, next) => {

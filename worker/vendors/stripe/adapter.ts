@@ -22,7 +22,7 @@ import {
 import { badAnswer } from '../http';
 import { createStripeClient, STRIPE_API, type StripeSession } from './client';
 import { answerOf } from './mapping';
-import { verifyStripeSignature } from './signature';
+import { verifyStripeSignature } from '../../../rules/stripe-signature';
 
 /** How long a session's hosted flow stays usable: its client secret's 24 hours (the url itself is fetched fresh). */
 const SESSION_LIFE_MS = 24 * 3_600_000;

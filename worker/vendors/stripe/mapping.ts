@@ -41,9 +41,6 @@ export const FINAL_CODES: Record<string, Reason> = {
   phone_verification_declined: 'consent_declined',
 };
 
-/** Every `last_error.code` the double's hosted page offers (the reference's list). */
-export const LAST_ERROR_CODES = ['abandoned', ...Object.keys(RETRYABLE_CODES), ...Object.keys(FINAL_CODES)];
-
 /** What a retrieved session says about its attempt. */
 export function answerOf(s: StripeSession): VendorAnswer {
   const check = s.id;

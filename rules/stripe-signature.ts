@@ -3,8 +3,10 @@
  * HMAC-SHA256 with the endpoint's signing secret (`whsec_…`, used as it is
  * written) over `<t>.<raw body>`, compared in constant time with every `v1`;
  * a `t` further than the tolerance (300 s) from our clock is refused, so an
- * old delivery replayed later does not verify. Used by the adapter (to
- * check) and by the double (to sign), so both sign exactly alike.
+ * old delivery replayed later does not verify. Stripe's published scheme,
+ * no product code: the `stripe` adapter checks with it and the Stripe double
+ * signs with it (test/vendors/stripe-signature.test.ts checks it against an
+ * independent HMAC).
  */
 
 /** Stripe's default tolerance, in seconds. */
