@@ -19,6 +19,7 @@ import {
   type VendorLink,
   type VendorRef,
 } from '../adapter';
+import { VendorError } from '../errors';
 import { badAnswer } from '../http';
 import { createStripeClient, STRIPE_API, type StripeSession } from './client';
 import { answerOf } from './mapping';
@@ -89,7 +90,16 @@ export function stripeAdapter(ctx: AdapterContext, settings: StripeSettings): Ve
     },
 
     async latestResult(ref, options = {}) {
-      const s = own(ref, await client.retrieve(ref.subject));
+      let retrieved: StripeSession;
+      try {
+        retrieved = await client.retrieve(ref.subject);
+      } catch (err) {
+        // A session Stripe does not know (yet) has no answer: nothing is credited, the poll goes on.
+        if (err instanceof VendorError && err.fault.kind === 'status' && err.fault.status === 404)
+          return { state: 'pending', vendorStatus: 'resource_missing' };
+        throw err;
+      }
+      const s = own(ref, retrieved);
       if (options.priorChecks?.includes(s.id)) return { state: 'pending', check: s.id, vendorStatus: s.status };
       return answerOf(s);
     },
