@@ -157,6 +157,8 @@ export interface VendorEvent {
   type: string;
   /** The subject it is about, when the event is one the adapter knows (else the event is ignored). */
   subject?: string;
+  /** Our reference the vendor echoes (the verificationId we gave at `createLink`), when it does. */
+  reference?: string;
 }
 
 export interface Health {

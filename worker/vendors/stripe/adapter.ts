@@ -135,7 +135,7 @@ export function stripeAdapter(ctx: AdapterContext, settings: StripeSettings): Ve
       const e = (typeof event === 'object' && event !== null ? event : {}) as {
         id?: unknown;
         type?: unknown;
-        data?: { object?: { id?: unknown; object?: unknown } };
+        data?: { object?: { id?: unknown; object?: unknown; client_reference_id?: unknown } };
       };
       const id = typeof e.id === 'string' ? e.id : '';
       const type = typeof e.type === 'string' ? e.type : '';
@@ -144,7 +144,8 @@ export function stripeAdapter(ctx: AdapterContext, settings: StripeSettings): Ve
         type.startsWith(EVENT_PREFIX) && object?.object === 'identity.verification_session' && typeof object.id === 'string'
           ? object.id
           : undefined;
-      return { id, type, ...(subject ? { subject } : {}) };
+      const reference = subject && typeof object?.client_reference_id === 'string' ? object.client_reference_id : undefined;
+      return { id, type, ...(subject ? { subject } : {}), ...(reference ? { reference } : {}) };
     },
   };
 }
