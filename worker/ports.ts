@@ -15,50 +15,16 @@ import type { DevSecretSource } from './lib/dev-secrets';
 import type { Allowances } from './lib/allowances';
 import type { IdempotencyStoreApi } from './lib/idempotency';
 import type { Partner } from './partners/partner';
-import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verifications/verification';
-import type { Arrival, ClaimOutcome, RenewalTurn, ReturnHint } from './verifications/verification-logic';
-import type { AttemptReport, ReportResult, UndeliveredEvent } from './verifications/webhook-outbox';
+import type { Command, ResultOf } from './verifications/commands';
 import type { WebhookTarget } from './verifications/webhook-target';
 
-/** What the routes and the queue consumer use, whichever store is behind it. */
+/**
+ * The verifications, whichever store is behind it (a Durable Object each; a
+ * twin in node tests): one method, a command (verifications/commands.ts)
+ * applied to verification `id` as it is at the write.
+ */
 export interface Verifications {
-  create(v: Verification): Promise<void>;
-  observe(id: string, hint?: ReturnHint): Promise<Verification | undefined>;
-  webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number): Promise<void>;
-  /** The record as it is, without asking the vendor. */
-  read(id: string): Promise<Verification | undefined>;
-  /** The caller's turn to make a new link, after any renewal under way: its lease and the record then (verification-logic.ts). */
-  beginRenewal(id: string): Promise<RenewalTurn>;
-  /** Ends a renewal turn, whether or not it stored a link. */
-  endRenewal(id: string, lease: string): Promise<void>;
-  /** A new link for the same verification; undefined when it has ended or had its renewals. */
-  renew(id: string, r: Renewal): Promise<Verification | undefined>;
-  /** Handoff: the hosted flow's URL for a valid, unused handoff token (then used, unless `consume` is false). */
-  openHandoff(id: string, token: string, consume?: boolean): Promise<string | undefined>;
-  /** Handoff: the phone's return with the return secret (single use). */
-  arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined>;
-  /** Handoff by text message: the first device's code, entered by the browser that arrived (its key). */
-  claim(id: string, browserKey: string, code: string): Promise<ClaimOutcome>;
-  /** A server-started verification's first link; undefined when it is no longer `created`. */
-  startLink(id: string, s: LinkStart): Promise<Verification | undefined>;
-  /** `/v1` cancel: the record after (unchanged when it had ended already). */
-  cancel(id: string): Promise<Verification | undefined>;
-  /** `/v1` redact: the record after. */
-  redact(id: string): Promise<Verification | undefined>;
-  /** `/v1` redeliver: the event queued again; undefined while it has not ended. */
-  redeliver(id: string): Promise<WebhookEvent | undefined>;
-  /** The events not delivered yet (queued, failed, dead). */
-  undelivered(id: string): Promise<UndeliveredEvent[]>;
-  /** The queue consumer: the event to attempt (its outbox copy), or undefined when that attempt is no longer owed. */
-  outboxEvent(id: string, sequence: number, attempt: number): Promise<WebhookEvent | undefined>;
-  /** The queue consumer: what an attempt came to; undefined when it was already reported. */
-  webhookAttempt(id: string, sequence: number, attempt: number, report: AttemptReport): Promise<ReportResult | undefined>;
-  /** An event queued before the outbox existed, handed to it. */
-  adopt(id: string, event: WebhookEvent): Promise<void>;
-  /** The sandbox command (local stack only): the vendor asked at once, as for a person back from the hosted flow. */
-  askNow(id: string): Promise<Verification | undefined>;
-  /** The sandbox command (local stack only): an open verification ends as expired now. */
-  expireNow(id: string): Promise<Verification | undefined>;
+  execute<C extends Command>(id: string, command: C): Promise<ResultOf<C>>;
 }
 
 /** The sandbox, called in process by the vendor client (no network, no second worker). */

@@ -1,25 +1,30 @@
 /**
  * Verifications in memory, for node tests that run the app without the
- * VERIFICATIONS Durable Object: the worker's own VerificationLogic per id, a
- * controllable clock, alarms run by hand. The node app's `verifications`
- * port (worker/ports.ts), given by `useNodeTwins` (test/support/node-twins.ts),
- * which also gives it the ports its logic uses, as the Durable Object builds
- * its own.
+ * VERIFICATIONS Durable Object, and the conformance suite's in-memory
+ * executor (test/verifications/): the worker's own VerificationLogic per id
+ * (what the Durable Object runs), its record and outbox written as the object
+ * writes them (record-write.ts), a controllable clock, alarms run by hand.
+ * The node app's `verifications` port (worker/ports.ts), given by
+ * `useNodeTwins` (test/support/node-twins.ts), which also gives it the ports
+ * its logic uses, as the Durable Object builds its own.
  */
 import type { Env } from '../../worker/lib/env';
 import { releaseHolds } from '../../worker/lib/allowances';
 import { config } from '../../worker/config';
-import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from '../../worker/verifications/verification';
-import { VerificationLogic, type ReturnHint, type VerificationDeps } from '../../worker/verifications/verification-logic';
-import { askVendor, observeSafely, unpack } from '../../worker/verifications/verification-store';
+import type { Verification, WebhookEvent } from '../../worker/verifications/verification';
+import { VerificationLogic, type VerificationDeps } from '../../worker/verifications/verification-logic';
+import { askVendor } from '../../worker/verifications/verification-store';
+import type { Command, ResultOf } from '../../worker/verifications/commands';
 import type { Ports, Verifications } from '../../worker/ports';
-import { added, attemptFor, reported, undelivered, type AttemptReport, type OutboxEntry } from '../../worker/verifications/webhook-outbox';
+import type { OutboxEntry } from '../../worker/verifications/webhook-outbox';
+import { writeChange } from '../../worker/verifications/record-write';
 import { emitOne } from '../../worker/ops/events';
 
 /** The in-memory stand-in (node tests): one logic per id, a controllable clock, alarms run by hand. */
 export class MemoryVerifications implements Verifications {
   readonly records = new Map<string, Verification>();
   readonly alarms = new Map<string, number>();
+  /** Every webhook event written, in order (across verifications). */
   readonly events: WebhookEvent[] = [];
   /** Each verification's webhook outbox (the Durable Object's, without a queue: nothing is handed off). */
   readonly outboxes = new Map<string, OutboxEntry[]>();
@@ -32,26 +37,44 @@ export class MemoryVerifications implements Verifications {
     readonly clock: { now(): number } = { now: () => Date.now() },
   ) {}
 
+  /** The port's one method: the command run by verification `id`'s logic, as its Durable Object runs it. */
+  execute<C extends Command>(id: string, command: C): Promise<ResultOf<C>> {
+    return this.logic(command.type === 'create' ? command.verification.id : id).execute(command);
+  }
+
   logic(id: string): VerificationLogic {
     let l = this.logics.get(id);
     if (!l) {
+      const o = config(this.env).outcomes;
+      const kept = {
+        get outbox() {
+          return outboxes.get(id) ?? [];
+        },
+        set outbox(entries: OutboxEntry[]) {
+          outboxes.set(id, entries);
+        },
+      };
+      const { records, outboxes } = this;
       const deps: VerificationDeps = {
         load: async () => this.records.get(id),
+        // As the Durable Object writes it: the record and its outbox together (record-write.ts).
         save: async (v, events) => {
-          this.records.set(id, v);
-          for (const e of events) {
-            this.events.push(e);
-            this.outboxes.set(id, added(this.outboxes.get(id) ?? [], e, this.clock.now()));
-          }
+          this.events.push(...events);
+          await writeChange({ put: async (e) => void (e.v && records.set(id, e.v as Verification)) }, kept, v, events, this.clock.now());
         },
         remove: async () => void this.records.delete(id),
         setAlarm: async (at) => void this.alarms.set(id, at),
         now: () => this.clock.now(),
-        schedule: config(this.env).outcomes.poll,
-        lifecycle: config(this.env).outcomes.lifecycle,
+        schedule: o.poll,
+        lifecycle: o.lifecycle,
         askVendor: (v) => askVendor(this.env, this.plugged(), v),
         release: (v) => releaseHolds(this.plugged().allowances, v.id, v.holds),
         emit: (partnerId, event) => emitOne(this.env, undefined, partnerId, event),
+        outbox: {
+          entries: () => kept.outbox,
+          store: (entries) => void (kept.outbox = entries),
+          policy: { schedule: o.webhookRetrySchedule, maxAttempts: o.webhookMaxAttempts },
+        },
       };
       l = new VerificationLogic(deps);
       this.logics.set(id, l);
@@ -63,74 +86,6 @@ export class MemoryVerifications implements Verifications {
     return this.ports;
   }
 
-  create(v: Verification) {
-    return this.logic(v.id).create(v);
-  }
-  async observe(id: string, hint: ReturnHint = {}) {
-    return unpack(await observeSafely(() => this.logic(id).observe(hint)));
-  }
-  webhookOutcome(id: string, state: WebhookState, attempts: number, status?: number) {
-    return this.logic(id).webhookOutcome(state, attempts, status);
-  }
-  async read(id: string) {
-    return this.records.get(id);
-  }
-  beginRenewal(id: string) {
-    return this.logic(id).beginRenewal();
-  }
-  async endRenewal(id: string, lease: string) {
-    this.logic(id).endRenewal(lease);
-  }
-  renew(id: string, r: Renewal) {
-    return this.logic(id).renew(r);
-  }
-  openHandoff(id: string, token: string, consume = true) {
-    return this.logic(id).openHandoff(token, consume);
-  }
-  arrive(id: string, secret: string, outcome: 'success' | 'error', hint: ReturnHint) {
-    return this.logic(id).arrive(secret, outcome, hint);
-  }
-  claim(id: string, browserKey: string, code: string) {
-    return this.logic(id).claim(browserKey, code);
-  }
-  startLink(id: string, s: LinkStart) {
-    return this.logic(id).startLink(s);
-  }
-  cancel(id: string) {
-    return this.logic(id).cancel();
-  }
-  redact(id: string) {
-    return this.logic(id).redact();
-  }
-  redeliver(id: string) {
-    return this.logic(id).redeliver();
-  }
-  async undelivered(id: string) {
-    return undelivered(this.outboxes.get(id) ?? []);
-  }
-  async outboxEvent(id: string, sequence: number, attempt: number) {
-    return attemptFor(this.outboxes.get(id) ?? [], sequence, attempt)?.event;
-  }
-  async webhookAttempt(id: string, sequence: number, attempt: number, report: AttemptReport) {
-    const o = config(this.env).outcomes;
-    const r = reported(this.outboxes.get(id) ?? [], sequence, attempt, report, this.clock.now(), {
-      schedule: o.webhookRetrySchedule,
-      maxAttempts: o.webhookMaxAttempts,
-    });
-    if (!r) return undefined;
-    this.outboxes.set(id, r.entries);
-    await this.logic(id).webhookOutcome(r.entry.state, r.entry.attempts, r.entry.lastStatus);
-    return r.result;
-  }
-  async adopt(id: string, event: WebhookEvent) {
-    if (this.records.has(id)) this.outboxes.set(id, added(this.outboxes.get(id) ?? [], event, this.clock.now()));
-  }
-  async askNow(id: string) {
-    return unpack(await observeSafely(() => this.logic(id).observe({}, true)));
-  }
-  expireNow(id: string) {
-    return this.logic(id).expireNow();
-  }
   /** Forgets every verification but `keep` (as if their objects were evicted and gone). */
   forgetAllBut(...keep: string[]): void {
     for (const map of [this.records, this.alarms, this.logics, this.outboxes] as Map<string, unknown>[]) {

@@ -18,6 +18,8 @@ import { applyMigrations } from '../../scripts/lib/d1-migrations.mjs';
 import { processes } from './processes';
 import { testSigningKeys } from './signing-keys';
 import { freePort, WRANGLER_ENV, type RunningWorker } from './wrangler';
+import type { Command, ResultOf } from '../../worker/verifications/commands';
+import { offWire, type Wire } from '../../worker/verifications/verification-store';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -178,4 +180,13 @@ async function startOnce(options: MiniflareOptions): Promise<MiniflareWorker> {
   const kv = await mf.getKVNamespace('PARTNERS');
   const dispose = () => mf.dispose();
   return { url, port: Number(new URL(url).port), pid, output: () => logs.join('\n'), stop: dispose, mf, kv, logs, dispose };
+}
+
+/** Verification `id`'s own Durable Object, as the worker reaches it: its one RPC method, answers off the wire. */
+export async function verificationObject(worker: MiniflareWorker, id: string) {
+  const ns = await worker.mf.getDurableObjectNamespace('VERIFICATIONS');
+  const stub = ns.get(ns.idFromName(id)) as unknown as { execute(c: Command): Promise<Wire<unknown>> };
+  return {
+    execute: async <C extends Command>(c: C) => offWire(await stub.execute(c)) as ResultOf<C>,
+  };
 }

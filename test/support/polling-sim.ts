@@ -10,6 +10,7 @@ import { CHECKING, type Verification } from '../../worker/verifications/verifica
 import { isOpen } from '../../worker/verifications/lifecycle';
 import type { PollSchedule } from '../../worker/verifications/poll-schedule';
 import { VerificationLogic } from '../../worker/verifications/verification-logic';
+import { flat } from './state-view';
 
 /** The widget's waits between `/api/result` calls after a return (its default `pollIntervals`, seconds). */
 export const WIDGET_RETURN_WAITS = [1, 1, 2, 3, 5, 8, 10, 10, 10, 10];
@@ -67,19 +68,22 @@ export async function simulate(j: Journey, o: SimOptions): Promise<JourneyResult
       return { checkStatus: j.finalAt !== undefined && t >= j.finalAt ? 'CHECKED_SUCCESS_CLEAR' : CHECKING, entityId: 'e-1' };
     },
   });
-  await logic.create({
-    id: 'vrf_SIMULATED0000000000000000',
-    partnerId: 'partner',
-    partnerOrigin: 'https://shop.example',
-    entityId: 'e-1',
-    workerOrigin: 'https://kyc.example',
-    livemode: false,
-    createdAt: 0,
-    linkExpiresAt: linkMs,
-    deadline: linkMs + graceMs,
-    status: CHECKING,
-    polls: 0,
-    webhook: { state: 'none', attempts: 0 },
+  await logic.execute({
+    type: 'create',
+    verification: {
+      id: 'vrf_SIMULATED0000000000000000',
+      partnerId: 'partner',
+      partnerOrigin: 'https://shop.example',
+      entityId: 'e-1',
+      workerOrigin: 'https://kyc.example',
+      livemode: false,
+      createdAt: 0,
+      linkExpiresAt: linkMs,
+      deadline: linkMs + graceMs,
+      state: { name: 'open' },
+      polls: 0,
+      webhook: { state: 'none', attempts: 0 },
+    },
   });
 
   // What browsers do, in seconds after the link: [when, with a check id (the return)].
@@ -100,7 +104,7 @@ export async function simulate(j: Journey, o: SimOptions): Promise<JourneyResult
     now = Math.max(now, next);
     if (next === nextAsk) {
       const [, back] = asks.shift()!;
-      await logic.observe(back ? { checkId: 'chk-1' } : {}).catch(() => undefined); // the browser sees a 502 and asks again later
+      await logic.execute({ type: 'observe', hint: back ? { checkId: 'chk-1' } : {} }).catch(() => undefined); // the browser sees a 502 and asks again later
     } else {
       alarmAt = undefined;
       await logic.alarm();
@@ -110,9 +114,9 @@ export async function simulate(j: Journey, o: SimOptions): Promise<JourneyResult
   return {
     vendorCalls: callTimes.length,
     callTimes,
-    outcome: v.expiredAt === undefined ? 'final' : 'expired',
-    ...(v.expiredReason ? { reason: v.expiredReason } : {}),
-    endedAt: (v.finalAt ?? v.expiredAt!) / 1000,
+    outcome: flat(v).expiredAt === undefined ? 'final' : 'expired',
+    ...(flat(v).expiredReason ? { reason: flat(v).expiredReason } : {}),
+    endedAt: (flat(v).finalAt ?? flat(v).expiredAt!) / 1000,
   };
 }
 

@@ -14,7 +14,7 @@ import type { Env } from '../../worker/lib/env';
 import { nodeApp as app } from '../support/node-app';
 import { demoTarget, DEMO_RECEIVER_PATH } from '../../worker/demo/demo-receiver';
 import { MemoryDemoDeliveries } from '../support/demo-deliveries';
-import { CHECKING, newVerificationId, type Verification } from '../../worker/verifications/verification';
+import { newVerificationId, type Verification } from '../../worker/verifications/verification';
 import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
 import { webhookSignature } from '../../worker/verifications/webhook-signature';
 import { nodeEnv } from '../support/node-env';
@@ -36,7 +36,7 @@ async function setup() {
     createdAt: now,
     linkExpiresAt: now + 3_600_000,
     deadline: now + 4_500_000,
-    status: CHECKING,
+    state: { name: 'open' },
     polls: 0,
     webhook: { state: 'none', attempts: 0 },
   };

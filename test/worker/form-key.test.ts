@@ -86,8 +86,8 @@ describe('the widget’s form key', () => {
   });
 
   for (const [end, act] of [
-    ['canceled by the partner’s server', (s: ReturnType<typeof clockedEnv>['store'], id: string) => s.cancel(id)],
-    ['redacted', (s: ReturnType<typeof clockedEnv>['store'], id: string) => s.redact(id)],
+    ['canceled by the partner’s server', (s: ReturnType<typeof clockedEnv>['store'], id: string) => s.execute(id, { type: 'cancel' })],
+    ['redacted', (s: ReturnType<typeof clockedEnv>['store'], id: string) => s.execute(id, { type: 'redact' })],
   ] as const) {
     it(`is gone once the verification is ${end}`, async () => {
       const { e, store } = clockedEnv();

@@ -15,12 +15,14 @@
 import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
 import fc from 'fast-check';
-import { CHECKING, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
+import { CHECKING, type Renewal, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
 import { VerificationLogic, type VerificationDeps } from '../../worker/verifications/verification-logic';
 import { lifecycle } from '../../worker/verifications/lifecycle';
 import { writeChange, type KeptOutbox } from '../../worker/verifications/record-write';
 import { attemptFor, handOff, nextDueAt, reported, type AttemptReport } from '../../worker/verifications/webhook-outbox';
 import { realNow } from '../support/dates';
+import { renewWithTurn } from '../support/renew-with-turn';
+import { flat } from '../support/state-view';
 
 const MIN = 60_000;
 const ENTITY = 'entity-own';
@@ -88,7 +90,7 @@ function openRecord(now: number, handoff = false): Verification {
     linkCreatedAt: now,
     linkExpiresAt: now + 60 * MIN,
     deadline: now + 75 * MIN,
-    status: CHECKING,
+    state: { name: 'open' },
     polls: 1,
     lastPolledAt: now - 10 * MIN,
     failedPolls: 1,
@@ -151,51 +153,51 @@ describe('a write made while the vendor is asked is never undone', () => {
   it('a cancel during a poll (after one failed poll) stays canceled, with one verification.canceled', async () => {
     const held = heldVendor();
     const { state, logic } = harness(openRecord(realNow()), held.vendor);
-    const poll = logic.observe();
+    const poll = logic.execute({ type: 'observe' });
     await held.started;
-    await logic.cancel();
+    await logic.execute({ type: 'cancel' });
     held.calls[0]!.resolve({ checkStatus: CHECKING, entityId: ENTITY });
     await poll;
-    assert.notEqual(state.v!.canceledAt, undefined, 'still canceled after the answer');
+    assert.notEqual(flat(state.v!).canceledAt, undefined, 'still canceled after the answer');
     assert.deepEqual(
       terminalEvents(state.events).map((e) => e.type),
       ['verification.canceled'],
     );
     // Later answers change nothing: no final status, no token.
-    await logic.observe({ checkId: 'chk-later' });
-    assert.equal(state.v!.status, CHECKING);
-    assert.equal(state.v!.finalAt, undefined);
+    await logic.execute({ type: 'observe', hint: { checkId: 'chk-later' } });
+    assert.equal(flat(state.v!).status, CHECKING);
+    assert.equal(flat(state.v!).finalAt, undefined);
   });
 
   it('a redaction during a poll (after one failed poll) stays redacted: the reference and the entity never come back', async () => {
     const held = heldVendor();
     const { state, logic } = harness(openRecord(realNow()), held.vendor);
-    const poll = logic.observe();
+    const poll = logic.execute({ type: 'observe' });
     await held.started;
-    await logic.redact();
+    await logic.execute({ type: 'redact' });
     held.calls[0]!.resolve({ checkStatus: CHECKING, entityId: ENTITY });
     await poll;
     assert.notEqual(state.v!.redactedAt, undefined);
     assert.doesNotMatch(JSON.stringify(state.v), /acct-secret-ref|entity-own|client-hash/);
     assert.equal(state.v!.holds, undefined, "the holds name the person's client address");
     assert.equal(state.v!.server?.returnUrl, undefined, "the server's return URL can name the account");
-    assert.notEqual(state.v!.canceledAt, undefined, 'an open verification is canceled by its redaction');
+    assert.notEqual(flat(state.v!).canceledAt, undefined, 'an open verification is canceled by its redaction');
   });
 
   it('a renewal during a poll (after one failed poll) is kept: the new link goes on working', async () => {
     const held = heldVendor();
     const start = realNow();
     const { state, logic } = harness(openRecord(start), held.vendor);
-    const poll = logic.observe();
+    const poll = logic.execute({ type: 'observe' });
     await held.started;
     const later = start + 70 * MIN;
     // Both shapes of a renewal: the vendor's urlExpiry, and the times the old logic took from its caller.
-    const renewal: Parameters<VerificationLogic['renew']>[0] & Record<string, unknown> = {
+    const renewal: Renewal & Record<string, unknown> = {
       urlExpiry: new Date(later).toISOString(),
       linkExpiresAt: later,
       deadline: later + 15 * MIN,
     };
-    assert.ok(await logic.renew(renewal));
+    assert.ok(await renewWithTurn(logic, renewal));
     held.calls[0]!.resolve({ checkStatus: CHECKING, entityId: ENTITY });
     await poll;
     assert.equal(state.v!.renewals, 1);
@@ -205,9 +207,9 @@ describe('a write made while the vendor is asked is never undone', () => {
   it('a wrong code during a poll (after one failed poll) still counts: tries never go back', async () => {
     const held = heldVendor();
     const { state, logic } = harness(openRecord(realNow(), true), held.vendor);
-    const poll = logic.observe({}, true);
+    const poll = logic.execute({ type: 'observe', arrived: true });
     await held.started;
-    assert.equal((await logic.claim('browser-key-1', '000000')).kind, 'wrong');
+    assert.equal((await logic.execute({ type: 'claim', browserKey: 'browser-key-1', code: '000000' })).kind, 'wrong');
     held.calls[0]!.resolve({ checkStatus: CHECKING, entityId: ENTITY });
     await poll;
     assert.equal(state.v!.handoff!.tries, 1);
@@ -216,13 +218,17 @@ describe('a write made while the vendor is asked is never undone', () => {
   it('a handoff link opened during a poll (after one failed poll) stays used', async () => {
     const held = heldVendor();
     const { state, logic } = harness(openRecord(realNow(), true), held.vendor);
-    const poll = logic.observe({}, true);
+    const poll = logic.execute({ type: 'observe', arrived: true });
     await held.started;
-    assert.equal(await logic.openHandoff('open-token-1'), 'https://vendor.example/flow/1');
+    assert.equal(await logic.execute({ type: 'handoff.open', token: 'open-token-1', consume: true }), 'https://vendor.example/flow/1');
     held.calls[0]!.resolve({ checkStatus: CHECKING, entityId: ENTITY });
     await poll;
     assert.equal(state.v!.handoff?.kind === 'link' && state.v!.handoff.opened, true);
-    assert.equal(await logic.openHandoff('open-token-1'), undefined, 'a second open is refused');
+    assert.equal(
+      await logic.execute({ type: 'handoff.open', token: 'open-token-1', consume: true }),
+      undefined,
+      'a second open is refused',
+    );
   });
 });
 
@@ -231,9 +237,9 @@ describe('the entity check', () => {
     const logged = mock.method(console, 'error', () => undefined);
     try {
       const { state, logic } = harness(openRecord(realNow()), async () => ({ checkStatus: 'CHECKED_SUCCESS_CLEAR' }));
-      await assert.rejects(logic.observe({ checkId: 'someone-elses-check' }));
-      assert.equal(state.v!.status, CHECKING);
-      assert.equal(state.v!.finalAt, undefined);
+      await assert.rejects(logic.execute({ type: 'observe', hint: { checkId: 'someone-elses-check' } }));
+      assert.equal(flat(state.v!).status, CHECKING);
+      assert.equal(flat(state.v!).finalAt, undefined);
       assert.deepEqual(terminalEvents(state.events), []);
       const lines = logged.mock.calls.map((c) => String(c.arguments[0]));
       assert.ok(
@@ -253,11 +259,11 @@ describe('the entity check', () => {
     });
     const logged = mock.method(console, 'error', () => undefined);
     try {
-      await assert.rejects(logic.observe({ checkId: 'someone-elses-check' }));
+      await assert.rejects(logic.execute({ type: 'observe', hint: { checkId: 'someone-elses-check' } }));
     } finally {
       logged.mock.restore();
     }
-    assert.equal(state.v!.status, CHECKING);
+    assert.equal(flat(state.v!).status, CHECKING);
     assert.equal(asked[0]!.entityId, ENTITY);
   });
 });
@@ -274,23 +280,23 @@ describe('expiry knows whether the vendor answered', () => {
       await logic.alarm();
       await runUntil(state.v!.deadline + 30 * MIN);
     });
-    assert.equal(state.v!.expiredAt, undefined, 'not expired while the vendor could not answer');
+    assert.equal(flat(state.v!).expiredAt, undefined, 'not expired while the vendor could not answer');
     down = false;
     await runUntil(state.now + 60 * MIN);
-    assert.equal(state.v!.status, 'CHECKED_SUCCESS_CLEAR');
-    assert.notEqual(state.v!.finalAt, undefined);
+    assert.equal(flat(state.v!).status, 'CHECKED_SUCCESS_CLEAR');
+    assert.notEqual(flat(state.v!).finalAt, undefined);
     assert.deepEqual(
       terminalEvents(state.events).map((e) => e.type),
       ['verification.completed'],
     );
-    assert.ok(state.v!.finalAt! > start);
+    assert.ok(flat(state.v!).finalAt! > start);
   });
 
   it('a vendor that answers "not finished" at the deadline ends it expired (not_finished)', async () => {
     const { state, runUntil } = harness(openRecord(realNow()), async () => ({ checkStatus: CHECKING, entityId: ENTITY }));
     state.alarm = state.now;
     await runUntil(state.v!.deadline + MIN);
-    assert.equal(state.v!.expiredReason, 'not_finished');
+    assert.equal(flat(state.v!).expiredReason, 'not_finished');
     assert.ok(state.v!.lastPolledAt! >= state.v!.deadline, 'asked once more at the deadline');
   });
 
@@ -306,9 +312,9 @@ describe('expiry knows whether the vendor answered', () => {
     state.alarm = state.now;
     const deadline = state.v!.deadline;
     await quietly(() => runUntil(deadline + 119 * MIN));
-    assert.equal(state.v!.expiredAt, undefined);
+    assert.equal(flat(state.v!).expiredAt, undefined);
     await quietly(() => runUntil(deadline + 121 * MIN));
-    assert.equal(state.v!.expiredReason, 'vendor_unavailable');
+    assert.equal(flat(state.v!).expiredReason, 'vendor_unavailable');
     assert.equal(terminalEvents(state.events).length, 1);
   });
 });
@@ -326,7 +332,7 @@ function answerOf(r: Reply): Answer {
   return { checkStatus: r, entityId: ENTITY };
 }
 
-const ended = (v: Verification) => v.status !== CHECKING || v.expiredAt !== undefined || v.canceledAt !== undefined;
+const ended = (v: Verification) => flat(v).status !== CHECKING || flat(v).expiredAt !== undefined || flat(v).canceledAt !== undefined;
 
 /** The invariants over every record saved in order, and the events enqueued. */
 function checkInvariants(saved: Verification[], events: WebhookEvent[]) {
@@ -336,7 +342,7 @@ function checkInvariants(saved: Verification[], events: WebhookEvent[]) {
     const step = `save ${i}`;
     if (ended(a)) {
       assert.ok(ended(b), `${step}: an ended verification became open again`);
-      assert.equal(b.status, a.status, `${step}: an ended verification's status changed`);
+      assert.equal(flat(b).status, flat(a).status, `${step}: an ended verification's status changed`);
     }
     if (a.redactedAt !== undefined) {
       for (const field of ['customerRef', 'entityId', 'handoff', 'holds', 'link', 'checkId', 'token'] as const) {
@@ -351,14 +357,14 @@ function checkInvariants(saved: Verification[], events: WebhookEvent[]) {
     assert.ok((b.renewals ?? 0) >= (a.renewals ?? 0), `${step}: a renewal was undone`);
     assert.ok(b.linkExpiresAt >= a.linkExpiresAt, `${step}: the link expiry went back`);
     assert.ok((b.attempts?.length ?? 0) >= (a.attempts?.length ?? 0), `${step}: an attempt was forgotten`);
-    if (a.status !== CHECKING) assert.equal(b.status, a.status);
+    if (flat(a).status !== CHECKING) assert.equal(flat(b).status, flat(a).status);
   }
   const last = saved.at(-1)!;
   const terminal = terminalEvents(events);
   assert.equal(terminal.length, ended(last) ? 1 : 0, `terminal events: ${terminal.map((e) => e.type).join(', ')}`);
-  if (last.status !== CHECKING) assert.equal(terminal[0]!.type, 'verification.completed');
+  if (flat(last).status !== CHECKING) assert.equal(terminal[0]!.type, 'verification.completed');
   // A result never credited without this verification's own entity.
-  if (last.status !== CHECKING) assert.ok(last.finalAt !== undefined);
+  if (flat(last).status !== CHECKING) assert.ok(flat(last).finalAt !== undefined);
   // Event ids are unique per event (a redelivery sends the same id, but these are first sends).
   assert.equal(new Set(events.map((e) => e.id)).size, events.length, 'an event enqueued twice');
   // `sequence`, where events carry one, only grows.
@@ -376,23 +382,23 @@ function runBasic(op: Op, logic: VerificationLogic, state: { now: number }): Pro
     case 'alarm':
       return logic.alarm();
     case 'observe':
-      return logic.observe();
+      return logic.execute({ type: 'observe' });
     case 'hint':
-      return logic.observe({ checkId: `chk-${reply}`, returned: 'success' });
+      return logic.execute({ type: 'observe', hint: { checkId: `chk-${reply}`, returned: 'success' } });
     case 'cancel':
-      return logic.cancel();
+      return logic.execute({ type: 'cancel' });
     case 'redact':
-      return logic.redact();
+      return logic.execute({ type: 'redact' });
     case 'renew': {
       const at = state.now + 60 * MIN;
-      return logic.renew({ urlExpiry: new Date(at).toISOString() });
+      return renewWithTurn(logic, { urlExpiry: new Date(at).toISOString() });
     }
     case 'wrongCode':
-      return logic.claim('browser-key-1', '000000');
+      return logic.execute({ type: 'claim', browserKey: 'browser-key-1', code: '000000' });
     case 'rightCode':
-      return logic.claim('browser-key-1', '123456');
+      return logic.execute({ type: 'claim', browserKey: 'browser-key-1', code: '123456' });
     case 'open':
-      return logic.openHandoff('open-token-1');
+      return logic.execute({ type: 'handoff.open', token: 'open-token-1', consume: true });
     case 'tick':
       state.now += 10 * MIN;
       return Promise.resolve();
@@ -534,10 +540,10 @@ describe('interleavings with the outbox and attempts (fast-check scheduler)', ()
               switch (op) {
                 case 'nextAttempt': {
                   // /api/onboarding-link in requires_input: read, a new vendor link (slow), then the attempt transition.
-                  const v = await logic.observe().catch(() => state.v);
-                  if (!v || v.requiresInputAt === undefined) return undefined;
+                  const v = await logic.execute({ type: 'observe' }).catch(() => state.v);
+                  if (!v || flat(v).requiresInputAt === undefined) return undefined;
                   await s.schedule(Promise.resolve(), 'vendor link');
-                  return logic.renew({ urlExpiry: new Date(state.now + 60 * MIN).toISOString() });
+                  return renewWithTurn(logic, { urlExpiry: new Date(state.now + 60 * MIN).toISOString() });
                 }
                 case 'send':
                   h.sendDue();

@@ -13,7 +13,8 @@ import { createSession } from '../../worker/browser-api/session';
 import { CHECKING, newVerificationId, type Verification } from '../../worker/verifications/verification';
 import { realNow } from '../support/dates';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
-import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
+import { startMiniflareWorker, verificationObject, type MiniflareWorker } from '../support/miniflare-worker';
+import { flat } from '../support/state-view';
 
 const ORIGIN = 'https://shop.example';
 const SECRET = 'lifecycle-session-secret-7c1d9e2a4b6f';
@@ -59,13 +60,7 @@ after(async () => {
 });
 
 /** The verification's own Durable Object, as the worker reaches it. */
-async function objectOf(id: string) {
-  const ns = await worker.mf.getDurableObjectNamespace('VERIFICATIONS');
-  return ns.get(ns.idFromName(id)) as unknown as {
-    create(v: Verification): Promise<void>;
-    read(): Promise<Verification | undefined>;
-  };
-}
+const objectOf = (id: string) => verificationObject(worker, id);
 
 /** An open verification with a link, times relative to now. */
 function openVerification(entityId: string, deadlineIn: number): Verification {
@@ -81,7 +76,7 @@ function openVerification(entityId: string, deadlineIn: number): Verification {
     linkCreatedAt: now - 90 * MIN,
     linkExpiresAt: now + deadlineIn - 15 * MIN,
     deadline: now + deadlineIn,
-    status: CHECKING,
+    state: { name: 'open' },
     polls: 3,
     lastPolledAt: now - 20 * MIN,
     failedPolls: 2,
@@ -93,7 +88,7 @@ function openVerification(entityId: string, deadlineIn: number): Verification {
 async function settled(object: Awaited<ReturnType<typeof objectOf>>, done: (v: Verification) => boolean): Promise<Verification> {
   // Bounded by 30 s of real time, not a count of looks: a busy machine runs the alarm late, never wrongly.
   for (const until = Date.now() + 30_000; Date.now() < until;) {
-    const v = (await object.read())!;
+    const v = (await object.execute({ type: 'read' }))!;
     if (done(v)) return v;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -115,10 +110,10 @@ describe('the lifecycle in workerd', () => {
     vendorDown = true;
     const v = openVerification('e-outage', -5 * MIN); // the deadline passed while the vendor was down
     const object = await objectOf(v.id);
-    await object.create(v); // its deadline has passed: the runtime runs its alarm at once
+    await object.execute({ type: 'create', verification: v }); // its deadline has passed: the runtime runs its alarm at once
     // A poll is counted as it starts: wait for its failure to be recorded too (the call is over).
-    const waiting = await settled(object, (x) => (x.lastPolledAt! >= x.deadline && x.failedPolls! > 2) || x.expiredAt !== undefined);
-    assert.equal(waiting.expiredAt, undefined, 'not expired while the vendor could not answer');
+    const waiting = await settled(object, (x) => (x.lastPolledAt! >= x.deadline && x.failedPolls! > 2) || flat(x).expiredAt !== undefined);
+    assert.equal(flat(waiting).expiredAt, undefined, 'not expired while the vendor could not answer');
     assert.ok(waiting.lastPolledAt! >= waiting.deadline, 'asked once more at the deadline');
 
     vendorDown = false;
@@ -127,24 +122,24 @@ describe('the lifecycle in workerd', () => {
     assert.equal(res.status, 200, JSON.stringify(body));
     assert.equal(body.checkStatus, 'CHECKED_SUCCESS_CLEAR');
     assert.ok(body.resultToken, 'final, with its token');
-    const ended = (await object.read())!;
-    assert.equal(ended.status, 'CHECKED_SUCCESS_CLEAR');
-    assert.equal(ended.expiredAt, undefined);
+    const ended = (await object.execute({ type: 'read' }))!;
+    assert.equal(flat(ended).status, 'CHECKED_SUCCESS_CLEAR');
+    assert.equal(flat(ended).expiredAt, undefined);
   });
 
   it('a result without an entity is not credited: VENDOR_MISMATCH, vendor_mismatch at error level, no token', async () => {
     vendorDown = false;
     const v = openVerification(NAMELESS, 60 * MIN);
     const object = await objectOf(v.id);
-    await object.create(v);
+    await object.execute({ type: 'create', verification: v });
     const res = await result({ session: await sessionFor(v), checkId: 'someone-elses-check' });
     const body = (await res.json()) as { errorCode?: string; resultToken?: string };
     assert.equal(res.status, 502, JSON.stringify(body));
     assert.equal(body.errorCode, 'VENDOR_MISMATCH');
     assert.equal(body.resultToken, undefined);
-    const after = (await object.read())!;
-    assert.equal(after.status, CHECKING);
-    assert.equal(after.finalAt, undefined);
+    const after = (await object.execute({ type: 'read' }))!;
+    assert.equal(flat(after).status, CHECKING);
+    assert.equal(flat(after).finalAt, undefined);
     assert.ok(
       worker.logs.some((l) => /"level":"error"/.test(l) && /"event":"vendor_mismatch"/.test(l) && l.includes(v.id)),
       worker.logs.join('\n'),

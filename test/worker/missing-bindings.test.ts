@@ -21,7 +21,7 @@ const misconfigured = (binding: string) => ({
 describe('stores without their binding', () => {
   it('refuse with MISCONFIGURED naming VERIFICATIONS, LIMITS or IDEMPOTENCY', () => {
     const ports = portsFor(nodeEnv());
-    assert.throws(() => ports.verifications.read('vrf_nothing'), misconfigured('VERIFICATIONS'));
+    assert.throws(() => ports.verifications.execute('vrf_nothing', { type: 'read' }), misconfigured('VERIFICATIONS'));
     assert.throws(() => ports.allowances.take('budget', 'a', Date.now() + 60_000, 1), misconfigured('LIMITS'));
     assert.throws(() => ports.idempotency('acme https://partner.example key-12345'), misconfigured('IDEMPOTENCY'));
   });
@@ -29,11 +29,11 @@ describe('stores without their binding', () => {
   it('use the twins a node test plugged in, for that env only', async () => {
     const env = useNodeTwins(nodeEnv());
     const ports = portsFor(env, twinsFor);
-    assert.equal(await ports.verifications.read('vrf_nothing'), undefined);
+    assert.equal(await ports.verifications.execute('vrf_nothing', { type: 'read' }), undefined);
     assert.equal(await ports.allowances.take('budget', 'a', Date.now() + 60_000, 1), true);
     assert.equal(await ports.allowances.take('budget', 'b', Date.now() + 60_000, 1), false);
     assert.deepEqual(await ports.idempotency('acme k-1').claim('acme k-1', 'print'), { kind: 'new' });
-    assert.throws(() => portsFor(nodeEnv()).verifications.read('vrf_nothing'), misconfigured('VERIFICATIONS'));
+    assert.throws(() => portsFor(nodeEnv()).verifications.execute('vrf_nothing', { type: 'read' }), misconfigured('VERIFICATIONS'));
   });
 });
 

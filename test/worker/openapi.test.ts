@@ -17,7 +17,8 @@ import { serverApi } from '../../worker/server-api/app';
 import { openapiDocument } from '../../worker/server-api/openapi';
 import { honoPath } from '../../worker/server-api/routes';
 import { webhooks } from '../../worker/server-api/webhooks';
-import { CHECKING, newVerificationId, type Verification, type WebhookEventType } from '../../worker/verifications/verification';
+import { CHECKING, newVerificationId, type StoredVerification, type WebhookEventType } from '../../worker/verifications/verification';
+import { stored } from '../support/state-view';
 import { webhookEvent } from '../../worker/verifications/webhook-event';
 import { stamped } from '../../worker/verifications/webhook-outbox';
 import { realNow } from '../support/dates';
@@ -145,7 +146,8 @@ describe('the webhooks of the document', () => {
   });
 
   const now = realNow();
-  const base: Verification = {
+  // Records as the code before the explicit state wrote them (read as storage reads them now).
+  const base: StoredVerification & { status: string } = {
     id: newVerificationId(),
     livemode: false,
     partnerId: 'alpha',
@@ -162,7 +164,7 @@ describe('the webhooks of the document', () => {
     webhook: { state: 'none', attempts: 0 },
   };
   const failed = { checkStatus: 'NO_MATCH', endedAt: now + 500, checkId: 'check-1' };
-  const sent: [string, Verification, WebhookEventType][] = [
+  const sent: [string, StoredVerification, WebhookEventType][] = [
     ['completed', { ...base, status: 'CHECKED_SUCCESS_CLEAR', finalAt: now + 1000 }, 'verification.completed'],
     ['expired', { ...base, expiredAt: now + 1000, expiredReason: 'not_finished' }, 'verification.expired'],
     [
@@ -181,7 +183,7 @@ describe('the webhooks of the document', () => {
   for (const [name, v, type] of sent) {
     it(`the body the worker sends (${name}) matches its event's schema, and holds no field the document does not name`, () => {
       // As the outbox sends it: `data.sequence` stamped in.
-      const event = stamped(webhookEvent(v, type), 2);
+      const event = stamped(webhookEvent(stored(v), type), 2);
       const body = JSON.parse(event.body) as { type: string; data: Record<string, unknown> };
       const described = webhooks.find((w) => w.type === body.type);
       assert.ok(described, `${body.type} is described`);
@@ -197,7 +199,7 @@ describe('the webhooks of the document', () => {
   });
 
   it('a body that is not what its event says fails the check (the check can fail)', () => {
-    const completedEvent = webhookEvent({ ...base, status: 'CHECKED_SUCCESS_CLEAR', finalAt: now }, 'verification.completed');
+    const completedEvent = webhookEvent(stored({ ...base, status: 'CHECKED_SUCCESS_CLEAR', finalAt: now }), 'verification.completed');
     const body = JSON.parse(stamped(completedEvent, 1).body) as { data: object };
     const completed = webhooks.find((w) => w.type === 'verification.completed')!.schema;
     // Without the sequence the outbox stamps in, a body is not what the document promises.

@@ -156,8 +156,8 @@ describe('operator events', () => {
     const s = stack(q.queue);
     const link = await call('/api/onboarding-link', { method: 'POST', json: person }, s.env);
     assert.equal(link.status, 200, link.text);
-    await s.store.logic(link.json.verificationId).cancel();
-    await s.store.logic(link.json.verificationId).cancel(); // already canceled: nothing more
+    await s.store.logic(link.json.verificationId).execute({ type: 'cancel' });
+    await s.store.logic(link.json.verificationId).execute({ type: 'cancel' }); // already canceled: nothing more
     await settle();
     assert.deepEqual(q.sent.filter((e) => e.type.startsWith('verification.')).map(strip), [
       { type: 'verification.canceled', partnerId: ENVIRONMENT_PARTNER_ID },

@@ -12,10 +12,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { CHECKING, newVerificationId, type Verification } from '../../worker/verifications/verification';
+import { newVerificationId, type Verification } from '../../worker/verifications/verification';
 import { realNow } from '../support/dates';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
-import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
+import { startMiniflareWorker, verificationObject, type MiniflareWorker } from '../support/miniflare-worker';
+import { flat } from '../support/state-view';
 
 const LINK_SECONDS = 40;
 const POLL = 5;
@@ -62,13 +63,7 @@ beforeEach(() => {
 });
 
 /** The verification's own Durable Object, as the worker reaches it. */
-async function objectOf(id: string) {
-  const ns = await worker.mf.getDurableObjectNamespace('VERIFICATIONS');
-  return ns.get(ns.idFromName(id)) as unknown as {
-    create(v: Verification): Promise<void>;
-    read(): Promise<Verification | undefined>;
-  };
-}
+const objectOf = (id: string) => verificationObject(worker, id);
 
 /** An abandoned verification (nobody asks /api/result) whose 40 s link started `age` ms ago, after `idlePolls` alarm polls. */
 function abandoned(entityId: string, age: number, idlePolls: number, lastPolledAgo: number): Verification {
@@ -85,7 +80,7 @@ function abandoned(entityId: string, age: number, idlePolls: number, lastPolledA
     linkCreatedAt: start,
     linkExpiresAt: start + LINK_SECONDS * S,
     deadline: start + LINK_SECONDS * S,
-    status: CHECKING,
+    state: { name: 'open' },
     polls: idlePolls,
     idlePolls,
     ...(idlePolls > 0 ? { lastPolledAt: now - lastPolledAgo } : {}),
@@ -97,7 +92,7 @@ function abandoned(entityId: string, age: number, idlePolls: number, lastPolledA
 async function settled(object: Awaited<ReturnType<typeof objectOf>>, done: (v: Verification) => boolean): Promise<Verification> {
   // Bounded by 30 s of real time, not a count of looks: a busy machine runs the alarm late, never wrongly.
   for (const until = Date.now() + 30_000; Date.now() < until;) {
-    const v = (await object.read())!;
+    const v = (await object.execute({ type: 'read' }))!;
     if (done(v)) return v;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -112,26 +107,26 @@ describe('polling budget in workerd (short link)', () => {
     it(`after ${idlePolls} idle poll(s) the alarm alone asks once the doubled wait (${wait} s) has passed`, async () => {
       const v = abandoned(`e-idle-${idlePolls}`, 15 * S, idlePolls, wait * S);
       const object = await objectOf(v.id);
-      await object.create(v);
+      await object.execute({ type: 'create', verification: v });
       // A poll is counted as it starts (before its call), so wait for the vendor's answer to be recorded, not the count.
       const polled = await settled(object, (x) => x.vendorAnsweredAt !== undefined || (x.failedPolls ?? 0) > 0);
       assert.equal(polled.failedPolls ?? 0, 0, 'the vendor answered');
       assert.equal(polled.polls, idlePolls + 1, 'one poll, counted');
       assert.deepEqual(resultCalls, [v.entityId], 'one vendor call, from the alarm');
       assert.equal(polled.idlePolls, idlePolls + 1, 'counted as an idle poll: the next wait doubles');
-      assert.equal(polled.expiredAt, undefined);
+      assert.equal(flat(polled).expiredAt, undefined);
     });
   }
 
   it('an abandoned verification is asked once more at its deadline, then ends, with no call after', async () => {
     const v = abandoned('e-deadline', (LINK_SECONDS + 1) * S, 3, 16 * S);
     const object = await objectOf(v.id);
-    await object.create(v); // its deadline has passed: the runtime runs its alarm at once
-    const ended = await settled(object, (x) => x.expiredAt !== undefined);
+    await object.execute({ type: 'create', verification: v }); // its deadline has passed: the runtime runs its alarm at once
+    const ended = await settled(object, (x) => flat(x).expiredAt !== undefined);
     assert.deepEqual(resultCalls, ['e-deadline'], 'asked once at the deadline');
     assert.ok(ended.lastPolledAt! >= ended.deadline, 'the call came after the deadline');
     // Ended: its alarm now waits for the retention period, so no call follows.
-    const again = await object.read();
+    const again = await object.execute({ type: 'read' });
     assert.equal(again!.polls, ended.polls);
     assert.deepEqual(resultCalls, ['e-deadline']);
   });

@@ -11,10 +11,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Verification } from '../../worker/verifications/verification';
 import { adultDateOfBirth, isoInstantAfter } from '../support/dates';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
-import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
+import { startMiniflareWorker, verificationObject, type MiniflareWorker } from '../support/miniflare-worker';
 
 const ORIGIN = 'https://shop.example';
 const ENTITY = 'e-turn';
@@ -88,9 +87,8 @@ describe('renewal turns in workerd', () => {
       assert.equal(again.json.claimCode, first.json.claimCode, 'one code across every text');
     }
     assert.equal(checks.length, 3, 'three texts, three checks at the vendor');
-    const ns = await worker.mf.getDurableObjectNamespace('VERIFICATIONS');
-    const object = ns.get(ns.idFromName(first.json.verificationId)) as unknown as { read(): Promise<Verification | undefined> };
-    const v = (await object.read())!;
+    const object = await verificationObject(worker, first.json.verificationId);
+    const v = (await object.execute({ type: 'read' }))!;
     assert.equal(v.renewals, 2);
     // The newest link is asked about by entity; each link it replaced by the check id the vendor named.
     assert.deepEqual([...(v.earlierChecks ?? []), checks.at(-1)].sort(), [...checks].sort());

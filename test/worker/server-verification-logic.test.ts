@@ -60,7 +60,7 @@ const created = (now: number, expiresIn = 60 * MIN): Verification => ({
   createdAt: now,
   linkExpiresAt: 0,
   deadline: now + expiresIn,
-  status: CHECKING,
+  state: { name: 'created' },
   polls: 0,
   webhook: { state: 'none', attempts: 0 },
   server: {},
@@ -75,21 +75,21 @@ const link = (now: number) => ({
 describe('a server-started verification', () => {
   it('asks the vendor nothing until its first link; then polls; cancel stops the polling and sends verification.canceled', async () => {
     const { state, logic, runUntil } = harness();
-    await logic.create(created(state.now));
+    await logic.execute({ type: 'create', verification: created(state.now) });
     assert.equal(lifecycle(state.v!), 'created');
     await runUntil(state.now + 10 * MIN);
     assert.equal(state.asked, 0, 'no link, no vendor call');
     assert.equal(lifecycle(state.v!), 'created');
 
-    const linked = await logic.startLink(link(state.now));
+    const linked = await logic.execute({ type: 'start', link: link(state.now) });
     assert.equal(lifecycle(linked!), 'open');
-    assert.equal(await logic.startLink(link(state.now)), undefined, 'a second first link is refused');
+    assert.equal(await logic.execute({ type: 'start', link: link(state.now) }), undefined, 'a second first link is refused');
     await runUntil(state.now + MIN);
     const polled = state.asked;
     assert.ok(polled > 0, 'polled once linked');
 
     assert.deepEqual(state.released, [], 'an open one keeps its open-verification holds');
-    const canceled = await logic.cancel();
+    const canceled = await logic.execute({ type: 'cancel' });
     assert.equal(lifecycle(canceled!), 'canceled');
     assert.deepEqual(state.released, [canceled!.id], 'canceling gives its holds back at once');
     assert.deepEqual(
@@ -99,15 +99,19 @@ describe('a server-started verification', () => {
     assert.equal(JSON.parse(state.events[0]!.body).data.customerRef, 'acct-1');
     await runUntil(state.now + 30 * MIN);
     assert.equal(state.asked, polled, 'no vendor call after the cancel');
-    assert.equal((await logic.observe({ checkId: 'chk-1' }))?.checkId, undefined, 'a return after the cancel is not recorded');
+    assert.equal(
+      (await logic.execute({ type: 'observe', hint: { checkId: 'chk-1' } }))?.checkId,
+      undefined,
+      'a return after the cancel is not recorded',
+    );
     assert.equal(state.asked, polled);
   });
 
   it('redact forgets customerRef and entityId for good, cancelling an open one first (its event without them)', async () => {
     const { state, logic } = harness();
-    await logic.create(created(state.now));
-    await logic.startLink(link(state.now));
-    const redacted = await logic.redact();
+    await logic.execute({ type: 'create', verification: created(state.now) });
+    await logic.execute({ type: 'start', link: link(state.now) });
+    const redacted = await logic.execute({ type: 'redact' });
     assert.equal(redacted!.customerRef, undefined);
     assert.equal(redacted!.entityId, undefined);
     assert.ok(redacted!.redactedAt);
@@ -120,7 +124,7 @@ describe('a server-started verification', () => {
     assert.equal(data.customerRef, undefined);
     assert.equal(data.entityId, undefined);
     assert.doesNotMatch(JSON.stringify(state.v), /acct-1|entity-1/);
-    const again = await logic.redeliver();
+    const again = await logic.execute({ type: 'redeliver' });
     assert.equal(again!.type, 'verification.redacted', 'the last event: the redaction');
     assert.equal(again!.id, state.events[1]!.id, 'the same webhook-id');
     assert.notEqual(state.events[0]!.id, state.events[1]!.id, 'the redaction has its own webhook-id');
@@ -129,7 +133,7 @@ describe('a server-started verification', () => {
   it('unused, it expires at its own expiry (not_finished), with no vendor call', async () => {
     const { state, logic, runUntil } = harness();
     const v = created(state.now, 10 * MIN);
-    await logic.create(v);
+    await logic.execute({ type: 'create', verification: v });
     await runUntil(v.deadline + 1000);
     assert.equal(lifecycle(state.v!), 'expired');
     assert.equal(state.asked, 0);

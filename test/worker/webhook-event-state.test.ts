@@ -17,6 +17,7 @@ import { VerificationLogic } from '../../worker/verifications/verification-logic
 import { writeChange, type KeptOutbox } from '../../worker/verifications/record-write';
 import type { OutboxEntry } from '../../worker/verifications/webhook-outbox';
 import { realNow } from '../support/dates';
+import { renewWithTurn } from '../support/renew-with-turn';
 
 const MIN = 60_000;
 const ENTITY = 'entity-own';
@@ -55,7 +56,7 @@ function openRecord(now: number): Verification {
     linkCreatedAt: now,
     linkExpiresAt: now + 60 * MIN,
     deadline: now + 75 * MIN,
-    status: CHECKING,
+    state: { name: 'open' },
     polls: 0,
     webhook: { state: 'none', attempts: 0 },
     maxAttempts: 2,
@@ -93,7 +94,7 @@ describe('a webhook event carries the whole public state at the event', () => {
     const { state, logic, outbox, data } = harness(['NO_MATCH', 'CHECKED_SUCCESS_CLEAR']);
     const t0 = state.now;
     state.now += MIN;
-    await logic.observe({}, true);
+    await logic.execute({ type: 'observe', arrived: true });
     const [first] = outbox();
     assert.equal(first!.event.type, 'verification.requires_input');
     assert.deepEqual(data(first!), {
@@ -117,9 +118,9 @@ describe('a webhook event carries the whole public state at the event', () => {
 
     // The next attempt, then a final status: a new event; the first one's body is what it was.
     state.now += MIN;
-    assert.ok(await logic.renew({ urlExpiry: iso(state.now + 60 * MIN) }));
+    assert.ok(await renewWithTurn(logic, { urlExpiry: iso(state.now + 60 * MIN) }));
     state.now += MIN;
-    await logic.observe({}, true);
+    await logic.execute({ type: 'observe', arrived: true });
     const completed = outbox()[1]!;
     assert.equal(completed.event.type, 'verification.completed');
     const d = data(completed);
@@ -137,12 +138,12 @@ describe('a webhook event carries the whole public state at the event', () => {
     // A redelivery later sends the completion as it was, not the state now.
     const completedBody = completed.event.body;
     state.now += 10 * MIN;
-    await logic.redeliver();
+    await logic.execute({ type: 'redeliver' });
     assert.equal(outbox()[1]!.event.body, completedBody);
     assert.equal(outbox().length, 2);
 
     state.now += MIN;
-    await logic.redact();
+    await logic.execute({ type: 'redact' });
     const [, done, gone] = outbox();
     assert.equal(gone!.event.type, 'verification.redacted');
     const r = data(gone!);
@@ -161,7 +162,7 @@ describe('a webhook event carries the whole public state at the event', () => {
     const { state, logic, outbox, data } = harness([]);
     const t0 = state.now;
     state.now += 5 * MIN;
-    await logic.cancel();
+    await logic.execute({ type: 'cancel' });
     const d = data(outbox()[0]!);
     assert.equal(d.status, 'canceled');
     assert.equal(d.canceledAt, iso(t0 + 5 * MIN));
@@ -170,7 +171,7 @@ describe('a webhook event carries the whole public state at the event', () => {
 
     const other = harness([]);
     other.state.now += MIN;
-    await other.logic.expireNow();
+    await other.logic.execute({ type: 'expire' });
     const e = other.data(other.outbox()[0]!);
     assert.equal(e.status, 'expired');
     assert.equal(e.reason, 'not_finished');
@@ -181,11 +182,11 @@ describe('a state change and its event are written together', () => {
   it('every change that causes an event is ONE put of the record and the outbox', async () => {
     const { storage, state, logic } = harness(['NO_MATCH', 'CHECKED_SUCCESS_CLEAR']);
     state.now += MIN;
-    await logic.observe({}, true); // requires_input
-    await logic.renew({ urlExpiry: iso(state.now + 60 * MIN) });
+    await logic.execute({ type: 'observe', arrived: true }); // requires_input
+    await renewWithTurn(logic, { urlExpiry: iso(state.now + 60 * MIN) });
     state.now += MIN;
-    await logic.observe({}, true); // completed
-    await logic.redact(); // redacted (and every kept body rewritten)
+    await logic.execute({ type: 'observe', arrived: true }); // completed
+    await logic.execute({ type: 'redact' }); // redacted (and every kept body rewritten)
     const withOutbox = storage.puts.filter((keys) => keys.includes('outbox'));
     assert.equal(withOutbox.length, 3, `puts: ${JSON.stringify(storage.puts)}`);
     for (const keys of withOutbox) assert.deepEqual(keys, ['outbox', 'v'], 'the outbox never written apart from its record');
@@ -196,7 +197,7 @@ describe('a state change and its event are written together', () => {
     const before = structuredClone(storage.committed.get('v'));
     storage.refuseNextPut();
     state.now += MIN;
-    await assert.rejects(logic.cancel());
+    await assert.rejects(logic.execute({ type: 'cancel' }));
     assert.deepEqual(storage.committed.get('v'), before, 'the record is as it was');
     assert.equal(storage.committed.get('outbox'), undefined, 'no event for a change that never happened');
   });

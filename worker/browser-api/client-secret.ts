@@ -25,7 +25,7 @@ export const verificationClosed = () =>
 /** The verification a client secret names, for the request's partner, or the 401. */
 export async function clientSecretVerification(c: Context<AppEnv>, secret: string): Promise<Verification> {
   const id = await readClientSecret(c.env, c.var.ports, secret);
-  const v = id ? await c.var.ports.verifications.read(id) : undefined;
+  const v = id ? await c.var.ports.verifications.execute(id, { type: 'read' }) : undefined;
   if (!v || v.partnerId !== c.get('partner')?.id || v.customerRefSource !== 'server') throw clientSecretInvalid();
   const status = lifecycle(v);
   // A redacted verification (even a final one) is closed to the page: its outcome is the partner's server's alone.

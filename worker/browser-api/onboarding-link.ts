@@ -1,15 +1,23 @@
 /**
  * POST /api/onboarding-link — docs/api.md "Browser-facing API". With a `session` and no details: a new link
  * (`renew-link.ts`); with a `session` and the details: the next attempt (`next-attempt.ts`).
+ *
+ * A first link, step by step: `serverStarted` (a verification the partner's server started), `checkedRequest`
+ * (the request's own checks), `claimKey` (its Idempotency-Key), then `makeLink`: `botCheck`, the text's and the
+ * open verifications' budgets, `vendorLink` (the vendor's link, `vendor-api/create-link.ts`), `stored`, `answered`.
  */
 import { Hono } from 'hono/tiny';
+import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
+import type * as z from 'zod/mini';
 import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
 import type { AppEnv } from '../app-env';
 import { holdOpen, releaseHolds } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
 import { idempotency } from '../middleware/idempotency';
 import { clientIp, ipKey } from '../lib/limits';
+import type { ParsedPhone } from '../lib/phone';
+import type { Partner } from '../partners/partner';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { checkedPhone, spendText } from './phone-check';
@@ -20,12 +28,13 @@ import { verifyTurnstile } from '../lib/turnstile';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
+import { createLink, type MadeLink } from '../vendor-api/create-link';
 import { readJson } from '../lib/validation';
 import { claimCode, newVerificationId, type Handoff, type Verification } from '../verifications/verification';
 import { lifecycle, shownLinkExpiry, startedWithLink } from '../verifications/lifecycle';
 import { randomToken } from '../lib/random';
 import { qrModules } from '../handoff/qr';
-import { handoffUrls, redirectUrl } from '../handoff/urls';
+import { handoffUrls, returnUrls } from '../handoff/urls';
 import { renewLink } from './renew-link';
 import { resumeLink } from './resume-link';
 import { clientSecretVerification } from './client-secret';
@@ -48,11 +57,7 @@ onboardingLink.use(
 );
 
 onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
-  const env = c.env;
-  const cfg = c.var.config;
-  // The configuration guard refused the request unless the worker knows its own origin.
-  const own = trustedOwnOrigin(cfg, c.req.url)!;
-  const { data, text } = await readJson(c, (b) =>
+  const { data: body, text } = await readJson(c, (b) =>
     // The person's details make it a link request (a first link, or a next attempt); without them, a renewal or a resume.
     'name' in b
       ? OnboardingLinkRequest
@@ -62,45 +67,84 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
           ? ResumeLinkRequest
           : OnboardingLinkRequest,
   );
-  if (!('name' in data)) return 'session' in data ? renewLink(c, data) : resumeLink(c, data);
-  const body = data;
-  if (body.session !== undefined) {
-    if (body.clientSecret !== undefined) {
-      throw validationError([{ issue: 'cannot be combined with session: give one', issueLocation: 'clientSecret' }]);
-    }
-    const session = await requireSession(c, body.session);
-    const v = await c.var.ports.verifications.read(session.vid);
-    if (!sessionOwns(session, v)) throw sessionInvalid();
-    return nextAttempt(c, v, body, 'session');
-  }
-  const origin = normaliseOrigin(c.req.header('Origin') ?? '')!; // the origin guard let only partner origins through
-  const partner = c.get('partner')!;
-
-  // A verification the partner's server started: its reference is the server's, never the page's.
+  if (!('name' in body)) return 'session' in body ? renewLink(c, body) : resumeLink(c, body);
+  if (body.session !== undefined) return attemptBySession(c, body, body.session);
   let started: Verification | undefined;
   if (body.clientSecret !== undefined) {
-    if (body.customerRef !== undefined) {
-      throw validationError([
-        { issue: 'cannot be combined with clientSecret: the server set the reference', issueLocation: 'customerRef' },
-      ]);
-    }
-    started = await clientSecretVerification(c, body.clientSecret);
-    const status = lifecycle(started);
-    // The person's next attempt, with the corrected details.
-    if (status === 'requires_input') return nextAttempt(c, started, body, 'clientSecret');
-    // A link exists already: the same one again (no second vendor link), or a new one once it expired.
-    if (status === 'open') return resumeLink(c, { clientSecret: body.clientSecret, lang: body.lang, returnUrl: body.returnUrl });
-    if (status === 'final') {
-      throw new ApiError(409, 'VERIFICATION_ENDED', 'This verification has ended already.', [
-        { issue: 'belongs to a verification that has ended', issueLocation: 'clientSecret' },
-      ]);
-    }
-    if (body.sendSMS && !started.server?.sms) {
-      throw validationError([{ issue: 'is not offered for this verification (the server did not allow sms)', issueLocation: 'sendSMS' }]);
-    }
+    const resumed = await serverStarted(c, body, body.clientSecret);
+    if ('answered' in resumed) return resumed.answered;
+    started = resumed.started;
   }
-  const customerRef = started ? started.customerRef : body.customerRef;
+  const asked = checkedRequest(c, body, started);
+  const replay = await claimKey(c, asked, text);
+  if (replay) return replay;
+  return makeLink(c, asked);
+});
 
+type LinkBody = z.output<typeof OnboardingLinkRequest>;
+
+/** A first link's request, checked: the partner page asking, the person, and where the hosted flow sends them back. */
+interface Asked {
+  body: LinkBody;
+  partner: Partner;
+  /** The partner page's origin. */
+  origin: string;
+  /** The worker's own origin. */
+  own: string;
+  /** The verification the partner's server started (the request's `clientSecret`), if any. */
+  started: Verification | undefined;
+  customerRef: string | undefined;
+  phone: ParsedPhone;
+  returnUrl: string;
+}
+
+/** The next attempt of the verification a session belongs to, with the corrected details. */
+async function attemptBySession(c: Context<AppEnv>, body: LinkBody, token: string): Promise<Response> {
+  if (body.clientSecret !== undefined) {
+    throw validationError([{ issue: 'cannot be combined with session: give one', issueLocation: 'clientSecret' }]);
+  }
+  const session = await requireSession(c, token);
+  const v = await c.var.ports.verifications.execute(session.vid, { type: 'read' });
+  if (!sessionOwns(session, v)) throw sessionInvalid();
+  return nextAttempt(c, v, body, 'session');
+}
+
+/**
+ * A verification the partner's server started (`clientSecret`): its reference is the server's, never the page's.
+ * Its next attempt and its existing link are answered here; one still without a link gets its first one.
+ */
+async function serverStarted(
+  c: Context<AppEnv>,
+  body: LinkBody,
+  clientSecret: string,
+): Promise<{ started: Verification } | { answered: Response }> {
+  if (body.customerRef !== undefined) {
+    throw validationError([{ issue: 'cannot be combined with clientSecret: the server set the reference', issueLocation: 'customerRef' }]);
+  }
+  const started = await clientSecretVerification(c, clientSecret);
+  const status = lifecycle(started);
+  // The person's next attempt, with the corrected details.
+  if (status === 'requires_input') return { answered: await nextAttempt(c, started, body, 'clientSecret') };
+  // A link exists already: the same one again (no second vendor link), or a new one once it expired.
+  if (status === 'open') return { answered: await resumeLink(c, { clientSecret, lang: body.lang, returnUrl: body.returnUrl }) };
+  if (status === 'final') {
+    throw new ApiError(409, 'VERIFICATION_ENDED', 'This verification has ended already.', [
+      { issue: 'belongs to a verification that has ended', issueLocation: 'clientSecret' },
+    ]);
+  }
+  if (body.sendSMS && !started.server?.sms) {
+    throw validationError([{ issue: 'is not offered for this verification (the server did not allow sms)', issueLocation: 'sendSMS' }]);
+  }
+  return { started };
+}
+
+/** The request's own checks, before anything is claimed or spent: the phone, the way to it, and the return page. */
+function checkedRequest(c: Context<AppEnv>, body: LinkBody, started: Verification | undefined): Asked {
+  const cfg = c.var.config;
+  // The configuration guard refused the request unless the worker knows its own origin.
+  const own = trustedOwnOrigin(cfg, c.req.url)!;
+  const origin = normaliseOrigin(c.req.header('Origin') ?? '')!; // the origin guard let only partner origins through
+  const partner = c.get('partner')!;
   const phone = checkedPhone(cfg, body.phone, body.sendSMS === true);
 
   // Every text costs money and reaches a stranger's phone: with a real vendor a
@@ -116,104 +160,145 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
     throw validationError([{ issue: 'cannot be combined with sendSMS: choose one way to the phone', issueLocation: 'handoff' }]);
   }
   const returnUrl = started?.server?.returnUrl ?? body.returnUrl ?? origin;
-  const returnOrigin = normaliseOrigin(returnUrl);
-  if (!isReturnOrigin(own, partner, returnOrigin)) {
+  if (!isReturnOrigin(own, partner, normaliseOrigin(returnUrl))) {
     throw validationError([{ issue: 'must be a page on an allowed origin', issueLocation: 'returnUrl' }]);
   }
+  const customerRef = started ? started.customerRef : body.customerRef;
+  return { body, partner, origin, own, started, customerRef, phone, returnUrl };
+}
 
+/** The Idempotency-Key's claim: the answer of an earlier request with the same key and body, or none (this request goes on). */
+async function claimKey(c: Context<AppEnv>, { partner, origin }: Asked, text: string): Promise<Response | undefined> {
   const key = c.req.header('Idempotency-Key');
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
     throw validationError([{ issue: 'must be 8 to 128 letters, digits or -_:.', issueLocation: 'Idempotency-Key' }]);
   }
-  const idempotent = c.var.idempotency;
-  if (key) {
-    // A key belongs to one partner (and origin): another partner's page reusing it starts afresh.
-    // The Turnstile token is left out: it is single-use, so a retry may carry a fresh one.
-    const replay = await idempotent.claim(
-      `${partner.id} ${origin} ${key}`,
-      JSON.stringify({ ...(JSON.parse(text) as object), turnstileToken: undefined }),
-    );
-    if (replay) return replay;
-  }
-  let botChecked = idempotent.verified;
+  if (!key) return undefined;
+  // A key belongs to one partner (and origin): another partner's page reusing it starts afresh.
+  // The Turnstile token is left out: it is single-use, so a retry may carry a fresh one.
+  return c.var.idempotency.claim(
+    `${partner.id} ${origin} ${key}`,
+    JSON.stringify({ ...(JSON.parse(text) as object), turnstileToken: undefined }),
+  );
+}
 
-  let holds: string[] | undefined;
-  let holdId = '';
+/**
+ * The link: the bot check, the text's and the open verifications' budgets,
+ * the vendor's link, the verification stored, the answer. When it fails, the
+ * holds it took are given back.
+ */
+async function makeLink(c: Context<AppEnv>, a: Asked): Promise<Response> {
+  const idempotent = c.var.idempotency;
+  let held: { id: string; holds: string[] } | undefined;
   let created = false;
   try {
-    // After the idempotency claim: a replay, or a retry of a request that
-    // passed the check before a definite failure, needs no second bot check
-    // (its token is spent); a failed check frees the key.
-    if (!botChecked) {
-      await verifyTurnstile(
-        c.var.config,
-        partner.turnstileSecret,
-        body.turnstileToken,
-        clientIp(c.req.raw.headers),
-        new URL(origin).hostname,
-      );
-      botChecked = Boolean(partner.turnstileSecret);
-    }
-    if (botChecked) idempotent.botChecked();
-    const verificationId = started?.id ?? newVerificationId();
-    if (body.sendSMS) await spendText(env, c.var.ports, phone, verificationId);
+    await botCheck(c, a);
+    const verificationId = a.started?.id ?? newVerificationId();
+    if (a.body.sendSMS) await spendText(c.env, c.var.ports, a.phone, verificationId);
     // Open verifications per client and per partner; given back when it ends (or its link is never made).
-    holdId = verificationId;
-    holds = await holdOpen(env, c.var.ports, verificationId, ipKey(clientIp(c.req.raw.headers)), partner.id);
-    const secret = (await sessionSecret(env, c.var.ports))!; // the misconfiguration guard ran first
-    const name = body.name;
-    // A handed-off flow (QR, copied link, or a texted link) ends on the
-    // worker's own page, with a single-use secret.
-    const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
-    const pages = handoffUrls(own, verificationId, body.lang);
-    const returnTo = returnSecret ? pages.back(returnSecret) : returnUrl;
-    const link = await vendorFor(c, partner).onboardingUrl({
-      applicationRef: c.get('requestId'),
-      consent: true,
-      ...(customerRef ? { customerRef } : {}),
-      entity: {
-        // A returning person's entity (the partner's own, checked by /v1): updated, not made again.
-        ...(started?.server?.entityId !== undefined ? { entityId: started.server.entityId } : {}),
-        entityType: 'INDIVIDUAL',
-        name: {
-          ...(name.givenName ? { givenName: name.givenName } : {}),
-          ...(name.middleName ? { middleName: name.middleName } : {}),
-          familyName: name.familyName,
-        },
-        dateOfBirth: { dateOfBirth: body.dateOfBirth },
-      },
-      ...(partner.flowId ? { flowId: partner.flowId } : {}),
-      sendSMS: body.sendSMS === true,
-      phoneCode: phone.code,
-      phoneNumber: phone.national,
-      ...(body.sendSMS
-        ? {
-            ...(partner.smsSenderName ? { senderName: partner.smsSenderName } : {}),
-            ...(partner.smsTemplateId ? { messageTemplateId: partner.smsTemplateId } : {}),
-          }
-        : {}),
-      successRedirectURL: redirectUrl(returnTo, 'success'),
-      errorRedirectURL: redirectUrl(returnTo, 'error'),
-    });
-    const entityId = link.entity.entityId;
-    if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
-    const now = c.var.clock();
-    const openToken = returnSecret && body.handoff ? randomToken() : undefined;
-    const handoffUrl = openToken ? pages.open(openToken) : undefined;
-    // A texted link reaches whatever number was typed, and a QR code or a
-    // copied link whoever it is forwarded to: the outcome is credited only
-    // once the code shown here is entered on the phone's return page.
-    const code = returnSecret ? claimCode() : undefined;
-    const handoff: Handoff | undefined =
-      returnSecret && code && openToken
-        ? { kind: 'link', openToken, hostedUrl: link.url, returnSecret, code, tries: 0 }
-        : returnSecret && code
-          ? { kind: 'sms', code, tries: 0, returnSecret }
-          : undefined;
-    const kept = { url: link.url, urlExpiry: link.urlExpiry, status: link.status };
-    let verification: Verification;
-    if (started) {
-      const linked = await c.var.ports.verifications.startLink(started.id, {
+    const holds = await holdOpen(c.env, c.var.ports, verificationId, ipKey(clientIp(c.req.raw.headers)), a.partner.id);
+    held = { id: verificationId, holds };
+    const secret = (await sessionSecret(c.env, c.var.ports))!; // the misconfiguration guard ran first
+    const made = await vendorLink(c, a, verificationId);
+    const verification = await stored(c, a, made, holds);
+    created = true;
+    return await answered(c, a, made, verification, secret);
+  } catch (err) {
+    if (held && !created) await releaseHolds(c.var.ports.allowances, held.id, held.holds);
+    // When the vendor may have acted (a timeout or an unreadable answer), a
+    // replay must not ask it again: that could text the person twice.
+    if (err instanceof VendorError && (err.fault.kind === 'timeout' || err.fault.kind === 'bad-answer')) idempotent.outcomeUnknown();
+    throw err instanceof VendorError ? vendorFault(err, 'link') : err;
+  }
+}
+
+/**
+ * The bot check, after the idempotency claim: a replay, or a retry of a
+ * request that passed the check before a definite failure, needs no second
+ * bot check (its token is spent); a failed check frees the key.
+ */
+async function botCheck(c: Context<AppEnv>, { partner, body, origin }: Asked): Promise<void> {
+  const idempotent = c.var.idempotency;
+  let botChecked = idempotent.verified;
+  if (!botChecked) {
+    await verifyTurnstile(
+      c.var.config,
+      partner.turnstileSecret,
+      body.turnstileToken,
+      clientIp(c.req.raw.headers),
+      new URL(origin).hostname,
+    );
+    botChecked = Boolean(partner.turnstileSecret);
+  }
+  if (botChecked) idempotent.botChecked();
+}
+
+/** The vendor's link, and what a handed-off or texted link adds to it: the worker's single-use pages and the code. */
+interface Made {
+  verificationId: string;
+  link: MadeLink;
+  entityId: string;
+  /** When the link was made. */
+  now: number;
+  handoff: Handoff | undefined;
+  /** The worker's single-use URL for the phone (a QR code, a copied link). */
+  handoffUrl: string | undefined;
+  code: string | undefined;
+}
+
+/** The vendor's link for the person (`createLink`), returning to the page or, handed off or texted, to the worker's own. */
+async function vendorLink(
+  c: Context<AppEnv>,
+  { body, own, partner, started, customerRef, phone, returnUrl }: Asked,
+  verificationId: string,
+): Promise<Made> {
+  // A handed-off flow (QR, copied link, or a texted link) ends on the
+  // worker's own page, with a single-use secret.
+  const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
+  const pages = handoffUrls(own, verificationId, body.lang);
+  const link = await createLink(vendorFor(c, partner), partner, {
+    requestId: c.get('requestId'),
+    customerRef,
+    // A returning person's entity (the partner's own, checked by /v1): updated, not made again.
+    entityId: started?.server?.entityId,
+    person: { name: body.name, dateOfBirth: body.dateOfBirth },
+    phone,
+    handoff: body.sendSMS ? 'sms' : body.handoff ? 'link' : undefined,
+    returnTo: returnUrls(returnSecret ? pages.back(returnSecret) : returnUrl),
+  });
+  const entityId = link.entityId;
+  if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
+  const now = c.var.clock();
+  const openToken = returnSecret && body.handoff ? randomToken() : undefined;
+  const handoffUrl = openToken ? pages.open(openToken) : undefined;
+  // A texted link reaches whatever number was typed, and a QR code or a
+  // copied link whoever it is forwarded to: the outcome is credited only
+  // once the code shown here is entered on the phone's return page.
+  const code = returnSecret ? claimCode() : undefined;
+  const handoff: Handoff | undefined =
+    returnSecret && code && openToken
+      ? { kind: 'link', openToken, hostedUrl: link.url, returnSecret, code, tries: 0 }
+      : returnSecret && code
+        ? { kind: 'sms', code, tries: 0, returnSecret }
+        : undefined;
+  return { verificationId, link, entityId, now, handoff, handoffUrl, code };
+}
+
+/** The verification with its link: a new one created, or the server-started one given its link (unless another request did). */
+async function stored(
+  c: Context<AppEnv>,
+  a: Asked,
+  { verificationId, link, entityId, now, handoff }: Made,
+  holds: string[],
+): Promise<Verification> {
+  const { body, started, partner, origin, customerRef } = a;
+  const cfg = c.var.config;
+  const kept = { url: link.url, urlExpiry: link.urlExpiry, status: link.status };
+  let verification: Verification;
+  if (started) {
+    const linked = await c.var.ports.verifications.execute(started.id, {
+      type: 'start',
+      link: {
         entityId,
         partnerOrigin: origin,
         urlExpiry: link.urlExpiry,
@@ -221,55 +306,54 @@ onboardingLink.post('/onboarding-link', idempotency(), async (c) => {
         ...(handoff ? { handoff } : {}),
         link: kept,
         ...(body.formKey ? { formKey: body.formKey } : {}),
-      });
-      // Another request made its link meanwhile (or it was canceled): that one stands.
-      if (!linked)
-        throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This verification got its link from another request. Please try again.');
-      verification = linked;
-    } else {
-      verification = startedWithLink(
-        {
-          id: verificationId,
-          partnerId: partner.id,
-          partnerOrigin: origin,
-          // Whoever calls this route chose it (an Origin header is no authentication): `page`.
-          ...(customerRef ? { customerRef, customerRefSource: 'page' as const } : {}),
-          entityId,
-          workerOrigin: own,
-          livemode: cfg.livemode,
-          createdAt: now,
-          holds,
-          ...(handoff ? { handoff } : {}),
-          ...(partner.maxAttempts ? { maxAttempts: partner.maxAttempts } : {}),
-          ...(body.formKey ? { formKey: body.formKey } : {}),
-        },
-        link.urlExpiry,
-        now,
-        cfg.outcomes.lifecycle,
-      );
-      await c.var.ports.verifications.create(verification);
-    }
-    created = true;
-    const answer: OnboardingLinkAnswer = {
-      // Handed off: the phone gets the worker's single-use URL, never the
-      // vendor's; texted: this device gets no URL at all, only the code.
-      ...(body.sendSMS ? {} : { url: handoffUrl ?? link.url }),
-      ...(code ? { claimCode: code } : {}),
-      urlExpiry: shownLinkExpiry(link.urlExpiry, verification.linkExpiresAt),
-      status: link.status,
-      smsSent: body.sendSMS === true,
-      session: await createSession(secret, { entityId, verificationId: verification.id, origin, partnerId: partner.id }, now),
-      verificationId: verification.id,
-      ...(handoffUrl ? { qr: qrModules(handoffUrl) } : {}),
-    };
-    const json = JSON.stringify(answer);
-    track(c, { type: 'link.created', channel: body.sendSMS ? 'sms' : body.handoff ? 'handoff' : 'redirect' });
-    return c.body(json, 200, { 'Content-Type': 'application/json' });
-  } catch (err) {
-    if (holds && !created) await releaseHolds(c.var.ports.allowances, holdId, holds);
-    // When the vendor may have acted (a timeout or an unreadable answer), a
-    // replay must not ask it again: that could text the person twice.
-    if (err instanceof VendorError && (err.fault.kind === 'timeout' || err.fault.kind === 'bad-answer')) idempotent.outcomeUnknown();
-    throw err instanceof VendorError ? vendorFault(err, 'link') : err;
+      },
+    });
+    // Another request made its link meanwhile (or it was canceled): that one stands.
+    if (!linked) throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This verification got its link from another request. Please try again.');
+    verification = linked;
+  } else {
+    verification = startedWithLink(
+      {
+        id: verificationId,
+        partnerId: partner.id,
+        partnerOrigin: origin,
+        // Whoever calls this route chose it (an Origin header is no authentication): `page`.
+        ...(customerRef ? { customerRef, customerRefSource: 'page' as const } : {}),
+        entityId,
+        workerOrigin: a.own,
+        livemode: cfg.livemode,
+        createdAt: now,
+        holds,
+        ...(handoff ? { handoff } : {}),
+        ...(partner.maxAttempts ? { maxAttempts: partner.maxAttempts } : {}),
+        ...(body.formKey ? { formKey: body.formKey } : {}),
+      },
+      link.urlExpiry,
+      now,
+      cfg.outcomes.lifecycle,
+    );
+    await c.var.ports.verifications.execute(verification.id, { type: 'create', verification });
   }
-});
+  return verification;
+}
+
+/** The answer: the link (or, handed off, the worker's page for the phone; texted, none), the code, the session. */
+async function answered(c: Context<AppEnv>, a: Asked, made: Made, verification: Verification, secret: string): Promise<Response> {
+  const { body, partner, origin } = a;
+  const { link, entityId, now, handoffUrl, code } = made;
+  const answer: OnboardingLinkAnswer = {
+    // Handed off: the phone gets the worker's single-use URL, never the
+    // vendor's; texted: this device gets no URL at all, only the code.
+    ...(body.sendSMS ? {} : { url: handoffUrl ?? link.url }),
+    ...(code ? { claimCode: code } : {}),
+    urlExpiry: shownLinkExpiry(link.urlExpiry, verification.linkExpiresAt),
+    status: link.status,
+    smsSent: body.sendSMS === true,
+    session: await createSession(secret, { entityId, verificationId: verification.id, origin, partnerId: partner.id }, now),
+    verificationId: verification.id,
+    ...(handoffUrl ? { qr: qrModules(handoffUrl) } : {}),
+  };
+  const json = JSON.stringify(answer);
+  track(c, { type: 'link.created', channel: body.sendSMS ? 'sms' : body.handoff ? 'handoff' : 'redirect' });
+  return c.body(json, 200, { 'Content-Type': 'application/json' });
+}

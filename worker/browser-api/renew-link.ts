@@ -34,7 +34,8 @@ import { verifyTurnstile } from '../lib/turnstile';
 import { VendorError } from '../vendor-api/client';
 import { vendorFault, vendorMismatch } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
-import { handoffUrls, redirectUrl } from '../handoff/urls';
+import { createLink, type MadeLink } from '../vendor-api/create-link';
+import { handoffUrls, returnUrls } from '../handoff/urls';
 import { checkedPhone, spendText } from './phone-check';
 
 const ended = (issue: string) =>
@@ -61,7 +62,7 @@ export interface Relink {
 
 export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewLinkRequest>) {
   const session = await requireSession(c, body.session);
-  const v = await c.var.ports.verifications.read(session.vid);
+  const v = await c.var.ports.verifications.execute(session.vid, { type: 'read' });
   if (!sessionOwns(session, v)) throw sessionInvalid();
   const allowed = renewable(v);
   if (allowed === 'ended') throw ended('belongs to a verification that has ended');
@@ -109,7 +110,7 @@ export async function relink(c: Context<AppEnv>, asked: Verification & { entityI
     clientIp(c.req.raw.headers),
     new URL(asked.partnerOrigin).hostname,
   );
-  const turn = await store.beginRenewal(asked.id);
+  const turn = await store.execute(asked.id, { type: 'renewal.begin' });
   try {
     const v = turn.v;
     if (!v || !hasLink(v) || renewable(v) === 'ended') throw ended('belongs to a verification that has ended');
@@ -120,16 +121,15 @@ export async function relink(c: Context<AppEnv>, asked: Verification & { entityI
         { issue: 'belongs to a verification whose next attempt has started', issueLocation: r.by ?? 'session' },
       ]);
     }
-    return await newLink(c, v, r, own);
+    return await newLink(c, v, r, own, turn.fence);
   } finally {
-    await store.endRenewal(asked.id, turn.lease);
+    await store.execute(asked.id, { type: 'renewal.end', fence: turn.fence });
   }
 }
 
 /** The new link itself, in the caller's renewal turn: the check it replaces asked for, the vendor's link made and stored. */
-async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink, own: string) {
+async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink, own: string, fence: number) {
   const env = c.env;
-  const partner = c.get('partner')!;
   const store = c.var.ports.verifications;
   const h = v.handoff;
   const pages = handoffUrls(own, v.id, r.lang);
@@ -141,46 +141,8 @@ async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string 
   // A renewal replaces a link the person may still complete (an earlier text, a flow open on a phone):
   // its check, as the vendor names it, stays askable. A next attempt is about its new link alone.
   const replacedCheck = requiresInput(v) ? undefined : await currentCheck(env, c.var.ports, v);
+  const link = await vendorLink(c, v, r, returnTo);
 
-  let link;
-  try {
-    const name = r.details?.name;
-    link = await vendorFor(c, partner).onboardingUrl({
-      applicationRef: c.get('requestId'),
-      consent: true,
-      ...(v.customerRef ? { customerRef: v.customerRef } : {}),
-      // The entity the first link created: only a next attempt's corrected details travel again.
-      entity:
-        r.details && name
-          ? {
-              entityId: v.entityId,
-              entityType: 'INDIVIDUAL',
-              name: {
-                ...(name.givenName ? { givenName: name.givenName } : {}),
-                ...(name.middleName ? { middleName: name.middleName } : {}),
-                familyName: name.familyName,
-              },
-              dateOfBirth: { dateOfBirth: r.details.dateOfBirth },
-            }
-          : { entityId: v.entityId },
-      ...(partner.flowId ? { flowId: partner.flowId } : {}),
-      sendSMS: texted,
-      ...(r.phone ? { phoneCode: r.phone.code, phoneNumber: r.phone.national } : {}),
-      ...(texted
-        ? {
-            ...(partner.smsSenderName ? { senderName: partner.smsSenderName } : {}),
-            ...(partner.smsTemplateId ? { messageTemplateId: partner.smsTemplateId } : {}),
-          }
-        : {}),
-      successRedirectURL: redirectUrl(returnTo, 'success'),
-      errorRedirectURL: redirectUrl(returnTo, 'error'),
-    });
-  } catch (err) {
-    throw err instanceof VendorError ? vendorFault(err, 'link') : err;
-  }
-  if (link.entity.entityId !== undefined && link.entity.entityId !== v.entityId) {
-    throw vendorMismatch();
-  }
   const now = c.var.clock();
   const openToken = h?.kind === 'link' ? randomToken() : undefined;
   const renewal: Renewal = {
@@ -192,20 +154,53 @@ async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string 
     ...(v.link && !h ? { sameDevice: { url: link.url, urlExpiry: link.urlExpiry, status: link.status } } : {}),
     ...(r.formKey ? { formKey: r.formKey } : {}),
   };
-  const after = await store.renew(v.id, renewal);
+  const after = await store.execute(v.id, { type: 'renew', renewal, fence });
   if (!after) throw ended('belongs to a verification that has ended');
-  const handoffUrl = openToken ? pages.open(openToken) : undefined;
+  return renewedAnswer(c, v, link, { handoffUrl: openToken ? pages.open(openToken) : undefined, linkExpiresAt: after.linkExpiresAt, now });
+}
+
+/** The vendor's new link, for the same entity: only a next attempt's corrected details travel again. */
+async function vendorLink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink, returnTo: string): Promise<MadeLink> {
+  const partner = c.get('partner')!;
+  let link;
+  try {
+    link = await createLink(vendorFor(c, partner), partner, {
+      requestId: c.get('requestId'),
+      customerRef: v.customerRef,
+      entityId: v.entityId,
+      person: r.details,
+      phone: r.phone,
+      handoff: v.handoff?.kind,
+      returnTo: returnUrls(returnTo),
+    });
+  } catch (err) {
+    throw err instanceof VendorError ? vendorFault(err, 'link') : err;
+  }
+  if (link.entityId !== undefined && link.entityId !== v.entityId) {
+    throw vendorMismatch();
+  }
+  return link;
+}
+
+/** The answer of a new link: its URL (the worker's page for the phone; a texted link none), the same code as before, a new session. */
+async function renewedAnswer(
+  c: Context<AppEnv>,
+  v: Verification & { entityId: string },
+  link: MadeLink,
+  { handoffUrl, linkExpiresAt, now }: { handoffUrl: string | undefined; linkExpiresAt: Verification['linkExpiresAt']; now: number },
+) {
+  const texted = v.handoff?.kind === 'sms';
   const answer: OnboardingLinkAnswer = {
     // A texted link: this device never gets the hosted URL, only the code.
     ...(texted ? {} : { url: handoffUrl ?? link.url }),
     // The same code as before: the first device keeps showing it, and every earlier link wants it.
-    ...(h?.code ? { claimCode: h.code } : {}),
-    urlExpiry: shownLinkExpiry(link.urlExpiry, after.linkExpiresAt),
+    ...(v.handoff?.code ? { claimCode: v.handoff.code } : {}),
+    urlExpiry: shownLinkExpiry(link.urlExpiry, linkExpiresAt),
     status: link.status,
     smsSent: texted,
     session: await createSession(
-      (await sessionSecret(env, c.var.ports))!,
-      { entityId: v.entityId, verificationId: v.id, origin: v.partnerOrigin, partnerId: partner.id },
+      (await sessionSecret(c.env, c.var.ports))!,
+      { entityId: v.entityId, verificationId: v.id, origin: v.partnerOrigin, partnerId: c.get('partner')!.id },
       now,
     ),
     verificationId: v.id,

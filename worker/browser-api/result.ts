@@ -16,7 +16,7 @@ import { VendorError } from '../vendor-api/client';
 import { vendorFault } from '../vendor-api/errors';
 import { readJson } from '../lib/validation';
 import { ApiError, validationError } from '../lib/errors';
-import { awaitingClaim, formKeyFor, isFinal, lifecycle, requiresInput } from '../verifications/lifecycle';
+import { awaitingClaim, checkStatusOf, expiredReason, formKeyFor, isFinal, lifecycle, requiresInput } from '../verifications/lifecycle';
 import { clientSecretVerification, verificationClosed } from './client-secret';
 
 /**
@@ -29,7 +29,7 @@ async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
   let v = await clientSecretVerification(c, secret);
   if (lifecycle(v) === 'open' || lifecycle(v) === 'requires_input') {
     try {
-      v = (await c.var.ports.verifications.observe(v.id)) ?? v;
+      v = (await c.var.ports.verifications.execute(v.id, { type: 'observe' })) ?? v;
     } catch (err) {
       if (err instanceof VendorError) throw vendorFault(err, 'result');
       throw err;
@@ -37,7 +37,7 @@ async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
   }
   const status = lifecycle(v);
   if (status === 'canceled' || status === 'expired' || v.redactedAt !== undefined) throw verificationClosed();
-  const answer: ResultAnswer = { checkStatus: v.status, verificationId: v.id, status, ...lastAttempt(v) };
+  const answer: ResultAnswer = { checkStatus: checkStatusOf(v), verificationId: v.id, status, ...lastAttempt(v) };
   if (status === 'final') answer.resultToken = await issueResultToken(c.env, c.var.ports, v, c.var.clock());
   return c.json(answer);
 }
@@ -59,10 +59,13 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   const session = await requireSession(c, body.session);
   let v: Verification | undefined;
   try {
-    v = await c.var.ports.verifications.observe(session.vid, {
-      ...(body.checkId ? { checkId: body.checkId } : {}),
-      ...(body.token ? { token: body.token } : {}),
-      ...(body.returned ? { returned: body.returned } : {}),
+    v = await c.var.ports.verifications.execute(session.vid, {
+      type: 'observe',
+      hint: {
+        ...(body.checkId ? { checkId: body.checkId } : {}),
+        ...(body.token ? { token: body.token } : {}),
+        ...(body.returned ? { returned: body.returned } : {}),
+      },
     });
   } catch (err) {
     if (err instanceof VendorError) throw vendorFault(err, 'result');
@@ -71,20 +74,20 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   // Gone (it ended longer ago than it is kept), or not this session's.
   if (!sessionOwns(session, v)) throw sessionInvalid();
   // Canceled or redacted by the partner's server: the page stops asking, and a redacted final one gives no token.
-  if (v.canceledAt !== undefined || v.redactedAt !== undefined) throw verificationClosed();
+  if (lifecycle(v) === 'canceled' || v.redactedAt !== undefined) throw verificationClosed();
   // Ended without an outcome (the link ran out, or the code was entered wrongly
   // too often): final, and no token ever. Polling stops.
-  if (v.expiredAt !== undefined && !isFinal(v)) {
+  if (lifecycle(v) === 'expired') {
     throw new ApiError(409, 'VERIFICATION_CLOSED', 'This verification has ended without an outcome. Please start again.', [
       {
         issue:
-          v.expiredReason === 'not_claimed' ? 'ended: the code was not entered correctly' : 'ended: no outcome before its link expired',
+          expiredReason(v) === 'not_claimed' ? 'ended: the code was not entered correctly' : 'ended: no outcome before its link expired',
         issueLocation: 'session',
       },
     ]);
   }
   const answer: ResultAnswer = {
-    checkStatus: v.status,
+    checkStatus: checkStatusOf(v),
     verificationId: v.id,
     ...(requiresInput(v) ? { status: 'requires_input' as const, ...lastAttempt(v) } : {}),
   };

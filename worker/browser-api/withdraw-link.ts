@@ -17,14 +17,14 @@ export const withdrawLink = new Hono<AppEnv>().post('/withdraw-link', async (c) 
   const { data: body } = await readJson(c, WithdrawLinkRequest);
   const session = await requireSession(c, body.session);
   const store = c.var.ports.verifications;
-  const v = await store.read(session.vid);
+  const v = await store.execute(session.vid, { type: 'read' });
   if (!sessionOwns(session, v)) throw sessionInvalid();
   if (v.server) {
     throw new ApiError(409, 'WITHDRAW_NOT_ALLOWED', "A verification the partner's server started is ended by that server.", [
       { issue: "belongs to a verification the partner's server started", issueLocation: 'session' },
     ]);
   }
-  const after = (await store.cancel(v.id)) ?? v;
+  const after = (await store.execute(v.id, { type: 'cancel' })) ?? v;
   const status = lifecycle(after);
   const answer: WithdrawLinkAnswer = {
     verificationId: v.id,

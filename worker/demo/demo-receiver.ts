@@ -76,7 +76,7 @@ export const demoReceiver = (deliveries: (env: Env) => DemoDeliveries) =>
     .get(`${DEMO_RECEIVER_PATH}/:verificationId`, async (c) => {
       const vid = c.req.param('verificationId');
       if (!VERIFICATION_ID.test(vid)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
-      const [accepted, v] = await Promise.all([deliveries(c.env).list(vid), c.var.ports.verifications.read(vid)]);
+      const [accepted, v] = await Promise.all([deliveries(c.env).list(vid), c.var.ports.verifications.execute(vid, { type: 'read' })]);
       return c.json({ deliveries: accepted, webhook: v?.webhook.state ?? 'none' });
     })
     // Called in-process by the delivery queue too: its refusals are answers, not throws.

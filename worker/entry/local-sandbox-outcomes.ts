@@ -21,7 +21,7 @@ import type { AppEnv } from '../app-env';
 import { isLoopbackHost } from '../lib/origins';
 import { readJson } from '../lib/validation';
 import { VERIFICATION_ID, type Verification } from '../verifications/verification';
-import { hasLink, isOpen, lifecycle } from '../verifications/lifecycle';
+import { checkStatusOf, hasLink, isOpen, lifecycle } from '../verifications/lifecycle';
 import type { Verifications } from '../ports';
 
 const CompleteRequest = z.object({ status: z.enum(FINAL_CHECK_STATUSES) });
@@ -32,7 +32,7 @@ const notFound = () =>
 /** The open verification the path names; else 404, or 409 once it has ended. */
 async function openVerification(store: Verifications, id: string): Promise<Verification> {
   if (!VERIFICATION_ID.test(id)) throw notFound();
-  const v = await store.read(id);
+  const v = await store.execute(id, { type: 'read' });
   if (!v) throw notFound();
   if (!isOpen(v))
     throw new ApiError(409, 'VERIFICATION_ENDED', `The verification has already ended (${lifecycle(v)}).`, [
@@ -45,8 +45,8 @@ async function openVerification(store: Verifications, id: string): Promise<Verif
 const view = (v: Verification) => ({
   verificationId: v.id,
   status: lifecycle(v),
-  checkStatus: v.status,
-  ...(v.expiredAt !== undefined ? { reason: v.expiredReason ?? 'not_finished' } : {}),
+  checkStatus: checkStatusOf(v),
+  ...(v.state.name === 'expired' ? { reason: v.state.reason } : {}),
   ...(v.handoff?.code !== undefined && !v.handoff.claimed && v.handoff.pendingStatus
     ? { waitingFor: 'the code shown on the first device (a handed-off link is credited once it is entered)' }
     : {}),
@@ -69,12 +69,12 @@ sandboxOutcomes.post('/:id/complete', async (c) => {
   const ref = { entityId: v.entityId, ...(v.checkId ? { checkId: v.checkId } : {}), ...(v.token ? { token: v.token } : {}) };
   const check = await forceStatus(storeFor(c.env), ref, data.status, Date.now());
   if (!check) throw notFound();
-  const after = (await c.var.ports.verifications.askNow(v.id)) ?? v;
+  const after = (await c.var.ports.verifications.execute(v.id, { type: 'observe', arrived: true })) ?? v;
   return c.json(view(after));
 });
 
 sandboxOutcomes.post('/:id/expire', async (c) => {
   const v = await openVerification(c.var.ports.verifications, c.req.param('id'));
-  const after = (await c.var.ports.verifications.expireNow(v.id)) ?? v;
+  const after = (await c.var.ports.verifications.execute(v.id, { type: 'expire' })) ?? v;
   return c.json(view(after));
 });

@@ -9,7 +9,7 @@
 import type { Env } from '../lib/env';
 import { portsFor } from '../ports-for';
 import { consumeWebhookBatch, type WebhookMessage } from '../verifications/webhook-delivery';
-import { VerificationStore as ProductVerificationStore } from '../verifications/verification-durable';
+import { VerificationObject as ProductVerificationObject } from '../verifications/verification-durable';
 import { consumeOpsBatch, EVENTS_QUEUE_NAME, scheduledCleanUp } from '../ops/consumer';
 import { app, localPlugins } from './local-app';
 
@@ -21,7 +21,7 @@ export { SandboxStore } from '../../sandbox/store-durable';
 const plugins = localPlugins();
 
 /** The verification's object with the local stack's plug-ins: its alarm asks the sandbox in process. */
-export class VerificationStore extends ProductVerificationStore {
+export class VerificationObject extends ProductVerificationObject {
   protected override plugins() {
     return plugins;
   }

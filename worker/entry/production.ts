@@ -13,7 +13,7 @@ import { consumeOpsBatch, EVENTS_QUEUE_NAME, scheduledCleanUp } from '../ops/con
 
 export { IdempotencyStore } from '../lib/idempotency-durable';
 export { LimitsStore } from '../lib/allowances-durable';
-export { VerificationStore } from '../verifications/verification-durable';
+export { VerificationObject } from '../verifications/verification-durable';
 
 const app = createApp();
 

@@ -50,7 +50,7 @@ async function partnerNameOf(c: Context<AppEnv>): Promise<string | undefined> {
   const vid = c.req.param('verificationId') ?? '';
   if (!VERIFICATION_ID.test(vid)) return undefined;
   try {
-    const v = await c.var.ports.verifications.read(vid);
+    const v = await c.var.ports.verifications.execute(vid, { type: 'read' });
     return v ? (await partnerById(c.env, c.var.ports, v.workerOrigin, v.partnerId))?.displayName : undefined;
   } catch {
     return undefined;
@@ -114,9 +114,9 @@ export const handoff = new Hono<AppEnv>()
     if (!VERIFICATION_ID.test(vid) || !TOKEN.test(token)) return page(c, 'linkGone', 404);
     const store = c.var.ports.verifications;
     // Looked at, not used: only the "Continue" POST below forwards (and uses the link up).
-    const hosted = await store.openHandoff(vid, token, false);
+    const hosted = await store.execute(vid, { type: 'handoff.open', token, consume: false });
     if (!hosted) return page(c, 'linkGone', 410);
-    const v = await store.read(vid);
+    const v = await store.execute(vid, { type: 'read' });
     const partner = v ? await partnerById(c.env, c.var.ports, v.workerOrigin, v.partnerId).catch(() => undefined) : undefined;
     // The form posts here and is redirected to the vendor's hosted flow: browsers hold redirects to form-action too.
     headers(c, `'self' ${new URL(hosted).origin}`);
@@ -132,7 +132,7 @@ export const handoff = new Hono<AppEnv>()
     const vid = c.req.param('verificationId');
     const token = c.req.query('t') ?? '';
     if (!VERIFICATION_ID.test(vid) || !TOKEN.test(token)) return page(c, 'linkGone', 404);
-    const hosted = await c.var.ports.verifications.openHandoff(vid, token, true);
+    const hosted = await c.var.ports.verifications.execute(vid, { type: 'handoff.open', token, consume: true });
     if (!hosted) return page(c, 'linkGone', 410);
     c.header('Referrer-Policy', 'no-referrer'); // the handoff token stays out of the vendor's logs
     c.header('Cache-Control', 'no-store');
@@ -150,9 +150,9 @@ export const handoff = new Hono<AppEnv>()
       ...(token && token.length <= 2048 ? { token } : {}),
     };
     // A link the person took back on the first device ("Use this device instead", "Change my number"): it no longer works.
-    const current = await c.var.ports.verifications.read(vid);
+    const current = await c.var.ports.verifications.execute(vid, { type: 'read' });
     if (current && lifecycle(current) === 'canceled') return page(c, 'linkGone', 410);
-    const arrived = await c.var.ports.verifications.arrive(vid, secret, outcome, hint);
+    const arrived = await c.var.ports.verifications.execute(vid, { type: 'arrive', secret, outcome, hint });
     if (!arrived) return page(c, 'returnGone', 410);
     if (arrived.needsCode) {
       setCookie(c, cookieName(vid), arrived.browserKey, {
@@ -180,7 +180,7 @@ export const handoff = new Hono<AppEnv>()
       const code = typeof form.code === 'string' ? form.code.replace(/\s+/g, '') : '';
       // A malformed code costs no try: only a real guess is counted.
       if (!CODE.test(code)) return codeForm(c, vid, sixDigits);
-      const outcome = await c.var.ports.verifications.claim(vid, key, code);
+      const outcome = await c.var.ports.verifications.execute(vid, { type: 'claim', browserKey: key, code });
       switch (outcome.kind) {
         case 'claimed':
           return page(c, outcome.returned === 'error' ? 'notFinished' : 'done');

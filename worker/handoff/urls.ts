@@ -12,6 +12,11 @@ export function redirectUrl(returnUrl: string, outcome: 'success' | 'error'): st
   return u.toString();
 }
 
+/** Where the hosted flow sends people back from a link returning to `returnUrl`, by how the flow ended. */
+export function returnUrls(returnUrl: string): { success: string; error: string } {
+  return { success: redirectUrl(returnUrl, 'success'), error: redirectUrl(returnUrl, 'error') };
+}
+
 /** The worker's handoff pages of one verification, in the widget's language (`lang`, when it sent one). */
 export function handoffUrls(own: string, verificationId: string, lang: string | undefined) {
   const l = lang ? `&l=${pageLang(lang, undefined)}` : '';

@@ -96,7 +96,7 @@ const RESUMABLE: ReadonlySet<string> = new Set(['created', 'open', 'requires_inp
 async function describe(c: Context<AppEnv>, v: Verification, person?: Person): Promise<V1Verification> {
   const livemode = c.var.config.livemode;
   const w = v.webhook;
-  const owed = await c.var.ports.verifications.undelivered(v.id);
+  const owed = await c.var.ports.verifications.execute(v.id, { type: 'undelivered' });
   return {
     ...summary(v, livemode),
     ...(RESUMABLE.has(lifecycle(v)) ? { clientSecret: await clientSecretFor(c.env, c.var.ports, v.id) } : {}),
@@ -127,7 +127,7 @@ async function describe(c: Context<AppEnv>, v: Verification, person?: Person): P
 async function own(c: Context<AppEnv>): Promise<Verification> {
   const id = c.req.param('verificationId') ?? '';
   if (!VERIFICATION_ID.test(id)) throw notFound();
-  const v = await c.var.ports.verifications.read(id);
+  const v = await c.var.ports.verifications.execute(id, { type: 'read' });
   if (!v || v.partnerId !== c.get('partner')!.id) throw notFound();
   return v;
 }
@@ -264,7 +264,7 @@ serve(serverApi, routes.searchEntities, async (c, { query: q }) => {
 const idempotentCreate = idempotency({
   replay: async (c, answer) => {
     const stored = JSON.parse(answer.body) as Omit<CreatedVerification, 'clientSecret'>;
-    const now = await c.var.ports.verifications.read(stored.verificationId);
+    const now = await c.var.ports.verifications.execute(stored.verificationId, { type: 'read' });
     if (!now || now.partnerId !== c.get('partner')!.id) throw notFound();
     if (!RESUMABLE.has(lifecycle(now))) return c.json(await describe(c, now), 200);
     return c.json(
@@ -324,7 +324,7 @@ serve(
       },
       body.expiresInSeconds ?? DEFAULT_EXPIRES_IN_SECONDS,
     );
-    await c.var.ports.verifications.create(v);
+    await c.var.ports.verifications.execute(v.id, { type: 'create', verification: v });
     const answer = { verificationId: v.id, status: 'created' as const, expiresAt: iso(v.deadline)!, livemode: c.var.config.livemode };
     return c.json({ ...answer, clientSecret: await clientSecretFor(env, c.var.ports, v.id) } satisfies CreatedVerification, 201);
   },
@@ -375,23 +375,23 @@ serve(serverApi, routes.cancelVerification, async (c) => {
   if (status !== 'created' && status !== 'open' && status !== 'requires_input') {
     throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${status}: it cannot be canceled.`);
   }
-  const after = await c.var.ports.verifications.cancel(v.id);
+  const after = await c.var.ports.verifications.execute(v.id, { type: 'cancel' });
   if (!after) throw notFound();
-  if (after.canceledAt === undefined)
+  if (lifecycle(after) !== 'canceled')
     throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${lifecycle(after)}: it cannot be canceled.`);
   return c.json(await describe(c, after));
 });
 
 serve(serverApi, routes.redactVerification, async (c) => {
   const v = await own(c);
-  const after = await c.var.ports.verifications.redact(v.id);
+  const after = await c.var.ports.verifications.execute(v.id, { type: 'redact' });
   if (!after) throw notFound();
   return c.json(await describe(c, after));
 });
 
 serve(serverApi, routes.redeliverWebhook, async (c) => {
   const v = await own(c);
-  const event = await c.var.ports.verifications.redeliver(v.id);
+  const event = await c.var.ports.verifications.execute(v.id, { type: 'redeliver' });
   if (!event) throw new ApiError(409, 'NO_EVENT', 'This verification has not ended yet: there is no event to send again.');
   return c.json({ verificationId: v.id, type: event.type, webhookId: event.id, state: 'queued' as const }, 202);
 });

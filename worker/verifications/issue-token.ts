@@ -9,6 +9,7 @@ import { ApiError } from '../lib/errors';
 import { RESULT_TOKEN_TTL_SECONDS, signResultToken } from './result-token';
 import { signingKeys } from './signing-keys';
 import type { Verification } from './verification';
+import { checkStatusOf } from './lifecycle';
 
 export async function issueResultToken(env: Env, ports: WithDevSecrets, v: Verification, now: number): Promise<string> {
   const keys = await signingKeys(env, ports);
@@ -19,7 +20,7 @@ export async function issueResultToken(env: Env, ports: WithDevSecrets, v: Verif
     aud: v.partnerOrigin,
     sub: v.id,
     ...(v.entityId !== undefined ? { entity_id: v.entityId } : {}),
-    check_status: v.status,
+    check_status: checkStatusOf(v),
     // A record without a source predates it, and only the page could set a reference then.
     ...(v.customerRef ? { customer_ref: v.customerRef, customer_ref_source: v.customerRefSource ?? 'page' } : {}),
     iat,

@@ -20,18 +20,20 @@ import {
   CHECKING,
   CLAIM_TRIES,
   MAX_RENEWALS,
+  type ExpiredReason,
   type Handoff,
   type LinkStart,
   type Renewal,
+  type StoredVerification,
   type Verification,
+  type VerificationState,
   type WebhookEventType,
 } from './verification';
 
-/** A verification's state, as `/v1` and the browser API show it. */
-export type State = 'created' | 'open' | 'requires_input' | 'final' | 'expired' | 'canceled';
+export type { ExpiredReason } from './verification';
 
-/** Why a verification expired. */
-export type ExpiredReason = 'not_finished' | 'not_claimed' | 'vendor_unavailable';
+/** A verification's state, as `/v1` and the browser API show it. */
+export type State = VerificationState['name'];
 
 /** The settings the lifecycle's arithmetic uses (worker/config.ts reads them). */
 export interface LifecycleSettings {
@@ -57,24 +59,43 @@ export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
 // ---- states ----
 
-export const isFinal = (v: Pick<Verification, 'status'>) => v.status !== CHECKING;
+export const isFinal = (v: Verification) => v.state.name === 'final';
 /** Not ended: created, open or requires_input. */
-export const isOpen = (v: Verification) => !isFinal(v) && v.expiredAt === undefined && v.canceledAt === undefined;
+export const isOpen = (v: Verification) => v.state.name === 'created' || v.state.name === 'open' || v.state.name === 'requires_input';
+/** The check status: the final one, else CHECKING. */
+export const checkStatusOf = (v: Verification) => (v.state.name === 'final' ? v.state.checkStatus : CHECKING);
 /** Whether a vendor link (and entity) exists: a server-started verification has none until its page uses the secret. */
 export const hasLink = (v: Verification): v is Verification & { entityId: string } => v.entityId !== undefined;
 /** Waiting for the person's next attempt (the last one ended NO_MATCH or UNPROCESSABLE). */
-export const requiresInput = (v: Verification) => isOpen(v) && v.requiresInputAt !== undefined;
+export const requiresInput = (v: Verification) => v.state.name === 'requires_input';
 /** Whether the verification waits for its code: a handed-off link not yet claimed. */
 export const awaitingClaim = (v: Verification): v is Verification & { handoff: Handoff & { code: string } } =>
   v.handoff?.code !== undefined && !v.handoff.claimed;
 
 /** The state `/v1` and `/api/result` show (docs/server-api.md "The partner's server API"). */
-export function lifecycle(v: Verification): State {
-  if (v.canceledAt !== undefined) return 'canceled';
-  if (isFinal(v)) return 'final';
-  if (v.expiredAt !== undefined) return 'expired';
-  if (v.requiresInputAt !== undefined) return 'requires_input';
-  return v.linkCreatedAt === undefined && v.entityId === undefined ? 'created' : 'open';
+export const lifecycle = (v: Verification): State => v.state.name;
+
+/**
+ * A record as storage holds it, with its explicit state: one written before
+ * the state was explicit (a status and timestamps) has it derived, once,
+ * as the code of that time derived it.
+ */
+export function fromStored(stored: StoredVerification): Verification {
+  if ('state' in stored) return stored;
+  const { status, finalAt, expiredAt, expiredReason, canceledAt, requiresInputAt, ...rest } = stored;
+  const state: VerificationState =
+    canceledAt !== undefined
+      ? { name: 'canceled', at: canceledAt }
+      : status !== CHECKING
+        ? { name: 'final', at: finalAt ?? rest.createdAt, checkStatus: status }
+        : expiredAt !== undefined
+          ? { name: 'expired', at: expiredAt, reason: expiredReason ?? 'not_finished' }
+          : requiresInputAt !== undefined
+            ? { name: 'requires_input', since: requiresInputAt }
+            : rest.linkCreatedAt === undefined && rest.entityId === undefined
+              ? { name: 'created' }
+              : { name: 'open' };
+  return { ...rest, state };
 }
 
 /**
@@ -89,7 +110,16 @@ export function formKeyFor(v: Verification): string | undefined {
 /** The record without the widget's form key: what every end leaves. */
 const keyless = ({ formKey: _key, ...rest }: Verification): Verification => rest;
 
-export const endedAt = (v: Verification) => v.canceledAt ?? v.finalAt ?? v.expiredAt;
+/** When it entered state `name`, while it is in it (undefined otherwise). */
+export function stateAt(v: Verification, name: 'final' | 'expired' | 'canceled'): number | undefined {
+  return v.state.name === name ? v.state.at : undefined;
+}
+
+/** Why it expired, while it is expired. */
+export const expiredReason = (v: Verification) => (v.state.name === 'expired' ? v.state.reason : undefined);
+
+export const endedAt = (v: Verification) =>
+  v.state.name === 'final' || v.state.name === 'expired' || v.state.name === 'canceled' ? v.state.at : undefined;
 
 /** Attempts this verification allows. */
 export const maxAttempts = (v: Verification) => v.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
@@ -145,7 +175,7 @@ export function expiryDue(v: Verification, now: number, s: LifecycleSettings): E
 // ---- start ----
 
 /** What a new verification made with its first link (`/api/onboarding-link`) carries besides its times. */
-export type LinkedInput = Omit<Verification, 'linkExpiresAt' | 'deadline' | 'status' | 'polls' | 'webhook' | 'linkCreatedAt'>;
+export type LinkedInput = Omit<Verification, 'linkExpiresAt' | 'deadline' | 'state' | 'polls' | 'webhook' | 'linkCreatedAt'>;
 
 /** start: a verification whose first link was made at `now` (the page's own, not the server's). */
 export function startedWithLink(input: LinkedInput, urlExpiry: string | undefined, now: number, s: LifecycleSettings): Verification {
@@ -153,7 +183,7 @@ export function startedWithLink(input: LinkedInput, urlExpiry: string | undefine
     ...input,
     linkCreatedAt: now,
     ...linkTimes(urlExpiry, now, s),
-    status: CHECKING,
+    state: { name: 'open' },
     polls: 0,
     webhook: { state: 'none', attempts: 0 },
   };
@@ -166,7 +196,7 @@ export function startedByServer(input: Omit<LinkedInput, 'entityId' | 'partnerOr
     partnerOrigin: '',
     linkExpiresAt: 0,
     deadline: input.createdAt + expiresInSeconds * 1000,
-    status: CHECKING,
+    state: { name: 'created' },
     polls: 0,
     webhook: { state: 'none', attempts: 0 },
   };
@@ -178,6 +208,7 @@ export function linkStarted(v: Verification, l: LinkStart, now: number, s: Lifec
   const t = linkTimes(l.urlExpiry, now, s);
   return {
     ...v,
+    state: { name: 'open' },
     entityId: l.entityId,
     partnerOrigin: l.partnerOrigin,
     linkCreatedAt: now,
@@ -230,12 +261,12 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
     handoff = { kind: 'sms', returnSecret: r.sms.returnSecret, code: h.code, tries: h.tries };
   }
   const t = linkTimes(r.urlExpiry, now, s);
-  const { requiresInputAt: _wait, checkId: _c, token: _t, earlierChecks: _e, formKey: _key, ...rest } = v;
+  const { checkId: _c, token: _t, earlierChecks: _e, formKey: _key, ...rest } = v;
   // A renewal keeps the replaced link's check askable; a next attempt is about its own link alone.
   const earlierChecks = attempt ? [] : withCheck(v.earlierChecks ?? [], r.replacedCheck);
   // A next attempt's values are new: its own form key (or none) replaces the earlier one.
   return {
-    ...(attempt ? rest : v),
+    ...(attempt ? { ...rest, state: { name: 'open' } } : v),
     ...(earlierChecks.length ? { earlierChecks } : {}),
     ...(r.formKey ? { formKey: r.formKey } : {}),
     linkExpiresAt: t.linkExpiresAt,
@@ -244,6 +275,24 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
     ...(handoff ? { handoff } : {}),
     ...(r.sameDevice ? { link: r.sameDevice } : {}),
   };
+}
+
+/**
+ * renewal.begin: the renewal lease, when none is held (one that lapsed is
+ * taken over: its holder's `renew` is then refused, its fence no longer the
+ * lease's). Each lease's fence is one more than the last.
+ */
+export function leaseTaken(v: Verification, now: number, ms: number): Verification | undefined {
+  const held = v.renewalLease;
+  if (held && held.until > now) return undefined;
+  return { ...v, renewalLease: { fence: (held?.fence ?? 0) + 1, until: now + ms } };
+}
+
+/** renewal.end: the lease `fence` ended (undefined when it is not the lease's, or has ended). */
+export function leaseEnded(v: Verification, fence: number): Verification | undefined {
+  const held = v.renewalLease;
+  if (held?.fence !== fence || held.until === 0) return undefined;
+  return { ...v, renewalLease: { fence, until: 0 } };
 }
 
 /** The attempt's earlier checks with `checkId` added (once; at most MAX_RENEWALS, the links a verification can replace). */
@@ -323,16 +372,15 @@ export function attemptEnded(v: Verification, status: string, now: number, check
     return { ...v, handoff: { ...v.handoff, pendingStatus: status } };
   }
   const attempts = [...(v.attempts ?? []), { checkStatus: status, endedAt: now, ...(checkId ? { checkId } : {}) }];
-  if (RETRYABLE.has(status) && attempts.length < maxAttempts(v)) return { ...v, attempts, requiresInputAt: now };
-  return { ...keyless(v), attempts, status, finalAt: now };
+  if (RETRYABLE.has(status) && attempts.length < maxAttempts(v)) return { ...v, attempts, state: { name: 'requires_input', since: now } };
+  return { ...keyless(v), attempts, state: { name: 'final', at: now, checkStatus: status } };
 }
 
 /** finish at the deadline while waiting for a new attempt: final with the last attempt's status. */
 export function lastAttemptFinal(v: Verification, now: number): Verification | undefined {
   const last = v.attempts?.at(-1);
   if (!requiresInput(v) || !last) return undefined;
-  const { requiresInputAt: _wait, ...rest } = keyless(v);
-  return { ...rest, status: last.checkStatus, finalAt: now };
+  return { ...keyless(v), state: { name: 'final', at: now, checkStatus: last.checkStatus } };
 }
 
 // ---- handoff ----
@@ -372,15 +420,13 @@ export function claimed(v: Verification, now: number): Verification | undefined 
 /** expire: no outcome (see `expiryDue` for when). */
 export function expired(v: Verification, reason: ExpiredReason, now: number): Verification | undefined {
   if (!isOpen(v)) return undefined;
-  const { requiresInputAt: _wait, ...rest } = keyless(v);
-  return { ...rest, expiredAt: now, expiredReason: reason };
+  return { ...keyless(v), state: { name: 'expired', at: now, reason } };
 }
 
 /** cancel: by the partner's server, while created, open or requires_input. */
 export const canceled = (v: Verification, now: number): Verification | undefined => {
   if (!isOpen(v)) return undefined;
-  const { requiresInputAt: _wait, ...rest } = keyless(v);
-  return { ...rest, canceledAt: now };
+  return { ...keyless(v), state: { name: 'canceled', at: now } };
 };
 
 /**
@@ -418,7 +464,7 @@ export function redacted(v: Verification, now: number): Verification {
 /** The event that told an ended verification's end (undefined while it is open). */
 export function endEvent(v: Verification): WebhookEventType | undefined {
   if (isOpen(v)) return undefined;
-  return v.canceledAt !== undefined ? 'verification.canceled' : isFinal(v) ? 'verification.completed' : 'verification.expired';
+  return v.state.name === 'canceled' ? 'verification.canceled' : isFinal(v) ? 'verification.completed' : 'verification.expired';
 }
 
 /** The event a transition from `before` to `after` causes (undefined: none). */

@@ -6,7 +6,7 @@
  * reference and the entity are added by each caller (and forgotten by a
  * redaction), the token and the client secret never appear here.
  */
-import { lifecycle, type State } from './lifecycle';
+import { checkStatusOf, lifecycle, type State } from './lifecycle';
 import type { Verification } from './verification';
 
 export interface PublicState {
@@ -30,12 +30,12 @@ export function publicState(v: Verification): PublicState {
   const linked = v.linkCreatedAt !== undefined || v.entityId !== undefined;
   return {
     status: lifecycle(v),
-    ...(linked ? { checkStatus: v.status } : {}),
+    ...(linked ? { checkStatus: checkStatusOf(v) } : {}),
     ...(v.attempts?.length ? { attempts: v.attempts.map((a) => ({ checkStatus: a.checkStatus, endedAt: iso(a.endedAt) })) } : {}),
     createdAt: iso(v.createdAt),
     ...(v.linkCreatedAt !== undefined ? { linkCreatedAt: iso(v.linkCreatedAt) } : {}),
-    ...(v.finalAt !== undefined ? { finalAt: iso(v.finalAt) } : {}),
-    ...(v.canceledAt !== undefined ? { canceledAt: iso(v.canceledAt) } : {}),
+    ...(v.state.name === 'final' ? { finalAt: iso(v.state.at) } : {}),
+    ...(v.state.name === 'canceled' ? { canceledAt: iso(v.state.at) } : {}),
     ...(v.redactedAt !== undefined ? { redactedAt: iso(v.redactedAt) } : {}),
     expiresAt: iso(v.deadline),
   };

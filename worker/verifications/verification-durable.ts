@@ -12,9 +12,11 @@ import { releaseHolds } from '../lib/allowances';
 import { bindingIfAny, type Env } from '../lib/env';
 import { deleteIndex, entityKey, indexRow, rowKey, writeIndex } from './verification-index';
 import { config } from '../config';
-import type { LinkStart, Renewal, Verification, WebhookEvent, WebhookState } from './verification';
-import { VerificationLogic, type Arrival, type ClaimOutcome, type RenewalTurn, type ReturnHint } from './verification-logic';
-import { askVendor, observeSafely, type Observation } from './verification-store';
+import type { StoredVerification, Verification } from './verification';
+import { fromStored } from './lifecycle';
+import type { Command } from './commands';
+import { VerificationLogic } from './verification-logic';
+import { askVendor, onWire, type Wire } from './verification-store';
 import { portsFor } from '../ports-for';
 import type { Plugins, Ports } from '../ports';
 import { emitOne } from '../ops/events';
@@ -22,25 +24,15 @@ import { errorName } from '../lib/errors';
 import { systemClock, type Clock } from '../lib/clock';
 import { log } from '../lib/log';
 import { forgetDeliveries, writeDelivery } from '../ops/store';
-import {
-  added,
-  attemptFor,
-  handOff,
-  nextDueAt,
-  refused,
-  reported,
-  undelivered,
-  type AttemptReport,
-  type OutboxEntry,
-  type ReportResult,
-  type RetryPolicy,
-  type UndeliveredEvent,
-} from './webhook-outbox';
+import { handOff, nextDueAt, refused, type OutboxEntry, type RetryPolicy } from './webhook-outbox';
 import type { WebhookMessage } from './webhook-delivery';
 import { writeChange } from './record-write';
 import { missingMigration } from '../lib/d1-schema';
 
-export class VerificationStore extends DurableObject<Env> {
+/** Commands that only read: nothing to settle after them. */
+const READS = new Set<Command['type']>(['read', 'undelivered', 'outbox.event']);
+
+export class VerificationObject extends DurableObject<Env> {
   /** The object's one clock (the logic's `now`, the outbox's times). */
   private readonly now: Clock = systemClock;
 
@@ -60,7 +52,11 @@ export class VerificationStore extends DurableObject<Env> {
   }
 
   private readonly logic = new VerificationLogic({
-    load: () => this.ctx.storage.get<Verification>('v'),
+    // A record written before the state was explicit gets it here, once (its next write stores it).
+    load: async () => {
+      const stored = await this.ctx.storage.get<StoredVerification>('v');
+      return stored && fromStored(stored);
+    },
     // The record and the events its change causes in one put (record-write.ts); its index row is written
     // once the call is done (`settle`).
     save: async (v, events) => {
@@ -91,6 +87,11 @@ export class VerificationStore extends DurableObject<Env> {
     askVendor: (v) => askVendor(this.env, this.ports, v, this.ctx),
     release: (v) => releaseHolds(this.ports.allowances, v.id, v.holds),
     emit: (partnerId, event) => emitOne(this.env, this.ctx, partnerId, event),
+    outbox: {
+      entries: () => this.outbox,
+      store: (entries, ...changed) => this.store(entries, ...changed),
+      policy: this.policy,
+    },
   });
 
   /** The outbox, kept in memory too (read once when the object starts), so an event is written with no read in between. */
@@ -116,14 +117,11 @@ export class VerificationStore extends DurableObject<Env> {
     return { schedule: o.webhookRetrySchedule, maxAttempts: o.webhookMaxAttempts };
   }
 
-  /** The outbox written (a storage put, no await before it), the entries named marked for the console. */
-  private store(entries: OutboxEntry[], ...changedIds: (string | number)[]): void {
+  /** The outbox written (a storage put, no await before it), the entries named (by sequence) marked for the console. */
+  private store(entries: OutboxEntry[], ...changed: number[]): void {
     this.outbox = entries;
     void this.ctx.storage.put('outbox', entries);
-    for (const c of changedIds) {
-      const e = entries.find((x) => (typeof c === 'number' ? x.sequence === c : x.event.id === c));
-      if (e) this.changed.add(e.sequence);
-    }
+    for (const sequence of changed) this.changed.add(sequence);
   }
 
   /** The alarm at the earlier of the logic's time and the outbox's next hand-off. */
@@ -226,90 +224,14 @@ export class VerificationStore extends DurableObject<Env> {
     log.error('index_write_failed', { verificationId, ...(migration ? { migration: `migrations/${migration}` } : {}) });
   }
 
-  create(v: Verification): Promise<void> {
-    return this.settle(this.logic.create(v));
-  }
-  observe(hint: ReturnHint): Promise<Observation> {
-    return this.settle(observeSafely(() => this.logic.observe(hint)));
-  }
-  webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
-    return this.settle(this.logic.webhookOutcome(state, attempts, status));
-  }
-  beginRenewal(): Promise<RenewalTurn> {
-    return this.logic.beginRenewal();
-  }
-  endRenewal(lease: string): void {
-    this.logic.endRenewal(lease);
-  }
-  renew(r: Renewal): Promise<Verification | undefined> {
-    return this.settle(this.logic.renew(r));
-  }
-  openHandoff(token: string, consume: boolean): Promise<string | undefined> {
-    return this.settle(this.logic.openHandoff(token, consume));
-  }
-  arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined> {
-    return this.settle(this.logic.arrive(secret, outcome, hint));
-  }
-  claim(browserKey: string, code: string): Promise<ClaimOutcome> {
-    return this.settle(this.logic.claim(browserKey, code));
-  }
-  startLink(s: LinkStart): Promise<Verification | undefined> {
-    return this.settle(this.logic.startLink(s));
-  }
-  cancel(): Promise<Verification | undefined> {
-    return this.settle(this.logic.cancel());
-  }
-  /** Kept bodies forget the reference and the entity too (sent or not), in the write of the redacted record. */
-  redact(): Promise<Verification | undefined> {
-    return this.settle(this.logic.redact());
-  }
-  redeliver(): Promise<WebhookEvent | undefined> {
-    return this.settle(this.logic.redeliver());
-  }
-  /** The vendor asked at once, as for a person back from the hosted flow (the sandbox command). */
-  askNow(): Promise<Observation> {
-    return observeSafely(() => this.logic.observe({}, true));
-  }
-  expireNow(): Promise<Verification | undefined> {
-    return this.logic.expireNow();
-  }
-  read(): Promise<Verification | undefined> {
-    return this.ctx.storage.get<Verification>('v');
-  }
-  /** The undelivered events (queued, failed, dead), for `/v1` and the console. */
-  undelivered(): UndeliveredEvent[] {
-    return undelivered(this.outbox);
-  }
-
-  /** An event queued before the outbox existed: kept and delivered by it from now on. */
-  adopt(event: WebhookEvent): Promise<void> {
-    return this.settle(
-      (async () => {
-        if (await this.read()) this.store(added(this.outbox, event, this.now()), event.id);
-      })(),
-    );
-  }
-
-  /** The queue consumer's turn: the event to attempt, or undefined when that attempt is no longer owed. */
-  outboxEvent(sequence: number, attempt: number): WebhookEvent | undefined {
-    return attemptFor(this.outbox, sequence, attempt)?.event;
-  }
-
-  /** What the consumer's attempt came to: recorded in the outbox (and its retry scheduled by the alarm) and on the record. */
-  webhookAttempt(sequence: number, attempt: number, report: AttemptReport): Promise<ReportResult | undefined> {
-    return this.settle(
-      (async () => {
-        const r = reported(this.outbox, sequence, attempt, report, this.now(), this.policy);
-        if (!r) return undefined;
-        this.store(r.entries, sequence);
-        const last = r.entries.reduce((a, b) => (b.sequence > a.sequence ? b : a));
-        if (last.sequence === sequence) {
-          const state: WebhookState = r.entry.state === 'none' ? 'none' : r.entry.state;
-          await this.logic.webhookOutcome(state, r.entry.attempts, r.entry.lastStatus);
-        }
-        return r.result;
-      })(),
-    );
+  /**
+   * The object's one RPC method: applies `command` to the record as it is at
+   * the write (verification-logic.ts), then settles what it made owed. A
+   * vendor fault or a mismatch crosses the RPC boundary as data (`Wire`).
+   */
+  execute(command: Command): Promise<Wire<unknown>> {
+    const run = onWire(() => this.logic.execute(command));
+    return READS.has(command.type) ? run : this.settle(run);
   }
 
   async alarm(): Promise<void> {

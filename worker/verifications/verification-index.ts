@@ -9,7 +9,7 @@
  * `/v1` (search visibility, `entityId` on create).
  */
 import type { Verification } from './verification';
-import { lifecycle } from './lifecycle';
+import { checkStatusOf, endedAt, lifecycle, stateAt } from './lifecycle';
 
 export interface IndexRow {
   id: string;
@@ -38,12 +38,12 @@ export function indexRow(v: Verification, livemode: boolean, now: number): Index
     customer_ref: v.customerRef ?? null,
     customer_ref_source: v.customerRefSource ?? 'page',
     status: lifecycle(v),
-    check_status: linked ? v.status : null,
+    check_status: linked ? checkStatusOf(v) : null,
     livemode: livemode ? 1 : 0,
     created_at: v.createdAt,
     link_created_at: v.linkCreatedAt ?? (v.entityId !== undefined ? v.createdAt : null),
-    final_at: v.finalAt ?? null,
-    ended_at: v.canceledAt ?? v.finalAt ?? v.expiredAt ?? null,
+    final_at: stateAt(v, 'final') ?? null,
+    ended_at: endedAt(v) ?? null,
     expires_at: v.deadline,
     redacted: v.redactedAt !== undefined ? 1 : 0,
     attempts: v.attempts?.length ? JSON.stringify(v.attempts.map((a) => ({ checkStatus: a.checkStatus, endedAt: a.endedAt }))) : null,

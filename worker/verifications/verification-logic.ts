@@ -1,18 +1,24 @@
 /**
- * Runs a verification's lifecycle (`lifecycle.ts`) with everything it
- * touches passed in (storage, clock, vendor, queue), so the same code runs in
- * the Durable Object and, in node tests, against a map and a controlled
- * clock. Every write is a lifecycle transition applied to the record as it
- * is at that moment (`apply`), never a copy taken before a vendor call.
+ * Executes the commands of one verification (`commands.ts`) with everything
+ * they touch passed in (storage, clock, vendor, outbox), so the same code
+ * runs in the Durable Object (`verification-durable.ts`) and, in node tests,
+ * over a map and a controlled clock (test/support/memory-verifications.ts).
+ * Its one entry is `execute` (and `alarm`). Every write is a lifecycle
+ * transition applied to the record as it is at that moment (`apply`), never
+ * a copy taken before a vendor call.
  */
 import { vendorMismatch } from '../vendor-api/errors';
 import { randomToken, safeEqual } from '../lib/random';
+import type { Arrival, ClaimOutcome, Command, Results, ResultOf, ReturnHint, RenewalTurn } from './commands';
 import type { OpsEvent } from '../ops/events';
 import { errorName } from '../lib/errors';
 import { log } from '../lib/log';
 import {
   aboutEntity,
   answered,
+  checkStatusOf,
+  expiredReason,
+  stateAt,
   arrived,
   awaitingClaim,
   canceled,
@@ -27,6 +33,8 @@ import {
   hinted,
   isOpen,
   lastAttemptFinal,
+  leaseEnded,
+  leaseTaken,
   linkStarted,
   pollFailed,
   redacted,
@@ -48,6 +56,16 @@ import {
   type WebhookState,
 } from './verification';
 import { webhookEvent } from './webhook-event';
+import {
+  added,
+  attemptFor,
+  reported,
+  undelivered,
+  type AttemptReport,
+  type OutboxEntry,
+  type ReportResult,
+  type RetryPolicy,
+} from './webhook-outbox';
 
 export type { VendorAnswer } from './lifecycle';
 export { RETENTION_MS } from './lifecycle';
@@ -74,37 +92,23 @@ export interface VerificationDeps {
   release?(v: Verification): Promise<void>;
   /** Counts an operator's event for the verification's partner (never throws, never waits). */
   emit?(partnerId: string, event: OpsEvent): void;
+  /** The webhook outbox as the host keeps it (the Durable Object: in memory and in storage); none: kept here, in memory. */
+  outbox?: OutboxHost;
 }
 
-/** What a browser may add when it comes back from the hosted flow. */
-export interface ReturnHint {
-  checkId?: string;
-  token?: string;
-  /** The hosted flow sent the person back to the partner's page (`kyc_return`), as the widget read it. */
-  returned?: 'success' | 'error';
-}
-
-/** A phone back on the return page: its key, and whether it must enter the first device's code. */
-export interface Arrival {
-  browserKey: string;
-  needsCode: boolean;
-}
-
-/** What entering a code on the return page came to. */
-export type ClaimOutcome =
-  { kind: 'claimed'; returned?: 'success' | 'error' } | { kind: 'wrong'; triesLeft: number } | { kind: 'ended' } | { kind: 'gone' };
-
-/** A caller's turn to make a new link (`beginRenewal`): its lease, and the record as it is once the turn came. */
-export interface RenewalTurn {
-  lease: string;
-  v: Verification | undefined;
+/** The host's outbox: its entries now, and where a change to them is written. */
+export interface OutboxHost {
+  entries(): OutboxEntry[];
+  /** Writes `entries`; `changed` names the sequences whose delivery the console has not seen. */
+  store(entries: OutboxEntry[], ...changed: number[]): void;
+  policy: RetryPolicy;
 }
 
 /**
- * How long a turn waits for the renewal before it at most. A caller always
- * ends its turn (its route's `finally`); this is for one that never can (its
- * isolate went away), and it is longer than a renewal's two vendor calls at
- * the longest vendor timeout (60 s each).
+ * How long a renewal's lease lasts at most. A caller always ends its turn
+ * (its route's `finally`); this is for one that never can (its isolate went
+ * away), and it is longer than a renewal's two vendor calls at the longest
+ * vendor timeout (60 s each).
  */
 export const RENEWAL_TURN_MS = 125_000;
 
@@ -120,12 +124,66 @@ export class VerificationLogic {
   private inflight: Promise<void> | undefined;
   /** The write under way: transitions never interleave their read and their write. */
   private writing: Promise<unknown> = Promise.resolve();
-  /** The end of the newest renewal turn: the next turn starts after it. */
-  private renewalTail: Promise<void> = Promise.resolve();
-  /** How to end each turn not ended yet, by its lease. */
-  private readonly turns = new Map<string, () => void>();
+  /** Wakes the callers waiting for a renewal lease (the lease itself is on the record). */
+  private leaseEnded: (() => void)[] = [];
 
-  constructor(private readonly d: VerificationDeps) {}
+  /** The host's outbox, or one in memory for a host that keeps none. */
+  private readonly outbox: OutboxHost;
+
+  constructor(private readonly d: VerificationDeps) {
+    let entries: OutboxEntry[] = [];
+    this.outbox = d.outbox ?? {
+      entries: () => entries,
+      store: (next) => void (entries = next),
+      policy: { schedule: [60], maxAttempts: 1 },
+    };
+  }
+
+  /** Applies one command to the verification as it is now: the only way in, with `alarm`. */
+  execute<C extends Command>(c: C): Promise<ResultOf<C>> {
+    return this.run(c) as Promise<ResultOf<C>>;
+  }
+
+  private run(c: Command): Promise<Results[Command['type']]> {
+    switch (c.type) {
+      case 'create':
+        return this.create(c.verification);
+      case 'read':
+        return this.d.load();
+      case 'observe':
+        return this.observe(c.hint, c.arrived);
+      case 'start':
+        return this.startLink(c.link);
+      case 'renewal.begin':
+        return this.beginRenewal();
+      case 'renew':
+        return this.renew(c.renewal, c.fence);
+      case 'renewal.end':
+        return this.endRenewal(c.fence);
+      case 'handoff.open':
+        return this.openHandoff(c.token, c.consume);
+      case 'arrive':
+        return this.arrive(c.secret, c.outcome, c.hint);
+      case 'claim':
+        return this.claim(c.browserKey, c.code);
+      case 'cancel':
+        return this.cancel();
+      case 'redact':
+        return this.redact();
+      case 'expire':
+        return this.expireNow();
+      case 'redeliver':
+        return this.redeliver();
+      case 'undelivered':
+        return Promise.resolve(undelivered(this.outbox.entries()));
+      case 'outbox.event':
+        return Promise.resolve(attemptFor(this.outbox.entries(), c.sequence, c.attempt)?.event);
+      case 'deliver':
+        return this.delivered(c.sequence, c.attempt, c.report);
+      case 'adopt':
+        return this.adopt(c.event);
+    }
+  }
 
   private get settings(): LifecycleSettings {
     return this.d.lifecycle ?? DEFAULT_LIFECYCLE;
@@ -176,12 +234,12 @@ export class VerificationLogic {
     if (!type) return;
     const now = this.d.now();
     if (type === 'verification.canceled') this.emit(after, { type: 'verification.canceled' });
-    if (type === 'verification.expired') this.emit(after, { type: 'verification.expired', reason: after.expiredReason! });
+    if (type === 'verification.expired') this.emit(after, { type: 'verification.expired', reason: expiredReason(after)! });
     if (type === 'verification.completed') {
       this.emit(after, {
         type: 'verification.final',
-        checkStatus: after.status,
-        secondsSinceLink: (after.finalAt! - (after.linkCreatedAt ?? after.createdAt)) / 1000,
+        checkStatus: checkStatusOf(after),
+        secondsSinceLink: (stateAt(after, 'final')! - (after.linkCreatedAt ?? after.createdAt)) / 1000,
       });
     }
     if (type === 'verification.requires_input') {
@@ -193,7 +251,7 @@ export class VerificationLogic {
     await this.d.setAlarm(Math.max(endedAt(after)!, now) + RETENTION_MS);
   }
 
-  async create(v: Verification): Promise<void> {
+  private async create(v: Verification): Promise<void> {
     // The record and its first alarm together: one storage commit, not two in series.
     await Promise.all([this.d.save(v, []), this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule, this.settings))]);
   }
@@ -203,14 +261,14 @@ export class VerificationLogic {
    * used the client secret. Undefined when it is no longer `created` (a link
    * was made meanwhile, or it was canceled or expired).
    */
-  async startLink(s: LinkStart): Promise<Verification | undefined> {
+  private async startLink(s: LinkStart): Promise<Verification | undefined> {
     const r = await this.apply((v) => linkStarted(v, s, this.d.now(), this.settings));
     if (r) await this.reschedule();
     return r?.after;
   }
 
   /** Canceled by the partner's server (created, open or requires_input): polling stops, `verification.canceled` goes out. */
-  async cancel(): Promise<Verification | undefined> {
+  private async cancel(): Promise<Verification | undefined> {
     const r = await this.apply((v) => canceled(v, this.d.now()));
     return r?.after ?? this.d.load();
   }
@@ -220,7 +278,7 @@ export class VerificationLogic {
    * an open one is canceled first. `verification.redacted` goes out (its own
    * `webhook-id`), and is the last event a redelivery sends.
    */
-  async redact(): Promise<Verification | undefined> {
+  private async redact(): Promise<Verification | undefined> {
     // An open one's verification.canceled and the redaction's own event, written with the redacted record.
     await this.apply(
       (v) => redacted(v, this.d.now()),
@@ -233,13 +291,13 @@ export class VerificationLogic {
    * Ends an open verification as expired now, whatever its deadline: the
    * local stack's sandbox command (`npm run sandbox -- expire`) alone calls it.
    */
-  async expireNow(): Promise<Verification | undefined> {
+  private async expireNow(): Promise<Verification | undefined> {
     await this.apply((v) => expired(v, 'not_finished', this.d.now()));
     return this.d.load();
   }
 
   /** The last event again (same `webhook-id`, a fresh attempt); undefined while it has caused none. */
-  async redeliver(): Promise<WebhookEvent | undefined> {
+  private async redeliver(): Promise<WebhookEvent | undefined> {
     const v = await this.d.load();
     const type = v && (v.lastEvent ?? endEvent(v));
     if (!type) return undefined;
@@ -261,7 +319,7 @@ export class VerificationLogic {
    * ask. A fault of a poll made for this call is thrown (the browser sees
    * 502/504).
    */
-  async observe(hint: ReturnHint = {}, arrivedBack = false): Promise<Verification | undefined> {
+  private async observe(hint: ReturnHint = {}, arrivedBack = false): Promise<Verification | undefined> {
     const brought = await this.apply((v) => hinted(v, hint));
     let firstReturn = false;
     if (hint.returned !== undefined) {
@@ -370,7 +428,7 @@ export class VerificationLogic {
    * The right code credits the outcome (at once if the vendor already gave
    * it); CLAIM_TRIES wrong ones end the verification as not claimed.
    */
-  async claim(browserKey: string, code: string): Promise<ClaimOutcome> {
+  private async claim(browserKey: string, code: string): Promise<ClaimOutcome> {
     const v = await this.d.load();
     const h = v?.handoff;
     if (!v || h?.code === undefined || !h.browserKey || !safeEqual(browserKey, h.browserKey)) return { kind: 'gone' };
@@ -399,37 +457,67 @@ export class VerificationLogic {
   /**
    * A caller's turn to make a new link, once the turn before it has ended:
    * the route asks the vendor which check the link it replaces is, makes the
-   * new link and stores it (`renew`) within its turn. Two at once ("Send
-   * again" in two tabs) would both name the same replaced check, and the
-   * first one's link would be neither the newest nor an earlier check: its
-   * outcome never credited. The record returned is as it is when the turn
-   * comes (after the earlier renewal).
+   * new link and stores it (`renew`, with the turn's fence) within its turn.
+   * Two at once ("Send again" in two tabs) would both name the same replaced
+   * check, and the first one's link would be neither the newest nor an
+   * earlier check: its outcome never credited. The lease is on the record
+   * (`leaseTaken`), so an object evicted or restarted meanwhile still knows
+   * it; one that lapsed (its holder went away) is taken over, and the old
+   * holder's `renew` is then refused by the fence. The record returned is as
+   * it is when the turn comes (after the earlier renewal).
    */
-  async beginRenewal(): Promise<RenewalTurn> {
-    const earlier = this.renewalTail;
-    const lease = randomToken();
-    this.renewalTail = new Promise<void>((end) => this.turns.set(lease, end));
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([earlier, new Promise<void>((r) => (timer = setTimeout(r, RENEWAL_TURN_MS)))]);
-    if (timer !== undefined) clearTimeout(timer);
-    return { lease, v: await this.d.load() };
+  private async beginRenewal(): Promise<RenewalTurn> {
+    for (;;) {
+      const now = this.d.now();
+      const taken = await this.apply((v) => leaseTaken(v, now, RENEWAL_TURN_MS));
+      if (taken) return { fence: taken.after.renewalLease!.fence, v: taken.after };
+      const v = await this.d.load();
+      if (!v) return { fence: 0, v: undefined };
+      await this.leaseWait((v.renewalLease?.until ?? now) - now);
+    }
   }
 
-  /** Ends a renewal turn (once; an unknown or ended lease is nothing to end). */
-  endRenewal(lease: string): void {
-    this.turns.get(lease)?.();
-    this.turns.delete(lease);
+  /** Until a lease here ends, or the held one lapses (whichever is first). */
+  private leaseWait(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(0, ms));
+      this.leaseEnded.push(wake);
+    });
+  }
+
+  private wakeLeaseWaiters(): void {
+    const waiting = this.leaseEnded;
+    this.leaseEnded = [];
+    for (const wake of waiting) wake();
+  }
+
+  /** Ends a renewal turn (once; a fence that is not the lease's is nothing to end). */
+  private async endRenewal(fence: number): Promise<void> {
+    await this.apply((v) => leaseEnded(v, fence));
+    this.wakeLeaseWaiters();
   }
 
   /**
    * A new link for the same verification: a renewal (its link expired) or,
    * in `requires_input`, the person's next attempt (`lifecycle.ts`
-   * `renewed`). Undefined when it has ended meanwhile, or has had its
-   * MAX_RENEWALS.
+   * `renewed`), written only by the holder of the lease (`fence`), which it
+   * ends. Undefined when it has ended meanwhile, has had its MAX_RENEWALS,
+   * or another turn has taken the lease.
    */
-  async renew(r: Renewal): Promise<Verification | undefined> {
-    const applied = await this.apply((v) => renewed(v, r, this.d.now(), this.settings));
-    if (applied) await this.reschedule();
+  private async renew(r: Renewal, fence: number): Promise<Verification | undefined> {
+    const applied = await this.apply((v) => {
+      if (v.renewalLease?.fence !== fence) return undefined;
+      const next = renewed(v, r, this.d.now(), this.settings);
+      return next && leaseEnded(next, fence);
+    });
+    if (applied) {
+      this.wakeLeaseWaiters();
+      await this.reschedule();
+    }
     return applied?.after;
   }
 
@@ -438,7 +526,7 @@ export class VerificationLogic {
    * Only `consume` (the "Continue" POST of the page a GET or HEAD shows) uses
    * it up: link previews and mail scanners open links too.
    */
-  async openHandoff(token: string, consume = true): Promise<string | undefined> {
+  private async openHandoff(token: string, consume = true): Promise<string | undefined> {
     const v = await this.d.load();
     const h = v?.handoff;
     if (!v || h?.kind !== 'link' || !safeEqual(token, h.openToken) || !handoffOpened(v, this.d.now())) return undefined;
@@ -458,7 +546,7 @@ export class VerificationLogic {
    * gets a key, kept as its cookie). A return makes the vendor be asked at
    * once.
    */
-  async arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined> {
+  private async arrive(secret: string, outcome: 'success' | 'error', hint: ReturnHint): Promise<Arrival | undefined> {
     const v = await this.d.load();
     const h = v?.handoff;
     if (!v || !h || !safeEqual(secret, h.returnSecret)) return undefined;
@@ -472,8 +560,26 @@ export class VerificationLogic {
     return { browserKey, needsCode: after.handoff!.code !== undefined && !after.handoff!.claimed && isOpen(after) };
   }
 
+  /** An event queued before the outbox existed: kept and delivered by it from now on. */
+  private async adopt(event: WebhookEvent): Promise<void> {
+    if (!(await this.d.load())) return;
+    const entries = added(this.outbox.entries(), event, this.d.now());
+    const entry = entries.find((e) => e.event.id === event.id);
+    this.outbox.store(entries, ...(entry ? [entry.sequence] : []));
+  }
+
+  /** What the consumer's attempt came to: recorded in the outbox (its retry is the host's alarm) and, for the last event, on the record. */
+  private async delivered(sequence: number, attempt: number, report: AttemptReport): Promise<ReportResult | undefined> {
+    const r = reported(this.outbox.entries(), sequence, attempt, report, this.d.now(), this.outbox.policy);
+    if (!r) return undefined;
+    this.outbox.store(r.entries, sequence);
+    const last = r.entries.reduce((a, b) => (b.sequence > a.sequence ? b : a));
+    if (last.sequence === sequence) await this.webhookOutcome(r.entry.state, r.entry.attempts, r.entry.lastStatus);
+    return r.result;
+  }
+
   /** What the delivery queue learnt about the webhook. */
-  async webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
+  private async webhookOutcome(state: WebhookState, attempts: number, status?: number): Promise<void> {
     await this.apply((v) => ({
       ...v,
       webhook: { state, attempts, ...(status !== undefined ? { lastStatus: status } : {}), at: this.d.now() },

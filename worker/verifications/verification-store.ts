@@ -91,15 +91,15 @@ export async function currentCheck(env: Env, ports: Ports, v: Verification): Pro
 }
 
 /**
- * An observation as it crosses the Durable Object's RPC boundary, where
+ * A command's answer as it crosses the Durable Object's RPC boundary, where
  * thrown errors lose their class: a vendor fault or a mismatch travels as
- * data and is thrown again on this side.
+ * data and is thrown again on this side (`offWire`).
  */
-export type Observation = { v: Verification | undefined } | { fault: VendorFault } | { mismatch: true };
+export type Wire<T> = { ok: T } | { fault: VendorFault } | { mismatch: true };
 
-export async function observeSafely(run: () => Promise<Verification | undefined>): Promise<Observation> {
+export async function onWire<T>(run: () => Promise<T>): Promise<Wire<T>> {
   try {
-    return { v: await run() };
+    return { ok: await run() };
   } catch (err) {
     if (err instanceof VendorError) return { fault: err.fault };
     if (err instanceof ApiError && err.errorCode === 'VENDOR_MISMATCH') return { mismatch: true };
@@ -107,35 +107,15 @@ export async function observeSafely(run: () => Promise<Verification | undefined>
   }
 }
 
-export function unpack(o: Observation): Verification | undefined {
-  if ('fault' in o) throw new VendorError(o.fault);
-  if ('mismatch' in o) throw vendorMismatch();
-  return o.v;
+export function offWire<T>(w: Wire<T>): T {
+  if ('fault' in w) throw new VendorError(w.fault);
+  if ('mismatch' in w) throw vendorMismatch();
+  return w.ok;
 }
 
-/** The verifications as Durable Objects, one per verification id (ports-for.ts builds it from the binding). */
+/** The verifications as Durable Objects, one per verification id (ports-for.ts builds it from the binding): one RPC method. */
 export function durableVerifications(ns: Env['VERIFICATIONS']): Verifications {
-  const stub = (id: string) => ns.get(ns.idFromName(id));
   return {
-    create: (v) => stub(v.id).create(v),
-    observe: async (id, hint = {}) => unpack(await stub(id).observe(hint)),
-    webhookOutcome: (id, state, attempts, status) => stub(id).webhookOutcome(state, attempts, status),
-    read: (id) => stub(id).read(),
-    beginRenewal: (id) => stub(id).beginRenewal(),
-    endRenewal: async (id, lease) => stub(id).endRenewal(lease),
-    renew: (id, r) => stub(id).renew(r),
-    openHandoff: (id, token, consume = true) => stub(id).openHandoff(token, consume),
-    arrive: (id, secret, outcome, hint) => stub(id).arrive(secret, outcome, hint),
-    claim: (id, browserKey, code) => stub(id).claim(browserKey, code),
-    startLink: (id, s) => stub(id).startLink(s),
-    cancel: (id) => stub(id).cancel(),
-    redact: (id) => stub(id).redact(),
-    redeliver: (id) => stub(id).redeliver(),
-    undelivered: (id) => stub(id).undelivered(),
-    outboxEvent: (id, sequence, attempt) => stub(id).outboxEvent(sequence, attempt),
-    webhookAttempt: (id, sequence, attempt, report) => stub(id).webhookAttempt(sequence, attempt, report),
-    adopt: (id, event) => stub(id).adopt(event),
-    askNow: async (id) => unpack(await stub(id).askNow()),
-    expireNow: (id) => stub(id).expireNow(),
+    execute: async (id, command) => offWire(await ns.get(ns.idFromName(id)).execute(command)) as never,
   };
 }

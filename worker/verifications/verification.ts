@@ -64,8 +64,6 @@ export interface Verification {
   linkCreatedAt?: number;
   /** The vendor's answer for a link made on this device, so a resume answers the same link again. */
   link?: { url: string; urlExpiry: string; status: string };
-  /** Canceled by the partner's server: polling stops, the client secret stops working. */
-  canceledAt?: number;
   /** `customerRef` and `entityId` forgotten (`POST /v1/…/redact`). */
   redactedAt?: number;
   checkId?: string;
@@ -80,13 +78,8 @@ export interface Verification {
    * with none.
    */
   earlierChecks?: string[];
-  /** `CHECKING` or a final check status. */
-  status: string;
-  finalAt?: number;
-  expiredAt?: number;
-  expiredReason?: 'not_finished' | 'not_claimed' | 'vendor_unavailable';
-  /** Set while waiting for the person's next attempt (`requires_input`): the last one ended NO_MATCH or UNPROCESSABLE. */
-  requiresInputAt?: number;
+  /** Where it is in its lifecycle (`lifecycle.ts`), with what only that state has. */
+  state: VerificationState;
   /** Attempts that ended, in order (`checkId`: the vendor's, so an answer about an earlier check is not a new attempt). */
   attempts?: Attempt[];
   /** Attempts allowed (1–3; default 2): the partner's setting or the `/v1` create's. */
@@ -106,6 +99,12 @@ export interface Verification {
   /** Polls in a row the vendor failed (each doubles the next wait, whoever asks). */
   failedPolls?: number;
   webhook: { state: WebhookState; attempts: number; lastStatus?: number; at?: number };
+  /**
+   * The renewal lease (`lifecycle.ts` `leaseTaken`): its fence (one more per
+   * lease) and until when it holds (0: ended). Kept with the record, so an
+   * object evicted or restarted while a renewal is under way still knows it.
+   */
+  renewalLease?: { fence: number; until: number };
   /** Links made again after this one's expired (`POST /api/onboarding-link` with its session). */
   renewals?: number;
   /** Continued on another device (`worker/handoff/`): how, and its single-use secrets. */
@@ -118,6 +117,42 @@ export interface Verification {
    */
   formKey?: string;
 }
+
+/** Why a verification expired. */
+export type ExpiredReason = 'not_finished' | 'not_claimed' | 'vendor_unavailable';
+
+/**
+ * Where a verification is (`lifecycle.ts` moves it): `created` (started by
+ * the partner's server, no link yet) → `open` → (`requires_input` ⇄ `open`)
+ * → one of `final`, `expired`, `canceled`. Each state holds only what it can
+ * have: a final one its check status, an expired one why, and no record can
+ * be both canceled and final.
+ */
+export type VerificationState =
+  | { name: 'created' }
+  | { name: 'open' }
+  /** Waiting for the person's next attempt: the last one ended NO_MATCH or UNPROCESSABLE, attempts are left. */
+  | { name: 'requires_input'; since: number }
+  | { name: 'final'; at: number; checkStatus: string }
+  | { name: 'expired'; at: number; reason: ExpiredReason }
+  /** Canceled by the partner's server (or with a redaction): polling stops, the client secret stops working. */
+  | { name: 'canceled'; at: number };
+
+/**
+ * A record as storage may hold it: written by this code (with `state`), or
+ * by the code before the explicit state, which kept the state as a status
+ * and timestamps (`lifecycle.ts` `fromStored` derives it once).
+ */
+export type StoredVerification =
+  | Verification
+  | (Omit<Verification, 'state'> & {
+      status: string;
+      finalAt?: number;
+      expiredAt?: number;
+      expiredReason?: ExpiredReason;
+      canceledAt?: number;
+      requiresInputAt?: number;
+    });
 
 /** One attempt that ended: the vendor's status for it, and when. */
 export interface Attempt {

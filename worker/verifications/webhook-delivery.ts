@@ -84,7 +84,7 @@ const logDelivery = (level: 'info' | 'error', event: string, m: WebhookMessage, 
 export async function handleWebhookMessage(env: Env, ports: Ports, m: WebhookMessage, clock: Clock = systemClock): Promise<void> {
   const store = ports.verifications;
   // The outbox's copy (redacted since, if it was): undefined when this attempt is no longer owed (delivered meanwhile, forgotten).
-  const event = await store.outboxEvent(m.verificationId, m.sequence, m.attempt);
+  const event = await store.execute(m.verificationId, { type: 'outbox.event', sequence: m.sequence, attempt: m.attempt });
   if (!event) return;
   const partner = await partnerById(env, ports, m.workerOrigin, m.partnerId);
   let target = webhookTarget(env, partner, m.workerOrigin);
@@ -94,7 +94,7 @@ export async function handleWebhookMessage(env: Env, ports: Ports, m: WebhookMes
   if (route) ({ target, send } = route);
   if (!target) {
     logDelivery('info', 'webhook_skipped_unconfigured', m);
-    await store.webhookAttempt(m.verificationId, m.sequence, m.attempt, { kind: 'none' });
+    await store.execute(m.verificationId, { type: 'deliver', sequence: m.sequence, attempt: m.attempt, report: { kind: 'none' } });
     return;
   }
   const started = clock();
@@ -103,7 +103,7 @@ export async function handleWebhookMessage(env: Env, ports: Ports, m: WebhookMes
   if (result.kind === 'gone') logDelivery('info', 'webhook_gone', m, { status: 410 });
   if (result.kind === 'failed') logDelivery('error', 'webhook_failed', m, { status: result.status });
   // The outbox decides what comes next (retry when, or dead); undefined: this attempt was already reported.
-  const outcome = await store.webhookAttempt(m.verificationId, m.sequence, m.attempt, result);
+  const outcome = await store.execute(m.verificationId, { type: 'deliver', sequence: m.sequence, attempt: m.attempt, report: result });
   if (!outcome || outcome === 'none') return;
   if (outcome === 'dead') logDelivery('error', 'webhook_dead', m);
   // The operator's webhook.attempt: status or failure kind, time, attempt number, what came of it.
@@ -138,7 +138,7 @@ export async function consumeWebhookBatch(batch: MessageBatch<WebhookMessage>, e
       // A message of the queue's earlier form (the whole event, no sequence; sent before the outbox existed):
       // the event goes into its verification's outbox, which delivers it from there.
       const body = message.body as WebhookMessage | WebhookEvent;
-      if (!('sequence' in body)) await ports.verifications.adopt(body.verificationId, body);
+      if (!('sequence' in body)) await ports.verifications.execute(body.verificationId, { type: 'adopt', event: body });
       else if (dead) handleDeadLetter(message.body);
       else await handleWebhookMessage(env, ports, message.body);
       message.ack();

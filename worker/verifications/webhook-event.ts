@@ -8,19 +8,20 @@
  * bodies (the reference and the entity go).
  */
 import { publicState } from './public-state';
+import { checkStatusOf, expiredReason, stateAt } from './lifecycle';
 import type { Verification, WebhookEvent, WebhookEventType } from './verification';
 
 /** When the event of `type` happened. */
 function eventAt(v: Verification, type: WebhookEventType): number {
   switch (type) {
     case 'verification.canceled':
-      return v.canceledAt!;
+      return stateAt(v, 'canceled')!;
     case 'verification.completed':
-      return v.finalAt!;
+      return stateAt(v, 'final')!;
     case 'verification.expired':
-      return v.expiredAt!;
+      return stateAt(v, 'expired')!;
     case 'verification.requires_input':
-      return v.requiresInputAt ?? v.attempts?.at(-1)?.endedAt ?? v.createdAt;
+      return v.state.name === 'requires_input' ? v.state.since : (v.attempts?.at(-1)?.endedAt ?? v.createdAt);
     case 'verification.redacted':
       return v.redactedAt!;
   }
@@ -33,7 +34,7 @@ export function webhookEvent(v: Verification, type: WebhookEventType): WebhookEv
     verificationId: v.id,
     ...(v.entityId !== undefined ? { entityId: v.entityId } : {}),
     ...publicState(v),
-    ...(type === 'verification.completed' ? { checkStatus: v.status } : {}),
+    ...(type === 'verification.completed' ? { checkStatus: checkStatusOf(v) } : {}),
     ...(type === 'verification.requires_input' && last ? { lastAttempt: { checkStatus: last.checkStatus } } : {}),
     ...(v.customerRef ? { customerRef: v.customerRef, customerRefSource: v.customerRefSource ?? 'page' } : {}),
     ...(v.partnerOrigin ? { partnerOrigin: v.partnerOrigin } : {}),
@@ -41,7 +42,7 @@ export function webhookEvent(v: Verification, type: WebhookEventType): WebhookEv
     // Records made before livemode existed have none: they count as test-mode (false), never as live.
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare
     livemode: v.livemode === true,
-    ...(type === 'verification.expired' ? { reason: v.expiredReason ?? 'not_finished' } : {}),
+    ...(type === 'verification.expired' ? { reason: expiredReason(v) ?? 'not_finished' } : {}),
   };
   const suffix = type === 'verification.requires_input' ? `requires_input_${v.attempts?.length ?? 0}` : type.slice('verification.'.length);
   return {

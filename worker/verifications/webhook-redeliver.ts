@@ -28,11 +28,11 @@ export async function redeliverWebhook(
   verificationId: string,
   options: { partnerId?: string } = {},
 ): Promise<Redelivery> {
-  const v = await store.read(verificationId);
+  const v = await store.execute(verificationId, { type: 'read' });
   if (!v || (options.partnerId !== undefined && v.partnerId !== options.partnerId)) return { kind: 'not-found' };
   if (!bindingIfAny(env, 'WEBHOOK_QUEUE')) return { kind: 'unavailable' };
   // In the verification's own object (VerificationLogic.redeliver): the record marked queued and the event enqueued together.
-  const event = await store.redeliver(v.id);
+  const event = await store.execute(v.id, { type: 'redeliver' });
   if (!event) return { kind: 'not-ended' };
   log.info('webhook_redelivery_queued', { verificationId: v.id, type: event.type });
   return { kind: 'queued', verificationId: v.id, webhookId: event.id, type: event.type };
