@@ -20,10 +20,10 @@ function watched(partnerId: string) {
   const asked: string[] = [];
   const v = { id: 'vrf_01JWEBHOOKTEST0000000000000', partnerId } as Verification;
   const port = {
-    read: async (id: string) => (id === v.id ? v : undefined),
-    observe: async (id: string) => {
-      asked.push(id);
-      return v;
+    execute: async (id: string, command: { type: string }) => {
+      if (command.type === 'observe') asked.push(id);
+      else if (command.type !== 'read') throw new Error(`unexpected ${command.type}`);
+      return id === v.id ? v : undefined;
     },
   } as unknown as Verifications;
   return { asked, v, port };

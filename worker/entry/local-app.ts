@@ -96,7 +96,9 @@ function mountSandbox(app: Hono<AppEnv>): void {
     // The Stripe double's events go where a partner's Stripe account would send them: its
     // /vendor-webhooks/stripe/{partnerId}, in process (the verification names the partner).
     c.set('stripeWebhook', async (delivery) => {
-      const v = delivery.clientReferenceId ? await ports.verifications.read(delivery.clientReferenceId).catch(() => undefined) : undefined;
+      const v = delivery.clientReferenceId
+        ? await ports.verifications.execute(delivery.clientReferenceId, { type: 'read' }).catch(() => undefined)
+        : undefined;
       if (!v) return;
       const request = new Request(`${delivery.origin}/vendor-webhooks/stripe/${encodeURIComponent(v.partnerId)}`, {
         method: 'POST',

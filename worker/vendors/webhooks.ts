@@ -40,11 +40,11 @@ vendorWebhooks.post('/vendor-webhooks/stripe/:partnerId', async (c) => {
   if (body.length > MAX_EVENT_BYTES) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'The body is larger than a Stripe event.');
   const event = await use(stripe, 'verifyWebhook')(c.req.raw.headers, body);
   if (!event) throw new ApiError(400, 'SIGNATURE_INVALID', 'The Stripe-Signature header does not verify.');
-  const v = event.subject && event.reference ? await c.var.ports.verifications.read(event.reference) : undefined;
+  const v = event.subject && event.reference ? await c.var.ports.verifications.execute(event.reference, { type: 'read' }) : undefined;
   if (!v || v.partnerId !== partner.id) return c.json({ received: true, ignored: true });
   try {
     // The event is a hint: the worker asks Stripe (at once, within its polling budget); the session it retrieves decides.
-    await c.var.ports.verifications.observe(v.id, {});
+    await c.var.ports.verifications.execute(v.id, { type: 'observe', hint: {} });
   } catch (err) {
     // A vendor that cannot answer now is asked again on the verification's schedule; Stripe need not resend.
     log.warn('vendor_webhook_observe_failed', { verificationId: v.id, error: errorName(err) });
