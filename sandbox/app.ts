@@ -41,6 +41,7 @@ import { OUTBOX_KEY, outboxRef } from './outbox';
 import { isCandidate, normaliseName, score, searchableDocument } from './search';
 import { clock, storeFor, type CheckRecord, type EntityRecord, type FlowOutcome, type Owner } from './store';
 import { log } from './log';
+import { stripeDouble } from './stripe/app';
 
 /** Largest request body the sandbox reads (scans are base64). */
 export const MAX_SANDBOX_BODY_BYTES = 1024 * 1024;
@@ -218,6 +219,9 @@ sandbox.notFound((c) =>
     404,
   ),
 );
+
+// Stripe Identity's double (sandbox/stripe/app.ts): its own error shape and pages.
+sandbox.route('/stripe', stripeDouble);
 
 // ------------------------------------------------------------------ 4.4 health
 

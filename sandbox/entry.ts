@@ -15,7 +15,7 @@ import type { SandboxAppEnv } from './env';
 export { SandboxStore } from './store-durable';
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2)\//;
+const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2|stripe\/v1)\//;
 
 const app = new Hono<SandboxAppEnv>();
 app.use('/sandbox/*', async (c, next) => {

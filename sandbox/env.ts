@@ -20,6 +20,17 @@ export interface SandboxEnv extends SandboxSettings {
  */
 export type RedirectCheck = (origin: string, requestUrl: string) => Promise<boolean>;
 
+/** A signed Stripe event from the Stripe double, for whoever mounted it to deliver (as Stripe would to the account's endpoint). */
+export interface StripeDelivery {
+  body: string;
+  /** The `Stripe-Signature` header value. */
+  signature: string;
+  /** The session's `client_reference_id` (the worker's verificationId). */
+  clientReferenceId: string | null;
+  /** The origin the double was reached on. */
+  origin: string;
+}
+
 /** Hono's generic for the sandbox app. */
 export interface SandboxAppEnv {
   Bindings: SandboxEnv;
@@ -27,6 +38,8 @@ export interface SandboxAppEnv {
     requestId: string;
     /** Set on requests that reached the sandbox over HTTP (not the worker's own in-process calls). */
     sandboxHttpCaller?: RedirectCheck;
+    /** Set by whoever mounts the sandbox: where the Stripe double's events go (none: they are not sent). */
+    stripeWebhook?: (delivery: StripeDelivery) => Promise<void>;
   };
 }
 

@@ -17,6 +17,7 @@ import {
   type EntityRecord,
   type EntityScope,
   type OutboxMessage,
+  type StripeSessionRecord,
   type SandboxStoreApi,
   type StoreStats,
 } from './store';
@@ -47,6 +48,10 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
         id TEXT PRIMARY KEY, customer_ref TEXT NOT NULL,
         created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, data TEXT NOT NULL);
       CREATE INDEX IF NOT EXISTS outbox_ref ON outbox (customer_ref, created_at);
+      CREATE TABLE IF NOT EXISTS stripe_sessions (
+        id TEXT PRIMARY KEY, token TEXT NOT NULL,
+        created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, data TEXT NOT NULL);
+      CREATE INDEX IF NOT EXISTS stripe_sessions_token ON stripe_sessions (token);
     `);
   }
 
@@ -67,17 +72,21 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
     this.sql.exec('DELETE FROM entities WHERE expires_at <= ?', now);
     this.sql.exec('DELETE FROM checks WHERE expires_at <= ?', now);
     this.sql.exec('DELETE FROM outbox WHERE expires_at <= ?', now);
+    this.sql.exec('DELETE FROM stripe_sessions WHERE expires_at <= ?', now);
     // Past the cap, the oldest go first.
     for (const [table, max] of [
       ['entities', MAX_RECORDS.entities],
       ['checks', MAX_RECORDS.checks],
       ['outbox', MAX_RECORDS.messages],
+      ['stripe_sessions', MAX_RECORDS.stripeSessions],
     ] as const) {
       this.sql.exec(`DELETE FROM ${table} WHERE id IN (SELECT id FROM ${table} ORDER BY created_at DESC, id DESC LIMIT -1 OFFSET ?)`, max);
     }
     this.sql.exec('DELETE FROM documents WHERE entity_id NOT IN (SELECT id FROM entities)');
     const left = this.sql
-      .exec<{ n: number }>('SELECT (SELECT COUNT(*) FROM entities) + (SELECT COUNT(*) FROM checks) + (SELECT COUNT(*) FROM outbox) AS n')
+      .exec<{ n: number }>(
+        'SELECT (SELECT COUNT(*) FROM entities) + (SELECT COUNT(*) FROM checks) + (SELECT COUNT(*) FROM outbox) + (SELECT COUNT(*) FROM stripe_sessions) AS n',
+      )
       .one();
     return left.n;
   }
@@ -188,6 +197,27 @@ export class SandboxStore extends DurableObject<Env> implements SandboxStoreApi 
 
   async listMessages(customerRef: string): Promise<OutboxMessage[]> {
     return this.rows('SELECT data FROM outbox WHERE customer_ref = ? AND expires_at > ? ORDER BY created_at, id', customerRef, clock.now());
+  }
+
+  async putStripeSession(record: StripeSessionRecord): Promise<void> {
+    this.sql.exec(
+      `INSERT INTO stripe_sessions (id, token, created_at, expires_at, data) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET token = excluded.token, expires_at = excluded.expires_at, data = excluded.data`,
+      record.id,
+      record.token,
+      record.createdAt,
+      record.expiresAt,
+      JSON.stringify(record),
+    );
+    await this.afterWrite();
+  }
+
+  async getStripeSession(id: string): Promise<StripeSessionRecord | null> {
+    return this.first('SELECT data FROM stripe_sessions WHERE id = ? AND expires_at > ?', id, clock.now());
+  }
+
+  async getStripeSessionByToken(token: string): Promise<StripeSessionRecord | null> {
+    return this.first('SELECT data FROM stripe_sessions WHERE token = ? AND expires_at > ?', token, clock.now());
   }
 
   async stats(): Promise<StoreStats> {

@@ -69,6 +69,28 @@ export interface OutboxMessage {
   expiresAt: number;
 }
 
+/**
+ * A session of the Stripe double (sandbox/stripe/): Stripe's public fields,
+ * plus who made it and the hosted page's current token. The token changes
+ * each time the page is used, as Stripe's short-lived `url` does.
+ */
+export interface StripeSessionRecord {
+  id: string;
+  /** SHA-256 of the secret key that made it (hex): another key does not see it. */
+  owner: string;
+  status: 'requires_input' | 'processing' | 'verified' | 'canceled';
+  lastError: { code: string; reason: string } | null;
+  type: string;
+  clientReferenceId: string | null;
+  metadata: Record<string, string>;
+  returnUrl: string | null;
+  redacted: boolean;
+  /** The hosted page's token while the session requires input. */
+  token: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
 /** Whose entities a search looks at: one owner, or a customer and all its children. */
 export type EntityScope = { customerId: string; childId: string | null } | { customerId: string; allChildren: true };
 
@@ -87,6 +109,9 @@ export interface SandboxStoreApi {
   listMessages(customerRef: string): Promise<OutboxMessage[]>;
   /** Rows held, expired or not (diagnostics and tests). */
   stats(): Promise<StoreStats>;
+  putStripeSession(record: StripeSessionRecord): Promise<void>;
+  getStripeSession(id: string): Promise<StripeSessionRecord | null>;
+  getStripeSessionByToken(token: string): Promise<StripeSessionRecord | null>;
 }
 
 export interface StoreStats {
@@ -100,7 +125,7 @@ export interface StoreStats {
  * At most this many records of each kind are kept; beyond it the oldest go
  * first (a public demo must not grow without bound).
  */
-export const MAX_RECORDS = { entities: 10_000, checks: 20_000, messages: 5_000 } as const;
+export const MAX_RECORDS = { entities: 10_000, checks: 20_000, messages: 5_000, stripeSessions: 20_000 } as const;
 
 /**
  * At most this many entities per owner (a customer, or one of its children):
@@ -131,6 +156,7 @@ export class MemoryStore implements SandboxStoreApi {
   private entities = new Map<string, EntityRecord>();
   private checks = new Map<string, CheckRecord>();
   private messages = new Map<string, OutboxMessage>();
+  private stripeSessions = new Map<string, StripeSessionRecord>();
 
   private live<T extends { expiresAt: number }>(r: T | undefined): T | null {
     return r && r.expiresAt > clock.now() ? clone(r) : null;
@@ -142,6 +168,7 @@ export class MemoryStore implements SandboxStoreApi {
       [this.entities, MAX_RECORDS.entities],
       [this.checks, MAX_RECORDS.checks],
       [this.messages, MAX_RECORDS.messages],
+      [this.stripeSessions, MAX_RECORDS.stripeSessions],
     ];
     for (const [map, max] of kinds) {
       for (const [k, v] of map) if (v.expiresAt <= now) map.delete(k);
@@ -156,6 +183,7 @@ export class MemoryStore implements SandboxStoreApi {
     this.entities.clear();
     this.checks.clear();
     this.messages.clear();
+    this.stripeSessions.clear();
   }
 
   async putEntity(record: EntityRecord) {
@@ -214,6 +242,17 @@ export class MemoryStore implements SandboxStoreApi {
     let documents = 0;
     for (const r of this.entities.values()) documents += documentIds(r.entity).length;
     return { entities: this.entities.size, documents, checks: this.checks.size, messages: this.messages.size };
+  }
+  async putStripeSession(record: StripeSessionRecord) {
+    this.sweep();
+    this.stripeSessions.set(record.id, clone(record));
+  }
+  async getStripeSession(id: string) {
+    return this.live(this.stripeSessions.get(id));
+  }
+  async getStripeSessionByToken(token: string) {
+    for (const r of this.stripeSessions.values()) if (r.token === token) return this.live(r);
+    return null;
   }
   async listMessages(customerRef: string) {
     const out: OutboxMessage[] = [];

@@ -31,6 +31,8 @@ export interface AppEnv {
      * in-process calls: whether such a caller may send people back to an origin.
      */
     sandboxHttpCaller?: (origin: string, requestUrl: string) => Promise<boolean>;
+    /** Where the Stripe double's signed events go (set by the local stack's sandbox mount; the double's `stripeWebhook`). */
+    stripeWebhook?: (delivery: { body: string; signature: string; clientReferenceId: string | null; origin: string }) => Promise<void>;
   };
 }
 

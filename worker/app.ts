@@ -40,6 +40,7 @@ import { PINNED_WIDGET_PATH, pinnedWidget } from './assets/pinned-widget';
 import { serverApi } from './server-api/app';
 import { BEACON_PATH, beacon } from './ops/beacon';
 import { ops } from './ops/routes';
+import { vendorWebhooks } from './vendors/webhooks';
 import { log } from './lib/log';
 import type { Clock } from './lib/clock';
 import type { PortOverrides } from './ports';
@@ -213,6 +214,8 @@ export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   // The partner's server API: its own key-based auth and limits (server-api/app.ts), no CORS, no-store.
   app.use('/v1/*', apiBodyLimit);
   app.use('/v1/*', configGuard);
+  // Vendors' signed events (vendors/webhooks.ts): a misconfigured deployment answers 500, so the vendor retries later.
+  app.use('/vendor-webhooks/*', configGuard);
 
   app.route('/api', onboardingLink);
   app.route('/api', result);
@@ -225,6 +228,7 @@ export function createApp(parts: AppParts = {}): Hono<AppEnv> {
   app.route('/', pinnedWidget);
   app.route('/', serverApi);
   app.route('/', ops);
+  app.route('/', vendorWebhooks);
 
   // A known /api path asked with another method: 405 with Allow, not a 404.
   for (const [path, allow] of [

@@ -18,6 +18,7 @@ import type { PollSchedule } from './verifications/poll-schedule';
 import type { LifecycleSettings } from './verifications/lifecycle';
 import type { Issue } from './lib/errors';
 import { settingRangeProblems } from './middleware/setting-ranges';
+import { isVendorId, type VendorId } from './vendors/adapter';
 
 export interface Config {
   vendor: {
@@ -34,7 +35,13 @@ export interface Config {
     /** KYC_PROVIDER, sent with the result call. */
     provider: string | undefined;
   };
-  /** Whether outcomes are real: false whenever the sandbox is the vendor (`livemode` of tokens and webhooks). */
+  /** The environment partner's vendors and failover (KYC_VENDOR, VENDOR_FAILOVER, STRIPE_*): docs/vendors.md. */
+  vendors: VendorSettings;
+  /**
+   * Whether outcomes are real (`livemode` of tokens and webhooks): false
+   * whenever a vendor of the environment partner is a double (the sandbox, the
+   * Stripe double) or a Stripe test key; the configuration guard refuses a mix.
+   */
   livemode: boolean;
   /** The sales demo is on (DEMO, by default on exactly while the sandbox is the vendor). */
   demo: boolean;
@@ -86,6 +93,23 @@ export interface Config {
   invalidSettings: Issue[];
 }
 
+export interface VendorSettings {
+  /** KYC_VENDOR, known ids in priority order, each once (default `idv`). */
+  order: VendorId[];
+  /** Entries of KYC_VENDOR that name no vendor we have (the guard names the setting). */
+  unknown: string[];
+  /** VENDOR_FAILOVER; undefined when it is neither `off` nor `before_start`. */
+  failover: 'off' | 'before_start' | undefined;
+  stripe: {
+    /** The Stripe double is Stripe: STRIPE_API_BASE `sandbox`, or unset while the idv sandbox is the vendor and no key is set. */
+    sandbox: boolean;
+    /** STRIPE_API_BASE without a trailing slash (default Stripe's API); undefined for the double (the worker's own origin). */
+    base: string | undefined;
+    /** STRIPE_VERIFICATION_TYPE; undefined when it is neither `document` nor `id_number`. */
+    verificationType: 'document' | 'id_number' | undefined;
+  };
+}
+
 export interface OperatorSettings {
   /** KYC_CUSTOMER_ID as set (an empty value stays empty: the configuration guard names it). */
   customerId: string | undefined;
@@ -116,7 +140,14 @@ export interface Secrets {
   webhookSecret: string | undefined;
   /** OPS_TOKEN: the bearer token that opens /ops. */
   opsToken: string | undefined;
+  /** STRIPE_SECRET_KEY: the environment partner's Stripe key. */
+  stripeSecretKey: string | undefined;
+  /** STRIPE_WEBHOOK_SECRET: checks Stripe's events to /vendor-webhooks/stripe/{partnerId}. */
+  stripeWebhookSecret: string | undefined;
 }
+
+/** Stripe's API root (STRIPE_API_BASE's default). */
+export const STRIPE_API = 'https://api.stripe.com';
 
 export const DEFAULTS = {
   channel: 'api',
@@ -201,6 +232,29 @@ export function cacheSeconds(raw: string | undefined): number {
   return Number.isFinite(n) && n >= 0 ? Math.min(n, MAX_PARTNERS_CACHE_SECONDS) : DEFAULTS.partnersCacheSeconds;
 }
 
+/** KYC_VENDOR, VENDOR_FAILOVER and STRIPE_* as the worker reads them. */
+function vendorSettings(env: Env, idvSandbox: boolean): VendorSettings {
+  const names = list(env.KYC_VENDOR).map((v) => v.toLowerCase());
+  const order = [...new Set(names.filter(isVendorId))];
+  const failover = env.VENDOR_FAILOVER?.trim().toLowerCase() || 'off';
+  const base = env.STRIPE_API_BASE?.trim();
+  const stripeSandbox = base === 'sandbox' || (!base && idvSandbox && !trimmed(env.STRIPE_SECRET_KEY));
+  const type = env.STRIPE_VERIFICATION_TYPE?.trim() || 'document';
+  return {
+    order: names.length ? order : ['idv'],
+    unknown: names.filter((n) => !isVendorId(n)),
+    failover: failover === 'off' || failover === 'before_start' ? failover : undefined,
+    stripe: {
+      sandbox: stripeSandbox,
+      base: stripeSandbox ? undefined : (base || STRIPE_API).replace(/\/+$/, ''),
+      verificationType: type === 'document' || type === 'id_number' ? type : undefined,
+    },
+  };
+}
+
+/** Whether a Stripe key is a live one (`sk_live_`, `rk_live_`). */
+export const isLiveStripeKey = (key: string | undefined) => key !== undefined && /^(sk|rk)_live_/.test(key);
+
 /** `env`'s settings, parsed (no caching: `config` keeps the result). */
 export function readConfig(env: Env): Config {
   const sandbox = usesSandbox(env);
@@ -208,6 +262,12 @@ export function readConfig(env: Env): Config {
   const pollSeconds = int(env.RESULT_POLL_SECONDS, 30, 5, 3600);
   const schedule = retrySchedule(env.WEBHOOK_RETRY_SCHEDULE);
   const countries = list(env.SMS_ALLOWED_COUNTRIES).map((c) => c.toUpperCase());
+  const vendors = vendorSettings(env, sandbox);
+  // Test outcomes wherever a double or a test key is among the vendors (the guard refuses a mix of modes).
+  const doubles = vendors.order.some((v) =>
+    v === 'idv' ? sandbox : vendors.stripe.sandbox || !isLiveStripeKey(trimmed(env.STRIPE_SECRET_KEY)),
+  );
+  const onlyDoubles = vendors.order.every((v) => (v === 'idv' ? sandbox : vendors.stripe.sandbox));
   return {
     vendor: {
       sandbox,
@@ -217,8 +277,9 @@ export function readConfig(env: Env): Config {
       searchPath: env.KYC_SEARCH_PATH || DEFAULTS.searchPath,
       provider: env.KYC_PROVIDER || undefined,
     },
-    livemode: !sandbox,
-    demo: demoSetting(env, sandbox),
+    vendors,
+    livemode: !doubles,
+    demo: demoSetting(env, onlyDoubles),
     demoExplicit: demoExplicitlyOn(env),
     publicOrigin: env.PUBLIC_ORIGIN?.trim() ? normaliseOrigin(env.PUBLIC_ORIGIN.trim()) : undefined,
     allowedOrigins: list(env.ALLOWED_ORIGINS)
@@ -266,6 +327,8 @@ export function readConfig(env: Env): Config {
       resultSigningKeys: trimmed(env.RESULT_SIGNING_KEYS),
       webhookSecret: trimmed(env.WEBHOOK_SECRET),
       opsToken: trimmed(env.OPS_TOKEN),
+      stripeSecretKey: trimmed(env.STRIPE_SECRET_KEY),
+      stripeWebhookSecret: trimmed(env.STRIPE_WEBHOOK_SECRET),
     },
     webhookUrl: trimmed(env.WEBHOOK_URL),
     turnstileVerifyUrl: env.TURNSTILE_VERIFY_URL || DEFAULT_TURNSTILE_VERIFY_URL,

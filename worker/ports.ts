@@ -64,6 +64,9 @@ export interface SandboxDefaults {
   apiKey: string;
   /** Opens registry secrets sealed with `npm run partners` against a local worker. */
   sealingKey: JWK;
+  /** The Stripe double's test key and event signing secret (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET while unset). */
+  stripeKey?: string;
+  stripeWebhookSecret?: string;
 }
 
 /** The stores: a Durable Object each in a deployment; without its binding, 500 MISCONFIGURED naming it. */

@@ -266,6 +266,8 @@ describe('polling', () => {
       // The whole public state at the event, as GET /v1 shows it.
       status: 'final',
       checkStatus: 'CHECKED_SUCCESS_WITH_NOTES',
+      // The outcome in our words (docs/vendors.md).
+      result: { outcome: 'verified', reason: 'with_notes', vendor: 'idv', vendorStatus: 'CHECKED_SUCCESS_WITH_NOTES' },
       attempts: [{ checkStatus: 'CHECKED_SUCCESS_WITH_NOTES', endedAt: iso(flat(v).finalAt!) }],
       createdAt: iso(v.createdAt),
       linkCreatedAt: iso(v.linkCreatedAt!),

@@ -12,6 +12,7 @@ import type { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { sandbox } from '../../sandbox/app';
 import { DEFAULT_CREDENTIALS, hasOwnCredentials } from '../../sandbox/config';
+import { STRIPE_SANDBOX_KEY, STRIPE_SANDBOX_WEBHOOK_SECRET } from '../../sandbox/stripe/app';
 import { DEV_SEALING_KEY } from '../partners/sealing';
 import { createApp, MAX_BODY_BYTES } from '../app';
 import type { Env } from '../lib/env';
@@ -34,6 +35,8 @@ const SANDBOX_DEFAULTS: SandboxDefaults = {
   customerId: DEFAULT_CREDENTIALS.customers[0]!.customerId,
   apiKey: DEFAULT_CREDENTIALS.customers[0]!.apiKey as string,
   sealingKey: DEV_SEALING_KEY,
+  stripeKey: STRIPE_SANDBOX_KEY,
+  stripeWebhookSecret: STRIPE_SANDBOX_WEBHOOK_SECRET,
 };
 
 /**
@@ -65,7 +68,7 @@ export function localPlugins(deliveries: (env: Env) => DemoDeliveries = durableD
 // entities with the public default key. The worker's own calls reach the
 // sandbox in-process (vendor-api/from-env.ts), not through here, and keep working;
 // the hosted-flow pages and a visitor's own outbox stay.
-const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2)\//;
+const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2|stripe\/v1)\//;
 
 function mountSandbox(app: Hono<AppEnv>): void {
   app.use('/sandbox/*', async (c, next) => {
@@ -90,6 +93,27 @@ function mountSandbox(app: Hono<AppEnv>): void {
       // The request's own origin where the worker's is not configured (as the demo partners take it).
       if (origin === (trustedOwnOrigin(config(env), requestUrl) ?? new URL(requestUrl).origin)) return true;
       return Boolean(await resolvePartner(env, ports, requestUrl, origin));
+    });
+    // The Stripe double's events go where a partner's Stripe account would send them: its
+    // /vendor-webhooks/stripe/{partnerId}, in process (the verification names the partner).
+    c.set('stripeWebhook', async (delivery) => {
+      const v = delivery.clientReferenceId
+        ? await ports.verifications.execute(delivery.clientReferenceId, { type: 'read' }).catch(() => undefined)
+        : undefined;
+      if (!v) return;
+      const request = new Request(`${delivery.origin}/vendor-webhooks/stripe/${encodeURIComponent(v.partnerId)}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Stripe-Signature': delivery.signature },
+        body: delivery.body,
+      });
+      let ctx: Parameters<typeof app.fetch>[2];
+      try {
+        ctx = c.executionCtx;
+      } catch {
+        ctx = undefined; // app.request() in node tests
+      }
+      const answer = await app.fetch(request, env, ctx);
+      await answer.body?.cancel();
     });
     await next();
   });

@@ -30,6 +30,18 @@ export interface Env extends CloudflareBindings {
   KYC_SEARCH_PATH?: string;
   /** Timeout of every vendor call, in milliseconds. 8000 in wrangler.toml (and by default). */
   KYC_TIMEOUT_MS: string;
+  /** The environment partner's identity vendors in priority order, comma list: `idv` (default), `stripe`, `idv,stripe`. */
+  KYC_VENDOR?: string;
+  /** `off` (default) or `before_start`: a link the first vendor cannot make (a fault, never a 4xx) is made by the next. */
+  VENDOR_FAILOVER?: string;
+  /** Secret. Stripe's secret (or restricted) key, `sk_test_…`/`rk_test_…` or `sk_live_…`/`rk_live_…`: its mode is the deployment's. */
+  STRIPE_SECRET_KEY?: string;
+  /** Stripe's API root. Default Stripe's API; `sandbox` = the built-in Stripe double (unset beside the idv sandbox and no key: the double). */
+  STRIPE_API_BASE?: string;
+  /** Secret. Stripe's webhook signing secret (`whsec_…`) for `POST /vendor-webhooks/stripe/{partnerId}`. Unset = no Stripe events (polling only). */
+  STRIPE_WEBHOOK_SECRET?: string;
+  /** The VerificationSession `type`: `document` (default) or `id_number`. */
+  STRIPE_VERIFICATION_TYPE?: string;
   /** Comma list of partner origins (CORS and redirect targets). The worker's own origin stays a redirect target (handoff pages); it is a partner only while DEMO is on. */
   ALLOWED_ORIGINS?: string;
   /** Secret. Signs session tokens. May be unset only while the sandbox is the vendor. */

@@ -23,6 +23,7 @@ import { configuredKeyJwks } from '../verifications/signing-keys';
 import type { Ports } from '../ports';
 import { webhookSettingsProblems } from './webhook-settings';
 import { indexProblems } from '../lib/d1-schema';
+import { isDouble, vendorSettingsProblems } from '../vendors/settings';
 
 const NOT_SET = 'is not set';
 
@@ -30,11 +31,12 @@ const NOT_SET = 'is not set';
 export function misconfiguration(env: Env, ports: Pick<Ports, 'inProcessVendor'>, cfg: Config, requestUrl: string): Issue[] {
   const issues: Issue[] = [];
   const add = (issueLocation: string, issue: string) => issues.push({ issue, issueLocation });
-  if (cfg.vendor.sandbox) {
+  const idv = cfg.vendors.order.includes('idv');
+  if (idv && cfg.vendor.sandbox) {
     if (!ports.inProcessVendor) add('KYC_BASE_URL', `${NOT_SET}: this deployment has no sandbox; set the vendor's base URL`);
     else if (isDeployed(cfg, requestUrl) && !cfg.demoExplicit)
       add('KYC_BASE_URL', `${NOT_SET}: a deployed worker uses the sandbox only with DEMO=on set explicitly`);
-  } else {
+  } else if (idv) {
     // https, or `api_key` would travel in clear: plain http only to a loopback host (a vendor double on this machine).
     let baseOk: boolean;
     try {
@@ -46,10 +48,14 @@ export function misconfiguration(env: Env, ports: Pick<Ports, 'inProcessVendor'>
     if (!baseOk) add('KYC_BASE_URL', 'must be the vendor\'s https base URL (http only to a loopback host), or "sandbox"');
     if (!cfg.operator.apiKey) add('KYC_API_KEY', NOT_SET);
     if (!cfg.operator.customerId) add('KYC_CUSTOMER_ID', NOT_SET);
+  }
+  // A real vendor (any vendor but a double) needs the secrets a double lets the worker derive.
+  if (cfg.vendors.order.some((v) => !isDouble(cfg, v))) {
     if (!configuredSessionSecret(cfg)) add('SESSION_SECRET', `${NOT_SET} (required with a real vendor)`);
     if (!cfg.publicOrigin) add('PUBLIC_ORIGIN', `${NOT_SET} (required with a real vendor)`);
     if (!cfg.secrets.resultSigningKeys) add('RESULT_SIGNING_KEYS', `${NOT_SET} (required with a real vendor)`);
   }
+  issues.push(...vendorSettingsProblems(cfg, Boolean(ports.inProcessVendor), isDeployed(cfg, requestUrl)));
   // Tokens need an issuer: PUBLIC_ORIGIN, or the request's origin on loopback.
   if (!issues.some((i) => i.issueLocation === 'PUBLIC_ORIGIN') && !trustedOwnOrigin(cfg, requestUrl))
     add('PUBLIC_ORIGIN', `${NOT_SET} (required off loopback hosts)`);

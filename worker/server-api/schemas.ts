@@ -6,6 +6,7 @@
  * route definitions; `openapi.ts` turns those into the document.
  */
 import * as z from 'zod/mini';
+import { REASONS, VENDOR_IDS } from '../vendors/adapter';
 
 /** Control characters and bidi overrides have no place in a reference (as in the browser API). */
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
@@ -217,6 +218,14 @@ export const Person = meta(
 );
 export type Person = z.output<typeof Person>;
 
+/** The outcome in our words (docs/vendors.md): in `/v1` and every webhook event's `data`. */
+export const VendorResultSchema = z.object({
+  outcome: z.enum(['verified', 'failed', 'inconclusive']),
+  reason: z.optional(z.enum(REASONS)),
+  vendor: z.enum(VENDOR_IDS),
+  vendorStatus: z.string(),
+});
+
 const verificationFields = {
   verificationId: z.string(),
   status: meta(z.enum(VERIFICATION_STATUSES), {
@@ -226,7 +235,14 @@ const verificationFields = {
   attempts: meta(z.optional(z.array(z.object({ checkStatus: z.string(), endedAt: isoTime('The attempt ended') }))), {
     description: 'Attempts that ended, oldest first (the last one decides a `final` status).',
   }),
-  checkStatus: meta(z.optional(z.string()), { description: '`CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …).' }),
+  checkStatus: meta(z.optional(z.string()), {
+    description: "`CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …): the `idv` vendor's word. Deprecated: read `result`.",
+    deprecated: true,
+  }),
+  result: meta(z.optional(VendorResultSchema), {
+    description:
+      "Once final: the outcome in our words, whichever vendor (docs/vendors.md). `reason` is ours; `vendorStatus` is the vendor's own word, raw.",
+  }),
   customerRef: z.optional(z.string()),
   customerRefSource: meta(z.enum(['server', 'page']), {
     description: '`server`: set by `POST /v1/verifications`; `page`: set by a page (`customer-ref`).',

@@ -6,7 +6,7 @@
  * `webhook-signature`); nothing personal in a body.
  */
 import * as z from 'zod/mini';
-import { VERIFICATION_STATUSES } from './schemas';
+import { VendorResultSchema, VERIFICATION_STATUSES } from './schemas';
 
 const meta = <S extends z.ZodMiniType>(schema: S, data: z.core.GlobalMeta): S => {
   z.globalRegistry.add(schema, data);
@@ -33,6 +33,9 @@ const common = {
   status: meta(z.enum(VERIFICATION_STATUSES), { description: "The verification's status at the event, as `GET /v1` shows it." }),
   checkStatus: meta(z.optional(z.string()), {
     description: 'Once a link was made: `CHECKING`, or the final check status (`CHECKED_SUCCESS_CLEAR`, …).',
+  }),
+  result: meta(z.optional(VendorResultSchema), {
+    description: 'Once final: the outcome in our words, whichever vendor (docs/vendors.md); `checkStatus` is deprecated.',
   }),
   attempts: meta(z.optional(z.array(z.object({ checkStatus: z.string(), endedAt: time('The attempt ended') }))), {
     description: 'Attempts that ended by the event, oldest first.',

@@ -19,6 +19,7 @@ import {
   type SearchOptions,
 } from './schemas';
 import { systemClock } from '../lib/clock';
+import { VendorError, vendorOutcome, type VendorFault, type VendorOutcome } from '../vendors/errors';
 
 export interface VendorConfig {
   /** `{base_url}`, without a trailing slash. */
@@ -38,34 +39,7 @@ export interface VendorConfig {
 
 /** The spec's four operations, as the operator's events name them. */
 export type VendorOperation = 'onboarding-url' | 'result' | 'search' | 'ruok';
-/** How a call ended: answered 2xx and readable, 4xx, any other failure to answer properly, no answer in time, no connection. */
-export type VendorOutcome = 'ok' | '4xx' | '5xx' | 'timeout' | 'network';
-
-/** A call's outcome from its fault (none = ok). A 2xx the spec cannot read, or a redirect, counts as the vendor's failure (5xx). */
-export function vendorOutcome(fault: VendorFault | undefined): VendorOutcome {
-  if (!fault) return 'ok';
-  if (fault.kind === 'timeout') return 'timeout';
-  if (fault.kind === 'unreachable') return 'network';
-  return fault.status >= 400 && fault.status < 500 ? '4xx' : '5xx';
-}
-
-export type VendorFault =
-  | { kind: 'timeout' }
-  | { kind: 'unreachable' }
-  /** Answered, but not with what the spec says (non-JSON, truncated, wrong shape, redirect). */
-  | { kind: 'bad-answer'; status: number }
-  /** Answered with an error status; `error` is its ErrorObject when it sent one. */
-  | { kind: 'status'; status: number; error?: ErrorObject };
-
-export class VendorError extends Error {
-  constructor(readonly fault: VendorFault) {
-    super(`vendor ${fault.kind}${'status' in fault ? ` ${fault.status}` : ''}`);
-    this.name = 'VendorError';
-  }
-  get status(): number | undefined {
-    return 'status' in this.fault ? this.fault.status : undefined;
-  }
-}
+export { VendorError, vendorOutcome, type VendorFault, type VendorOutcome };
 
 const MAX_CHANNEL = 64;
 

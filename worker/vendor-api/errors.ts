@@ -7,21 +7,7 @@
  */
 import { ApiError, type Issue } from '../lib/errors';
 import { VendorError } from './client';
-
-const FIELD_MAP: [RegExp, string][] = [
-  [/^entity\.name\.(givenName|middleName|familyName)$/, 'name.$1'],
-  [/^entity\.dateOfBirth(\.dateOfBirth)?$/, 'dateOfBirth'],
-  [/^phoneCode$/, 'phone.code'],
-  [/^phoneNumber$/, 'phone.number'],
-  [/^consent$/, 'consent'],
-  [/^customerRef$/, 'customerRef'],
-  [/^(successRedirectURL|errorRedirectURL)$/, 'returnUrl'],
-];
-
-function ourField(location: string | undefined): string {
-  for (const [re, to] of FIELD_MAP) if (location && re.test(location)) return location.replace(re, to);
-  return '<body>';
-}
+import { ourField } from '../vendors/idv/mapping';
 
 /** The vendor answered about another entity than the one asked about: never credited. */
 export const vendorMismatch = () =>

@@ -8,11 +8,15 @@
  */
 import { checkStatusOf, lifecycle, type State } from './lifecycle';
 import type { Verification } from './verification';
+import type { VendorResult } from '../vendors/adapter';
+import { resultOfStatus } from '../vendors/result';
 
 export interface PublicState {
   status: State;
   /** Once a link was made: `CHECKING` or the final check status (a redaction keeps it). */
   checkStatus?: string;
+  /** Once final: the outcome in our words (`checkStatus` is the idv vendor's, kept for `idv` verifications). */
+  result?: VendorResult;
   /** Attempts that ended, oldest first. */
   attempts?: { checkStatus: string; endedAt: string }[];
   createdAt: string;
@@ -26,11 +30,17 @@ export interface PublicState {
 
 const iso = (t: number) => new Date(t).toISOString();
 
+const resultField = (status: string | undefined): { result?: VendorResult } => {
+  const result = resultOfStatus(status);
+  return result ? { result } : {};
+};
+
 export function publicState(v: Verification): PublicState {
   const linked = v.linkCreatedAt !== undefined || v.entityId !== undefined;
   return {
     status: lifecycle(v),
     ...(linked ? { checkStatus: checkStatusOf(v) } : {}),
+    ...(v.state.name === 'final' ? resultField(checkStatusOf(v)) : {}),
     ...(v.attempts?.length ? { attempts: v.attempts.map((a) => ({ checkStatus: a.checkStatus, endedAt: iso(a.endedAt) })) } : {}),
     createdAt: iso(v.createdAt),
     ...(v.linkCreatedAt !== undefined ? { linkCreatedAt: iso(v.linkCreatedAt) } : {}),
