@@ -16,8 +16,16 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { prepareProductionAssets } from './production-assets.mjs';
 
-/** Budget for the production worker, gzip (docs/benchmarks.md). */
-export const WORKER_GZIP_BUDGET = 100 * 1024;
+/**
+ * Budget for the production worker, gzip (docs/benchmarks.md). Raised from
+ * 100 KB to 112 KB when the second vendor came in (2026-11-28, 107.4 KB): the
+ * Stripe adapter and its vendor-webhook route, the vendor settings, the
+ * command executor's decision function, the settings' ranges and the D1
+ * schema check. Startup (`wrangler check startup --env production`, two runs
+ * each on a loaded machine): 127–132 ms before, 128–156 ms after — within
+ * the noise of the machine.
+ */
+export const WORKER_GZIP_BUDGET = 112 * 1024;
 /**
  * Budget for the local stack's worker (sandbox and demo inside), gzip. The
  * contract budgets production only; this one just stops the local stack from
@@ -28,7 +36,8 @@ export const WORKER_GZIP_BUDGET = 100 * 1024;
  */
 // Raised from 128 KB when the lifecycle, the webhook outbox, attempts, entity search and the sandbox's outcome
 // routes came in (132.7 KB): the contract budgets production only.
-export const LOCAL_GZIP_BUDGET = 136 * 1024;
+// Raised again to 148 KB with the Stripe double (sandbox/stripe/) and the second adapter (141.5 KB).
+export const LOCAL_GZIP_BUDGET = 148 * 1024;
 
 /** Names that exist only in the sandbox or the demo: none may be in the production bundle. */
 export const SANDBOX_NAMES = [
