@@ -12,6 +12,7 @@ import type { Env } from '../../worker/lib/env';
 import { releaseHolds } from '../../worker/lib/allowances';
 import { config } from '../../worker/config';
 import type { Verification, WebhookEvent } from '../../worker/verifications/verification';
+import { fromStored } from '../../worker/verifications/lifecycle';
 import { VerificationLogic, type VerificationDeps } from '../../worker/verifications/verification-logic';
 import { askVendor } from '../../worker/verifications/verification-store';
 import type { Command, ResultOf } from '../../worker/verifications/commands';
@@ -56,7 +57,11 @@ export class MemoryVerifications implements Verifications {
       };
       const { records, outboxes } = this;
       const deps: VerificationDeps = {
-        load: async () => this.records.get(id),
+        // As the Durable Object reads it: a record stored before the explicit state gets it derived.
+        load: async () => {
+          const v = this.records.get(id);
+          return v && fromStored(v);
+        },
         // As the Durable Object writes it: the record and its outbox together (record-write.ts).
         save: async (v, events) => {
           this.events.push(...events);

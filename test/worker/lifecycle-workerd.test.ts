@@ -88,7 +88,10 @@ function openVerification(entityId: string, deadlineIn: number): Verification {
 /** The record once `done` holds: the alarm the runtime runs at once has run (a bounded look, not a wait for time). */
 async function settled(object: Awaited<ReturnType<typeof objectOf>>, done: (v: Verification) => boolean): Promise<Verification> {
   // Bounded by 30 s of real time, not a count of looks: a busy machine runs the alarm late, never wrongly.
-  return until(async () => ((v) => done(v) && v)((await object.execute({ type: 'read' }))!), { what: 'the alarm to run', timeoutMs: 30_000 });
+  return until(async () => ((v) => done(v) && v)((await object.execute({ type: 'read' }))!), {
+    what: 'the alarm to run',
+    timeoutMs: 30_000,
+  });
 }
 
 const sessionFor = (v: Verification) =>

@@ -92,7 +92,10 @@ function abandoned(entityId: string, age: number, idlePolls: number, lastPolledA
 /** The record once `done` holds: the alarm the runtime runs has run (a bounded look, not a wait for the schedule). */
 async function settled(object: Awaited<ReturnType<typeof objectOf>>, done: (v: Verification) => boolean): Promise<Verification> {
   // Bounded by 30 s of real time, not a count of looks: a busy machine runs the alarm late, never wrongly.
-  return until(async () => ((v) => done(v) && v)((await object.execute({ type: 'read' }))!), { what: 'the alarm to run', timeoutMs: 30_000 });
+  return until(async () => ((v) => done(v) && v)((await object.execute({ type: 'read' }))!), {
+    what: 'the alarm to run',
+    timeoutMs: 30_000,
+  });
 }
 
 describe('polling budget in workerd (short link)', () => {

@@ -102,7 +102,8 @@ function transition(v: Verification, t: Transition, now: number, s: LifecycleSet
     case 'lease.end':
       return leaseEnded(v, t.fence) ?? 'not the lease';
     case 'renew': {
-      if (v.renewalLease?.fence !== t.fence) return 'not the lease';
+      // Only the lease's holder, and once: the write that stores the link ends the lease.
+      if (v.renewalLease?.fence !== t.fence || v.renewalLease.until === 0) return 'not the lease';
       const next = renewed(v, t.renewal, now, s);
       return next ? leaseEnded(next, t.fence)! : 'not renewable';
     }

@@ -27,6 +27,7 @@ import {
   RETENTION_MS,
   type LifecycleSettings,
   type VendorAnswer,
+  fromStored,
 } from './lifecycle';
 import { hintPollDue, nextAlarmAt, pollDue, type PollCause, type PollSchedule } from './poll-schedule';
 import { CLAIM_TRIES, type LinkStart, type Renewal, type Verification, type WebhookEvent, type WebhookState } from './verification';
@@ -224,7 +225,9 @@ export class VerificationLogic {
     await this.d.setAlarm(Math.max(endedAt(after)!, now) + RETENTION_MS);
   }
 
-  private async create(v: Verification): Promise<void> {
+  private async create(given: Verification): Promise<void> {
+    // A record in the shape before the explicit state (one kept by a caller, a test's fixture) is stored in today's.
+    const v = fromStored(given);
     // The record and its first alarm together: one storage commit, not two in series.
     await Promise.all([this.d.save(v, []), this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule, this.settings))]);
   }
