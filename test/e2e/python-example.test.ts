@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ROOT } from '../support/wrangler';
 import { assertStopped, freePort, requireBuilt } from './helpers';
+import { until } from '../support/wait';
 
 const EXAMPLE = join(ROOT, 'examples/partner-backend-python');
 
@@ -68,11 +69,13 @@ describe('examples/partner-backend-python', () => {
     stack.stderr.on('data', (d) => (out += d));
     let suite: ReturnType<typeof spawn> | undefined;
     try {
-      const deadline = Date.now() + 150_000; // a loaded machine: wrangler dev can take a while to start
-      while (!out.includes('Press Ctrl-C to stop')) {
-        assert.ok(Date.now() < deadline && stack.exitCode === null, `npm start did not come up:\n${out.slice(-2000)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      // A loaded machine: wrangler dev can take a while to start.
+      await until(() => out.includes('Press Ctrl-C to stop') || stack.exitCode !== null, {
+        what: 'npm start to come up',
+        timeoutMs: 150_000,
+        detail: () => out.slice(-2000),
+      });
+      assert.ok(stack.exitCode === null, `npm start did not come up:\n${out.slice(-2000)}`);
       suite = spawn(py.bin, ['-m', 'unittest', 'discover', '-v', '-s', 'tests'], {
         cwd: EXAMPLE,
         env: {

@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ROOT } from '../support/wrangler';
 import { assertStopped, freePort, requireBuilt } from './helpers';
+import { until } from '../support/wait';
 
 const OWN_APP = '## 6. Your own app on its own origin';
 
@@ -43,13 +44,14 @@ async function startStack(port: number, state: string, env: Record<string, strin
   const log = { out: '' };
   stack.stdout.on('data', (d) => (log.out += d));
   stack.stderr.on('data', (d) => (log.out += d));
-  const deadline = Date.now() + 150_000; // a loaded machine: wrangler dev can take a while to start
-  while (!log.out.includes('Press Ctrl-C to stop')) {
-    if (Date.now() > deadline || stack.exitCode !== null) {
-      await stop(stack);
-      assert.fail(`npm start did not come up:\n${log.out.slice(-2000)}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+  // A loaded machine: wrangler dev can take a while to start.
+  const up = await until(() => log.out.includes('Press Ctrl-C to stop') || stack.exitCode !== null, {
+    what: 'npm start to come up',
+    timeoutMs: 150_000,
+  }).catch(() => false);
+  if (!up || stack.exitCode !== null) {
+    await stop(stack);
+    assert.fail(`npm start did not come up:\n${log.out.slice(-2000)}`);
   }
   return { stack, log };
 }
@@ -123,11 +125,13 @@ describe('docs/quickstart.md', () => {
       bash.stderr.on('data', (d) => (out2 += d));
       let second: Awaited<ReturnType<typeof startStack>> | undefined;
       try {
-        const deadline = Date.now() + 60_000;
-        while (!existsSync(devVars) || !readFileSync(devVars, 'utf8').includes('WEBHOOK_SECRET=')) {
-          assert.ok(Date.now() < deadline && bash.exitCode === null, `step 6 wrote no .dev.vars:\n${out2}`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
+        const written = () => existsSync(devVars) && readFileSync(devVars, 'utf8').includes('WEBHOOK_SECRET=');
+        await until(() => written() || bash.exitCode !== null, {
+          what: 'step 6 to write .dev.vars',
+          timeoutMs: 60_000,
+          detail: () => out2,
+        });
+        assert.ok(written(), `step 6 wrote no .dev.vars:\n${out2}`);
         const vars = Object.fromEntries(
           readFileSync(devVars, 'utf8')
             .trim()

@@ -10,16 +10,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { adultDateOfBirth } from '../support/dates';
 import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
+import { until as waitFor } from '../support/wait';
 
-async function until<T>(what: string, get: () => Promise<T | undefined>, logs: () => string, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await get();
-    if (v !== undefined) return v;
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}\n${logs()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+/** `get`'s first value (the shared wait, test/support/wait.ts), the worker's log shown when it times out. */
+const until = <T>(what: string, get: () => Promise<T | undefined>, logs: () => string, ms = 60_000): Promise<T> =>
+  waitFor(get, { what, timeoutMs: ms, detail: logs });
 
 describe('a missed index write, in workerd', () => {
   let w: MiniflareWorker;
