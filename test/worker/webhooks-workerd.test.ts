@@ -154,6 +154,7 @@ describe('webhooks through the queue, in workerd', () => {
         'livemode',
         'partnerOrigin',
         'redacted',
+        'result',
         'sequence',
         'status',
         'verificationId',
