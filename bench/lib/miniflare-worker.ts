@@ -14,6 +14,7 @@ import type { Readable } from 'node:stream';
 import { Miniflare } from 'miniflare';
 import { ROOT, WRANGLER_ENV, freePort } from '../../test/support/wrangler';
 import { testSigningKeys } from '../../test/support/signing-keys';
+import { applyMigrations } from '../../scripts/lib/d1-migrations.mjs';
 import { onCleanup } from './cleanup';
 import { withTimeout } from './stats';
 
@@ -74,6 +75,9 @@ export async function startMiniflareWorker(config: string, vars: Record<string, 
   const forget = onCleanup(stop);
   try {
     const url = (await withTimeout(mf.ready, 60_000, `Miniflare (${config})`)).origin;
+    // As a deploy does first: the worker refuses every route on an unmigrated D1 (the floors bind none).
+    const db = await mf.getD1Database('DB').catch(() => undefined);
+    if (db) await applyMigrations(db, ROOT);
     return { url, stop };
   } catch (e) {
     await stop();
