@@ -4,11 +4,12 @@
  * fresh temporary directory, so every start begins empty.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { applyWithWranglerAsync } from '../../scripts/lib/d1-migrations.mjs';
+import { applyWithWranglerAsync, migrations } from '../../scripts/lib/d1-migrations.mjs';
 import { testSigningKeys } from './signing-keys';
 import { until, within } from './wait';
 
@@ -117,8 +118,7 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
   }
   writeFileSync(join(state, 'vars.env'), lines.join('\n') + '\n');
   // The D1 schema (migrations/), into this stack's own state, as `npm start` does.
-  const migrated = await applyWithWranglerAsync(root, WRANGLER_ENV, state);
-  if (migrated.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${migrated.output}`);
+  await migrate(root, state);
   args.push('--env-file', join(state, 'vars.env'));
   const child: ChildProcess = spawn(join(ROOT, 'node_modules/.bin/wrangler'), args, {
     cwd: root,
@@ -173,4 +173,37 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
   if (ready === 'ready') return { url, port, pid: child.pid!, output: () => out, stop };
   await stop();
   throw new Error(`wrangler dev did not become ready:\n${out.slice(-3000)}`);
+}
+
+/**
+ * Applies the D1 migrations to a stack's state. `wrangler d1 migrations
+ * apply` takes 5–8 s (it starts its own workerd), and every stack of a run
+ * starts from the same schema: it runs once per set of migrations, into a
+ * template directory shared by the run's test processes, and each fresh state
+ * gets a copy of wrangler's files. A state that already holds a database (kept
+ * across a restart) is left to wrangler, which applies only what is new.
+ */
+async function migrate(root: string, state: string): Promise<void> {
+  if (existsSync(join(state, 'v3/d1'))) return applyOrThrow(root, state);
+  const wrangler = readFileSync(join(ROOT, 'node_modules/wrangler/package.json'), 'utf8'); // its version writes the files
+  const key = createHash('sha256')
+    .update(JSON.stringify(migrations(root)) + wrangler)
+    .digest('hex')
+    .slice(0, 16);
+  const template = join(tmpdir(), `kyc-d1-template-${key}`);
+  if (!existsSync(template)) {
+    const building = mkdtempSync(join(tmpdir(), 'kyc-d1-building-'));
+    await applyOrThrow(root, building);
+    try {
+      renameSync(building, template); // atomic: a parallel test process that got there first wins
+    } catch {
+      rmSync(building, { recursive: true, force: true });
+    }
+  }
+  cpSync(join(template, 'v3'), join(state, 'v3'), { recursive: true });
+}
+
+async function applyOrThrow(root: string, state: string): Promise<void> {
+  const migrated = await applyWithWranglerAsync(root, WRANGLER_ENV, state);
+  if (migrated.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${migrated.output}`);
 }
