@@ -334,7 +334,8 @@ async function stored(
       now,
       cfg.outcomes.lifecycle,
     );
-    await c.var.ports.verifications.execute(verification.id, { type: 'create', verification });
+    // The answer needs the record, not the list's row: the row is written just after it (docs/decisions.md).
+    await c.var.ports.verifications.execute(verification.id, { type: 'create', verification, listed: 'after-answer' });
   }
   return verification;
 }

@@ -39,8 +39,12 @@ export interface RenewalTurn {
 }
 
 export type Command =
-  /** A new verification (its first alarm set with it). */
-  | { type: 'create'; verification: Verification }
+  /**
+   * A new verification (its first alarm set with it). `listed: 'after-answer'`:
+   * its row in the `/v1` list is written just after the answer, not before it
+   * (the browser's link route, whose caller never lists; docs/decisions.md).
+   */
+  | { type: 'create'; verification: Verification; listed?: 'after-answer' }
   /** The record as it is, without asking the vendor. */
   | { type: 'read' }
   /** The record, after asking the vendor if that is due (a browser waits on it); `arrived`: a person is back, ask now. */

@@ -10,7 +10,17 @@
 import { DurableObject } from 'cloudflare:workers';
 import { releaseHolds } from '../lib/allowances';
 import { bindingIfAny, type Env } from '../lib/env';
-import { deleteIndex, entityKey, indexOwedAfter, indexRow, rowKey, writeIndex, type IndexOwed } from './verification-index';
+import {
+  deleteIndex,
+  entityKey,
+  INDEX_RETRY_MS,
+  indexOwedAfter,
+  indexRow,
+  rowKey,
+  writeIndex,
+  type IndexOwed,
+  type IndexRow,
+} from './verification-index';
 import { config } from '../config';
 import type { StoredVerification, Verification } from './verification';
 import { fromStored } from './lifecycle';
@@ -70,6 +80,10 @@ export class VerificationObject extends DurableObject<Env> {
       this.logicAlarmAt = undefined;
       this.toIndex = undefined;
       this.changed.clear();
+      // A row still being written lands before the delete, never after it.
+      this.pendingIndex = undefined;
+      await this.indexing;
+      this.indexOwed = undefined;
       const db = bindingIfAny(this.env, 'DB');
       if (v && db) {
         await deleteIndex(db, v.id).catch(() => this.indexFailed(v.id));
@@ -134,22 +148,71 @@ export class VerificationObject extends DurableObject<Env> {
   }
 
   /**
-   * After each call: the index row, the events due handed to the queue, the
-   * console's delivery rows, the alarm. Each only after the storage commit
-   * that made it owed, so a crash anywhere here loses nothing the alarm
-   * cannot send again.
+   * After each call: the record and its outbox are committed by now; the
+   * index row is marked owed in storage and the alarm armed; then the index
+   * row, the events due handed to the queue, the console's delivery rows, and
+   * the alarm again. Each only after the storage commit that made it owed, so
+   * an eviction or crash anywhere here loses nothing the alarm cannot do
+   * again. With `rowLater` that second part runs just after the answer
+   * (`waitUntil`): a D1 write is most of what a new link costs beyond the
+   * durable floor, and the browser that asked for the link never lists; its
+   * row lands milliseconds later (docs/decisions.md).
    */
-  private async settle<T>(run: Promise<T>): Promise<T> {
+  private async settle<T>(run: Promise<T>, rowLater = false): Promise<T> {
     try {
       return await run;
     } finally {
       const v = this.toIndex;
       this.toIndex = undefined;
-      if (v) await this.index(v);
-      await this.sendDue();
-      await this.writeDeliveries();
+      if (v && (await this.rowOf(v)).key !== this.indexed) {
+        this.pendingIndex = v;
+        // Written after the answer: owed in storage first, so an object evicted before the write makes it from its alarm.
+        if (rowLater) await this.oweIndex();
+      }
       await this.arm();
+      if (rowLater) this.ctx.waitUntil(this.afterAnswer());
+      else await this.afterAnswer();
     }
+  }
+
+  /** The index row, then the queue and the console; then the alarm, moved back once nothing is owed. */
+  private async afterAnswer(): Promise<void> {
+    await this.flushIndex();
+    await this.sendDue();
+    await this.writeDeliveries();
+    await this.arm();
+  }
+
+  /** The newest record not indexed yet, and the one write of it under way: rows land in the order of the changes. */
+  private pendingIndex: Verification | undefined;
+  private indexing: Promise<void> | undefined;
+
+  private flushIndex(): Promise<void> {
+    this.indexing ??= (async () => {
+      await null; // the `finally` below must run after `this.indexing` is assigned, even with nothing to write
+      try {
+        for (let v = this.pendingIndex; v; v = this.pendingIndex) {
+          this.pendingIndex = undefined;
+          await this.index(v);
+        }
+      } finally {
+        this.indexing = undefined;
+      }
+    })();
+    return this.indexing;
+  }
+
+  /** The row owed in storage: the alarm writes it if this object is gone before it does. */
+  private async oweIndex(): Promise<void> {
+    if (this.indexOwed || !bindingIfAny(this.env, 'DB')) return;
+    this.indexOwed = { at: this.now() + INDEX_RETRY_MS, failures: 0 };
+    await this.ctx.storage.put('indexOwed', this.indexOwed);
+  }
+
+  private async rowOf(v: Verification): Promise<{ row: IndexRow; owner: string | null; key: string }> {
+    const row = indexRow(v, !config(this.env).vendor.sandbox, this.now());
+    const owner = v.entityId !== undefined ? await entityKey(v.entityId) : null;
+    return { row, owner, key: `${rowKey(row)} ${owner}` };
   }
 
   /** Hands every event due to the webhook queue; a refusal is tried again soon (the alarm). */
@@ -208,15 +271,16 @@ export class VerificationObject extends DurableObject<Env> {
   private async index(v: Verification): Promise<void> {
     const db = bindingIfAny(this.env, 'DB');
     if (!db) return;
-    const row = indexRow(v, !config(this.env).vendor.sandbox, this.now());
-    const owner = v.entityId !== undefined ? await entityKey(v.entityId) : null;
-    const key = `${rowKey(row)} ${owner}`;
+    const { row, owner, key } = await this.rowOf(v);
     if (key === this.indexed) return;
     try {
       await writeIndex(db, row, owner);
       this.indexed = key;
-      if (this.indexOwed) void this.ctx.storage.delete('indexOwed');
-      this.indexOwed = undefined;
+      // Owed still if a newer change came meanwhile (the loop in flushIndex writes it next).
+      if (this.indexOwed && !this.pendingIndex) {
+        this.indexOwed = undefined;
+        await this.ctx.storage.delete('indexOwed');
+      }
     } catch (err) {
       this.indexFailed(v.id, err);
       void this.ctx.storage.put('indexOwed', (this.indexOwed = indexOwedAfter(this.indexOwed, this.now())));
@@ -237,7 +301,7 @@ export class VerificationObject extends DurableObject<Env> {
    */
   execute(command: Command): Promise<Wire<unknown>> {
     const run = onWire(() => this.logic.execute(command));
-    return READS.has(command.type) ? run : this.settle(run);
+    return READS.has(command.type) ? run : this.settle(run, command.type === 'create' && command.listed === 'after-answer');
   }
 
   async alarm(): Promise<void> {
