@@ -3,8 +3,8 @@
 // Each step is one npm script; all steps run, and the run fails if any did.
 //
 // Two lanes: most steps run one after another with their output live; the
-// steps marked `side` (node-only suites and the package apps, which spend much
-// of their time waiting on child processes and the npm registry) run after
+// steps marked `side` (the node-only clock-ahead suites and the package apps,
+// which spend much of their time waiting on the npm registry) run after
 // the build, alongside the main lane, one at a time, their output printed
 // whole when they end. Steps marked `alone` (load, timing-sensitive and
 // browser-heavy suites) wait until the side lane is done, so nothing runs
@@ -22,7 +22,7 @@ const steps = [
   ['docs: links, readers, generated element API', ['npm', 'run', '-s', 'check:docs']],
   ['field rules (controlled clock)', ['npm', 'run', '-s', 'test:rules']],
   ['worker tests (node + workerd)', ['npm', 'run', '-s', 'test:worker']],
-  ['sandbox tests', ['npm', 'run', '-s', 'test:sandbox'], { side: true }],
+  ['sandbox tests', ['npm', 'run', '-s', 'test:sandbox']],
   ['node suites with the clock a year ahead', ['npm', 'run', '-s', 'test:clock-ahead'], { side: true }],
   ['widget tests (Chromium)', ['npm', 'run', '-s', 'test:widget']],
   ['widget import in node (SSR safety)', ['npm', 'run', '-s', 'test:widget:ssr']],

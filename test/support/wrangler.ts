@@ -168,7 +168,8 @@ async function startOnce(options: StartOptions): Promise<RunningWorker> {
         return false; // not listening yet
       }
     },
-    { what: 'wrangler dev to be ready', timeoutMs: options.timeoutMs ?? 30_000 },
+    // A bound, not a wait: a busy 2-core machine starting several stacks at once needs more than 30 s.
+    { what: 'wrangler dev to be ready', timeoutMs: options.timeoutMs ?? 60_000 },
   ).catch(() => 'timed out');
   if (ready === 'ready') return { url, port, pid: child.pid!, output: () => out, stop };
   await stop();
