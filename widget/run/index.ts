@@ -55,14 +55,20 @@ export function install(flow: FlowApi, d: Deps): Run {
   flow.say = say(flow);
   // Only a return to the page resumes: Lit calls `hostConnected` at once when the element is already in it.
   let away = !host.isConnected;
+  // Going offline or back online changes what a wait says (it waits for the connection).
+  const onLine = () => host.requestUpdate();
   host.addController({
     hostConnected() {
       if (away) resume(r);
       away = false;
+      addEventListener('online', onLine);
+      addEventListener('offline', onLine);
     },
     hostDisconnected() {
       away = true;
       r.stop();
+      removeEventListener('online', onLine);
+      removeEventListener('offline', onLine);
     },
   });
   return {

@@ -198,6 +198,8 @@ export interface LinkHandoff extends HandoffReturn {
   openToken: string;
   hostedUrl: string;
   opened?: boolean;
+  /** The tokens of the links this one replaced (newest last): their page says a newer link was made, not a vague "no longer works". */
+  replaced?: string[];
 }
 
 /** A link the vendor texted to whatever number the starter typed. */
