@@ -62,8 +62,9 @@ async function partnerNameOf(c: Context<AppEnv>): Promise<string | undefined> {
 type GoneWhy = 'linkGone' | 'linkUsed' | 'linkReplaced' | 'linkExpired' | 'linkWithdrawn';
 
 /**
- * Why this handoff link does not open, from the verification's record: taken back on the first device, a newer
- * link made since, already opened once, or expired. A link of no known verification or token is just gone.
+ * Why this handoff link does not open (`handoff.open` refused it), from the verification's record: taken back on the
+ * first device, a newer link made since, already opened once, or expired. A link of no known verification or token
+ * is just gone.
  */
 async function goneWhy(c: Context<AppEnv>, vid: string, token: string): Promise<GoneWhy> {
   const v = await c.var.ports.verifications.execute(vid, { type: 'read' }).catch(() => undefined);
@@ -73,7 +74,8 @@ async function goneWhy(c: Context<AppEnv>, vid: string, token: string): Promise<
   if (h.replaced?.some((old) => safeEqual(old, token))) return 'linkReplaced';
   if (!safeEqual(h.openToken, token)) return 'linkGone';
   if (h.opened) return 'linkUsed';
-  return lifecycle(v) === 'expired' || c.var.clock() >= v.linkExpiresAt ? 'linkExpired' : 'linkGone';
+  // Its own token, never opened, and refused: its time ran out (the store's clock decided), unless the check is over.
+  return lifecycle(v) === 'final' ? 'linkGone' : 'linkExpired';
 }
 
 /** The page of a handoff link that does not open: "This link no longer works", and why. */
