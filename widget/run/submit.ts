@@ -65,6 +65,7 @@ export async function submit(r: RunContext, sendSMS: boolean, handoff = false): 
     // "Send again" worked: the screen says when and to which (masked) number, and focus goes to that line.
     if (again && flow.state === 'sms-sent') {
       flow.sentAt = Date.now();
+      host.requestUpdate();
       void flow.focus('#sent');
     }
   } catch (e) {
