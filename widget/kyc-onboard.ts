@@ -18,6 +18,15 @@ export type { Prefill } from './fields.js';
  * link for the person's phone ("Continue on my phone"), or texts the link; when
  * the person comes back, or finishes on the phone, it shows a final state.
  *
+ * Settings from the worker, not attributes: on start the element reads the
+ * partner's settings (`GET {endpoint}/settings`): `minAge`, the youngest person
+ * the partner may verify (a younger date of birth is refused before any request,
+ * "Minimum age to continue: 18." in the widget's language; the worker refuses it
+ * too); `defaultCountry`, the country code's default; and whether and where a
+ * link may be texted (`sms`, `smsCountries`). Set them on the worker
+ * (`MIN_AGE`, `DEFAULT_COUNTRY`, `SMS_ALLOWED_COUNTRIES`, or the partner
+ * registry: docs/configuration.md, docs/partners.md).
+ *
  * @summary Embeddable identity-verification onboarding form.
  * @tag kyc-onboard
  *
@@ -48,7 +57,7 @@ export type { Prefill } from './fields.js';
  * @csspart field-error - Each field's error message.
  * @csspart button - Every button (among them "Continue the check", offered with "Change my details" when the person came back from the hosted flow without a result).
  * @csspart submit - The submit button "Verify my identity".
- * @csspart secondary - Secondary buttons ("Use this device instead", "Change my number", "Change my details").
+ * @csspart secondary - Secondary buttons ("Show a new code", "Use this device instead", "Change my number", "Change my details").
  * @csspart status - The live status line next to the submit button.
  * @csspart message - The message panel of the redirecting, handoff, sms-sent, checking and complete states (and of a return without a session).
  * @csspart complete - The message panel of the complete state.

@@ -20,6 +20,7 @@ import { left, resume, start } from './resume.js';
 import { say } from './say.js';
 import { submit } from './submit.js';
 import { tidyCode, validate } from './validate.js';
+import { adoptRunStyles } from './styles.js';
 import { runViews } from './views/index.js';
 
 /** The English of the states the run shows (widget/locale.ts adds it to the entry's). */
@@ -52,6 +53,7 @@ export function install(flow: FlowApi, d: Deps): Run {
   const r = new RunContext(flow, d);
   const host = flow.host;
   Object.assign(flow.views, runViews(d, actionsOf(r)));
+  adoptRunStyles(host.renderRoot as ShadowRoot);
   flow.say = say(flow);
   // Only a return to the page resumes: Lit calls `hostConnected` at once when the element is already in it.
   let away = !host.isConnected;
