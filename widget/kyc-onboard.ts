@@ -1,5 +1,4 @@
 import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
-import { dobPartsOf, FIELD_ORDER } from './fields.js';
 import { Flow } from './flow.js';
 import type { Strings } from './i18n/en.js';
 import { Locale } from './locale.js';
@@ -206,25 +205,9 @@ export class KycOnboard extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     if (changed.has('prefill') || changed.has('clientSecret')) this._flow.settingsChanged(changed.has('clientSecret'));
     const flow = this._flow;
-    if (changed.has('turnstileSitekey') && this.turnstileSitekey && !flow.bot) {
-      const sitekey = this.turnstileSitekey;
-      void import('./turnstile.js').then(({ Bot }) => {
-        flow.bot ??= new Bot(this, sitekey, this._locale.lang, () => {
-          flow.botMissing = false;
-          this.requestUpdate();
-        });
-      });
-    }
-    // Constraint validation mirrors what is shown (the form is `novalidate`).
-    const errs = flow.visibleErrors();
-    const t = this._locale.t;
-    for (const name of FIELD_ORDER) {
-      const key = errs[name];
-      const ids = name === 'dateOfBirth' ? ['dobDay', 'dobMonth', 'dobYear'] : [name];
-      const wrong = name === 'dateOfBirth' ? dobPartsOf(key) : ids;
-      for (const id of ids)
-        this.renderRoot.querySelector<HTMLInputElement>(`#${id}`)?.setCustomValidity(key && wrong.includes(id) ? t[key] : '');
-    }
+    if (changed.has('turnstileSitekey') && this.turnstileSitekey && !flow.bot)
+      void import('./turnstile.js').then((m) => m.attach(flow, this._locale.lang));
+    // Constraint validation mirrors what is shown: the run does it (run/validity.ts), as only it finds errors.
   }
 
   override render(): TemplateResult {
