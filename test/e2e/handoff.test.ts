@@ -108,10 +108,11 @@ describe('continue on my phone', () => {
         // phone's tab closed, a re-scan would work (issue 42's near-trap).
         await widget(page).getByText(en.phoneOpened).waitFor({ timeout: 20_000 });
         await widget(page).getByText(en.handoffUsed).waitFor({ timeout: 20_000 });
-        const rescanned = await decodeScreenshot(phone.page, await qr.screenshot());
+        // Read in a blank page of the phone's browser (its first page is on the hosted flow now).
+        const second = await phone.context.newPage();
+        const rescanned = await decodeScreenshot(second, await qr.screenshot());
         assert.notEqual(rescanned, scanned, 'a new code on the laptop');
         assert.equal(rescanned, await widget(page).getByLabel(en.handoffLink).inputValue());
-        const second = await phone.context.newPage();
         await second.goto(scanned);
         await second.getByText('It was already opened on a phone').waitFor();
         await second.close();

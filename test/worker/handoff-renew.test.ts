@@ -121,9 +121,13 @@ describe('a new link for an expired one', () => {
     assert.equal((await call(pathOf(renewed.url), { method: 'POST' }, e)).status, 303);
     // The phone's tab closed, the same code scanned again (or by another phone): it was used.
     assert.match((await message(renewed.url))!, /^It was already opened on a phone, and each link works only once\./);
+    // The first device then shows a new code (issue 42): the opened link's page still says it was opened, not "replaced".
+    const third = (await link(e, { session: renewed.session })).json;
+    assert.match((await message(renewed.url))!, /^It was already opened on a phone/);
+    assert.match((await message(first.url))!, /^A newer link was sent since/, 'the never-opened one: replaced');
     const withdrawn = await call(
       '/api/withdraw-link',
-      { method: 'POST', json: { session: renewed.session }, headers: { Origin: PARTNER } },
+      { method: 'POST', json: { session: third.session }, headers: { Origin: PARTNER } },
       e,
     );
     assert.equal(withdrawn.status, 200, withdrawn.text);

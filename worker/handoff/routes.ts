@@ -71,7 +71,8 @@ async function goneWhy(c: Context<AppEnv>, vid: string, token: string): Promise<
   const h = v?.handoff;
   if (!v || h?.kind !== 'link') return 'linkGone';
   if (lifecycle(v) === 'canceled') return 'linkWithdrawn';
-  if (h.replaced?.some((old) => safeEqual(old, token))) return 'linkReplaced';
+  const old = h.replaced?.find((r) => safeEqual(r.token, token));
+  if (old) return old.opened ? 'linkUsed' : 'linkReplaced';
   if (!safeEqual(h.openToken, token)) return 'linkGone';
   if (h.opened) return 'linkUsed';
   // Its own token, never opened, and refused: its time ran out (the store's clock decided), unless the check is over.

@@ -252,7 +252,7 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
     // A new one (the old was spent: a phone already came back) starts afresh.
     // The code shown on the first device, and the wrong tries, carry over either way.
     // The replaced link's token is remembered (a few), so its page can say a newer one was made.
-    const replaced = [...(h.replaced ?? []), h.openToken].slice(-MAX_RENEWALS);
+    const replaced = [...(h.replaced ?? []), { token: h.openToken, ...(h.opened ? { opened: true as const } : {}) }].slice(-MAX_RENEWALS);
     handoff =
       r.link.returnSecret === h.returnSecret
         ? { ...h, ...r.link, opened: false, replaced }
