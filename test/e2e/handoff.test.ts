@@ -85,7 +85,7 @@ describe('continue on my phone', () => {
 
   it(
     'widget: "Continue on my phone" shows a QR code a camera can read; the phone finishes; the laptop reaches complete by itself',
-    { timeout: 120_000 },
+    { timeout: 180_000 },
     async () => {
       await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
         const { page } = laptop;
@@ -116,6 +116,9 @@ describe('continue on my phone', () => {
         await second.goto(scanned);
         await second.getByText('It was already opened on a phone').waitFor();
         await second.close();
+        // That page answers 410 on purpose (the browser logs it): not a problem of the phone's pages.
+        const expected = (p: string) => p.startsWith(`${scanned}: `) && p.includes('410');
+        phone.problems.splice(0, phone.problems.length, ...phone.problems.filter((p) => !expected(p)));
         await phone.page.getByRole('button', { name: 'Complete verification' }).click();
         await phone.page.getByLabel('Code').fill(code);
         await phone.page.getByRole('button', { name: 'Confirm' }).click();
