@@ -5,7 +5,6 @@
  */
 
 import type { SettingsAnswer } from '../worker/contract.js';
-import type { FlowApi } from './flow-api.js';
 
 /** `code:REGION REGION…;…`, the region first that the code is best known for (+1 is US, +44 GB). */
 export const TABLE =
@@ -84,13 +83,20 @@ export async function settingsOf(endpoint: string): Promise<SettingsAnswer> {
   }
 }
 
+/** What `begin` needs of the flow (flow-api.ts's `FlowApi`, which names this module: no import back). */
+interface Starting {
+  readonly host: { endpoint: string; lang: string; countryCode: string | undefined; requestUpdate(): void };
+  values: { phoneCode: string };
+  settings?: SettingsAnswer;
+}
+
 /**
  * On start (flow.ts, which put the table on the flow): the partner's settings asked once per element (its minimum age, where
  * texts may go), and the country code: the partner's `country-code`, else the browser's default at once (the field
  * is never empty while the partner's answer is on its way), then the partner's default country in its place when it
  * comes, unless the person changed the field meanwhile.
  */
-export async function begin(flow: FlowApi): Promise<void> {
+export async function begin(flow: Starting): Promise<void> {
   const h = flow.host;
   const v = flow.values;
   const settings = settingsOf(h.endpoint).then((s) => ((flow.settings = s), h.requestUpdate(), s));
