@@ -40,6 +40,9 @@ export function render(manifest) {
   );
   out.push('');
   if (element.summary || element.description) out.push(cell(element.summary || element.description), '');
+  // The description's paragraphs after the first (that one the summary says): what applies without an attribute.
+  const more = (element.summary ? (element.description ?? '').split(/\n\s*\n/).slice(1) : []).map(cell).filter(Boolean);
+  if (more.length) out.push(...more.flatMap((p) => [p, '']));
   out.push('## Attributes', '');
   out.push('| attribute | property | type | default | meaning |', '|---|---|---|---|---|');
   for (const a of attributes)

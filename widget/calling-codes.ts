@@ -28,9 +28,10 @@ export const regionsOf = (code: string): string[] => byCode.get(code) ?? [];
 /**
  * Whether a text may go to a calling code: where the partner's worker texts (its settings: whether it texts at all,
  * and to which countries), narrowed by the page's own `sms-countries`; without the worker's list (not answered yet,
- * an older worker), the page's list, else the worker's default one.
+ * an older worker), the page's list, else the worker's default one. The code as typed (`61`, `0061`, `+61`).
  */
-export function textable(code: string, s: SettingsAnswer = {}, own?: string): boolean {
+export function textable(typed: string, s: SettingsAnswer = {}, own?: string): boolean {
+  const code = '+' + typed.replace(/\D/g, '').replace(/^00/, '');
   const to = (list: string) => list.split(/[\s,]+/).some((r) => codeOf(r) === code);
   return s.sms !== false && to(s.smsCountries?.join() ?? own ?? 'AU NZ GB IE US CA') && (!own || to(own));
 }
@@ -80,4 +81,33 @@ export async function settingsOf(endpoint: string): Promise<SettingsAnswer> {
   } catch {
     return {};
   }
+}
+
+/** What `begin` needs of the flow (flow-api.ts's `FlowApi`, which names this module: no import back). */
+interface Starting {
+  readonly host: { endpoint: string; lang: string; countryCode: string | undefined; requestUpdate(): void };
+  values: { phoneCode: string };
+  settings?: SettingsAnswer;
+}
+
+/**
+ * On start (flow.ts, which put the table on the flow): the partner's settings asked once per element (its minimum age, where
+ * texts may go), and the country code: the partner's `country-code`, else the browser's default at once (the field
+ * is never empty while the partner's answer is on its way), then the partner's default country in its place when it
+ * comes, unless the person changed the field meanwhile.
+ */
+export async function begin(flow: Starting): Promise<void> {
+  const h = flow.host;
+  const v = flow.values;
+  const settings = settingsOf(h.endpoint).then((s) => ((flow.settings = s), h.requestUpdate(), s));
+  if (h.countryCode) {
+    v.phoneCode ||= h.countryCode;
+    return;
+  }
+  const lang = h.lang || document.documentElement.lang;
+  const quick = quickCode(lang);
+  v.phoneCode ||= quick;
+  h.requestUpdate();
+  const code = await defaultCode(lang, settings);
+  if (v.phoneCode === quick || !v.phoneCode) v.phoneCode = code;
 }

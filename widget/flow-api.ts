@@ -69,6 +69,10 @@ export interface FlowApi {
   copied: boolean;
   phoneOpened: boolean;
   renewed: boolean;
+  /** The QR code on screen replaced before it expired: the phone opened the last one (`used`), or the person asked (`asked`). */
+  newCode?: 'used' | 'asked';
+  /** "Show a new code" failed: why (the code on screen stays). */
+  newCodeFault?: Failure;
   linkExpired: boolean;
   announce: string;
   failure?: Failure & { context: FailureContext };
@@ -77,6 +81,10 @@ export interface FlowApi {
   claimCode: string;
   resending: boolean;
   resendWait: number;
+  /** When "Send again" last sent a text (its confirmation says so). */
+  sentAt?: number;
+  /** `checking` is slow: when the result should be here by (the polling's bound). */
+  slowBy?: number;
   checkStatus: string;
   botMissing: boolean;
   notice: boolean;

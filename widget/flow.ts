@@ -104,15 +104,6 @@ export class Flow implements ReactiveController, FlowApi {
   private _run?: Promise<Run>;
   /** The run, once here: it follows the element in and out of the page itself (a controller of its own). */
   private _loaded?: Run;
-  private _onPageShow = (e: PageTransitionEvent) => {
-    // Back from the hosted flow, the page restored as it was left (back/forward cache): what was typed is
-    // still here; look at the result afresh.
-    if (e.persisted && this.state === 'redirecting')
-      void this.load().then(
-        (r) => r.left(),
-        () => this.offline('result'),
-      );
-  };
 
   /** `locale`: the element's language and strings (a controller of its own, `Locale`). */
   constructor(
@@ -128,12 +119,7 @@ export class Flow implements ReactiveController, FlowApi {
   }
 
   hostConnected(): void {
-    addEventListener('pageshow', this._onPageShow);
     if (!this.host.hasAttribute('state')) this._reflect();
-  }
-
-  hostDisconnected(): void {
-    removeEventListener('pageshow', this._onPageShow);
   }
 
   /** The run chunk (loaded once; a failed load is tried again next time). */
@@ -154,27 +140,13 @@ export class Flow implements ReactiveController, FlowApi {
     this._started = true;
     const h = this.host;
     const v = this.values;
-    // The partner's `country-code`, else the chunk's default (the language's region, the partner's default country,
-    // the browser's region, Australia), filled in unless the person typed one meanwhile.
+    // The calling codes and the partner's settings (calling-codes.ts `begin`: the country code's default); without
+    // the chunk, the partner's `country-code`, else +61.
     void import('./calling-codes.js')
-      .then(async (m) => {
-        this.codes = m;
-        // The partner's settings (its minimum age, where texts may go), asked once per element.
-        const settings = m.settingsOf(h.endpoint).then((s) => ((this.settings = s), h.requestUpdate(), s));
-        if (h.countryCode) return h.countryCode;
-        // The browser's default at once (the field is never empty while the partner's answer is on its way), the
-        // partner's default country in its place when it comes, unless the person changed the field meanwhile.
-        const lang = h.lang || document.documentElement.lang;
-        const quick = m.quickCode(lang);
-        v.phoneCode ||= quick;
-        h.requestUpdate();
-        const code = await m.defaultCode(lang, settings);
-        if (v.phoneCode === quick) v.phoneCode = code;
-        return code;
-      })
+      .then((m) => ((this.codes = m), m.begin(this)))
       .catch(() => undefined)
-      .then((code) => {
-        v.phoneCode ||= code || '+61';
+      .then(() => {
+        v.phoneCode ||= h.countryCode || '+61';
         h.requestUpdate();
       });
     if (/[?&]kyc_return=(success|error)\b/.test(location.search) || readStored()) {
@@ -199,8 +171,7 @@ export class Flow implements ReactiveController, FlowApi {
    * while the form is untouched by a request.
    */
   settingsChanged(secretChanged: boolean): void {
-    if (!this._started || !(this.host.clientSecret || this.host.prefill)) return;
-    void this.load().then((r) => (secretChanged && this.state === 'idle' ? r.start() : r.fill()));
+    if (this._started && (this.host.clientSecret || this.host.prefill)) void this.load().then((r) => r.changed(secretChanged));
   }
 
   // ---- what is shown ---------------------------------------------------------
@@ -222,8 +193,7 @@ export class Flow implements ReactiveController, FlowApi {
   }
 
   smsOffered(): boolean {
-    const code = '+' + this.values.phoneCode.replace(/\D/g, '').replace(/^00/, '');
-    return this.host.sms && !!this.codes?.textable(code, this.settings, this.host.smsCountries);
+    return this.host.sms && !!this.codes?.textable(this.values.phoneCode, this.settings, this.host.smsCountries);
   }
 
   onPhone(): boolean {
@@ -247,16 +217,8 @@ export class Flow implements ReactiveController, FlowApi {
     this.host.requestUpdate();
   };
 
-  onBlur = (e: FocusEvent): void => {
-    const input = e.target as HTMLInputElement;
-    // Tidy the country code as the person leaves it (once the run is here; the request is tidied anyway).
-    // Errors wait for the submission.
-    const tidy = this._loaded?.tidyCode;
-    if (input.name === 'phoneCode' && tidy && this.showsForm()) {
-      input.value = this.values.phoneCode = tidy(input.value) || input.value;
-      this.host.requestUpdate();
-    }
-  };
+  /** A field left: the run tidies it, once here (the request is tidied anyway). */
+  onBlur = (e: FocusEvent): void => this._loaded?.blur(e.target as HTMLInputElement);
 
   /**
    * The person started on the form: fetch the run now, so submitting does not wait for it; in a task of its own, so

@@ -1,5 +1,4 @@
 import { LitElement, html, type PropertyValues, type TemplateResult } from 'lit';
-import { dobPartsOf, FIELD_ORDER } from './fields.js';
 import { Flow } from './flow.js';
 import type { Strings } from './i18n/en.js';
 import { Locale } from './locale.js';
@@ -17,6 +16,15 @@ export type { Prefill } from './fields.js';
  * verification flow, and either sends the browser there, shows a QR code and a
  * link for the person's phone ("Continue on my phone"), or texts the link; when
  * the person comes back, or finishes on the phone, it shows a final state.
+ *
+ * Settings from the worker, not attributes: on start the element reads the
+ * partner's settings (`GET {endpoint}/settings`): `minAge`, the youngest person
+ * the partner may verify (a younger date of birth is refused before any request,
+ * "Minimum age to continue: 18." in the widget's language; the worker refuses it
+ * too); `defaultCountry`, the country code's default; and whether and where a
+ * link may be texted (`sms`, `smsCountries`). Set them on the worker
+ * (`MIN_AGE`, `DEFAULT_COUNTRY`, `SMS_ALLOWED_COUNTRIES`, or the partner
+ * registry: docs/configuration.md, docs/partners.md).
  *
  * @summary Embeddable identity-verification onboarding form.
  * @tag kyc-onboard
@@ -48,7 +56,7 @@ export type { Prefill } from './fields.js';
  * @csspart field-error - Each field's error message.
  * @csspart button - Every button (among them "Continue the check", offered with "Change my details" when the person came back from the hosted flow without a result).
  * @csspart submit - The submit button "Verify my identity".
- * @csspart secondary - Secondary buttons ("Use this device instead", "Change my number", "Change my details").
+ * @csspart secondary - Secondary buttons ("Show a new code", "Use this device instead", "Change my number", "Change my details").
  * @csspart status - The live status line next to the submit button.
  * @csspart message - The message panel of the redirecting, handoff, sms-sent, checking and complete states (and of a return without a session).
  * @csspart complete - The message panel of the complete state.
@@ -197,25 +205,9 @@ export class KycOnboard extends LitElement {
   protected override updated(changed: PropertyValues<this>): void {
     if (changed.has('prefill') || changed.has('clientSecret')) this._flow.settingsChanged(changed.has('clientSecret'));
     const flow = this._flow;
-    if (changed.has('turnstileSitekey') && this.turnstileSitekey && !flow.bot) {
-      const sitekey = this.turnstileSitekey;
-      void import('./turnstile.js').then(({ Bot }) => {
-        flow.bot ??= new Bot(this, sitekey, this._locale.lang, () => {
-          flow.botMissing = false;
-          this.requestUpdate();
-        });
-      });
-    }
-    // Constraint validation mirrors what is shown (the form is `novalidate`).
-    const errs = flow.visibleErrors();
-    const t = this._locale.t;
-    for (const name of FIELD_ORDER) {
-      const key = errs[name];
-      const ids = name === 'dateOfBirth' ? ['dobDay', 'dobMonth', 'dobYear'] : [name];
-      const wrong = name === 'dateOfBirth' ? dobPartsOf(key) : ids;
-      for (const id of ids)
-        this.renderRoot.querySelector<HTMLInputElement>(`#${id}`)?.setCustomValidity(key && wrong.includes(id) ? t[key] : '');
-    }
+    if (changed.has('turnstileSitekey') && this.turnstileSitekey && !flow.bot)
+      void import('./turnstile.js').then((m) => m.attach(flow, this._locale.lang));
+    // Constraint validation mirrors what is shown: the run does it (run/validity.ts), as only it finds errors.
   }
 
   override render(): TemplateResult {

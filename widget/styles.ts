@@ -18,7 +18,9 @@ const dark = css`
  * built-in default, so the element looks right with no theme CSS. Light and
  * dark follow `prefers-color-scheme`; `theme="light"` / `theme="dark"` on the
  * host pins one. Logical properties only, so right-to-left just works.
- * (Adopted stylesheets: no inline `style`, nothing a strict CSP blocks.)
+ * (Adopted stylesheets: no inline `style`, nothing a strict CSP blocks.) The
+ * rules of what only the run shows (the QR code, the code, the outcome, the
+ * secondary buttons) come with the run chunk (run/styles.ts).
  */
 export const styles = css`
   :host {
@@ -72,26 +74,6 @@ export const styles = css`
     display: grid;
     gap: calc(var(--_space) * 0.75);
     margin: 0;
-  }
-  /* The handoff QR code: large enough for a phone camera across a desk, never wider than the widget. */
-  .qr {
-    display: block;
-    width: min(100%, 16rem);
-    height: auto;
-    border-radius: 4px;
-  }
-  /* After .row in weight (two classes): the link takes the room, the button its own width. */
-  .row.copy {
-    display: grid;
-    grid-template-columns: 1fr auto;
-    align-items: center;
-  }
-  /* The texted link's code: read aloud digit by digit, typed on the phone. */
-  .code {
-    font-size: 1.5em;
-    letter-spacing: 0.15em;
-    font-variant-numeric: tabular-nums;
-    white-space: nowrap;
   }
   .field {
     display: grid;
@@ -216,10 +198,6 @@ export const styles = css`
     font-weight: 600;
     cursor: pointer;
   }
-  button.secondary {
-    background: transparent;
-    color: var(--_primary);
-  }
   button[aria-disabled='true'] {
     opacity: 0.7;
     cursor: progress;
@@ -229,21 +207,9 @@ export const styles = css`
     flex-wrap: wrap;
     gap: calc(var(--_space) * 0.5);
   }
-  .alert,
-  .outcome {
+  .alert {
     padding-inline-start: calc(var(--_space) * 0.75);
     border-inline-start: 4px solid var(--_error);
-  }
-  /* An outcome is neutral; only a clear success is green. */
-  .outcome {
-    border-color: var(--_border);
-  }
-  .ok {
-    border-color: var(--_success);
-  }
-  h2 {
-    margin: 0;
-    font-size: 1em;
   }
   p {
     margin: 0;

@@ -3,6 +3,8 @@
  * `turnstile-sitekey` is set: it adds the challenge to the `turnstile` slot
  * (the light DOM, where Turnstile's iframe must live) and keeps its token.
  */
+import type { FlowApi } from './flow-api.js';
+
 const SRC = 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit';
 
 interface Turnstile {
@@ -56,4 +58,13 @@ export class Bot {
     this.token = '';
     (window as unknown as { turnstile?: Turnstile }).turnstile?.reset(this._id);
   }
+}
+
+/** The challenge for this element (once): solving it clears the "complete the security check" message. */
+export function attach(flow: FlowApi, language: string): void {
+  const host = flow.host;
+  flow.bot ??= new Bot(host, host.turnstileSitekey ?? '', language, () => {
+    flow.botMissing = false;
+    host.requestUpdate();
+  });
 }

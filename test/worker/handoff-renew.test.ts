@@ -103,6 +103,41 @@ describe('a new link for an expired one', () => {
     assert.equal(after.json.phoneOpened, true, 'the new link was opened');
   });
 
+  it('a handoff link that no longer opens says why: expired, replaced by a newer one, used on a phone, taken back', async () => {
+    const { e, clock } = clockedEnv();
+    const first = (await link(e, { ...person, handoff: true })).json;
+    const message = async (url: string, method = 'GET') => {
+      const res = await call(pathOf(url), { method }, e);
+      assert.equal(res.status, 410, res.text);
+      assert.match(res.text, /<h1>This link no longer works<\/h1>/, 'the same title');
+      return /<p>([^<]+)<\/p>\n<\/main>/.exec(res.text)![1];
+    };
+    clock.t = Date.parse(linkAnswer.urlExpiry) + 1000;
+    assert.match((await message(first.url))!, /^This link has expired: links work for a limited time\./);
+    renewingVendor(clock);
+    const renewed = (await link(e, { session: first.session })).json;
+    assert.match((await message(first.url))!, /^A newer link was sent since: only the newest one works\./, 'the replaced link');
+    assert.match((await message(first.url, 'POST'))!, /^A newer link was sent since/, 'its Continue too');
+    assert.equal((await call(pathOf(renewed.url), { method: 'POST' }, e)).status, 303);
+    // The phone's tab closed, the same code scanned again (or by another phone): it was used.
+    assert.match((await message(renewed.url))!, /^It was already opened on a phone, and each link works only once\./);
+    // The first device then shows a new code (issue 42): the opened link's page still says it was opened, not "replaced".
+    const third = (await link(e, { session: renewed.session })).json;
+    assert.match((await message(renewed.url))!, /^It was already opened on a phone/);
+    assert.match((await message(first.url))!, /^A newer link was sent since/, 'the never-opened one: replaced');
+    const withdrawn = await call(
+      '/api/withdraw-link',
+      { method: 'POST', json: { session: third.session }, headers: { Origin: PARTNER } },
+      e,
+    );
+    assert.equal(withdrawn.status, 200, withdrawn.text);
+    assert.match((await message(renewed.url))!, /^It was taken back on the screen where the check started/);
+    assert.match((await message(first.url))!, /^It was taken back/, 'taken back wins: the check is over');
+    // A token of no link of this verification is simply gone (nothing more is known).
+    const forged = renewed.url.replace(/t=[^&]+/, `t=${'Z'.repeat(22)}`);
+    assert.match((await message(forged))!, /^It was taken back/, 'a canceled verification says so for any link of it');
+  });
+
   it('replaces a link for this device, to the page given', async () => {
     const { e, clock } = clockedEnv();
     const first = (await link(e, person)).json;

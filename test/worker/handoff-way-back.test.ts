@@ -55,6 +55,7 @@ describe('"Change my number" after a text', () => {
     assert.equal(landed.status, 410);
     assert.match(landed.headers.get('Content-Type') ?? '', /text\/html/);
     assert.match(landed.text, /<h1>This link no longer works<\/h1>/, 'a page the person understands, not an error');
+    assert.match(landed.text, /It was taken back on the screen where the check started/, 'and why, truly');
     assert.equal(landed.headers.get('Set-Cookie'), null, 'no browser key for a void link');
     const typed = await enterCode(e, oldBack, '', wrong.claimCode);
     assert.ok(typed.status >= 400 && typed.status < 500, `the code is refused (${typed.status})`);

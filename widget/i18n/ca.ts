@@ -79,5 +79,16 @@ const ca: Strings = {
   handoffCode: 'Al final, el telèfon us demanarà aquest codi. No el doneu mai a ningú:',
   errClosed: 'Aquesta verificació ha acabat sense resultat. Torneu a començar.',
   errSecretInvalid: 'Aquest enllaç de verificació ja no és vàlid: torneu a {site} i torneu a començar.',
+  showNewCode: 'Mostra un codi nou',
+  handoffUsed: 'El codi s’ha obert en un telèfon i cada codi funciona un sol cop: si hi has tancat la pàgina, escaneja aquest de nou.',
+  handoffNew: 'Aquest és un codi nou: l’anterior ja no funciona.',
+  handoffNoNew: 'No es pot crear cap codi nou per a aquesta verificació: torna a començar.',
+  smsExpiredWhat: 'Els enllaços funcionen durant un temps limitat: prem «Torna a enviar» per rebre’n un de nou.',
+  sentAgain: 'Enviat de nou a {phone} a les {time}.',
+  offlineWait: 'No tens connexió. Aquesta pàgina espera que torni la connexió i després continua sola.',
+  checkingSlow:
+    'Els registres oficials responen més a poc a poc que de costum. Deixa aquesta pàgina oberta: el resultat hauria d’arribar abans de les {time}.',
+  errClosedTries: 'El codi s’ha introduït malament massa vegades al telèfon.',
+  errClosedTime: 'S’ha acabat el temps per completar-la.',
 };
 export default ca;

@@ -79,5 +79,15 @@ const cs: Strings = {
   handoffCode: 'Na konci si telefon řekne o tento kód. Nikdy ho nikomu nedávejte:',
   errClosed: 'Toto ověření skončilo bez výsledku. Začněte prosím znovu.',
   errSecretInvalid: 'Tento odkaz k ověření už neplatí: vraťte se na {site} a začněte znovu.',
+  showNewCode: 'Zobrazit nový kód',
+  handoffUsed: 'Kód byl otevřen v telefonu a každý kód funguje jen jednou: pokud jste tam stránku zavřeli, naskenujte tento nový.',
+  handoffNew: 'Toto je nový kód: předchozí už nefunguje.',
+  handoffNoNew: 'Pro toto ověření nelze vytvořit nový kód: začněte znovu.',
+  smsExpiredWhat: 'Odkazy fungují omezenou dobu: pro nový stiskněte „Poslat znovu“.',
+  sentAgain: 'Znovu odesláno na {phone} v {time}.',
+  offlineWait: 'Jste offline. Tato stránka čeká na obnovení připojení a pak pokračuje sama.',
+  checkingSlow: 'Úřední registry dnes odpovídají pomaleji než obvykle. Nechte tuto stránku otevřenou: výsledek by tu měl být do {time}.',
+  errClosedTries: 'Kód byl v telefonu zadán špatně příliš mnohokrát.',
+  errClosedTime: 'Čas na dokončení vypršel.',
 };
 export default cs;

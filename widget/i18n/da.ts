@@ -79,5 +79,15 @@ const da: Strings = {
   handoffCode: 'Til sidst beder telefonen om denne kode. Giv den aldrig til nogen:',
   errClosed: 'Dette tjek er afsluttet uden et resultat. Start forfra.',
   errSecretInvalid: 'Dette link til bekræftelse er ikke længere gyldigt: gå tilbage til {site}, og start forfra.',
+  showNewCode: 'Vis en ny kode',
+  handoffUsed: 'Koden blev åbnet på en telefon, og hver kode virker kun én gang: Hvis du lukkede siden der, så scan denne nye.',
+  handoffNew: 'Dette er en ny kode: Den forrige virker ikke længere.',
+  handoffNoNew: 'Der kan ikke laves en ny kode til dette tjek: Start forfra.',
+  smsExpiredWhat: 'Links virker i begrænset tid: Tryk på “Send igen” for at få et nyt.',
+  sentAgain: 'Sendt igen til {phone} kl. {time}.',
+  offlineWait: 'Du er offline. Siden venter på, at forbindelsen kommer tilbage, og fortsætter så af sig selv.',
+  checkingSlow: 'De officielle registre svarer langsommere end normalt. Hold siden åben: Dit resultat burde være her senest {time}.',
+  errClosedTries: 'Koden blev indtastet forkert for mange gange på telefonen.',
+  errClosedTime: 'Tiden til at gøre det færdigt løb ud.',
 };
 export default da;

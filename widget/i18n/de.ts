@@ -80,5 +80,17 @@ const de: Strings = {
   requiresInput: 'Prüfen Sie Ihre Angaben und versuchen Sie es erneut',
   requiresInputHint:
     'Etwas, das Sie eingegeben haben, passt möglicherweise nicht zu den amtlichen Registern. Korrigieren Sie es und senden Sie das Formular erneut.',
+  showNewCode: 'Neuen Code anzeigen',
+  handoffUsed:
+    'Der Code wurde auf einem Handy geöffnet, und jeder Code funktioniert nur einmal: Wenn Sie die Seite dort geschlossen haben, scannen Sie diesen neuen.',
+  handoffNew: 'Das ist ein neuer Code: Der vorherige funktioniert nicht mehr.',
+  handoffNoNew: 'Für diese Prüfung kann kein neuer Code erstellt werden: Beginnen Sie neu.',
+  smsExpiredWhat: 'Links funktionieren nur begrenzte Zeit: Tippen Sie auf „Erneut senden“, um einen neuen zu erhalten.',
+  sentAgain: 'Erneut gesendet an {phone} um {time}.',
+  offlineWait: 'Sie sind offline. Diese Seite wartet, bis die Verbindung zurück ist, und macht dann von selbst weiter.',
+  checkingSlow:
+    'Die amtlichen Register antworten langsamer als üblich. Lassen Sie diese Seite geöffnet: Ihr Ergebnis sollte bis {time} da sein.',
+  errClosedTries: 'Der Code wurde auf dem Handy zu oft falsch eingegeben.',
+  errClosedTime: 'Die Zeit zum Abschließen ist abgelaufen.',
 };
 export default de;

@@ -79,5 +79,16 @@ const es: Strings = {
   leftFlow: 'La comprobación aún no ha terminado.',
   requiresInput: 'Revise sus datos e inténtelo de nuevo',
   requiresInputHint: 'Algo que escribió puede no coincidir con los registros oficiales. Corríjalo y envíe el formulario de nuevo.',
+  showNewCode: 'Mostrar un código nuevo',
+  handoffUsed: 'El código se abrió en un teléfono y cada código funciona una sola vez: si cerraste la página allí, escanea este nuevo.',
+  handoffNew: 'Este es un código nuevo: el anterior ya no funciona.',
+  handoffNoNew: 'No se puede crear un código nuevo para esta verificación: empieza de nuevo.',
+  smsExpiredWhat: 'Los enlaces funcionan durante un tiempo limitado: pulsa «Enviar de nuevo» para recibir uno nuevo.',
+  sentAgain: 'Enviado de nuevo a {phone} a las {time}.',
+  offlineWait: 'No tienes conexión. Esta página espera a que vuelva la conexión y luego continúa sola.',
+  checkingSlow:
+    'Los registros oficiales responden más despacio de lo habitual. Mantén esta página abierta: tu resultado debería llegar antes de las {time}.',
+  errClosedTries: 'El código se introdujo mal demasiadas veces en el teléfono.',
+  errClosedTime: 'Se acabó el tiempo para completarla.',
 };
 export default es;

@@ -79,5 +79,15 @@ const et: Strings = {
   handoffCode: 'Lõpus küsib telefon seda koodi. Ärge andke seda kunagi kellelegi:',
   errClosed: 'See kontroll lõppes ilma tulemuseta. Palun alustage uuesti.',
   errSecretInvalid: 'See kinnitamise link ei kehti enam: minge tagasi saidile {site} ja alustage uuesti.',
+  showNewCode: 'Näita uut koodi',
+  handoffUsed: 'Kood avati telefonis ja iga kood töötab ainult korra: kui sulgesid seal lehe, skanni see uus.',
+  handoffNew: 'See on uus kood: eelmine enam ei tööta.',
+  handoffNoNew: 'Selle kontrolli jaoks ei saa uut koodi luua: alusta uuesti.',
+  smsExpiredWhat: 'Lingid töötavad piiratud aja: uue saamiseks vajuta „Saada uuesti“.',
+  sentAgain: 'Uuesti saadetud numbrile {phone} kell {time}.',
+  offlineWait: 'Oled võrguühenduseta. See leht ootab ühenduse taastumist ja jätkab siis ise.',
+  checkingSlow: 'Ametlikud registrid vastavad tavalisest aeglasemalt. Hoia see leht avatuna: tulemus peaks olema siin kella {time}-ks.',
+  errClosedTries: 'Koodi sisestati telefonis liiga palju kordi valesti.',
+  errClosedTime: 'Lõpetamiseks antud aeg sai otsa.',
 };
 export default et;

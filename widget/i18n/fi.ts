@@ -79,5 +79,16 @@ const fi: Strings = {
   handoffCode: 'Lopuksi puhelin kysyy tätä koodia. Älä koskaan anna sitä kenellekään:',
   errClosed: 'Tämä tunnistus päättyi ilman tulosta. Aloita alusta.',
   errSecretInvalid: 'Tämä vahvistuslinkki ei ole enää voimassa: palaa sivustolle {site} ja aloita alusta.',
+  showNewCode: 'Näytä uusi koodi',
+  handoffUsed: 'Koodi avattiin puhelimessa, ja jokainen koodi toimii vain kerran: jos suljit sivun siellä, skannaa tämä uusi.',
+  handoffNew: 'Tämä on uusi koodi: edellinen ei enää toimi.',
+  handoffNoNew: 'Tälle tarkistukselle ei voi luoda uutta koodia: aloita alusta.',
+  smsExpiredWhat: 'Linkit toimivat rajoitetun ajan: saat uuden painamalla ”Lähetä uudelleen”.',
+  sentAgain: 'Lähetetty uudelleen numeroon {phone} klo {time}.',
+  offlineWait: 'Olet offline-tilassa. Tämä sivu odottaa yhteyden palaamista ja jatkaa sitten itsestään.',
+  checkingSlow:
+    'Viralliset rekisterit vastaavat tavallista hitaammin. Pidä tämä sivu auki: tuloksesi pitäisi olla täällä klo {time} mennessä.',
+  errClosedTries: 'Koodi syötettiin puhelimessa väärin liian monta kertaa.',
+  errClosedTime: 'Aika sen loppuun viemiseen loppui.',
 };
 export default fi;

@@ -80,5 +80,17 @@ const fil: Strings = {
   handoffCode: 'Sa dulo, hihingin ng inyong telepono ang code na ito. Huwag itong ibigay kaninuman:',
   errClosed: 'Natapos ang beripikasyong ito nang walang resulta. Pakisimulan muli.',
   errSecretInvalid: 'Hindi na valid ang link na ito para sa pag-verify: bumalik sa {site} at magsimulang muli.',
+  showNewCode: 'Magpakita ng bagong code',
+  handoffUsed:
+    'Nabuksan na ang code sa isang telepono, at isang beses lang gumagana ang bawat code: kung isinara mo ang page doon, i-scan ang bagong ito.',
+  handoffNew: 'Ito ay bagong code: hindi na gumagana ang nauna.',
+  handoffNoNew: 'Hindi na makakagawa ng bagong code para sa check na ito: magsimula muli.',
+  smsExpiredWhat: 'May limitadong oras lang gumagana ang mga link: pindutin ang “Ipadala muli” para sa bago.',
+  sentAgain: 'Ipinadala muli sa {phone} nang {time}.',
+  offlineWait: 'Offline ka. Hinihintay ng page na ito na bumalik ang koneksyon, saka ito kusang magpapatuloy.',
+  checkingSlow:
+    'Mas mabagal kaysa karaniwan ang pagsagot ng mga opisyal na rekord. Panatilihing bukas ang page na ito: dapat narito na ang resulta mo bago mag-{time}.',
+  errClosedTries: 'Masyadong maraming beses na mali ang pagpasok ng code sa telepono.',
+  errClosedTime: 'Naubos na ang oras para tapusin ito.',
 };
 export default fil;

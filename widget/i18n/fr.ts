@@ -80,5 +80,17 @@ const fr: Strings = {
   leftFlow: 'La vérification n’est pas encore terminée.',
   requiresInput: 'Vérifiez vos informations et réessayez',
   requiresInputHint: 'Une information saisie ne correspond peut-être pas aux registres officiels. Corrigez-la et renvoyez le formulaire.',
+  showNewCode: 'Afficher un nouveau code',
+  handoffUsed:
+    'Le code a été ouvert sur un téléphone, et chaque code ne fonctionne qu’une fois : si vous avez fermé la page là-bas, scannez ce nouveau code.',
+  handoffNew: 'Voici un nouveau code : le précédent ne fonctionne plus.',
+  handoffNoNew: 'Aucun nouveau code ne peut être créé pour cette vérification : recommencez.',
+  smsExpiredWhat: 'Les liens fonctionnent pendant une durée limitée : appuyez sur « Renvoyer » pour en recevoir un nouveau.',
+  sentAgain: 'Renvoyé au {phone} à {time}.',
+  offlineWait: 'Vous êtes hors ligne. Cette page attend le retour de la connexion, puis continue d’elle-même.',
+  checkingSlow:
+    'Les registres officiels répondent plus lentement que d’habitude. Gardez cette page ouverte : votre résultat devrait arriver d’ici {time}.',
+  errClosedTries: 'Le code a été mal saisi trop de fois sur le téléphone.',
+  errClosedTime: 'Le temps pour la terminer est écoulé.',
 };
 export default fr;

@@ -79,5 +79,17 @@ const ga: Strings = {
   handoffCode: 'Ag an deireadh, iarrfaidh d’fhón an cód seo. Ná tabhair d’aon duine é choíche:',
   errClosed: 'Tháinig deireadh leis an seiceáil seo gan toradh. Tosaigh arís.',
   errSecretInvalid: 'Níl an nasc fíoraithe seo bailí a thuilleadh: fill ar {site} agus tosaigh arís.',
+  showNewCode: 'Taispeáin cód nua',
+  handoffUsed:
+    'Osclaíodh an cód ar fhón, agus ní oibríonn gach cód ach uair amháin: má dhún tú an leathanach ansin, scanáil an ceann nua seo.',
+  handoffNew: 'Is cód nua é seo: ní oibríonn an ceann roimhe níos mó.',
+  handoffNoNew: 'Ní féidir cód nua a dhéanamh don seiceáil seo: tosaigh arís.',
+  smsExpiredWhat: 'Ní oibríonn naisc ach ar feadh tamaill: brúigh “Seol arís” le ceann nua a fháil.',
+  sentAgain: 'Seolta arís chuig {phone} ag {time}.',
+  offlineWait: 'Tá tú as líne. Fanann an leathanach seo go dtiocfaidh an ceangal ar ais, agus leanann sé ar aghaidh leis féin ansin.',
+  checkingSlow:
+    'Tá na taifid oifigiúla ag freagairt níos moille ná mar is gnách. Coinnigh an leathanach seo oscailte: ba cheart do thoradh a bheith anseo faoi {time}.',
+  errClosedTries: 'Iontráladh an cód mícheart an iomarca uaireanta ar an bhfón.',
+  errClosedTime: 'Rith an t-am chun é a chríochnú amach.',
 };
 export default ga;

@@ -79,5 +79,15 @@ const hr: Strings = {
   handoffCode: 'Na kraju će mobitel tražiti ovaj kod. Nikad ga nikome ne dajte:',
   errClosed: 'Ova je provjera završila bez rezultata. Počnite ispočetka.',
   errSecretInvalid: 'Ova poveznica za provjeru više ne vrijedi: vratite se na {site} i počnite ispočetka.',
+  showNewCode: 'Prikaži novi kod',
+  handoffUsed: 'Kod je otvoren na telefonu, a svaki kod radi samo jednom: ako ste ondje zatvorili stranicu, skenirajte ovaj novi.',
+  handoffNew: 'Ovo je novi kod: prethodni više ne radi.',
+  handoffNoNew: 'Za ovu provjeru ne može se izraditi novi kod: počnite ispočetka.',
+  smsExpiredWhat: 'Poveznice rade ograničeno vrijeme: pritisnite „Pošalji ponovno” za novu.',
+  sentAgain: 'Ponovno poslano na {phone} u {time}.',
+  offlineWait: 'Niste povezani s internetom. Ova stranica čeka da se veza vrati, a zatim nastavlja sama.',
+  checkingSlow: 'Službeni registri odgovaraju sporije nego inače. Ostavite ovu stranicu otvorenom: rezultat bi trebao stići do {time}.',
+  errClosedTries: 'Kod je na telefonu previše puta pogrešno upisan.',
+  errClosedTime: 'Isteklo je vrijeme za dovršetak.',
 };
 export default hr;

@@ -79,5 +79,16 @@ const hu: Strings = {
   handoffCode: 'A végén a telefon ezt a kódot kéri. Soha senkinek ne adja meg:',
   errClosed: 'Ez az ellenőrzés eredmény nélkül ért véget. Kérjük, kezdje újra.',
   errSecretInvalid: 'Ez az ellenőrzési hivatkozás már nem érvényes: térjen vissza ide: {site}, és kezdje újra.',
+  showNewCode: 'Új kód megjelenítése',
+  handoffUsed: 'A kódot megnyitották egy telefonon, és minden kód csak egyszer működik: ha ott bezárta az oldalt, olvassa be ezt az újat.',
+  handoffNew: 'Ez egy új kód: az előző már nem működik.',
+  handoffNoNew: 'Ehhez az ellenőrzéshez nem készíthető új kód: kezdje újra.',
+  smsExpiredWhat: 'A linkek korlátozott ideig működnek: újért nyomja meg a(z) „Újraküldés” gombot.',
+  sentAgain: 'Újraküldve ide: {phone}, {time}-kor.',
+  offlineWait: 'Nincs internetkapcsolat. Ez az oldal megvárja, amíg visszajön a kapcsolat, aztán magától folytatja.',
+  checkingSlow:
+    'A hivatalos nyilvántartások a szokásosnál lassabban válaszolnak. Hagyja nyitva ezt az oldalt: az eredménynek {time}-ig meg kell érkeznie.',
+  errClosedTries: 'A kódot túl sokszor írták be rosszul a telefonon.',
+  errClosedTime: 'Lejárt a befejezésre szánt idő.',
 };
 export default hu;

@@ -79,5 +79,17 @@ const id: Strings = {
   handoffCode: 'Di akhir, ponsel Anda akan meminta kode ini. Jangan pernah memberikannya kepada siapa pun:',
   errClosed: 'Pemeriksaan ini berakhir tanpa hasil. Silakan mulai lagi.',
   errSecretInvalid: 'Tautan verifikasi ini sudah tidak berlaku: kembali ke {site} dan mulai lagi.',
+  showNewCode: 'Tampilkan kode baru',
+  handoffUsed:
+    'Kode ini sudah dibuka di ponsel, dan setiap kode hanya berlaku sekali: jika Anda menutup halamannya di sana, pindai kode baru ini.',
+  handoffNew: 'Ini kode baru: kode sebelumnya tidak berlaku lagi.',
+  handoffNoNew: 'Kode baru tidak dapat dibuat untuk pemeriksaan ini: mulai lagi.',
+  smsExpiredWhat: 'Tautan hanya berlaku sementara: tekan “Kirim lagi” untuk mendapatkan yang baru.',
+  sentAgain: 'Dikirim lagi ke {phone} pukul {time}.',
+  offlineWait: 'Anda sedang offline. Halaman ini menunggu koneksi kembali, lalu melanjutkan dengan sendirinya.',
+  checkingSlow:
+    'Catatan resmi sedang merespons lebih lambat dari biasanya. Biarkan halaman ini terbuka: hasil Anda seharusnya tiba paling lambat pukul {time}.',
+  errClosedTries: 'Kode salah dimasukkan terlalu banyak kali di ponsel.',
+  errClosedTime: 'Waktu untuk menyelesaikannya sudah habis.',
 };
 export default id;

@@ -79,5 +79,15 @@ const is_: Strings = {
   handoffCode: 'Í lokin biður síminn um þennan kóða. Gefðu hann aldrei neinum:',
   errClosed: 'Þessari staðfestingu lauk án niðurstöðu. Byrjaðu aftur.',
   errSecretInvalid: 'Þessi staðfestingartengill gildir ekki lengur: farðu aftur á {site} og byrjaðu upp á nýtt.',
+  showNewCode: 'Sýna nýjan kóða',
+  handoffUsed: 'Kóðinn var opnaður í síma og hver kóði virkar aðeins einu sinni: ef þú lokaðir síðunni þar skaltu skanna þennan nýja.',
+  handoffNew: 'Þetta er nýr kóði: sá fyrri virkar ekki lengur.',
+  handoffNoNew: 'Ekki er hægt að búa til nýjan kóða fyrir þessa athugun: byrjaðu aftur.',
+  smsExpiredWhat: 'Tenglar virka í takmarkaðan tíma: ýttu á „Senda aftur“ til að fá nýjan.',
+  sentAgain: 'Sent aftur í {phone} kl. {time}.',
+  offlineWait: 'Þú ert ekki nettengd(ur). Þessi síða bíður eftir að tengingin komi aftur og heldur svo sjálf áfram.',
+  checkingSlow: 'Opinberar skrár svara hægar en venjulega. Hafðu þessa síðu opna: niðurstaðan ætti að berast fyrir kl. {time}.',
+  errClosedTries: 'Kóðinn var sleginn rangt inn of oft í símanum.',
+  errClosedTime: 'Tíminn til að ljúka henni rann út.',
 };
 export default is_;

@@ -79,5 +79,17 @@ const it: Strings = {
   handoffCode: 'Alla fine il telefono ti chiederà questo codice. Non darlo mai a nessuno:',
   errClosed: 'Questa verifica si è conclusa senza un risultato. Ricomincia.',
   errSecretInvalid: 'Questo link di verifica non è più valido: torna su {site} e ricomincia.',
+  showNewCode: 'Mostra un nuovo codice',
+  handoffUsed:
+    'Il codice è stato aperto su un telefono e ogni codice funziona una sola volta: se lì hai chiuso la pagina, scansiona questo nuovo.',
+  handoffNew: 'Questo è un nuovo codice: il precedente non funziona più.',
+  handoffNoNew: 'Non è possibile creare un nuovo codice per questa verifica: ricomincia.',
+  smsExpiredWhat: 'I link funzionano per un tempo limitato: premi «Invia di nuovo» per riceverne uno nuovo.',
+  sentAgain: 'Inviato di nuovo a {phone} alle {time}.',
+  offlineWait: 'Sei offline. Questa pagina aspetta che torni la connessione, poi prosegue da sola.',
+  checkingSlow:
+    'I registri ufficiali rispondono più lentamente del solito. Tieni aperta questa pagina: il risultato dovrebbe arrivare entro le {time}.',
+  errClosedTries: 'Il codice è stato inserito in modo errato troppe volte sul telefono.',
+  errClosedTime: 'Il tempo per completarla è scaduto.',
 };
 export default it;

@@ -79,5 +79,15 @@ const lt: Strings = {
   handoffCode: 'Pabaigoje telefonas paprašys šio kodo. Niekada niekam jo neduokite:',
   errClosed: 'Ši patikra baigėsi be rezultato. Pradėkite iš naujo.',
   errSecretInvalid: 'Ši patvirtinimo nuoroda nebegalioja: grįžkite į {site} ir pradėkite iš naujo.',
+  showNewCode: 'Rodyti naują kodą',
+  handoffUsed: 'Kodas buvo atidarytas telefone, o kiekvienas kodas veikia tik kartą: jei ten uždarėte puslapį, nuskaitykite šį naują.',
+  handoffNew: 'Tai naujas kodas: ankstesnis nebeveikia.',
+  handoffNoNew: 'Šiam patikrinimui negalima sukurti naujo kodo: pradėkite iš naujo.',
+  smsExpiredWhat: 'Nuorodos veikia ribotą laiką: norėdami gauti naują, spauskite „Siųsti dar kartą“.',
+  sentAgain: 'Dar kartą išsiųsta numeriu {phone} {time}.',
+  offlineWait: 'Esate neprisijungę. Šis puslapis laukia, kol ryšys grįš, ir tada tęsia pats.',
+  checkingSlow: 'Oficialūs registrai atsako lėčiau nei įprastai. Palikite šį puslapį atidarytą: rezultatas turėtų atkeliauti iki {time}.',
+  errClosedTries: 'Kodas telefone buvo per daug kartų įvestas neteisingai.',
+  errClosedTime: 'Baigėsi laikas jį užbaigti.',
 };
 export default lt;

@@ -79,5 +79,15 @@ const lv: Strings = {
   handoffCode: 'Beigās tālrunis prasīs šo kodu. Nekad nevienam to nedodiet:',
   errClosed: 'Šī pārbaude beidzās bez rezultāta. Lūdzu, sāciet no jauna.',
   errSecretInvalid: 'Šī verifikācijas saite vairs nav derīga: atgriezieties vietnē {site} un sāciet no jauna.',
+  showNewCode: 'Rādīt jaunu kodu',
+  handoffUsed: 'Kods tika atvērts tālrunī, un katrs kods darbojas tikai vienreiz: ja tur aizvērāt lapu, noskenējiet šo jauno.',
+  handoffNew: 'Šis ir jauns kods: iepriekšējais vairs nedarbojas.',
+  handoffNoNew: 'Šai pārbaudei nevar izveidot jaunu kodu: sāciet no jauna.',
+  smsExpiredWhat: 'Saites darbojas ierobežotu laiku: lai saņemtu jaunu, nospiediet “Sūtīt vēlreiz”.',
+  sentAgain: 'Atkārtoti nosūtīts uz {phone} plkst. {time}.',
+  offlineWait: 'Jūs esat bezsaistē. Šī lapa gaida, līdz savienojums atjaunosies, un tad turpina pati.',
+  checkingSlow: 'Oficiālie reģistri atbild lēnāk nekā parasti. Atstājiet šo lapu atvērtu: rezultātam vajadzētu būt šeit līdz {time}.',
+  errClosedTries: 'Kods tālrunī tika ievadīts nepareizi pārāk daudz reižu.',
+  errClosedTime: 'Laiks tās pabeigšanai beidzās.',
 };
 export default lv;

@@ -80,5 +80,17 @@ const ms: Strings = {
   handoffCode: 'Pada akhirnya, telefon anda akan meminta kod ini. Jangan sesekali berikan kod ini kepada sesiapa:',
   errClosed: 'Semakan ini telah tamat tanpa keputusan. Sila mula semula.',
   errSecretInvalid: 'Pautan pengesahan ini tidak lagi sah: kembali ke {site} dan mula semula.',
+  showNewCode: 'Tunjukkan kod baharu',
+  handoffUsed:
+    'Kod ini telah dibuka pada telefon, dan setiap kod hanya berfungsi sekali: jika anda menutup halaman di sana, imbas kod baharu ini.',
+  handoffNew: 'Ini kod baharu: kod sebelumnya tidak berfungsi lagi.',
+  handoffNoNew: 'Kod baharu tidak boleh dibuat untuk semakan ini: mulakan semula.',
+  smsExpiredWhat: 'Pautan hanya berfungsi untuk tempoh terhad: tekan “Hantar semula” untuk mendapatkan yang baharu.',
+  sentAgain: 'Dihantar semula ke {phone} pada {time}.',
+  offlineWait: 'Anda di luar talian. Halaman ini menunggu sambungan kembali, kemudian meneruskan dengan sendirinya.',
+  checkingSlow:
+    'Rekod rasmi memberi respons lebih perlahan daripada biasa. Biarkan halaman ini terbuka: keputusan anda sepatutnya tiba sebelum {time}.',
+  errClosedTries: 'Kod dimasukkan dengan salah terlalu banyak kali pada telefon.',
+  errClosedTime: 'Masa untuk menyelesaikannya telah tamat.',
 };
 export default ms;

@@ -79,5 +79,16 @@ const mt: Strings = {
   handoffCode: 'Fl-aħħar, il-mowbajl jitolbok dan il-kodiċi. Qatt tagħtih lil ħadd:',
   errClosed: 'Din il-verifika ntemmet mingħajr riżultat. Erġa’ ibda.',
   errSecretInvalid: 'Din il-link tal-verifika m’għadhiex valida: mur lura għal {site} u erġa’ ibda.',
+  showNewCode: 'Uri kodiċi ġdid',
+  handoffUsed: 'Il-kodiċi nfetaħ fuq telefown, u kull kodiċi jaħdem darba biss: jekk għalaqt il-paġna hemm, skennja dan il-ġdid.',
+  handoffNew: 'Dan huwa kodiċi ġdid: dak ta’ qabel ma jibqax jaħdem.',
+  handoffNoNew: 'Ma jistax isir kodiċi ġdid għal dan il-verifika: erġa’ ibda.',
+  smsExpiredWhat: 'Il-links jaħdmu għal żmien limitat: agħfas “Ibgħat mill-ġdid” għal wieħed ġdid.',
+  sentAgain: 'Mibgħut mill-ġdid lil {phone} fil-{time}.',
+  offlineWait: 'M’intix konness. Din il-paġna tistenna sakemm terġa’ lura l-konnessjoni, imbagħad tkompli waħedha.',
+  checkingSlow:
+    'Ir-reġistri uffiċjali qed iwieġbu aktar bil-mod mis-soltu. Żomm din il-paġna miftuħa: ir-riżultat tiegħek għandu jasal sal-{time}.',
+  errClosedTries: 'Il-kodiċi ddaħħal ħażin wisq drabi fuq it-telefown.',
+  errClosedTime: 'Il-ħin biex titlesta għadda.',
 };
 export default mt;

@@ -79,5 +79,15 @@ const nb: Strings = {
   handoffCode: 'Til slutt spør telefonen om denne koden. Gi den aldri til noen:',
   errClosed: 'Kontrollen ble avsluttet uten resultat. Begynn på nytt.',
   errSecretInvalid: 'Denne lenken for bekreftelse er ikke lenger gyldig: gå tilbake til {site} og start på nytt.',
+  showNewCode: 'Vis en ny kode',
+  handoffUsed: 'Koden ble åpnet på en telefon, og hver kode virker bare én gang: Hvis du lukket siden der, skanner du denne nye.',
+  handoffNew: 'Dette er en ny kode: Den forrige virker ikke lenger.',
+  handoffNoNew: 'Det kan ikke lages en ny kode for denne kontrollen: Start på nytt.',
+  smsExpiredWhat: 'Lenker virker i begrenset tid: Trykk på «Send på nytt» for å få en ny.',
+  sentAgain: 'Sendt på nytt til {phone} kl. {time}.',
+  offlineWait: 'Du er frakoblet. Denne siden venter til forbindelsen er tilbake, og fortsetter så av seg selv.',
+  checkingSlow: 'De offentlige registrene svarer tregere enn vanlig. La siden være åpen: Resultatet bør være her innen kl. {time}.',
+  errClosedTries: 'Koden ble skrevet inn feil for mange ganger på telefonen.',
+  errClosedTime: 'Tiden for å fullføre gikk ut.',
 };
 export default nb;

@@ -80,5 +80,17 @@ const nl: Strings = {
   handoffCode: 'Aan het eind vraagt uw telefoon om deze code. Geef hem nooit aan iemand:',
   errClosed: 'Deze controle is zonder resultaat beëindigd. Begin opnieuw.',
   errSecretInvalid: 'Deze verificatielink is niet meer geldig: ga terug naar {site} en begin opnieuw.',
+  showNewCode: 'Nieuwe code tonen',
+  handoffUsed:
+    'De code is op een telefoon geopend en elke code werkt maar één keer: als je de pagina daar hebt gesloten, scan dan deze nieuwe.',
+  handoffNew: 'Dit is een nieuwe code: de vorige werkt niet meer.',
+  handoffNoNew: 'Voor deze controle kan geen nieuwe code worden gemaakt: begin opnieuw.',
+  smsExpiredWhat: 'Links werken een beperkte tijd: druk op ‘Opnieuw sturen’ voor een nieuwe.',
+  sentAgain: 'Opnieuw gestuurd naar {phone} om {time}.',
+  offlineWait: 'Je bent offline. Deze pagina wacht tot de verbinding terug is en gaat dan vanzelf verder.',
+  checkingSlow:
+    'De officiële registers antwoorden trager dan normaal. Houd deze pagina open: je resultaat zou er uiterlijk om {time} moeten zijn.',
+  errClosedTries: 'De code is op de telefoon te vaak verkeerd ingevoerd.',
+  errClosedTime: 'De tijd om af te ronden is verstreken.',
 };
 export default nl;

@@ -79,5 +79,15 @@ const pl: Strings = {
   handoffCode: 'Na końcu telefon poprosi o ten kod. Nigdy nikomu go nie podawaj:',
   errClosed: 'Ta weryfikacja zakończyła się bez wyniku. Zacznij od nowa.',
   errSecretInvalid: 'Ten link do weryfikacji jest już nieważny: wróć do {site} i zacznij od nowa.',
+  showNewCode: 'Pokaż nowy kod',
+  handoffUsed: 'Kod został otwarty na telefonie, a każdy kod działa tylko raz: jeśli zamknięto tam stronę, zeskanuj ten nowy.',
+  handoffNew: 'To jest nowy kod: poprzedni już nie działa.',
+  handoffNoNew: 'Dla tej weryfikacji nie można utworzyć nowego kodu: zacznij od nowa.',
+  smsExpiredWhat: 'Linki działają przez ograniczony czas: naciśnij „Wyślij ponownie”, aby dostać nowy.',
+  sentAgain: 'Wysłano ponownie na {phone} o {time}.',
+  offlineWait: 'Jesteś offline. Ta strona czeka na powrót połączenia, a potem sama kontynuuje.',
+  checkingSlow: 'Oficjalne rejestry odpowiadają wolniej niż zwykle. Nie zamykaj tej strony: wynik powinien być tu do {time}.',
+  errClosedTries: 'Kod został błędnie wpisany na telefonie zbyt wiele razy.',
+  errClosedTime: 'Czas na dokończenie minął.',
 };
 export default pl;

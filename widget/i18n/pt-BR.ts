@@ -79,5 +79,16 @@ const ptBR: Strings = {
   handoffCode: 'No final, o celular vai pedir este código. Nunca o passe para ninguém:',
   errClosed: 'Esta verificação terminou sem resultado. Comece de novo.',
   errSecretInvalid: 'Este link de verificação não é mais válido: volte para {site} e comece de novo.',
+  showNewCode: 'Mostrar um novo código',
+  handoffUsed: 'O código foi aberto em um celular, e cada código funciona uma vez só: se você fechou a página lá, escaneie este novo.',
+  handoffNew: 'Este é um código novo: o anterior não funciona mais.',
+  handoffNoNew: 'Não é possível criar um novo código para esta verificação: comece de novo.',
+  smsExpiredWhat: 'Os links funcionam por tempo limitado: toque em “Enviar de novo” para receber um novo.',
+  sentAgain: 'Enviado de novo para {phone} às {time}.',
+  offlineWait: 'Você está off-line. Esta página espera a conexão voltar e depois continua sozinha.',
+  checkingSlow:
+    'Os registros oficiais estão respondendo mais devagar que o normal. Mantenha esta página aberta: seu resultado deve chegar até {time}.',
+  errClosedTries: 'O código foi digitado errado vezes demais no celular.',
+  errClosedTime: 'O tempo para concluir acabou.',
 };
 export default ptBR;

@@ -79,5 +79,16 @@ const pt: Strings = {
   handoffCode: 'No fim, o telemóvel pede este código. Nunca o dê a ninguém:',
   errClosed: 'Esta verificação terminou sem resultado. Comece de novo.',
   errSecretInvalid: 'Esta ligação de verificação já não é válida: volte a {site} e comece de novo.',
+  showNewCode: 'Mostrar um novo código',
+  handoffUsed: 'O código foi aberto num telemóvel e cada código só funciona uma vez: se fechou a página lá, leia este novo.',
+  handoffNew: 'Este é um código novo: o anterior já não funciona.',
+  handoffNoNew: 'Não é possível criar um novo código para esta verificação: recomece.',
+  smsExpiredWhat: 'As ligações funcionam durante um tempo limitado: prima «Enviar de novo» para receber uma nova.',
+  sentAgain: 'Reenviado para {phone} às {time}.',
+  offlineWait: 'Está sem ligação à Internet. Esta página aguarda que a ligação volte e depois continua sozinha.',
+  checkingSlow:
+    'Os registos oficiais estão a responder mais devagar do que o habitual. Mantenha esta página aberta: o resultado deverá chegar até às {time}.',
+  errClosedTries: 'O código foi introduzido incorretamente demasiadas vezes no telemóvel.',
+  errClosedTime: 'O tempo para a concluir terminou.',
 };
 export default pt;

@@ -79,5 +79,17 @@ const ro: Strings = {
   handoffCode: 'La final, telefonul vă cere acest cod. Nu-l dați nimănui, niciodată:',
   errClosed: 'Această verificare s-a încheiat fără rezultat. Începeți din nou.',
   errSecretInvalid: 'Acest link de verificare nu mai este valabil: reveniți la {site} și începeți din nou.',
+  showNewCode: 'Arată un cod nou',
+  handoffUsed:
+    'Codul a fost deschis pe un telefon și fiecare cod funcționează o singură dată: dacă ai închis pagina acolo, scanează-l pe acesta nou.',
+  handoffNew: 'Acesta este un cod nou: cel de dinainte nu mai funcționează.',
+  handoffNoNew: 'Nu se mai poate crea un cod nou pentru această verificare: începe din nou.',
+  smsExpiredWhat: 'Linkurile funcționează un timp limitat: apasă „Retrimite” pentru unul nou.',
+  sentAgain: 'Retrimis la {phone} la ora {time}.',
+  offlineWait: 'Ești offline. Această pagină așteaptă să revină conexiunea, apoi continuă singură.',
+  checkingSlow:
+    'Registrele oficiale răspund mai încet decât de obicei. Lasă această pagină deschisă: rezultatul ar trebui să sosească până la {time}.',
+  errClosedTries: 'Codul a fost introdus greșit de prea multe ori pe telefon.',
+  errClosedTime: 'Timpul pentru finalizare a expirat.',
 };
 export default ro;

@@ -79,5 +79,15 @@ const sk: Strings = {
   handoffCode: 'Na konci si telefón vypýta tento kód. Nikdy ho nikomu nedávajte:',
   errClosed: 'Toto overenie sa skončilo bez výsledku. Začnite, prosím, znova.',
   errSecretInvalid: 'Tento odkaz na overenie už neplatí: vráťte sa na {site} a začnite znova.',
+  showNewCode: 'Zobraziť nový kód',
+  handoffUsed: 'Kód bol otvorený v telefóne a každý kód funguje len raz: ak ste tam stránku zavreli, naskenujte tento nový.',
+  handoffNew: 'Toto je nový kód: predchádzajúci už nefunguje.',
+  handoffNoNew: 'Pre toto overenie nemožno vytvoriť nový kód: začnite znova.',
+  smsExpiredWhat: 'Odkazy fungujú obmedzený čas: pre nový stlačte „Poslať znova“.',
+  sentAgain: 'Znova odoslané na {phone} o {time}.',
+  offlineWait: 'Ste offline. Táto stránka čaká, kým sa pripojenie obnoví, a potom pokračuje sama.',
+  checkingSlow: 'Úradné registre odpovedajú pomalšie ako zvyčajne. Nechajte túto stránku otvorenú: výsledok by tu mal byť do {time}.',
+  errClosedTries: 'Kód bol v telefóne zadaný nesprávne príliš veľakrát.',
+  errClosedTime: 'Čas na dokončenie uplynul.',
 };
 export default sk;

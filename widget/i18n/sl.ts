@@ -79,5 +79,15 @@ const sl: Strings = {
   handoffCode: 'Na koncu bo telefon zahteval to kodo. Nikoli je ne dajte nikomur:',
   errClosed: 'To preverjanje se je končalo brez rezultata. Začnite znova.',
   errSecretInvalid: 'Ta povezava za preverjanje ni več veljavna: vrnite se na {site} in začnite znova.',
+  showNewCode: 'Prikaži novo kodo',
+  handoffUsed: 'Koda je bila odprta v telefonu, vsaka koda pa deluje le enkrat: če ste tam zaprli stran, skenirajte to novo.',
+  handoffNew: 'To je nova koda: prejšnja ne deluje več.',
+  handoffNoNew: 'Za to preverjanje ni mogoče ustvariti nove kode: začnite znova.',
+  smsExpiredWhat: 'Povezave delujejo omejen čas: za novo pritisnite »Pošlji znova«.',
+  sentAgain: 'Ponovno poslano na {phone} ob {time}.',
+  offlineWait: 'Niste povezani. Ta stran počaka, da se povezava vrne, nato pa nadaljuje sama.',
+  checkingSlow: 'Uradni registri odgovarjajo počasneje kot običajno. Pustite to stran odprto: rezultat bi moral priti do {time}.',
+  errClosedTries: 'Koda je bila v telefonu preveč krat vnesena napačno.',
+  errClosedTime: 'Čas za dokončanje je potekel.',
 };
 export default sl;

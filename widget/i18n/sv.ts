@@ -79,5 +79,15 @@ const sv: Strings = {
   handoffCode: 'I slutet ber telefonen om den här koden. Ge den aldrig till någon:',
   errClosed: 'Kontrollen avslutades utan resultat. Börja om.',
   errSecretInvalid: 'Den här länken för verifiering gäller inte längre: gå tillbaka till {site} och börja om.',
+  showNewCode: 'Visa en ny kod',
+  handoffUsed: 'Koden öppnades på en telefon, och varje kod fungerar bara en gång: om du stängde sidan där, skanna den här nya.',
+  handoffNew: 'Det här är en ny kod: den förra fungerar inte längre.',
+  handoffNoNew: 'Det går inte att skapa en ny kod för den här kontrollen: börja om.',
+  smsExpiredWhat: 'Länkar fungerar en begränsad tid: tryck på ”Skicka igen” för att få en ny.',
+  sentAgain: 'Skickat igen till {phone} kl. {time}.',
+  offlineWait: 'Du är offline. Sidan väntar tills anslutningen är tillbaka och fortsätter sedan av sig själv.',
+  checkingSlow: 'De officiella registren svarar långsammare än vanligt. Håll sidan öppen: ditt resultat bör vara här senast {time}.',
+  errClosedTries: 'Koden angavs fel för många gånger på telefonen.',
+  errClosedTime: 'Tiden för att slutföra den tog slut.',
 };
 export default sv;

@@ -79,5 +79,16 @@ const sw: Strings = {
   handoffCode: 'Mwishoni, simu yako itaomba msimbo huu. Usimpe mtu yeyote kamwe:',
   errClosed: 'Ukaguzi huu umekwisha bila matokeo. Tafadhali anza upya.',
   errSecretInvalid: 'Kiungo hiki cha uthibitishaji si halali tena: rudi kwenye {site} na uanze upya.',
+  showNewCode: 'Onyesha msimbo mpya',
+  handoffUsed:
+    'Msimbo ulifunguliwa kwenye simu, na kila msimbo hufanya kazi mara moja tu: ikiwa ulifunga ukurasa huko, changanua huu mpya.',
+  handoffNew: 'Huu ni msimbo mpya: ule wa awali haufanyi kazi tena.',
+  handoffNoNew: 'Msimbo mpya hauwezi kutengenezwa kwa ukaguzi huu: anza upya.',
+  smsExpiredWhat: 'Viungo hufanya kazi kwa muda mfupi: bonyeza “Tuma tena” kupata kipya.',
+  sentAgain: 'Imetumwa tena kwa {phone} saa {time}.',
+  offlineWait: 'Huna mtandao. Ukurasa huu unasubiri muunganisho urudi, kisha unaendelea wenyewe.',
+  checkingSlow: 'Rekodi rasmi zinajibu polepole kuliko kawaida. Acha ukurasa huu wazi: matokeo yako yanapaswa kufika kufikia {time}.',
+  errClosedTries: 'Msimbo uliingizwa vibaya mara nyingi mno kwenye simu.',
+  errClosedTime: 'Muda wa kuukamilisha umekwisha.',
 };
 export default sw;

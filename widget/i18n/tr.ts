@@ -79,5 +79,16 @@ const tr: Strings = {
   handoffCode: 'Sonunda telefonunuz bu kodu isteyecek. Bu kodu asla kimseyle paylaşmayın:',
   errClosed: 'Bu doğrulama sonuç alınamadan sona erdi. Lütfen yeniden başlayın.',
   errSecretInvalid: 'Bu doğrulama bağlantısı artık geçerli değil: {site} sitesine dönüp yeniden başlayın.',
+  showNewCode: 'Yeni kod göster',
+  handoffUsed: 'Kod bir telefonda açıldı ve her kod yalnızca bir kez çalışır: orada sayfayı kapattıysanız bu yeni kodu tarayın.',
+  handoffNew: 'Bu yeni bir kod: öncekisi artık çalışmıyor.',
+  handoffNoNew: 'Bu kontrol için yeni kod oluşturulamıyor: baştan başlayın.',
+  smsExpiredWhat: 'Bağlantılar sınırlı bir süre çalışır: yenisi için “Yeniden gönder” düğmesine basın.',
+  sentAgain: '{phone} numarasına saat {time} itibarıyla yeniden gönderildi.',
+  offlineWait: 'Çevrimdışısınız. Bu sayfa bağlantının geri gelmesini bekler, sonra kendiliğinden devam eder.',
+  checkingSlow:
+    'Resmî kayıtlar her zamankinden yavaş yanıt veriyor. Bu sayfayı açık tutun: sonucunuz en geç {time} itibarıyla burada olmalı.',
+  errClosedTries: 'Kod telefonda çok fazla kez yanlış girildi.',
+  errClosedTime: 'Tamamlama süresi doldu.',
 };
 export default tr;

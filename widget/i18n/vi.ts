@@ -79,5 +79,15 @@ const vi: Strings = {
   handoffCode: 'Ở bước cuối, điện thoại sẽ yêu cầu mã này. Tuyệt đối không đưa mã cho bất kỳ ai:',
   errClosed: 'Lượt kiểm tra này đã kết thúc mà không có kết quả. Vui lòng bắt đầu lại.',
   errSecretInvalid: 'Liên kết xác minh này không còn hiệu lực: hãy quay lại {site} và bắt đầu lại.',
+  showNewCode: 'Hiện mã mới',
+  handoffUsed: 'Mã này đã được mở trên một điện thoại, và mỗi mã chỉ dùng được một lần: nếu bạn đã đóng trang ở đó, hãy quét mã mới này.',
+  handoffNew: 'Đây là mã mới: mã trước không còn dùng được.',
+  handoffNoNew: 'Không thể tạo mã mới cho lần kiểm tra này: hãy bắt đầu lại.',
+  smsExpiredWhat: 'Liên kết chỉ dùng được trong thời gian có hạn: nhấn “Gửi lại” để nhận liên kết mới.',
+  sentAgain: 'Đã gửi lại đến {phone} lúc {time}.',
+  offlineWait: 'Bạn đang ngoại tuyến. Trang này chờ kết nối trở lại, rồi tự tiếp tục.',
+  checkingSlow: 'Hồ sơ chính thức đang phản hồi chậm hơn bình thường. Hãy để trang này mở: kết quả của bạn sẽ có trước {time}.',
+  errClosedTries: 'Mã đã bị nhập sai quá nhiều lần trên điện thoại.',
+  errClosedTime: 'Đã hết thời gian để hoàn tất.',
 };
 export default vi;

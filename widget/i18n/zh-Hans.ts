@@ -78,5 +78,15 @@ const zhHans: Strings = {
   handoffCode: '最后，手机会要求您输入此代码。切勿将它告诉任何人：',
   errClosed: '此次验证已结束，但没有结果。请重新开始。',
   errSecretInvalid: '此验证链接已失效：请返回 {site} 重新开始。',
+  showNewCode: '显示新代码',
+  handoffUsed: '此代码已在手机上打开，每个代码只能使用一次：如果你在那里关闭了页面，请扫描这个新代码。',
+  handoffNew: '这是新代码：之前的代码已失效。',
+  handoffNoNew: '无法为此次验证生成新代码：请重新开始。',
+  smsExpiredWhat: '链接的有效时间有限：点按“重新发送”获取新链接。',
+  sentAgain: '已于{time}重新发送到 {phone}。',
+  offlineWait: '你已离线。此页面会等待网络恢复，然后自动继续。',
+  checkingSlow: '官方记录的响应比平时慢。请保持此页面打开：结果预计在{time}前出来。',
+  errClosedTries: '手机上输入错误代码的次数过多。',
+  errClosedTime: '完成时间已用完。',
 };
 export default zhHans;

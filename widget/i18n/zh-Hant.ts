@@ -78,5 +78,15 @@ const zhHant: Strings = {
   handoffCode: '最後，手機會要求您輸入這個代碼。切勿將它告訴任何人：',
   errClosed: '這次驗證已結束，但沒有結果。請重新開始。',
   errSecretInvalid: '此驗證連結已失效：請返回 {site} 重新開始。',
+  showNewCode: '顯示新代碼',
+  handoffUsed: '這個代碼已在手機上開啟，每個代碼只能使用一次：如果你在那裡關閉了頁面，請掃描這個新代碼。',
+  handoffNew: '這是新代碼：先前的代碼已失效。',
+  handoffNoNew: '無法為這次驗證產生新代碼：請重新開始。',
+  smsExpiredWhat: '連結的有效時間有限：點按「重新傳送」取得新連結。',
+  sentAgain: '已於{time}重新傳送到 {phone}。',
+  offlineWait: '你目前離線。此頁面會等待網路恢復，然後自動繼續。',
+  checkingSlow: '官方紀錄的回應比平常慢。請保持此頁面開啟：結果預計在{time}前出來。',
+  errClosedTries: '手機上輸入錯誤代碼的次數過多。',
+  errClosedTime: '完成時間已用完。',
 };
 export default zhHant;

@@ -1,14 +1,15 @@
 /**
  * The buttons of the run's views: "Use this device instead" and "Change my
  * number" (the link out on a phone is voided first), "Send again", (after
- * `SMS_NOT_ALLOWED`) "Continue on this device", "Start again" and (back from
- * the hosted flow) "Continue the check".
+ * `SMS_NOT_ALLOWED`) "Continue on this device", "Start again", (back from
+ * the hosted flow) "Continue the check" and (the QR code) "Show a new code".
  */
-import { getResult, isFailure, withdrawLink } from '../api.js';
+import { failure, getResult, isFailure, withdrawLink } from '../api.js';
 import type { RunContext } from './context.js';
 import { backToForm, fail, redirect, refill } from './outcome.js';
 import { hasKeptForm } from './kept-form.js';
-import { check } from './poll.js';
+import { check, poll } from './poll.js';
+import { renew } from './renew.js';
 
 export interface RunActions {
   useThisDevice: () => void;
@@ -17,6 +18,33 @@ export interface RunActions {
   continueHere: () => void;
   startAgain: () => void;
   continueCheck: () => void;
+  showNewCode: () => void;
+}
+
+/**
+ * "Show a new code": the QR code and link on screen replaced by new ones of the same verification (the old one
+ * no longer opens), then the waiting goes on. A session that has ended says so; any other refusal keeps the code on
+ * screen, and the status line says why.
+ */
+async function showNewCode(r: RunContext): Promise<void> {
+  const stored = r.d.readStored();
+  if (!stored) return;
+  const signal = r.round(); // the polling pauses while the new code is made
+  let session = stored.session;
+  try {
+    session = (await renew(r, session, signal, 'asked')) ?? session;
+  } catch (e) {
+    if (signal.aborted) return;
+    if (isFailure(e) && (e.status === 401 || e.status === 409)) {
+      fail(r, e, 'result');
+      return;
+    }
+    r.flow.newCode = undefined;
+    r.flow.newCodeFault = isFailure(e) ? e : failure('UNKNOWN', 0, false);
+    r.host.requestUpdate();
+  }
+  if (signal.aborted) return;
+  void poll(r, session, true);
 }
 
 /**
@@ -93,6 +121,9 @@ export function actionsOf(r: RunContext): RunActions {
     },
     continueCheck() {
       if (flow.link?.url) redirect(r, flow.link.url);
+    },
+    showNewCode() {
+      void showNewCode(r);
     },
   };
 }

@@ -17,6 +17,8 @@ export class RunContext {
   formKey?: string;
   /** `customer-ref` beside `client-secret` was pointed out to the developer (once). */
   warnedRef = false;
+  /** No new code could replace the one the phone opened: the poll stops trying by itself ("Show a new code" still may). */
+  keepUsedCode = false;
   private _round?: AbortController;
   private _ticker?: ReturnType<typeof setInterval>;
 
@@ -45,6 +47,10 @@ export class RunContext {
     const flow = this.flow;
     flow.leftFlow = false;
     flow.set(s);
+    // Focus follows the person into the new panel (its message, or the fault), so it is read out and the keyboard
+    // is where the ways on are. The form's own states place focus themselves (a field, the submit button).
+    if (s !== 'idle' && s !== 'submitting') void flow.focus('#focus, #alert');
+    if (s === 'checking') flow.slowBy = undefined;
     // A second-by-second clock for the texted link's countdown, only while it is shown.
     clearInterval(this._ticker);
     if (s === 'sms-sent') {

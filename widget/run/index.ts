@@ -20,6 +20,8 @@ import { left, resume, start } from './resume.js';
 import { say } from './say.js';
 import { submit } from './submit.js';
 import { tidyCode, validate } from './validate.js';
+import { adoptRunStyles } from './styles.js';
+import { mirrorValidity } from './validity.js';
 import { runViews } from './views/index.js';
 
 /** The English of the states the run shows (widget/locale.ts adds it to the entry's). */
@@ -29,8 +31,8 @@ export { default as english } from '../i18n/en/run.js';
 export interface Run {
   /** The rules, checked before any request (and shown after a submission). */
   validate: (typed: Parameters<typeof validate>[0]) => ReturnType<typeof validate>;
-  /** `61`, `0061` → `+61`. */
-  tidyCode: typeof tidyCode;
+  /** A field left: the country code is tidied (`61`, `0061` → `+61`); errors wait for the submission. */
+  blur(input: HTMLInputElement): void;
   /** Ask for a link with what the person typed, then go to the hosted flow, or wait for the phone (QR code, copied link, texted link). */
   submit(sendSMS: boolean, handoff?: boolean): Promise<void>;
   /** `checking`: ask for the result until it is final or the polling bound is reached. */
@@ -39,8 +41,8 @@ export interface Run {
   start(): void;
   /** Back from the hosted flow with no result in the URL: offer "Continue the check" and "Change my details" at once. */
   left(): void;
-  /** Put the `prefill` values into the fields the person has not typed in. */
-  fill(): void;
+  /** `prefill` or `clientSecret` set after the start: a new client secret is resumed while the form is untouched by a request; else the prefill fills. */
+  changed(secret: boolean): void;
 }
 
 /**
@@ -52,22 +54,42 @@ export function install(flow: FlowApi, d: Deps): Run {
   const r = new RunContext(flow, d);
   const host = flow.host;
   Object.assign(flow.views, runViews(d, actionsOf(r)));
+  adoptRunStyles(host.renderRoot as ShadowRoot);
+  mirrorValidity(flow);
   flow.say = say(flow);
   // Only a return to the page resumes: Lit calls `hostConnected` at once when the element is already in it.
   let away = !host.isConnected;
+  // Going offline or back online changes what a wait says (it waits for the connection).
+  const onLine = () => host.requestUpdate();
+  // Back from the hosted flow, the page restored as it was left (back/forward cache; only the run redirects): what
+  // was typed is still here; look at the result afresh.
+  const onPageShow = (e: PageTransitionEvent) => {
+    if (e.persisted && flow.state === 'redirecting') left(r);
+  };
   host.addController({
     hostConnected() {
       if (away) resume(r);
       away = false;
+      addEventListener('online', onLine);
+      addEventListener('offline', onLine);
+      addEventListener('pageshow', onPageShow);
     },
     hostDisconnected() {
       away = true;
       r.stop();
+      removeEventListener('online', onLine);
+      removeEventListener('offline', onLine);
+      removeEventListener('pageshow', onPageShow);
     },
   });
   return {
     validate: (v) => validate(v, undefined, flow.settings?.minAge),
-    tidyCode,
+    blur(input) {
+      if (input.name === 'phoneCode' && flow.showsForm()) {
+        input.value = flow.values.phoneCode = tidyCode(input.value) || input.value;
+        host.requestUpdate();
+      }
+    },
     submit: (sendSMS, handoff) => submit(r, sendSMS, handoff),
     check: () => check(r),
     start() {
@@ -75,6 +97,9 @@ export function install(flow: FlowApi, d: Deps): Run {
       start(r);
     },
     left: () => left(r),
-    fill: () => fill(flow),
+    changed(secret) {
+      fill(flow);
+      if (secret && flow.state === 'idle') start(r);
+    },
   };
 }

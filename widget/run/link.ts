@@ -38,6 +38,8 @@ export async function requestLink(
   flow.phone = 'phone' in body && body.phone ? maskPhone(body.phone.code, body.phone.number) : '';
   flow.claimCode = answer.claimCode ?? '';
   flow.renewed = false;
+  flow.newCode = flow.newCodeFault = undefined;
+  r.keepUsedCode = false;
   // What a reload or Back needs to go on: the texted number and code, or the phone's link and QR code.
   const handedOff = !answer.smsSent && answer.qr && handoff ? answer.qr : undefined;
   holdLink(r, answer, url, {

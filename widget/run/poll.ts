@@ -7,6 +7,9 @@ import { renew } from './renew.js';
 /** How long after `urlExpiry` a link out in the world (texted, another tab) is still polled: the person may be finishing. */
 const GRACE_MS = 10 * 60_000;
 
+/** `checking` answers still CHECKING before the wait is called slow (the default intervals: after about 4 seconds). */
+const SLOW_AFTER = 3;
+
 /**
  * Ask for the result until it is final. `checking` asks once per
  * `pollIntervals` wait and then gives up (`RESULT_PENDING`); with a link
@@ -37,6 +40,11 @@ export async function poll(r: RunContext, session: string, long: boolean): Promi
         complete(r, answer);
         return;
       }
+      // Still checking after a few answers: say why it takes long, and by when the result should be here.
+      if (flow.state === 'checking' && i === SLOW_AFTER && !flow.slowBy) {
+        flow.slowBy = Date.now() + host.pollIntervals.slice(i).reduce((a, b) => a + b, 0);
+        host.requestUpdate();
+      }
       if (answer.phoneOpened && !flow.phoneOpened) {
         flow.phoneOpened = true;
         host.requestUpdate();
@@ -53,6 +61,23 @@ export async function poll(r: RunContext, session: string, long: boolean): Promi
         if (renewed) {
           session = renewed;
           bounds();
+        }
+      } else if (flow.state === 'handoff' && answer.phoneOpened && !answer.phoneReturned && !r.keepUsedCode) {
+        // The phone opened the code on screen and has not finished: that code is used up (single use). If the
+        // phone's tab was closed, a re-scan must work: a new code, at once. It never ends the wait (the phone
+        // may still finish); when none can be had, the used one stays and "Show a new code" is there.
+        try {
+          const renewed = await renew(r, session, signal, 'used');
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- it may have changed during the await
+          if (signal.aborted) return;
+          if (renewed) {
+            session = renewed;
+            bounds();
+          }
+        } catch {
+          // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- it may have changed during the await
+          if (signal.aborted) return;
+          r.keepUsedCode = true;
         }
       }
     } catch (e) {

@@ -1,4 +1,8 @@
-/** The QR code on screen always works: an expired handoff link is replaced by a new one of the same verification. */
+/**
+ * The QR code on screen always works: an expired handoff link is replaced by a new one of the same verification, and
+ * so is one a phone already opened (single use: a re-scan after the phone's tab closed needs a new one), or one the
+ * person asked to replace ("Show a new code").
+ */
 import type { RenewLinkRequest } from '../../worker/contract.js';
 import { createLink, failure, isFailure, newKey, type LinkAnswer } from '../api.js';
 import type { RunContext } from './context.js';
@@ -12,9 +16,16 @@ import { holdLink, safeUrl } from './hold-link.js';
  * again. A spent session or an ended verification (401, 409) and faults a
  * retry may mend are thrown, as for a result.
  */
-export async function renew(r: RunContext, session: string, signal: AbortSignal): Promise<string | undefined> {
+export async function renew(
+  r: RunContext,
+  session: string,
+  signal: AbortSignal,
+  why: 'expired' | 'used' | 'asked' = 'expired',
+): Promise<string | undefined> {
   const { flow, host } = r;
   const expired = () => {
+    // A code that still works stays on screen: only an expired one ends in "start again".
+    if (why !== 'expired') throw failure('NO_NEW_CODE', 0, false);
     flow.linkExpired = true;
     host.requestUpdate();
     return undefined;
@@ -41,9 +52,13 @@ export async function renew(r: RunContext, session: string, signal: AbortSignal)
   if (signal.aborted) return undefined;
   if (!answer.url || !answer.qr) throw failure('BAD_ANSWER', 200, false);
   const url = safeUrl(answer.url);
-  flow.renewed = true;
+  flow.renewed = why === 'expired';
+  flow.newCode = why === 'expired' ? undefined : why;
+  flow.newCodeFault = undefined;
   flow.claimCode = answer.claimCode ?? flow.claimCode; // the same code: the verification keeps it
   holdLink(r, answer, url, { handoff: { url, qr: answer.qr }, ...(flow.claimCode ? { code: flow.claimCode } : {}) });
+  // The phone that opened the last code may still be finishing: it is still said.
+  if (why === 'used') flow.phoneOpened = true;
   host.requestUpdate();
   return answer.session;
 }

@@ -31,6 +31,7 @@ export async function submit(r: RunContext, sendSMS: boolean, handoff = false): 
   const again = flow.resending;
   flow.resending = false;
   flow.resendWait = 0;
+  flow.sentAt = undefined;
   const signal = r.round(); // also stops the polling of an earlier link ("Send again")
   r.returnParams = {}; // a new link: an earlier return's checkId/token no longer apply
   r.formKey = undefined; // and an earlier link's form key
@@ -61,6 +62,12 @@ export async function submit(r: RunContext, sendSMS: boolean, handoff = false): 
   try {
     await requestLink(r, body, handoff, signal);
     flow.attempt = undefined;
+    // "Send again" worked: the screen says when and to which (masked) number, and focus goes to that line.
+    if (again && flow.state === 'sms-sent') {
+      flow.sentAt = Date.now();
+      host.requestUpdate();
+      void flow.focus('#sent');
+    }
   } catch (e) {
     if (signal.aborted) return;
     const stored = again && isFailure(e) ? d.readStored() : undefined;

@@ -1,7 +1,7 @@
 /**
  * The view for each state. The form and `checking` are here; the other
  * states are reached only by the run, whose chunk brings their views
- * (`Flow.views`). Until it has, a fault can only be that it could not be
+ * (`Flow.views`, with a fuller `checking`: why it is slow, offline). Until it has, a fault can only be that it could not be
  * fetched: `offline` says so.
  */
 import { html } from 'lit';
@@ -16,8 +16,7 @@ const offline: View = ({ flow, t }) =>
     <div class="actions"><button type="button" part="button" @click=${flow.retry}>${t.retry}</button></div>
   </div>`;
 
-const pick = (flow: Flow): View | undefined =>
-  flow.notice ? flow.views.notice : flow.leftFlow ? flow.views.left : flow.state === 'checking' ? checking : flow.views[flow.state];
+const pick = (flow: Flow): View | undefined => (flow.notice ? flow.views.notice : flow.leftFlow ? flow.views.left : flow.views[flow.state]);
 
 /** What to show for the flow's state. A fault while submitting keeps the form, the fault above it. */
 export const view: View = (c: ViewContext) => {

@@ -11,6 +11,11 @@ export const PAGE_STRINGS_EN: PageDictionary = {
     'This link no longer works',
     'It was already opened, or it has expired. Go back to where you started: a new one is shown there.',
   ],
+  linkUsed:
+    'It was already opened on a phone, and each link works only once. Go back to where you started: a new code is shown there to scan.',
+  linkReplaced: 'A newer link was sent since: only the newest one works. Go back to where you started and use the code shown there now.',
+  linkExpired: 'This link has expired: links work for a limited time. Go back to where you started: a new one is shown there.',
+  linkWithdrawn: 'It was taken back on the screen where the check started (to continue another way). Go back there.',
   returnGone: ['This page was already used', 'If you finished the steps, go back to your computer: it continues there by itself.'],
   enterCode: ['One last step', 'Enter the code shown on the screen where you started. It keeps someone else from using your check.'],
   claimEnded: ['This check has ended', 'The code was entered wrongly too many times, or the time ran out. Start again where you began.'],
@@ -31,7 +36,16 @@ export const PAGE_STRINGS_EN: PageDictionary = {
 export interface PageDictionary {
   done: readonly [string, string];
   notFinished: readonly [string, string];
+  /** A handoff link that no longer works, when nothing more is known (the title of the next four too). */
   linkGone: readonly [string, string];
+  /** linkGone's message when the link was already opened once (a phone used it). */
+  linkUsed: string;
+  /** linkGone's message when a newer link replaced it. */
+  linkReplaced: string;
+  /** linkGone's message when it expired. */
+  linkExpired: string;
+  /** linkGone's message when the first device took it back ("Use this device instead", "Change my number"). */
+  linkWithdrawn: string;
   returnGone: readonly [string, string];
   enterCode: readonly [string, string];
   claimEnded: readonly [string, string];

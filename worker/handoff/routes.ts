@@ -25,6 +25,7 @@ import { createMiddleware } from 'hono/factory';
 import { enforceClient } from '../lib/limits';
 import { getCookie, setCookie } from '../lib/cookie';
 import { log } from '../lib/log';
+import { safeEqual } from '../lib/random';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
@@ -57,10 +58,37 @@ async function partnerNameOf(c: Context<AppEnv>): Promise<string | undefined> {
   }
 }
 
-async function page(c: Context<AppEnv>, name: PageName, status: 200 | 404 | 410 | 429 = 200) {
+/** Why a handoff link no longer works, as its page's message says (`linkGone`: nothing more is known). */
+type GoneWhy = 'linkGone' | 'linkUsed' | 'linkReplaced' | 'linkExpired' | 'linkWithdrawn';
+
+/**
+ * Why this handoff link does not open (`handoff.open` refused it), from the verification's record: taken back on the
+ * first device, a newer link made since, already opened once, or expired. A link of no known verification or token
+ * is just gone.
+ */
+async function goneWhy(c: Context<AppEnv>, vid: string, token: string): Promise<GoneWhy> {
+  const v = await c.var.ports.verifications.execute(vid, { type: 'read' }).catch(() => undefined);
+  const h = v?.handoff;
+  if (!v || h?.kind !== 'link') return 'linkGone';
+  if (lifecycle(v) === 'canceled') return 'linkWithdrawn';
+  const old = h.replaced?.find((r) => safeEqual(r.token, token));
+  if (old) return old.opened ? 'linkUsed' : 'linkReplaced';
+  if (!safeEqual(h.openToken, token)) return 'linkGone';
+  if (h.opened) return 'linkUsed';
+  // Its own token, never opened, and refused: its time ran out (the store's clock decided), unless the check is over.
+  return lifecycle(v) === 'final' ? 'linkGone' : 'linkExpired';
+}
+
+/** The page of a handoff link that does not open: "This link no longer works", and why. */
+async function gonePage(c: Context<AppEnv>, vid: string, token: string) {
+  return page(c, 'linkGone', 410, await goneWhy(c, vid, token));
+}
+
+async function page(c: Context<AppEnv>, name: PageName, status: 200 | 404 | 410 | 429 = 200, why?: GoneWhy) {
   headers(c);
   const t = await pageStrings(c.env.ASSETS, langOf(c));
-  const [title, message] = t[name];
+  const [title, generic] = t[name];
+  const message = why && why !== 'linkGone' ? t[why] : generic;
   c.header('Content-Language', t.lang);
   // A spent request budget reads nothing more.
   const partner = status === 429 ? undefined : await partnerNameOf(c);
@@ -115,7 +143,7 @@ export const handoff = new Hono<AppEnv>()
     const store = c.var.ports.verifications;
     // Looked at, not used: only the "Continue" POST below forwards (and uses the link up).
     const hosted = await store.execute(vid, { type: 'handoff.open', token, consume: false });
-    if (!hosted) return page(c, 'linkGone', 410);
+    if (!hosted) return gonePage(c, vid, token);
     const v = await store.execute(vid, { type: 'read' });
     const partner = v ? await partnerById(c.env, c.var.ports, v.workerOrigin, v.partnerId).catch(() => undefined) : undefined;
     // The form posts here and is redirected to the vendor's hosted flow: browsers hold redirects to form-action too.
@@ -133,7 +161,7 @@ export const handoff = new Hono<AppEnv>()
     const token = c.req.query('t') ?? '';
     if (!VERIFICATION_ID.test(vid) || !TOKEN.test(token)) return page(c, 'linkGone', 404);
     const hosted = await c.var.ports.verifications.execute(vid, { type: 'handoff.open', token, consume: true });
-    if (!hosted) return page(c, 'linkGone', 410);
+    if (!hosted) return gonePage(c, vid, token);
     c.header('Referrer-Policy', 'no-referrer'); // the handoff token stays out of the vendor's logs
     c.header('Cache-Control', 'no-store');
     return c.redirect(hosted, 303);
@@ -151,7 +179,7 @@ export const handoff = new Hono<AppEnv>()
     };
     // A link the person took back on the first device ("Use this device instead", "Change my number"): it no longer works.
     const current = await c.var.ports.verifications.execute(vid, { type: 'read' });
-    if (current && lifecycle(current) === 'canceled') return page(c, 'linkGone', 410);
+    if (current && lifecycle(current) === 'canceled') return page(c, 'linkGone', 410, 'linkWithdrawn');
     const arrived = await c.var.ports.verifications.execute(vid, { type: 'arrive', secret, outcome, hint });
     if (!arrived) return page(c, 'returnGone', 410);
     if (arrived.needsCode) {

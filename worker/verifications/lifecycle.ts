@@ -251,10 +251,12 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
     // The same return secret: a phone still in the old flow can come back.
     // A new one (the old was spent: a phone already came back) starts afresh.
     // The code shown on the first device, and the wrong tries, carry over either way.
+    // The replaced link's token is remembered (a few), so its page can say a newer one was made.
+    const replaced = [...(h.replaced ?? []), { token: h.openToken, ...(h.opened ? { opened: true as const } : {}) }].slice(-MAX_RENEWALS);
     handoff =
       r.link.returnSecret === h.returnSecret
-        ? { ...h, ...r.link, opened: false }
-        : { kind: 'link', ...r.link, ...(h.code !== undefined ? { code: h.code, tries: h.tries ?? 0 } : {}) };
+        ? { ...h, ...r.link, opened: false, replaced }
+        : { kind: 'link', ...r.link, replaced, ...(h.code !== undefined ? { code: h.code, tries: h.tries ?? 0 } : {}) };
   }
   if (r.sms && h?.kind === 'sms' && r.sms.returnSecret !== h.returnSecret) {
     // Every text of it keeps the one code; a spent return secret starts afresh, as for a QR link.

@@ -198,6 +198,11 @@ export interface LinkHandoff extends HandoffReturn {
   openToken: string;
   hostedUrl: string;
   opened?: boolean;
+  /**
+   * The links this one replaced (newest last), and whether a phone had opened each: their page says so ("already
+   * opened on a phone", else "a newer link was sent"), not a vague "no longer works".
+   */
+  replaced?: { token: string; opened?: true }[];
 }
 
 /** A link the vendor texted to whatever number the starter typed. */

@@ -5,6 +5,12 @@ import type { View } from '../../views/view.js';
 import type { RunActions } from '../actions.js';
 import { fieldOfIssue } from '../issues.js';
 
+/** Why a verification ended without an outcome, as the worker's issue says (a sentence before "… start again"). */
+function closedWhy(t: Strings, f: Failure): string {
+  const why = f.issues.find((i) => i.issueLocation === 'session')?.issue ?? '';
+  return why.includes('code') ? `${t.errClosedTries} ` : why.includes('expired') ? `${t.errClosedTime} ` : '';
+}
+
 /** What to tell the person about a fault: never blame their connection for what is not. */
 export function errorText(t: Strings, f: Failure, lang = 'en'): string {
   const byCode: Record<string, string> = {
@@ -12,7 +18,7 @@ export function errorText(t: Strings, f: Failure, lang = 'en'): string {
     RESULT_PENDING: t.errPending,
     NO_SESSION: t.noSession,
     VERIFICATION_ENDED: t.errSession,
-    VERIFICATION_CLOSED: t.errClosed,
+    VERIFICATION_CLOSED: `${closedWhy(t, f)}${t.errClosed}`,
     // The page's client secret is not one the worker knows for this site: starting again here would not help.
     CLIENT_SECRET_INVALID: t.errSecretInvalid.replace('{site}', location.hostname),
     ORIGIN_NOT_ALLOWED: t.errSetup,

@@ -1,6 +1,8 @@
 import type { Deps, FlowApi as Flow } from '../../flow-api.js';
 import type { View } from '../../views/view.js';
+import type { Strings } from '../../i18n/en.js';
 import type { RunActions } from '../actions.js';
+import { errorText } from './alert.js';
 
 /**
  * The QR code's dark modules as one SVG path (a quiet zone of four modules
@@ -27,18 +29,33 @@ async function copy(flow: Flow, input: HTMLInputElement | null): Promise<void> {
   flow.host.requestUpdate();
 }
 
+/** The status line under the link: copied, or why the code on screen is a new one (or why none came). */
+const hint = (flow: Flow, t: Strings, tag: string): string =>
+  flow.copied
+    ? t.copied
+    : flow.newCodeFault
+      ? errorText(t, flow.newCodeFault, tag)
+      : flow.newCode === 'used'
+        ? t.handoffUsed
+        : flow.newCode === 'asked'
+          ? t.handoffNew
+          : flow.renewed
+            ? t.handoffRenewed
+            : '';
+
 /**
  * `handoff`, "Continue on my phone": the worker's single-use link as a QR code
  * and as text with "Copy link", and beside them the code the phone's last
  * page asks for (so a forwarded link credits nobody). This tab keeps polling
- * and reaches the outcome by itself.
+ * and reaches the outcome by itself. "Show a new code" replaces the code on
+ * screen (the poll does so by itself once the phone opened it).
  */
 export const handoff =
   ({ html, nothing }: Deps, a: RunActions): View =>
-  ({ flow, t }) => {
+  ({ flow, t, tag }) => {
     if (flow.linkExpired) {
       return html`<div class="panel" part="message">
-      <p role="status" tabindex="-1" id="focus">${t.smsExpired}</p>
+      <p role="status" tabindex="-1" id="focus">${t.smsExpired} ${t.handoffNoNew}</p>
       <div class="actions"><button type="button" part="button" @click=${a.startAgain}>${t.startAgain}</button></div>
     </div>`;
     }
@@ -66,14 +83,15 @@ export const handoff =
         ${t.copyLink}
       </button>
     </div>
-    <p class="hint" role="status">${flow.copied ? t.copied : flow.renewed ? t.handoffRenewed : ''}</p>
-    <p role="status">${flow.phoneOpened ? t.phoneOpened : t.handoffWait}</p>
-    ${
-      flow.host.clientSecret
-        ? nothing
-        : html`<div class="actions">
-          <button type="button" class="secondary" part="button secondary" @click=${a.useThisDevice}>${t.useThisDevice}</button>
-        </div>`
-    }
+    <p class="hint" role="status">${hint(flow, t, tag)}</p>
+    <p role="status">${navigator.onLine ? (flow.phoneOpened ? t.phoneOpened : t.handoffWait) : t.offlineWait}</p>
+    <div class="actions">
+      <button type="button" class="secondary" part="button secondary" @click=${a.showNewCode}>${t.showNewCode}</button>
+      ${
+        flow.host.clientSecret
+          ? nothing
+          : html`<button type="button" class="secondary" part="button secondary" @click=${a.useThisDevice}>${t.useThisDevice}</button>`
+      }
+    </div>
   </div>`;
   };

@@ -12,6 +12,7 @@ import { alertView } from './alert.js';
 import { complete } from './complete.js';
 import { handoff } from './handoff.js';
 import { attempt } from './attempt.js';
+import { checking } from './checking.js';
 import { left } from './left.js';
 import { notice } from './notice.js';
 import { redirecting } from './redirecting.js';
@@ -21,6 +22,7 @@ export const runViews = (d: Deps, a: RunActions): Partial<Record<KycState | 'not
   attempt: attempt(d),
   left: left(d, a),
   redirecting: redirecting(d),
+  checking: checking(d),
   handoff: handoff(d, a),
   'sms-sent': smsSent(d, a),
   complete: complete(d),

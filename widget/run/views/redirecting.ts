@@ -6,6 +6,6 @@ export const redirecting =
   ({ html, nothing }: Deps): View =>
   ({ flow, t }) =>
     html`<div class="panel" part="message">
-    <p role="status">${t.redirecting}</p>
+    <p role="status" tabindex="-1" id="focus">${t.redirecting}</p>
     ${flow.link?.url ? html`<p><a part="link" href=${flow.link.url}>${t.continueLink}</a></p>` : nothing}
   </div>`;
