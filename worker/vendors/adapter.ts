@@ -107,6 +107,11 @@ export interface LinkRequest {
   /** The request's id, where the vendor keeps one (idv `applicationRef`). */
   requestId?: string;
   person?: PersonDetails;
+  /**
+   * The person's phone without their details (a texted link sent again): the
+   * number texted; `person.phone` otherwise. Vendors that do not text ignore it.
+   */
+  phone?: { code: string; national: string };
   /** A link for a subject the vendor already has (a renewal, a next attempt): needs `entityReuse`. */
   subject?: string;
 }
@@ -129,6 +134,8 @@ export interface VendorLink {
   expiresAt: number;
   /** Whether the vendor texted the link. */
   smsSent: boolean;
+  /** The vendor's own word for the link it made, raw (the browser's deprecated `status`). */
+  vendorStatus?: string;
 }
 
 export interface Capabilities {

@@ -28,7 +28,9 @@ import {
   type Verification,
   type VerificationState,
   type WebhookEventType,
+  vendorOf,
 } from './verification';
+import { isRetryable } from '../vendors/result';
 
 export type { ExpiredReason } from './verification';
 
@@ -50,9 +52,6 @@ export const DEFAULT_LIFECYCLE: LifecycleSettings = { graceMs: 900_000, linkMaxM
 /** Attempts a verification gets unless its partner or its `/v1` create says otherwise. */
 export const DEFAULT_MAX_ATTEMPTS = 2;
 export const MAX_ATTEMPTS_LIMIT = 3;
-
-/** Check statuses after which a person may try again (a mistyped detail, an unreadable document). */
-const RETRYABLE = new Set(['NO_MATCH', 'UNPROCESSABLE']);
 
 /** How long an ended verification is kept (its token can be asked again, webhooks retry for days). */
 export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -209,6 +208,7 @@ export function linkStarted(v: Verification, l: LinkStart, now: number, s: Lifec
   return {
     ...v,
     state: { name: 'open' },
+    vendor: vendorOf(l),
     entityId: l.entityId,
     partnerOrigin: l.partnerOrigin,
     linkCreatedAt: now,
@@ -263,7 +263,10 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
   const t = linkTimes(r.urlExpiry, now, s);
   const { checkId: _c, token: _t, earlierChecks: _e, formKey: _key, attemptCheckSeen: _seen, ...rest } = v;
   // A renewal keeps the replaced link's check askable; a next attempt is about its own link alone.
-  const earlierChecks = attempt ? [] : withCheck(v.earlierChecks ?? [], r.replacedCheck);
+  const newSubject = r.subject !== undefined && r.subject !== v.entityId;
+  // A vendor with a new subject per link: the replaced subject is the replaced link's check.
+  const replaced = newSubject ? v.entityId : r.replacedCheck;
+  const earlierChecks = attempt ? [] : withCheck(v.earlierChecks ?? [], replaced);
   // A next attempt's values are new: its own form key (or none) replaces the earlier one.
   return {
     ...(attempt ? { ...rest, state: { name: 'open' } } : v),
@@ -274,6 +277,7 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
     ...(attempt ? {} : { renewals: (v.renewals ?? 0) + 1 }),
     ...(handoff ? { handoff } : {}),
     ...(r.sameDevice ? { link: r.sameDevice } : {}),
+    ...(newSubject ? { entityId: r.subject } : {}),
   };
 }
 
@@ -392,7 +396,9 @@ export function attemptEnded(v: Verification, status: string, now: number, check
     return { ...v, handoff: { ...v.handoff, pendingStatus: status } };
   }
   const attempts = [...(v.attempts ?? []), { checkStatus: status, endedAt: now, ...(checkId ? { checkId } : {}) }];
-  if (RETRYABLE.has(status) && attempts.length < maxAttempts(v)) return { ...v, attempts, state: { name: 'requires_input', since: now } };
+  // A word after which a person may try again (a mistyped detail, an unreadable document): its vendor's mapping says.
+  if (isRetryable(vendorOf(v), status) && attempts.length < maxAttempts(v))
+    return { ...v, attempts, state: { name: 'requires_input', since: now } };
   return { ...keyless(v), attempts, state: { name: 'final', at: now, checkStatus: status } };
 }
 

@@ -76,6 +76,7 @@ export function idvAdapter(ctx: AdapterContext, settings: IdvSettings): VendorAd
 
   function body(request: LinkRequest, sms?: SmsRequest): OnboardingUrlRequest {
     const p = request.person;
+    const phone = request.phone ?? p?.phone;
     const entity: Entity | undefined = p
       ? {
           ...(request.subject !== undefined ? { entityId: request.subject } : {}),
@@ -97,7 +98,7 @@ export function idvAdapter(ctx: AdapterContext, settings: IdvSettings): VendorAd
       ...(entity ? { entity } : {}),
       ...(settings.flowId ? { flowId: settings.flowId } : {}),
       sendSMS: sms !== undefined,
-      ...(p?.phone ? { phoneCode: p.phone.code, phoneNumber: p.phone.national } : {}),
+      ...(phone ? { phoneCode: phone.code, phoneNumber: phone.national } : {}),
       ...(sms?.senderName ? { senderName: sms.senderName } : {}),
       ...(sms?.templateId ? { messageTemplateId: sms.templateId } : {}),
       successRedirectURL: request.returnUrl,
@@ -113,14 +114,16 @@ export function idvAdapter(ctx: AdapterContext, settings: IdvSettings): VendorAd
       throw withOurFields(err);
     }
     const entityId = answer.entity.entityId;
-    if (!entityId || (request.subject !== undefined && entityId !== request.subject))
-      throw new VendorError({ kind: 'bad-answer', status: 200 });
+    if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
+    // A link for another entity than the one asked for is never this verification's.
+    if (request.subject !== undefined && entityId !== request.subject) throw new VendorMismatchError('idv');
     const named = (answer as { checkId?: unknown }).checkId;
     return {
       ref: { vendor: 'idv', subject: entityId, ...(typeof named === 'string' ? { check: named } : {}), linkedAt: ctx.now() },
       ...(sms ? {} : { url: answer.url }),
       expiresAt: cappedExpiry(ctx, Date.parse(answer.urlExpiry)),
       smsSent: sms !== undefined,
+      vendorStatus: answer.status,
     };
   }
 
@@ -147,7 +150,7 @@ export function idvAdapter(ctx: AdapterContext, settings: IdvSettings): VendorAd
     createLink: (request) => link(request),
 
     sendLink: (request, sms) => {
-      if (!request.person?.phone) throw new CapabilityUnavailableError('idv', 'sms');
+      if (!(request.phone ?? request.person?.phone)) throw new CapabilityUnavailableError('idv', 'sms');
       return link(request, sms);
     },
 
