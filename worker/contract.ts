@@ -206,8 +206,8 @@ export interface ResultAnswer {
    * Asked with a `clientSecret`: `created` (no link yet: show the form),
    * `open` (a link is out: resume it), or `final`. A canceled or expired
    * verification is a 409 `VERIFICATION_CLOSED` instead. With a session or a
-   * client secret: `requires_input` when the last attempt ended `NO_MATCH` or
-   * `UNPROCESSABLE` and another is allowed (no token; a new link for the
+   * client secret: `requires_input` when the last attempt ended in a way a
+   * person may fix by trying again and another is allowed (no token; a new link for the
    * same verification is the next attempt).
    */
   status?: 'created' | 'open' | 'requires_input' | 'final';

@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import { makeLink, type LinkAsk } from '../../worker/vendors/link';
 import { idvAdapter } from '../../worker/vendors/idv/adapter';
 import { returnUrls } from '../../worker/handoff/urls';
-import type { OnboardingUrlRequest } from '../../worker/vendor-api/schemas';
+import type { OnboardingUrlRequest } from '../../worker/vendors/idv/schemas';
 
 interface LinkSettings {
   flowId?: string;

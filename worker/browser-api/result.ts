@@ -12,8 +12,7 @@ import type { AppEnv } from '../app-env';
 import { issueResultToken } from '../verifications/issue-token';
 import type { Verification } from '../verifications/verification';
 import { requireSession, sessionInvalid, sessionOwns } from './session';
-import { VendorError } from '../vendor-api/client';
-import { vendorFault } from '../vendor-api/errors';
+import { isAdapterError, vendorApiError } from '../vendors/errors';
 import { readJson } from '../lib/validation';
 import { ApiError, validationError } from '../lib/errors';
 import { awaitingClaim, checkStatusOf, expiredReason, formKeyFor, isFinal, lifecycle, requiresInput } from '../verifications/lifecycle';
@@ -31,7 +30,7 @@ async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
     try {
       v = (await c.var.ports.verifications.execute(v.id, { type: 'observe' })) ?? v;
     } catch (err) {
-      if (err instanceof VendorError) throw vendorFault(err, 'result');
+      if (isAdapterError(err)) throw vendorApiError(err, 'result');
       throw err;
     }
   }
@@ -68,7 +67,7 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
       },
     });
   } catch (err) {
-    if (err instanceof VendorError) throw vendorFault(err, 'result');
+    if (isAdapterError(err)) throw vendorApiError(err, 'result');
     throw err;
   }
   // Gone (it ended longer ago than it is kept), or not this session's.

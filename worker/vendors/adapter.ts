@@ -48,7 +48,7 @@ export interface VendorResult {
   outcome: Outcome;
   reason?: Reason;
   vendor: VendorId;
-  /** The vendor's own word, raw (`CHECKED_SUCCESS_CLEAR`, `verified`, `requires_input:document_expired`). */
+  /** The vendor's own word, raw (a status, or the code of what went wrong). */
   vendorStatus: string;
 }
 
@@ -213,7 +213,7 @@ export interface VendorAdapter {
   /** Asks the vendor to erase what it holds about the attempt (`redactAtVendor`). */
   redact?(ref: VendorRef): Promise<void>;
   /** The vendor's entity search, raw (`entitySearch`); only idv has one. */
-  search?(criteria: unknown, options: { child?: boolean; limit?: number }): Promise<unknown>;
+  search?(criteria: unknown, options: { child?: boolean; limit?: number; onlyEntityIds?: boolean }): Promise<unknown>;
   /** The vendor's record of the person (`person`), about `ref`'s subject only. */
   person?(ref: VendorRef): Promise<unknown>;
   /**

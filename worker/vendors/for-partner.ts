@@ -21,8 +21,8 @@ import { stripeAdapter, type StripeSettings } from './stripe/adapter';
 import { idvAdapter } from './idv/adapter';
 
 /** Whether `partner` takes the environment's vendor settings. */
-export const usesEnvironmentVendors = (partner: Pick<Partner, 'id'>) =>
-  partner.id === ENVIRONMENT_PARTNER_ID || (DEMO_PARTNER_IDS as readonly string[]).includes(partner.id);
+export const usesEnvironmentVendors = (partner: { id?: string }) =>
+  partner.id === undefined || partner.id === ENVIRONMENT_PARTNER_ID || (DEMO_PARTNER_IDS as readonly string[]).includes(partner.id);
 
 /**
  * The Stripe settings `partner` uses, or undefined when Stripe is none of its
@@ -32,7 +32,7 @@ export const usesEnvironmentVendors = (partner: Pick<Partner, 'id'>) =>
 export function stripeSettingsOf(
   cfg: Pick<Config, 'vendors' | 'secrets'>,
   ports: Pick<Ports, 'inProcessVendor' | 'sandboxDefaults'>,
-  partner: Pick<Partner, 'id'>,
+  partner: { id?: string },
   origin: string,
   anyOrder = false,
 ): StripeSettings | undefined {
@@ -77,10 +77,11 @@ export function adapterContext(
 
 /**
  * The vendors `partner` uses, in priority order: the environment's
- * (KYC_VENDOR) for the environment and demo partners; `idv` for registry
- * partners until their own `vendors` are read.
+ * (KYC_VENDOR) for the environment and demo partners (and the operator's
+ * own credentials, no partner); `idv` for registry partners until their own
+ * `vendors` are read.
  */
-export function vendorsOf(cfg: Pick<Config, 'vendors'>, partner: Pick<Partner, 'id'>): VendorId[] {
+export function vendorsOf(cfg: Pick<Config, 'vendors'>, partner: { id?: string }): VendorId[] {
   return usesEnvironmentVendors(partner) && cfg.vendors.order.length ? [...cfg.vendors.order] : ['idv'];
 }
 
@@ -117,7 +118,7 @@ export interface AdapterOptions {
 export function adapterFor(
   env: Env,
   ports: Pick<Ports, 'inProcessVendor' | 'sandboxDefaults'>,
-  partner: Pick<Partner, 'id' | 'customerId' | 'childId' | 'apiKey' | 'flowId'>,
+  partner: Pick<Partner, 'customerId' | 'childId' | 'apiKey' | 'flowId'> & { id?: string },
   vendor: VendorId,
   { origin, clock = systemClock, ctx, onStatus, partnerId, waitUntil }: AdapterOptions,
 ): VendorAdapter {
@@ -147,7 +148,11 @@ export function adapterFor(
 }
 
 /** `adapterFor` in a request: its origin, its execution context, its log line's vendor status and its partner's events. */
-export function adapterOf(c: Context<AppEnv>, partner: Parameters<typeof adapterFor>[2] & { id: string }, vendor: VendorId): VendorAdapter {
+export function adapterOf(
+  c: Context<AppEnv>,
+  partner: Parameters<typeof adapterFor>[2] & { id?: string },
+  vendor: VendorId,
+): VendorAdapter {
   let ctx: ExecutionContext | undefined;
   try {
     ctx = c.executionCtx;
@@ -159,7 +164,7 @@ export function adapterOf(c: Context<AppEnv>, partner: Parameters<typeof adapter
     clock: c.var.clock,
     ...(ctx ? { ctx } : {}),
     onStatus: (status) => c.set('vendorStatus', status),
-    partnerId: partner.id,
+    ...((partner.id ?? c.get('partner')?.id) ? { partnerId: partner.id ?? c.get('partner')!.id } : {}),
   });
 }
 

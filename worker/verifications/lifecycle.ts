@@ -65,7 +65,7 @@ export const isOpen = (v: Verification) => v.state.name === 'created' || v.state
 export const checkStatusOf = (v: Verification) => (v.state.name === 'final' ? v.state.checkStatus : CHECKING);
 /** Whether a vendor link (and entity) exists: a server-started verification has none until its page uses the secret. */
 export const hasLink = (v: Verification): v is Verification & { entityId: string } => v.entityId !== undefined;
-/** Waiting for the person's next attempt (the last one ended NO_MATCH or UNPROCESSABLE). */
+/** Waiting for the person's next attempt (the last one ended in a way its vendor says may be tried again). */
 export const requiresInput = (v: Verification) => v.state.name === 'requires_input';
 /** Whether the verification waits for its code: a handed-off link not yet claimed. */
 export const awaitingClaim = (v: Verification): v is Verification & { handoff: Handoff & { code: string } } =>
@@ -386,8 +386,9 @@ export function ownAttemptAnswer(v: Verification, a: VendorAnswer): boolean {
 
 /**
  * attempt / finish: an attempt ended with `status`. Not credited while a
- * handed-off link waits for its code (kept for the claim). NO_MATCH or
- * UNPROCESSABLE with attempts left: `requires_input`; otherwise `final`.
+ * handed-off link waits for its code (kept for the claim). A retryable
+ * ending (its vendor's mapping) with attempts left: `requires_input`;
+ * otherwise `final`.
  */
 export function attemptEnded(v: Verification, status: string, now: number, checkId?: string): Verification | undefined {
   if (!isOpen(v) || requiresInput(v)) return undefined;

@@ -150,7 +150,7 @@ export type ExpiredReason = 'not_finished' | 'not_claimed' | 'vendor_unavailable
 export type VerificationState =
   | { name: 'created' }
   | { name: 'open' }
-  /** Waiting for the person's next attempt: the last one ended NO_MATCH or UNPROCESSABLE, attempts are left. */
+  /** Waiting for the person's next attempt: the last one ended in a way its vendor says may be tried again, attempts are left. */
   | { name: 'requires_input'; since: number }
   | { name: 'final'; at: number; checkStatus: string }
   | { name: 'expired'; at: number; reason: ExpiredReason }
