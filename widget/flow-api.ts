@@ -78,6 +78,8 @@ export interface FlowApi {
   resending: boolean;
   resendWait: number;
   checkStatus: string;
+  /** The outcome in our words once complete (`verified`, `failed`, `inconclusive`): what the view decides from. */
+  outcome: string;
   botMissing: boolean;
   notice: boolean;
   /** The last attempt ended `requires_input`: its session, for the next attempt (the form shows what to check). */

@@ -89,6 +89,17 @@ describe('a verification keeps its vendor', () => {
     const after = await store.execute(link.json.verificationId, { type: 'read' });
     assert.equal(after?.state.name, 'final');
     assert.equal(after?.vendor, 'stripe');
+    // The outcome in our words, in the browser's answer and the token's claims (what the widget and a server decide from).
+    assert.equal(done.json.status, 'final');
+    assert.deepEqual(done.json.result, { outcome: 'verified', vendor: 'stripe', vendorStatus: 'verified' });
+    assert.equal(done.json.vendor, 'stripe');
+    const claims = JSON.parse(Buffer.from(String(done.json.resultToken).split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+    assert.deepEqual(claims.result, { outcome: 'verified', vendor: 'stripe', vendorStatus: 'verified' });
+    assert.equal(claims.vendor, 'stripe');
+    // While open: no result yet, the vendor already known.
+    assert.equal(pending.json.status, 'open');
+    assert.equal(pending.json.result, undefined);
+    assert.equal(pending.json.vendor, 'stripe');
   });
 
   it('a retryable Stripe code with attempts left is requires_input; the next attempt is a new session at Stripe', async () => {
@@ -111,6 +122,7 @@ describe('a verification keeps its vendor', () => {
     clock.t += 60_000; // a poll interval later
     const done = await post(env, '/api/result', { session: next.json.session, returned: 'success' });
     assert.equal(typeof done.json.resultToken, 'string', JSON.stringify(done.json));
+    assert.equal(done.json.result.outcome, 'verified');
     const final = await store.execute(link.json.verificationId, { type: 'read' });
     assert.deepEqual(
       final?.attempts?.map((a) => a.checkStatus),
