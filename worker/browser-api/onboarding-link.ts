@@ -26,7 +26,7 @@ import { createSession, requireSession, sessionInvalid, sessionOwns } from './se
 import { sessionSecret } from '../lib/session-secret';
 import { nextAttempt } from './next-attempt';
 import { verifyTurnstile } from '../lib/turnstile';
-import { isAdapterError, VendorError, vendorApiError } from '../vendors/errors';
+import { capabilityUnavailable, isAdapterError, VendorError, vendorApiError } from '../vendors/errors';
 import { adapterOf, vendorsOf } from '../vendors/for-partner';
 import { makeLink as vendorMakeLink, type MadeLink } from '../vendors/link';
 import type { VendorId } from '../vendors/adapter';
@@ -159,6 +159,11 @@ function checkedRequest(c: Context<AppEnv>, body: LinkBody, started: Verificatio
     ]);
   }
 
+  // A text the partner's vendor cannot send: 501 naming the vendor and `sms`, before any budget is spent.
+  if (body.sendSMS) {
+    const first = adapterOf(c, partner, vendorsOf(cfg, partner)[0]!);
+    if (!first.capabilities.sms) throw capabilityUnavailable(first.id, 'sms');
+  }
   if (body.handoff && body.sendSMS) {
     throw validationError([{ issue: 'cannot be combined with sendSMS: choose one way to the phone', issueLocation: 'handoff' }]);
   }

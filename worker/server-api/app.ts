@@ -28,6 +28,7 @@ import { publicState } from '../verifications/public-state';
 import { listIndex, ownedEntities, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
 import { personFrom } from './person';
+import type { Capabilities } from './schemas';
 import { routes } from './routes';
 import {
   CreateVerificationRequest,
@@ -236,6 +237,18 @@ function minimumCriteria(body: EntitySearchRequest): void {
         ]),
   ]);
 }
+
+// What the caller's vendors can do (docs/vendors.md "Capabilities"): built from the configuration, no vendor call.
+serve(serverApi, routes.capabilities, (c) => {
+  const partner = c.get('partner')!;
+  const cfg = c.var.config;
+  const vendors = vendorsOf(cfg, partner).map((id) => {
+    const adapter = adapterOf(c, partner, id);
+    return { vendor: id, livemode: adapter.livemode, capabilities: { ...adapter.capabilities } };
+  });
+  const failover = vendors.length > 1 && cfg.vendors.failover === 'before_start' ? 'before_start' : 'off';
+  return c.json({ vendors, failover } satisfies Capabilities);
+});
 
 // The vendor's search under this partner's own vendor account (its child ID): never `child` (other accounts'
 // entities) nor `searchType`. The vendor's own visibility is not trusted alone: only entities one of this

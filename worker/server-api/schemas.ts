@@ -391,3 +391,33 @@ export const EntitySearchResults = meta(
   { id: 'EntitySearchResults' },
 );
 export type EntitySearchResults = z.output<typeof EntitySearchResults>;
+
+const capability = (description: string) => meta(z.boolean(), { description });
+
+export const Capabilities = meta(
+  z.object({
+    vendors: meta(
+      z.array(
+        z.object({
+          vendor: z.enum(VENDOR_IDS),
+          livemode: meta(z.boolean(), { description: 'Whether its outcomes are real (a live key) or tests (a double, a test key).' }),
+          capabilities: z.object({
+            sms: capability('The vendor texts its own link (`sendSMS`).'),
+            entitySearch: capability('`POST /v1/entities/search`.'),
+            entityReuse: capability('`entityId` on create: a returning person’s entity updated, not made again.'),
+            cancelAtVendor: capability('A cancel also stops the attempt at the vendor.'),
+            redactAtVendor: capability('A redaction also asks the vendor to erase what it holds.'),
+            vendorWebhooks: capability('The vendor signs events the worker takes in (it asks sooner).'),
+            person: capability('`include=person` on a final verification.'),
+          }),
+        }),
+      ),
+      { description: 'Your vendors in priority order: a new verification is made with the first (failover: the next, before start only).' },
+    ),
+    failover: meta(z.enum(['off', 'before_start']), {
+      description: '`before_start`: a link the first vendor cannot make (a vendor fault) is made by the next.',
+    }),
+  }),
+  { id: 'Capabilities' },
+);
+export type Capabilities = z.output<typeof Capabilities>;
