@@ -185,8 +185,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^(\\.\\./)+worker/(?!vendor-api/schemas$)',
-              message: 'sandbox/ imports no product code: only worker/vendor-api/schemas (the spec) and rules/.',
+              regex: '^(\\.\\./)+worker/(?!vendors/idv/schemas$)',
+              message: 'sandbox/ imports no product code: only worker/vendors/idv/schemas (the spec) and rules/.',
             },
             { regex: '^(\\.\\./)+(demo|widget)(/|$)', message: 'sandbox/ imports no demo or widget code.' },
           ],

@@ -21,7 +21,7 @@ import {
   SearchQuery,
   type Entity,
   type SearchResult,
-} from '../worker/vendor-api/schemas';
+} from '../worker/vendors/idv/schemas';
 import {
   credentials,
   keyList,

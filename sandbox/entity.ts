@@ -7,7 +7,7 @@
  * write, known entityProfile, address longForm broken into parts (or refused),
  * ScanDelete honoured, scanData never in answers.
  */
-import type { Address, Entity, IdentityDocument, KeyValuePair, PersonalName, ScannedDocument } from '../worker/vendor-api/schemas';
+import type { Address, Entity, IdentityDocument, KeyValuePair, PersonalName, ScannedDocument } from '../worker/vendors/idv/schemas';
 import { toAlpha3 } from './countries';
 import { invalid, SandboxError, type Issue } from './errors';
 import { isCalendarDate } from '../rules/date-of-birth';

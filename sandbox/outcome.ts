@@ -4,7 +4,7 @@
  * person's family name (case-insensitive, exact) forces another status; the
  * family name wins over the button. `Pending` leaves the check CHECKING.
  */
-import { CHECKING } from '../worker/vendor-api/schemas';
+import { CHECKING } from '../worker/vendors/idv/schemas';
 import type { CheckRecord, FlowOutcome, SandboxStoreApi } from './store';
 
 /** The final check statuses the sandbox gives (every value but CHECKING). */

@@ -6,7 +6,7 @@
  * criteria's, or that hold an identity document equal to one in the criteria
  * (same idType, country and normalised idNumber). The rest only scores.
  */
-import type { Address, Entity, IdentityDocument } from '../worker/vendor-api/schemas';
+import type { Address, Entity, IdentityDocument } from '../worker/vendors/idv/schemas';
 import { toAlpha3 } from './countries';
 
 export const WEIGHTS = {

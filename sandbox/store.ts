@@ -6,7 +6,7 @@
  * Every record carries `expiresAt`; reads never return an expired record and
  * writes sweep them away, so data expires on its own.
  */
-import type { Entity } from '../worker/vendor-api/schemas';
+import type { Entity } from '../worker/vendors/idv/schemas';
 
 /** Who created a record: the CustomerID + CustomerChildID combination (spec 1.5). */
 export interface Owner {

@@ -1,9 +1,10 @@
 /**
  * The widget's events. Every one bubbles and is composed (it crosses shadow
  * roots), and is declared in `GlobalEventHandlersEventMap`, so
- * `el.addEventListener('kyc-complete', (e) => e.detail.checkStatus)` is typed.
+ * `el.addEventListener('kyc-complete', (e) => e.detail.result)` is typed.
  * None of them carries personal data.
  */
+import type { VendorId, VendorResult } from '../worker/contract.js';
 
 /** `kyc-submit`: the person submitted a valid form; the link request starts. */
 export interface KycSubmitDetail {
@@ -37,14 +38,18 @@ export interface KycRedirectDetail {
  * the signed webhook.
  */
 export interface KycCompleteDetail {
-  /** Any value but `CHECKING`, passed on untouched (e.g. `CHECKED_SUCCESS_CLEAR`, `CHECKED_FAILED`). */
+  /** The vendor's final word, passed on untouched. Deprecated: read `result`. */
   checkStatus: string;
+  /** The outcome in our words, whichever vendor: `outcome` is `verified`, `failed` or `inconclusive` (with a `reason`). */
+  result?: VendorResult;
+  /** The vendor the verification was made with (`idv`, `stripe`). */
+  vendor?: VendorId;
   /** `vrf_…`, the verification this outcome belongs to. */
   verificationId: string;
   /** Signed result token (ES256 JWS): what your server verifies before acting. */
   resultToken: string;
   /**
-   * True unless the outcome is a success (`CHECKED_SUCCESS_*`): this verification is over (its second attempt, if
+   * True unless `result.outcome` is `verified`: this verification is over (its second attempt, if
    * it had one, is spent) and your server may start another one for the person, or offer another way to verify
    * (the `outcome` slot is the place to say so).
    */

@@ -86,6 +86,8 @@ export interface FlowApi {
   /** `checking` is slow: when the result should be here by (the polling's bound). */
   slowBy?: number;
   checkStatus: string;
+  /** The outcome in our words once complete (`verified`, `failed`, `inconclusive`): what the view decides from. */
+  outcome: string;
   botMissing: boolean;
   notice: boolean;
   /** The last attempt ended `requires_input`: its session, for the next attempt (the form shows what to check). */

@@ -72,6 +72,7 @@ export class Flow implements ReactiveController, FlowApi {
   /** After a refused "Send again": seconds until another may go (shown in `sms-sent`). */
   resendWait = 0;
   checkStatus = '';
+  outcome = '';
   /** Turnstile is on and its challenge is not solved. */
   botMissing = false;
   /** Back in a tab that has no session (a new tab, another browser): nothing to do here. */

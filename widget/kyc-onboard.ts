@@ -32,7 +32,7 @@ export type { Prefill } from './fields.js';
  * @fires {KycSubmitEvent} kyc-submit - A valid form was submitted. `detail: { sendSMS, handoff }`.
  * @fires {KycLinkEvent} kyc-link - The onboarding link was created. `detail: { url, urlExpiry, smsSent, verificationId }`.
  * @fires {KycRedirectEvent} kyc-redirect - Cancelable. The browser is about to go to `detail.url`; `preventDefault()` keeps the page where it is.
- * @fires {KycCompleteEvent} kyc-complete - A final check status is known. `detail: { checkStatus, verificationId, resultToken, mayStartAnother }` (`mayStartAnother`: true unless `CHECKED_SUCCESS_*`: your server may start another verification). The browser's word only: verify `resultToken` on your server (or use the webhook) before acting.
+ * @fires {KycCompleteEvent} kyc-complete - A final check status is known. `detail: { result, vendor, checkStatus, verificationId, resultToken, mayStartAnother }` (`result.outcome`: `verified`, `failed` or `inconclusive`; `checkStatus` is deprecated; `mayStartAnother`: true unless verified: your server may start another verification). The browser's word only: verify `resultToken` on your server (or use the webhook) before acting.
  * @fires {KycErrorEvent} kyc-error - A fault. `detail: { errorCode, requestId, retryable, status }`.
  *
  * @attr {boolean} no-beacon - Don't send the one `widget.shown` beacon (`navigator.sendBeacon` to `{endpoint}/beacon` when the form is first shown: no cookie, no body, nothing about the person or the browser; the operator's console counts page views per partner with it).

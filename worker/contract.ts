@@ -7,6 +7,10 @@
 import * as z from 'zod/mini';
 import { dateOfBirthProblem, MAX_AGE_YEARS, type DateOfBirthProblem } from '../rules/date-of-birth';
 import { isVisiblyBlank, nameCharacterProblem, normaliseName, type NameCharacterProblem } from '../rules/name';
+import type { VendorId, VendorResult } from './vendors/adapter';
+
+/** The outcome in our words, and the vendors (docs/vendors.md): the widget reads them from here. */
+export type { VendorId, VendorResult };
 
 const MAX_NAME = 100;
 
@@ -199,16 +203,23 @@ export interface WithdrawLinkAnswer {
 }
 
 export interface ResultAnswer {
-  /** `CHECKING` while the check runs (and while it waits for the next attempt); any other value is final. */
+  /**
+   * `CHECKING` while the check runs (and while it waits for the next attempt); any other value is final.
+   * Deprecated: decide from `status` and `result`.
+   */
   checkStatus: string;
   verificationId: string;
+  /** Once final: the outcome in our words, whichever vendor (`result.outcome`: `verified`, `failed`, `inconclusive`). */
+  result?: VendorResult;
+  /** Once a link was made: the vendor the verification is with (it never changes). */
+  vendor?: VendorId;
   /**
    * Asked with a `clientSecret`: `created` (no link yet: show the form),
    * `open` (a link is out: resume it), or `final`. A canceled or expired
    * verification is a 409 `VERIFICATION_CLOSED` instead. With a session or a
-   * client secret: `requires_input` when the last attempt ended `NO_MATCH` or
-   * `UNPROCESSABLE` and another is allowed (no token; a new link for the
-   * same verification is the next attempt).
+   * client secret: `requires_input` when the last attempt ended in a way a
+   * person may fix by trying again and another is allowed (no token; a new link for the
+   * same verification is the next attempt). With a session: `open`, `requires_input` or `final`.
    */
   status?: 'created' | 'open' | 'requires_input' | 'final';
   /** With `requires_input`: how the last attempt ended. */

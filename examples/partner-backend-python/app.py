@@ -51,7 +51,7 @@ app = Flask(__name__)
 
 # This example keeps its records in memory; yours go in your database.
 _lock = threading.Lock()
-accounts = {}  # customerRef -> {"verificationId", "checkStatus", "status", "person", "entityId", "sequence"}
+accounts = {}  # customerRef -> {"verificationId", "status", "outcome", "verified", "checkStatus", "person", "entityId", "sequence"}
 by_verification = {}  # verificationId -> customerRef (only verifications this server started)
 seen_webhooks = set()  # webhook-id values already handled (a retry may repeat one)
 
@@ -106,6 +106,10 @@ def store(customer_ref, record):
         account.update(
             verificationId=record["verificationId"],
             status=record["status"],
+            # Decide from `status` and `result` (the outcome in the worker's words, whichever vendor);
+            # checkStatus is the vendor's word, deprecated.
+            outcome=(record.get("result") or {}).get("outcome"),
+            verified=record["status"] == "final" and (record.get("result") or {}).get("outcome") == "verified",
             checkStatus=record.get("checkStatus"),
             entityId=record.get("entityId") or account.get("entityId"),
             person=record.get("person"),
@@ -263,7 +267,12 @@ def result_token():
     if customer_ref is None:
         abort(404)
     store(customer_ref, read_back(claims["sub"]))
-    return jsonify(verificationId=claims["sub"], checkStatus=claims["check_status"], customerRef=customer_ref)
+    return jsonify(
+        verificationId=claims["sub"],
+        outcome=(claims.get("result") or {}).get("outcome"),
+        checkStatus=claims["check_status"],
+        customerRef=customer_ref,
+    )
 
 
 @app.get("/accounts/<customer_ref>")

@@ -150,10 +150,19 @@ export async function readOutcome(account) {
     name: same(person?.name?.givenName, known.profile.givenName) && same(person?.name?.familyName, known.profile.familyName),
     dateOfBirth: person?.dateOfBirth?.dateOfBirth === known.profile.dateOfBirth,
   };
-  update(data.verificationId, 'token', { verificationId: data.verificationId, checkStatus: data.checkStatus });
+  // Decide from `status` and `result` (the outcome in the worker's words, whichever vendor); checkStatus is deprecated.
+  update(data.verificationId, 'token', {
+    verificationId: data.verificationId,
+    verified: data.status === 'final' && data.result?.outcome === 'verified',
+    outcome: data.result?.outcome,
+    checkStatus: data.checkStatus,
+  });
   // What a bank keeps: the verified name and date of birth next to the account (never logged here).
   update(data.verificationId, 'person', { name: person?.name, dateOfBirth: person?.dateOfBirth?.dateOfBirth, match });
-  return { status: 200, body: { verificationId: data.verificationId, checkStatus: data.checkStatus, match } };
+  return {
+    status: 200,
+    body: { verificationId: data.verificationId, outcome: data.result?.outcome, checkStatus: data.checkStatus, match },
+  };
 }
 
 const sessions = new Map(); // this site's session cookie → account
@@ -200,7 +209,7 @@ export async function verifyResultToken(token, account) {
   // does. When present it must at least agree, whoever set it.
   if (payload.customer_ref !== undefined && payload.customer_ref !== account) throw new Error('token is for another account');
   if (!tie(String(payload.sub), account)) throw new Error('verification belongs to another account');
-  return payload; // payload.check_status is the outcome; payload.sub the verificationId
+  return payload; // payload.result.outcome is the outcome (verified, failed, inconclusive); payload.sub the verificationId
 }
 
 const read = (req) =>
@@ -242,7 +251,7 @@ const serverFirstPage = (account) => `<!doctype html>
     const res = await post('/kyc/complete');
     const answer = await res.json();
     document.getElementById('server-says').textContent = res.ok
-      ? 'Server verified: ' + answer.checkStatus + (answer.match.name && answer.match.dateOfBirth ? ', matches the account' : ', does NOT match the account')
+      ? 'Server verified: ' + (answer.outcome ?? answer.checkStatus) + (answer.match.name && answer.match.dateOfBirth ? ', matches the account' : ', does NOT match the account')
       : 'Server refused: ' + answer.error;
   });
   document.getElementById('kyc').append(el);
@@ -266,7 +275,7 @@ const page = (account) => `<!doctype html>
   document.addEventListener('kyc-complete', async (e) => {
     const res = await post('/kyc/result-token', { resultToken: e.detail.resultToken });
     const answer = await res.json();
-    document.getElementById('server-says').textContent = res.ok ? 'Server verified: ' + answer.checkStatus : 'Server refused: ' + answer.error;
+    document.getElementById('server-says').textContent = res.ok ? 'Server verified: ' + (answer.outcome ?? answer.checkStatus) : 'Server refused: ' + answer.error;
   });
 </script>
 </body></html>`;
@@ -325,8 +334,14 @@ export const server = createServer(async (req, res) => {
       if (!body) return json(res, 400, { error: 'not JSON' });
       try {
         const claims = await verifyResultToken(String(body.resultToken ?? ''), account);
-        update(claims.sub, 'token', { verificationId: claims.sub, checkStatus: claims.check_status });
-        return json(res, 200, { checkStatus: claims.check_status, verificationId: claims.sub });
+        const outcome = /** @type {{ outcome?: string } | undefined} */ (claims.result)?.outcome;
+        update(claims.sub, 'token', {
+          verificationId: claims.sub,
+          verified: outcome === 'verified',
+          outcome,
+          checkStatus: claims.check_status,
+        });
+        return json(res, 200, { outcome, checkStatus: claims.check_status, verificationId: claims.sub });
       } catch (err) {
         return json(res, 401, { error: `token refused (${err.code ?? err.message})` });
       }
@@ -352,6 +367,7 @@ export const server = createServer(async (req, res) => {
         id: req.headers['webhook-id'],
         type,
         verificationId: data.verificationId,
+        outcome: 'result' in data ? data.result?.outcome : null,
         checkStatus: 'checkStatus' in data ? data.checkStatus : null,
         reason: 'reason' in data ? data.reason : null,
       });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createVendorClient, type VendorClient } from '../../worker/vendor-api/client';
+import { createVendorClient, type VendorClient } from '../../worker/vendors/idv/client';
 import { MAX_ENTITIES_PER_OWNER, MemoryStore, type CheckRecord, type EntityRecord, type OutboxMessage } from '../../sandbox/store';
 import { realNow } from '../support/dates';
 import { within } from '../support/wait';

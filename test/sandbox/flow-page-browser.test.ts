@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { sandbox } from '../../sandbox/app';
-import { createVendorClient } from '../../worker/vendor-api/client';
+import { createVendorClient } from '../../worker/vendors/idv/client';
 import { chromiumLaunchOptions } from '../support/chromium.mjs';
 import { freshSandbox } from '../support/vendor-sandbox';
 

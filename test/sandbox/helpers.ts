@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import type { Env } from '../../worker/lib/env';
 import { sandbox } from '../../sandbox/app';
 import { DEFAULT_CREDENTIALS } from '../../sandbox/config';
-import { createVendorClient, VendorError, type VendorClient } from '../../worker/vendor-api/client';
-import type { OnboardingUrlRequest } from '../../worker/vendor-api/schemas';
+import { createVendorClient, VendorError, type VendorClient } from '../../worker/vendors/idv/client';
+import type { OnboardingUrlRequest } from '../../worker/vendors/idv/schemas';
 import { nodeEnv } from '../support/node-env';
 
 export const ORIGIN = 'https://kyc.test';

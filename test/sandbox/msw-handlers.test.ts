@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { setupServer } from 'msw/node';
-import { createVendorClient } from '../../worker/vendor-api/client';
+import { createVendorClient } from '../../worker/vendors/idv/client';
 import { freshSandbox, rewriteToSandboxPath, sandboxHandlers, SANDBOX_BASE } from '../support/vendor-sandbox';
 
 const server = setupServer(...sandboxHandlers(), ...sandboxHandlers('https://other-vendor.test/api/v9'));

@@ -1,7 +1,7 @@
 /** Contract: entity search (spec 4.3), its visibility matrix, and the check look-ups. */
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
-import type { Entity } from '../../worker/vendor-api/schemas';
+import type { Entity } from '../../worker/vendors/idv/schemas';
 import { freshSandbox } from '../support/vendor-sandbox';
 import { assertErrorObject, childA, childB, client, env, other, parent, raw, rejects, ULID, type Creds } from './helpers';
 

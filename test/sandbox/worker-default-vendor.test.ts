@@ -49,7 +49,8 @@ describe('the worker with the sandbox as its default vendor (workerd)', () => {
     assert.match(await page.text(), /Ana Lima/);
 
     const pending = await post('/api/result', { session: link.session });
-    assert.deepEqual(await pending.json(), { checkStatus: 'CHECKING', verificationId: link.verificationId });
+    // `status` and `vendor` joined the answer with the second vendor (docs/vendors.md).
+    assert.deepEqual(await pending.json(), { checkStatus: 'CHECKING', status: 'open', vendor: 'idv', verificationId: link.verificationId });
 
     const press = await fetch(link.url, { method: 'POST', body: new URLSearchParams({ outcome: 'complete' }), redirect: 'manual' });
     assert.equal(press.status, 303);

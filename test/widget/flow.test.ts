@@ -82,6 +82,8 @@ describe('<kyc-onboard> SMS', () => {
       checkStatus: 'CHECKED_SUCCESS_CLEAR',
       verificationId: linkAnswer().verificationId,
       resultToken: 'h.c.s',
+      result: { outcome: 'verified', vendor: 'idv', vendorStatus: 'CHECKED_SUCCESS_CLEAR' },
+      vendor: 'idv',
       mayStartAnother: false,
     });
     expect(el.state).to.equal('complete');

@@ -12,6 +12,7 @@ import type {
 } from '../../worker/contract.js';
 import '../../widget/index.js';
 import { adultDateOfBirth } from '../support/dates.js';
+import { resultOfStatus } from '../../worker/vendors/result.js';
 import type { KycOnboard, KycState } from '../../widget/index.js';
 
 export const worker = setupWorker();
@@ -88,17 +89,36 @@ export function mockApi(
     http.post('/api/result', async ({ request }) => {
       const call = { body: (await request.json()) as ResultRequest };
       calls.result.push(call);
-      if (opts.result) return opts.result(call, calls.result.length - 1);
+      if (opts.result) return asTheWorkerAnswers(await opts.result(call, calls.result.length - 1));
       // Like the vendor: final once the person came back from the hosted flow (checkId/token), still CHECKING
       // for the tab that keeps asking while the link is out.
-      return HttpResponse.json(
-        call.body.checkId || call.body.token
-          ? { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'header.claims.signature' }
-          : { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId },
+      return asTheWorkerAnswers(
+        HttpResponse.json(
+          call.body.checkId || call.body.token
+            ? { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'header.claims.signature' }
+            : { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId },
+        ),
       );
     }),
   );
   return calls;
+}
+
+/**
+ * A final `/api/result` answer as the worker gives it: with `result` (the
+ * idv vendor's mapping of its `checkStatus`) and `vendor`, unless the test
+ * wrote its own. The widget decides from `result`, never from the word.
+ */
+async function asTheWorkerAnswers(reply: Response): Promise<Response> {
+  if (!reply.ok) return reply;
+  const body = (await reply
+    .clone()
+    .json()
+    .catch(() => undefined)) as { checkStatus?: unknown; status?: unknown; result?: unknown } | undefined;
+  if (!body || typeof body.checkStatus !== 'string' || body.result !== undefined || body.checkStatus === 'CHECKING') return reply;
+  if (body.status !== undefined && body.status !== 'final') return reply;
+  const result = resultOfStatus(body.checkStatus);
+  return result ? HttpResponse.json({ ...body, result, vendor: 'idv' }, { status: reply.status, headers: reply.headers }) : reply;
 }
 
 /** A promise with its resolve function, to hold a response while the test looks at `submitting`. */

@@ -62,6 +62,7 @@ describe('attempts', () => {
       verificationId: first.verificationId,
       status: 'requires_input',
       lastAttempt: { checkStatus: 'NO_MATCH' },
+      vendor: 'idv', // the vendor the verification is with (docs/vendors.md)
     });
     assert.deepEqual(
       store.events.map((ev) => ev.type),

@@ -125,8 +125,10 @@ describe('result token', () => {
     resultVendor(() => 'CHECKING');
     const { session } = await s.link();
     const res = await s.result({ session });
-    assert.deepEqual(Object.keys(res.json).sort(), ['checkStatus', 'verificationId']);
+    // `status` and `vendor` joined the answer with the second vendor (docs/vendors.md); still no token, no result.
+    assert.deepEqual(Object.keys(res.json).sort(), ['checkStatus', 'status', 'vendor', 'verificationId']);
     assert.equal(res.json.checkStatus, 'CHECKING');
+    assert.equal(res.json.status, 'open');
   });
 
   it('answers 500 MISCONFIGURED, before any vendor call, with a real vendor and no or broken keys', async () => {

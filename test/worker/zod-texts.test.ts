@@ -15,7 +15,7 @@ import { OnboardingLinkRequest, RenewLinkRequest, ResultRequest, ResumeLinkReque
 import { PARSE, zodEnglish, zodIssues } from '../../worker/lib/errors';
 import { PartnerRecord } from '../../worker/partners/partner';
 import { CreateVerificationRequest, IdempotencyHeader, ListQuery } from '../../worker/server-api/schemas';
-import { OnboardingUrlRequest, ScannedDocument, SearchEntity, SearchQuery } from '../../worker/vendor-api/schemas';
+import { OnboardingUrlRequest, ScannedDocument, SearchEntity, SearchQuery } from '../../worker/vendors/idv/schemas';
 
 const english = z.locales.en().localeError;
 

@@ -56,12 +56,16 @@ export function complete(r: RunContext, answer: ResultAnswer): void {
   dropForm();
   r.stop();
   flow.checkStatus = answer.checkStatus;
+  // Decided from the outcome in our words, never from a vendor's word.
+  flow.outcome = answer.result?.outcome ?? '';
   r.set('complete');
   d.emit(host, 'kyc-complete', {
     checkStatus: answer.checkStatus,
     verificationId: answer.verificationId,
     resultToken: answer.resultToken!,
-    mayStartAnother: !answer.checkStatus.startsWith('CHECKED_SUCCESS'),
+    ...(answer.result ? { result: answer.result } : {}),
+    ...(answer.vendor ? { vendor: answer.vendor } : {}),
+    mayStartAnother: answer.result?.outcome !== 'verified',
   });
   // The outcome is new content: focus its heading, so it is read out wherever focus was.
   void flow.focus('#focus');

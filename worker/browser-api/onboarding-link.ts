@@ -4,7 +4,8 @@
  *
  * A first link, step by step: `serverStarted` (a verification the partner's server started), `checkedRequest`
  * (the request's own checks), `claimKey` (its Idempotency-Key), then `makeLink`: `botCheck`, the text's and the
- * open verifications' budgets, `vendorLink` (the vendor's link, `vendor-api/create-link.ts`), `stored`, `answered`.
+ * open verifications' budgets, `vendorLink` (the vendor's link through the partner's adapter, `vendors/link.ts`), `stored`,
+ * `answered`.
  */
 import { Hono } from 'hono/tiny';
 import type { Context } from 'hono';
@@ -25,10 +26,10 @@ import { createSession, requireSession, sessionInvalid, sessionOwns } from './se
 import { sessionSecret } from '../lib/session-secret';
 import { nextAttempt } from './next-attempt';
 import { verifyTurnstile } from '../lib/turnstile';
-import { VendorError } from '../vendor-api/client';
-import { vendorFault } from '../vendor-api/errors';
-import { vendorFor } from '../vendor-api/from-env';
-import { createLink, type MadeLink } from '../vendor-api/create-link';
+import { capabilityUnavailable, isAdapterError, VendorError, vendorApiError } from '../vendors/errors';
+import { adapterOf, vendorsOf } from '../vendors/for-partner';
+import { makeLink as vendorMakeLink, type MadeLink } from '../vendors/link';
+import type { VendorId } from '../vendors/adapter';
 import { readJson } from '../lib/validation';
 import { requireMinAge } from '../lib/min-age';
 import { claimCode, newVerificationId, type Handoff, type Verification } from '../verifications/verification';
@@ -158,6 +159,11 @@ function checkedRequest(c: Context<AppEnv>, body: LinkBody, started: Verificatio
     ]);
   }
 
+  // A text the partner's vendor cannot send: 501 naming the vendor and `sms`, before any budget is spent.
+  if (body.sendSMS) {
+    const first = adapterOf(c, partner, vendorsOf(cfg, partner)[0]!);
+    if (!first.capabilities.sms) throw capabilityUnavailable(first.id, 'sms');
+  }
   if (body.handoff && body.sendSMS) {
     throw validationError([{ issue: 'cannot be combined with sendSMS: choose one way to the phone', issueLocation: 'handoff' }]);
   }
@@ -210,7 +216,7 @@ async function makeLink(c: Context<AppEnv>, a: Asked): Promise<Response> {
     // When the vendor may have acted (a timeout or an unreadable answer), a
     // replay must not ask it again: that could text the person twice.
     if (err instanceof VendorError && (err.fault.kind === 'timeout' || err.fault.kind === 'bad-answer')) idempotent.outcomeUnknown();
-    throw err instanceof VendorError ? vendorFault(err, 'link') : err;
+    throw isAdapterError(err) ? vendorApiError(err, 'link') : err;
   }
 }
 
@@ -238,6 +244,8 @@ async function botCheck(c: Context<AppEnv>, { partner, body, origin }: Asked): P
 /** The vendor's link, and what a handed-off or texted link adds to it: the worker's single-use pages and the code. */
 interface Made {
   verificationId: string;
+  /** The vendor that made the link: the verification's for its whole life. */
+  vendor: VendorId;
   link: MadeLink;
   entityId: string;
   /** When the link was made. */
@@ -258,18 +266,19 @@ async function vendorLink(
   // worker's own page, with a single-use secret.
   const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
   const pages = handoffUrls(own, verificationId, body.lang);
-  const link = await createLink(vendorFor(c, partner), partner, {
+  const vendor = vendorsOf(c.var.config, partner)[0]!;
+  const link = await vendorMakeLink(adapterOf(c, partner, vendor), partner, {
+    verificationId,
     requestId: c.get('requestId'),
     customerRef,
     // A returning person's entity (the partner's own, checked by /v1): updated, not made again.
-    entityId: started?.server?.entityId,
+    subject: started?.server?.entityId,
     person: { name: body.name, dateOfBirth: body.dateOfBirth },
     phone,
     handoff: body.sendSMS ? 'sms' : body.handoff ? 'link' : undefined,
     returnTo: returnUrls(returnSecret ? pages.back(returnSecret) : returnUrl),
   });
   const entityId = link.entityId;
-  if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
   const now = c.var.clock();
   const openToken = returnSecret && body.handoff ? randomToken() : undefined;
   const handoffUrl = openToken ? pages.open(openToken) : undefined;
@@ -283,14 +292,14 @@ async function vendorLink(
       : returnSecret && code
         ? { kind: 'sms', code, tries: 0, returnSecret }
         : undefined;
-  return { verificationId, link, entityId, now, handoff, handoffUrl, code };
+  return { verificationId, vendor, link, entityId, now, handoff, handoffUrl, code };
 }
 
 /** The verification with its link: a new one created, or the server-started one given its link (unless another request did). */
 async function stored(
   c: Context<AppEnv>,
   a: Asked,
-  { verificationId, link, entityId, now, handoff }: Made,
+  { verificationId, vendor, link, entityId, now, handoff }: Made,
   holds: string[],
 ): Promise<Verification> {
   const { body, started, partner, origin, customerRef } = a;
@@ -301,6 +310,7 @@ async function stored(
     const linked = await c.var.ports.verifications.execute(started.id, {
       type: 'start',
       link: {
+        vendor,
         entityId,
         partnerOrigin: origin,
         urlExpiry: link.urlExpiry,
@@ -321,6 +331,7 @@ async function stored(
         partnerOrigin: origin,
         // Whoever calls this route chose it (an Origin header is no authentication): `page`.
         ...(customerRef ? { customerRef, customerRefSource: 'page' as const } : {}),
+        vendor,
         entityId,
         workerOrigin: a.own,
         livemode: cfg.livemode,

@@ -21,7 +21,7 @@ import type { AppEnv } from '../app-env';
 import { ApiError, validationError } from '../lib/errors';
 import { clientIp } from '../lib/limits';
 import type { ParsedPhone } from '../lib/phone';
-import { MAX_RENEWALS, type Renewal, type Verification } from '../verifications/verification';
+import { MAX_RENEWALS, vendorOf, type Renewal, type Verification } from '../verifications/verification';
 import { hasLink, renewable, requiresInput, shownLinkExpiry } from '../verifications/lifecycle';
 import { currentCheck } from '../verifications/verification-store';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
@@ -31,10 +31,9 @@ import { randomToken } from '../lib/random';
 import { createSession, requireSession, sessionInvalid, sessionOwns } from './session';
 import { sessionSecret } from '../lib/session-secret';
 import { verifyTurnstile } from '../lib/turnstile';
-import { VendorError } from '../vendor-api/client';
-import { vendorFault, vendorMismatch } from '../vendor-api/errors';
-import { vendorFor } from '../vendor-api/from-env';
-import { createLink, type MadeLink } from '../vendor-api/create-link';
+import { isAdapterError, vendorApiError } from '../vendors/errors';
+import { adapterOf } from '../vendors/for-partner';
+import { makeLink, type MadeLink } from '../vendors/link';
 import { handoffUrls, returnUrls } from '../handoff/urls';
 import { checkedPhone, spendText } from './phone-check';
 
@@ -147,6 +146,7 @@ async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string 
   const openToken = h?.kind === 'link' ? randomToken() : undefined;
   const renewal: Renewal = {
     urlExpiry: link.urlExpiry,
+    ...(link.entityId !== v.entityId ? { subject: link.entityId } : {}),
     ...(replacedCheck !== undefined ? { replacedCheck } : {}),
     ...(openToken && returnSecret ? { link: { openToken, hostedUrl: link.url, returnSecret } } : {}),
     ...(texted && returnSecret ? { sms: { returnSecret } } : {}),
@@ -159,27 +159,29 @@ async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string 
   return renewedAnswer(c, v, link, { handoffUrl: openToken ? pages.open(openToken) : undefined, linkExpiresAt: after.linkExpiresAt, now });
 }
 
-/** The vendor's new link, for the same entity: only a next attempt's corrected details travel again. */
+/**
+ * The vendor's new link, with the verification's own vendor (never another:
+ * it keeps the vendor of its first link), for the same subject where the
+ * vendor reuses one (a vendor without: a new subject, e.g. a new session):
+ * only a next attempt's corrected details travel again.
+ */
 async function vendorLink(c: Context<AppEnv>, v: Verification & { entityId: string }, r: Relink, returnTo: string): Promise<MadeLink> {
   const partner = c.get('partner')!;
-  let link;
   try {
-    link = await createLink(vendorFor(c, partner), partner, {
+    const adapter = adapterOf(c, partner, vendorOf(v));
+    return await makeLink(adapter, partner, {
+      verificationId: v.id,
       requestId: c.get('requestId'),
       customerRef: v.customerRef,
-      entityId: v.entityId,
+      ...(adapter.capabilities.entityReuse ? { subject: v.entityId } : {}),
       person: r.details,
       phone: r.phone,
       handoff: v.handoff?.kind,
       returnTo: returnUrls(returnTo),
     });
   } catch (err) {
-    throw err instanceof VendorError ? vendorFault(err, 'link') : err;
+    throw isAdapterError(err) ? vendorApiError(err, 'link') : err;
   }
-  if (link.entityId !== undefined && link.entityId !== v.entityId) {
-    throw vendorMismatch();
-  }
-  return link;
 }
 
 /** The answer of a new link: its URL (the worker's page for the phone; a texted link none), the same code as before, a new session. */
@@ -200,7 +202,8 @@ async function renewedAnswer(
     smsSent: texted,
     session: await createSession(
       (await sessionSecret(c.env, c.var.ports))!,
-      { entityId: v.entityId, verificationId: v.id, origin: v.partnerOrigin, partnerId: c.get('partner')!.id },
+      // The link's subject: the same entity, or a vendor's new one (its session).
+      { entityId: link.entityId, verificationId: v.id, origin: v.partnerOrigin, partnerId: c.get('partner')!.id },
       now,
     ),
     verificationId: v.id,

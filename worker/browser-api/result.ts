@@ -10,10 +10,10 @@ import { Hono } from 'hono/tiny';
 import { ResultRequest, type ResultAnswer } from '../contract';
 import type { AppEnv } from '../app-env';
 import { issueResultToken } from '../verifications/issue-token';
-import type { Verification } from '../verifications/verification';
+import { vendorOf, type Verification } from '../verifications/verification';
+import { resultOfStatus } from '../vendors/result';
 import { requireSession, sessionInvalid, sessionOwns } from './session';
-import { VendorError } from '../vendor-api/client';
-import { vendorFault } from '../vendor-api/errors';
+import { isAdapterError, vendorApiError } from '../vendors/errors';
 import { readJson } from '../lib/validation';
 import { ApiError, validationError } from '../lib/errors';
 import { awaitingClaim, checkStatusOf, expiredReason, formKeyFor, isFinal, lifecycle, requiresInput } from '../verifications/lifecycle';
@@ -31,16 +31,22 @@ async function resultForClientSecret(c: Context<AppEnv>, secret: string) {
     try {
       v = (await c.var.ports.verifications.execute(v.id, { type: 'observe' })) ?? v;
     } catch (err) {
-      if (err instanceof VendorError) throw vendorFault(err, 'result');
+      if (isAdapterError(err)) throw vendorApiError(err, 'result');
       throw err;
     }
   }
   const status = lifecycle(v);
   if (status === 'canceled' || status === 'expired' || v.redactedAt !== undefined) throw verificationClosed();
-  const answer: ResultAnswer = { checkStatus: checkStatusOf(v), verificationId: v.id, status, ...lastAttempt(v) };
+  const answer: ResultAnswer = { checkStatus: checkStatusOf(v), verificationId: v.id, status, ...lastAttempt(v), ...outcomeOf(v) };
   if (status === 'final') answer.resultToken = await issueResultToken(c.env, c.var.ports, v, c.var.clock());
   return c.json(answer);
 }
+
+/** The vendor once a link was made, and once final the outcome in our words (what the widget decides from). */
+const outcomeOf = (v: Verification): Pick<ResultAnswer, 'result' | 'vendor'> => {
+  const result = isFinal(v) ? resultOfStatus(checkStatusOf(v), vendorOf(v)) : undefined;
+  return { ...(v.entityId !== undefined || v.linkCreatedAt !== undefined ? { vendor: vendorOf(v) } : {}), ...(result ? { result } : {}) };
+};
 
 /** In `requires_input`: how the last attempt ended (nothing else about it). */
 const lastAttempt = (v: Verification): Pick<ResultAnswer, 'lastAttempt'> => {
@@ -68,7 +74,7 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
       },
     });
   } catch (err) {
-    if (err instanceof VendorError) throw vendorFault(err, 'result');
+    if (isAdapterError(err)) throw vendorApiError(err, 'result');
     throw err;
   }
   // Gone (it ended longer ago than it is kept), or not this session's.
@@ -89,7 +95,8 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   const answer: ResultAnswer = {
     checkStatus: checkStatusOf(v),
     verificationId: v.id,
-    ...(requiresInput(v) ? { status: 'requires_input' as const, ...lastAttempt(v) } : {}),
+    ...(requiresInput(v) ? { status: 'requires_input' as const, ...lastAttempt(v) } : { status: isFinal(v) ? 'final' : 'open' }),
+    ...outcomeOf(v),
   };
   if (v.handoff?.kind === 'link' && v.handoff.opened && !isFinal(v)) answer.phoneOpened = true;
   if (v.handoff?.returned && !awaitingClaim(v) && !isFinal(v)) answer.phoneReturned = true;

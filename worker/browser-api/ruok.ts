@@ -19,8 +19,8 @@ import { ApiError, validationError } from '../lib/errors';
 import { PARTNER_ID } from '../partners/partner';
 import { RegistryError, SealingError } from '../partners/registry';
 import { operatorCredentials, partnerById } from '../partners/resolve';
-import { vendorFault } from '../vendor-api/errors';
-import { vendorFor } from '../vendor-api/from-env';
+import { vendorApiError } from '../vendors/errors';
+import { adapterOf, vendorsOf } from '../vendors/for-partner';
 import { checkAccess } from '../ops/access';
 
 /** Monitors poll this; one vendor call per isolate per window is plenty. */
@@ -39,7 +39,7 @@ const inflight = new Map<string, Promise<Checked>>();
 
 export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
   const named = c.req.query('partner');
-  let who = operatorCredentials(c.var.config, c.var.ports.sandboxDefaults);
+  let who: ReturnType<typeof operatorCredentials> & { id?: string } = operatorCredentials(c.var.config, c.var.ports.sandboxDefaults);
   if (named !== undefined) {
     if (!PARTNER_ID.test(named))
       throw validationError([{ issue: 'must be a partner id (lower-case letters, digits, dashes)', issueLocation: 'partner' }]);
@@ -57,20 +57,23 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
     if (!partner) throw noSuchPartner();
     who = partner;
   }
-  const key = `${c.var.config.vendor.baseUrl ?? ''}|${who.customerId}|${who.childId ?? ''}|${who.apiKey}`;
+  // The first vendor of whoever is checked (the operator's: the environment's), through its adapter's health.
+  const vendor = vendorsOf(c.var.config, who)[0]!;
+  const key = `${vendor}|${c.var.config.vendor.baseUrl ?? ''}|${who.customerId}|${who.childId ?? ''}|${who.apiKey}`;
   const last = checked.get(key);
   const fresh = last && c.var.clock() - last.at < (last.error ? RUOK_FAILURE_CACHE_MS : RUOK_CACHE_MS) ? last : undefined;
   let result = fresh;
   if (!result) {
     let running = inflight.get(key);
     if (!running) {
-      const vendor = vendorFor(c, who);
+      const adapter = adapterOf(c, who, vendor);
       running = (async (): Promise<Checked> => {
         try {
-          const { status } = await vendor.ruok();
-          return status === 'OK' ? { at: c.var.clock() } : { at: c.var.clock(), error: notOk() };
+          await adapter.health();
+          return { at: c.var.clock() };
         } catch (err) {
-          return { at: c.var.clock(), error: vendorFault(err, 'ruok') };
+          // An answer that is not OK is the adapter's bad answer: the same 502.
+          return { at: c.var.clock(), error: vendorApiError(err, 'health') };
         }
       })();
       inflight.set(key, running);
@@ -88,8 +91,6 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
   if (result.error) throw result.error;
   return c.json({ status: 'OK' } satisfies RuokAnswer);
 });
-
-const notOk = () => new ApiError(502, 'VENDOR_ERROR', 'The verification service is not answering OK.');
 
 /** Tests reset the cache between cases. */
 export function resetRuokCache(): void {

@@ -11,6 +11,7 @@ import { Hono } from 'hono/tiny';
 import type { SettingsAnswer } from '../contract';
 import type { AppEnv } from '../app-env';
 import { config } from '../config';
+import { adapterOf, vendorsOf } from '../vendors/for-partner';
 
 export const settings = new Hono<AppEnv>().get('/settings', (c) => {
   const partner = c.get('partner');
@@ -19,9 +20,19 @@ export const settings = new Hono<AppEnv>().get('/settings', (c) => {
   const answer: SettingsAnswer = {
     ...(partner.defaultCountry ? { defaultCountry: partner.defaultCountry } : {}),
     ...(partner.minAge ? { minAge: partner.minAge } : {}),
-    // Texting exists where a vendor can send one: every configured deployment (the sandbox "sends" too).
-    sms: cfg.sms.allowedCountries.length > 0,
+    // Texting exists where the partner's vendor sends texts (Stripe does not) and some country may get one
+    // (the sandbox "sends" too): the widget offers "Text me a link" only then.
+    sms: cfg.sms.allowedCountries.length > 0 && texts(c, partner),
     smsCountries: cfg.sms.allowedCountries,
   };
   return c.json(answer);
 });
+
+/** Whether the vendor a new verification of `partner` is made with texts its own link. */
+function texts(c: Parameters<typeof adapterOf>[0], partner: Parameters<typeof adapterOf>[1]): boolean {
+  try {
+    return adapterOf(c, partner, vendorsOf(config(c.env), partner)[0]!).capabilities.sms;
+  } catch {
+    return false; // a vendor without its settings texts nothing (the configuration guard names what is missing)
+  }
+}

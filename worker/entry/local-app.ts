@@ -66,7 +66,7 @@ export function localPlugins(deliveries: (env: Env) => DemoDeliveries = durableD
 // (a laptop); a deployed sandbox (a sales demo) answers them only with
 // SANDBOX_CREDENTIALS set on purpose, since anyone could read every visitor's
 // entities with the public default key. The worker's own calls reach the
-// sandbox in-process (vendor-api/from-env.ts), not through here, and keep working;
+// sandbox in-process (vendors/for-partner.ts), not through here, and keep working;
 // the hosted-flow pages and a visitor's own outbox stay.
 const SANDBOX_VENDOR_API = /^\/sandbox\/(idv|v2|stripe\/v1)\//;
 

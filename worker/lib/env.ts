@@ -10,13 +10,13 @@ import { ApiError } from './errors';
 export interface Env extends CloudflareBindings {
   /** Vendor host root (`{base_url}`). Unset or `sandbox` = the built-in sandbox. */
   KYC_BASE_URL?: string;
-  /** Secret. Sent as header `api_key`. Sandbox default `sandbox-key`. */
+  /** Secret. The idv vendor's API key. Sandbox default `sandbox-key`. */
   KYC_API_KEY?: string;
-  /** Secret/var. Sent as `X-Service-CustomerID`. Sandbox default `demo-customer`. */
+  /** Secret/var. The idv vendor's customer id. Sandbox default `demo-customer`. */
   KYC_CUSTOMER_ID?: string;
-  /** Secret/var. Sent as `X-Service-CustomerChildID`, only when set. */
+  /** Secret/var. The idv vendor's child id, only when set. */
   KYC_CUSTOMER_CHILD_ID?: string;
-  /** Sent as `X-Service-Channel`, truncated to 64 chars; never taken from the browser. `api` in wrangler.toml. */
+  /** The idv vendor's channel, truncated to 64 chars; never taken from the browser. `api` in wrangler.toml. */
   KYC_CHANNEL: string;
   /** `flowId` of the hosted flow. */
   KYC_FLOW_ID?: string;

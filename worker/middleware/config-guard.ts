@@ -37,7 +37,7 @@ export function misconfiguration(env: Env, ports: Pick<Ports, 'inProcessVendor'>
     else if (isDeployed(cfg, requestUrl) && !cfg.demoExplicit)
       add('KYC_BASE_URL', `${NOT_SET}: a deployed worker uses the sandbox only with DEMO=on set explicitly`);
   } else if (idv) {
-    // https, or `api_key` would travel in clear: plain http only to a loopback host (a vendor double on this machine).
+    // https, or the vendor's key would travel in clear: plain http only to a loopback host (a vendor double on this machine).
     let baseOk: boolean;
     try {
       const base = new URL(cfg.vendor.baseUrl ?? '');

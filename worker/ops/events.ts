@@ -11,12 +11,15 @@
  * (a deployment that has not created the queue, node tests) nothing is sent.
  */
 import { bindingIfAny, type Env } from '../lib/env';
-import type { VendorOperation, VendorOutcome } from '../vendor-api/client';
+import type { VendorOutcome } from '../vendors/adapter';
 import { errorName } from '../lib/errors';
 import { log } from '../lib/log';
 import { systemClock } from '../lib/clock';
 
-export type { VendorOperation, VendorOutcome };
+export type { VendorOutcome };
+
+/** A vendor call as the operator's events name it (the link, the result, the health check, …), whichever vendor. */
+export type VendorOperation = 'onboarding-url' | 'result' | 'search' | 'ruok' | 'open' | 'cancel' | 'redact';
 
 export type LinkChannel = 'redirect' | 'handoff' | 'sms';
 export type WebhookFailure = 'timeout' | 'network';

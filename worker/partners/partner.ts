@@ -18,11 +18,11 @@ export interface Partner {
   source: 'registry' | 'environment' | 'plugged';
   /** Exact origins (scheme://host[:port]) of its pages: CORS, and where its return URLs may point. */
   origins: readonly string[];
-  /** Sent as `X-Service-CustomerID` (the operator's account). */
+  /** The idv vendor's customer id (the operator's account). */
   customerId: string;
-  /** Sent as `X-Service-CustomerChildID`, when set. */
+  /** The idv vendor's child id, when set. */
   childId?: string;
-  /** Sent as `api_key`: the child's own key. */
+  /** The idv vendor's key: the child's own. */
   apiKey: string;
   flowId?: string;
   smsSenderName?: string;

@@ -1,5 +1,5 @@
 /**
- * Sealing of partner secrets (vendor api_key, Turnstile secret, webhook
+ * Sealing of partner secrets (vendor API key, Turnstile secret, webhook
  * secret): JWE with ECDH-ES key agreement and A256GCM, to the worker's
  * public P-256 key, so `npm run partners` needs only the public half and a
  * dump of the KV namespace reveals nothing. The associated data is the

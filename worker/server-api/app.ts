@@ -16,18 +16,19 @@ import { enforce } from '../lib/limits';
 import { normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
-import { VendorError } from '../vendor-api/client';
-import { vendorFault, vendorMismatch } from '../vendor-api/errors';
-import { vendorFor } from '../vendor-api/from-env';
-import type { Entity } from '../vendor-api/schemas';
+import { isAdapterError, vendorApiError } from '../vendors/errors';
+import { adapterOf, vendorsOf } from '../vendors/for-partner';
+import { use, VendorMismatchError } from '../vendors/adapter';
+import type { Entity, SearchResponse } from '../vendors/idv/schemas';
 import { clientSecretFor } from '../verifications/client-secret';
 import { issueResultToken } from '../verifications/issue-token';
-import { newVerificationId, VERIFICATION_ID, type Verification } from '../verifications/verification';
+import { newVerificationId, VERIFICATION_ID, vendorOf, type Verification } from '../verifications/verification';
 import { lifecycle, startedByServer } from '../verifications/lifecycle';
 import { publicState } from '../verifications/public-state';
 import { listIndex, ownedEntities, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
 import { personFrom } from './person';
+import type { Capabilities } from './schemas';
 import { routes } from './routes';
 import {
   CreateVerificationRequest,
@@ -138,22 +139,25 @@ async function own(c: Context<AppEnv>): Promise<Verification> {
  * of person.ts leaves.
  */
 async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person> {
-  let answer;
+  let entity;
   try {
-    answer = await vendorFor(c, c.get('partner')!).result({
-      entity: { entityId: v.entityId! },
-      ...(v.checkId ? { checkId: v.checkId } : {}),
-      ...(v.token ? { token: v.token } : {}),
-      ...(c.var.config.vendor.provider ? { provider: c.var.config.vendor.provider } : {}),
-    });
+    const adapter = adapterOf(c, c.get('partner')!, vendorOf(v));
+    // The vendor's record of the person: only the verification's own subject (a mismatch is thrown, never shown).
+    entity = (await use(
+      adapter,
+      'person',
+    )({
+      vendor: adapter.id,
+      subject: v.entityId!,
+      ...(v.checkId ? { check: v.checkId } : {}),
+      linkedAt: v.linkCreatedAt ?? v.createdAt,
+    })) as Entity;
   } catch (err) {
-    if (err instanceof VendorError) throw vendorFault(err, 'result');
+    if (isAdapterError(err)) {
+      if (err instanceof VendorMismatchError) log.error('vendor_mismatch', { verificationId: v.id, route: 'v1.person' });
+      throw vendorApiError(err, 'result');
+    }
     throw err;
-  }
-  const entity = answer.entity;
-  if (!entity || entity.entityId !== v.entityId) {
-    log.error('vendor_mismatch', { verificationId: v.id, route: 'v1.person' });
-    throw vendorMismatch();
   }
   return personFrom({ ...entity, entityId: v.entityId! });
 }
@@ -234,6 +238,18 @@ function minimumCriteria(body: EntitySearchRequest): void {
   ]);
 }
 
+// What the caller's vendors can do (docs/vendors.md "Capabilities"): built from the configuration, no vendor call.
+serve(serverApi, routes.capabilities, (c) => {
+  const partner = c.get('partner')!;
+  const cfg = c.var.config;
+  const vendors = vendorsOf(cfg, partner).map((id) => {
+    const adapter = adapterOf(c, partner, id);
+    return { vendor: id, livemode: adapter.livemode, capabilities: { ...adapter.capabilities } };
+  });
+  const failover = vendors.length > 1 && cfg.vendors.failover === 'before_start' ? 'before_start' : 'off';
+  return c.json({ vendors, failover } satisfies Capabilities);
+});
+
 // The vendor's search under this partner's own vendor account (its child ID): never `child` (other accounts'
 // entities) nor `searchType`. The vendor's own visibility is not trusted alone: only entities one of this
 // partner's verifications holds are answered at all (the index's entity_owners; a redaction forgets its owner
@@ -246,12 +262,14 @@ serve(serverApi, routes.searchEntities, async (c, { query: q }) => {
   minimumCriteria(body);
   const onlyIds = q.onlyEntityIds === 'true';
   const limit = Math.min(q.resultLimit ?? SEARCH_RESULT_LIMIT, SEARCH_RESULT_LIMIT);
-  let answer;
+  let answer: SearchResponse;
   try {
+    // The partner's first vendor's search (a vendor without one: 501 CAPABILITY_UNAVAILABLE, before any call).
+    const search = use(adapterOf(c, partner, vendorsOf(c.var.config, partner)[0]!), 'search');
     // The minimum criteria held, so the family name is there; a document without idType only scores nothing.
-    answer = await vendorFor(c, partner).search(body as Entity, { ...(onlyIds ? { onlyEntityIds: true } : {}), resultLimit: limit });
+    answer = (await search(body, { limit, ...(onlyIds ? { onlyEntityIds: true } : {}) })) as SearchResponse;
   } catch (err) {
-    if (err instanceof VendorError) throw vendorFault(err, 'result');
+    if (isAdapterError(err)) throw vendorApiError(err, 'result');
     throw err;
   }
   const found = (answer.entitySearchResults ?? []).filter((r) => typeof r.entityId === 'string' && r.entityId !== '');

@@ -5,7 +5,7 @@
  * `extraData` (a vendor may put a selfie or OCR values there), scans, flags,
  * organisation data or any field a vendor adds later.
  */
-import type { Entity } from '../vendor-api/schemas';
+import type { Entity } from '../vendors/idv/schemas';
 import type { Person } from './schemas';
 
 const NAME = ['familyName', 'givenName', 'middleName', 'honourific', 'displayName'] as const;

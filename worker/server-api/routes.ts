@@ -8,6 +8,7 @@
  */
 import type * as z from 'zod/mini';
 import {
+  Capabilities,
   CreatedVerification,
   CreateVerificationRequest,
   EntitySearchQuery,
@@ -61,6 +62,15 @@ const notFound = error('`NOT_FOUND`: no such verification for your key (unknown,
 const badInput = error('`VALIDATION_FAILED`: `issues` names each bad field; `INVALID_JSON`; `UNSUPPORTED_MEDIA_TYPE` is a 415.');
 
 export const routes = {
+  capabilities: {
+    method: 'get',
+    path: '/v1/capabilities',
+    operationId: 'getCapabilities',
+    summary: 'What your vendors can do',
+    description:
+      'Your vendors in priority order, each with what it offers, and whether failover is on. A request your vendor cannot serve is `501 CAPABILITY_UNAVAILABLE`, naming the vendor and the capability.',
+    responses: { 200: json(Capabilities, 'Your vendors and their capabilities.'), ...common },
+  },
   searchEntities: {
     method: 'post',
     path: '/v1/entities/search',
@@ -71,6 +81,7 @@ export const routes = {
     responses: {
       200: json(EntitySearchResults, 'The matches, best first.'),
       400: badInput,
+      501: error('`CAPABILITY_UNAVAILABLE`: your vendor has no entity search (`issues` names the vendor and `entitySearch`).'),
       502: error('`VENDOR_ERROR` or `VENDOR_REJECTED`.'),
       504: error('`VENDOR_TIMEOUT`.'),
       ...common,

@@ -51,7 +51,7 @@ export const CreateVerificationRequest = meta(
       z.optional(z.number().check(z.int('must be a whole number'), z.gte(1, 'must be at least 1'), z.lte(3, 'must be at most 3'))),
       {
         description:
-          'Attempts the person gets (1–3, default 2): after a `NO_MATCH` or `UNPROCESSABLE` with attempts left the verification is `requires_input`.',
+          'Attempts the person gets (1–3, default 2): after an attempt a person may fix by trying again (a mistyped detail, a blurred photo), with attempts left, the verification is `requires_input`.',
       },
     ),
   }),
@@ -230,13 +230,13 @@ const verificationFields = {
   verificationId: z.string(),
   status: meta(z.enum(VERIFICATION_STATUSES), {
     description:
-      '`created`: made by your server, no link yet; `open`: the person has a link; `requires_input`: the last attempt ended `NO_MATCH` or `UNPROCESSABLE` and the person may try again; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.',
+      '`created`: made by your server, no link yet; `open`: the person has a link; `requires_input`: the last attempt ended in a way the person may fix, and they may try again; `final`: a final `checkStatus`; `expired`: no final status in time; `canceled`: canceled by your server.',
   }),
   attempts: meta(z.optional(z.array(z.object({ checkStatus: z.string(), endedAt: isoTime('The attempt ended') }))), {
     description: 'Attempts that ended, oldest first (the last one decides a `final` status).',
   }),
   checkStatus: meta(z.optional(z.string()), {
-    description: "`CHECKING`, or a final check status (`CHECKED_SUCCESS_CLEAR`, …): the `idv` vendor's word. Deprecated: read `result`.",
+    description: "`CHECKING`, or the final word of an `idv` verification's vendor. Deprecated: read `result`.",
     deprecated: true,
   }),
   result: meta(z.optional(VendorResultSchema), {
@@ -391,3 +391,33 @@ export const EntitySearchResults = meta(
   { id: 'EntitySearchResults' },
 );
 export type EntitySearchResults = z.output<typeof EntitySearchResults>;
+
+const capability = (description: string) => meta(z.boolean(), { description });
+
+export const Capabilities = meta(
+  z.object({
+    vendors: meta(
+      z.array(
+        z.object({
+          vendor: z.enum(VENDOR_IDS),
+          livemode: meta(z.boolean(), { description: 'Whether its outcomes are real (a live key) or tests (a double, a test key).' }),
+          capabilities: z.object({
+            sms: capability('The vendor texts its own link (`sendSMS`).'),
+            entitySearch: capability('`POST /v1/entities/search`.'),
+            entityReuse: capability('`entityId` on create: a returning person’s entity updated, not made again.'),
+            cancelAtVendor: capability('A cancel also stops the attempt at the vendor.'),
+            redactAtVendor: capability('A redaction also asks the vendor to erase what it holds.'),
+            vendorWebhooks: capability('The vendor signs events the worker takes in (it asks sooner).'),
+            person: capability('`include=person` on a final verification.'),
+          }),
+        }),
+      ),
+      { description: 'Your vendors in priority order: a new verification is made with the first (failover: the next, before start only).' },
+    ),
+    failover: meta(z.enum(['off', 'before_start']), {
+      description: '`before_start`: a link the first vendor cannot make (a vendor fault) is made by the next.',
+    }),
+  }),
+  { id: 'Capabilities' },
+);
+export type Capabilities = z.output<typeof Capabilities>;

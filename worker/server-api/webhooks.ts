@@ -32,7 +32,7 @@ const common = {
   livemode: meta(z.boolean(), { description: '`false` while the sandbox is the vendor: acknowledge it (2xx) all the same.' }),
   status: meta(z.enum(VERIFICATION_STATUSES), { description: "The verification's status at the event, as `GET /v1` shows it." }),
   checkStatus: meta(z.optional(z.string()), {
-    description: 'Once a link was made: `CHECKING`, or the final check status (`CHECKED_SUCCESS_CLEAR`, …).',
+    description: "Once a link was made: `CHECKING`, or the vendor's final word. Deprecated: read `result`.",
   }),
   result: meta(z.optional(VendorResultSchema), {
     description: 'Once final: the outcome in our words, whichever vendor (docs/vendors.md); `checkStatus` is deprecated.',
@@ -54,7 +54,7 @@ const common = {
 };
 
 const attempt = z.object({
-  checkStatus: meta(z.string(), { description: "The attempt's final check status, e.g. `NO_MATCH` or `UNPROCESSABLE`." }),
+  checkStatus: meta(z.string(), { description: "The vendor's word for how the attempt ended, raw." }),
 });
 
 function event<T extends string, D extends z.core.$ZodLooseShape>(type: T, id: string, description: string, data: D) {
@@ -78,7 +78,7 @@ export const webhooks = [
     summary: 'A final check status',
     description: 'The vendor gave a final `checkStatus`. Read the person with `GET /v1/verifications/{verificationId}?include=person`.',
     schema: event('verification.completed', 'VerificationCompletedEvent', 'The body of `verification.completed`.', {
-      checkStatus: meta(z.string(), { description: 'The final check status, e.g. `CHECKED_SUCCESS_CLEAR`.' }),
+      checkStatus: meta(z.string(), { description: "The vendor's final word, raw. Deprecated: read `result`." }),
     }),
   },
   {
@@ -105,7 +105,7 @@ export const webhooks = [
     operationId: 'verificationRequiresInput',
     summary: 'An attempt failed; the person may try again',
     description:
-      'An attempt ended `NO_MATCH` or `UNPROCESSABLE` and attempts remain: the page can resume the same verification with its client secret.',
+      'An attempt ended in a way the person may fix and attempts remain: the page can resume the same verification with its client secret.',
     schema: event('verification.requires_input', 'VerificationRequiresInputEvent', 'The body of `verification.requires_input`.', {
       lastAttempt: meta(attempt, { description: 'How the attempt ended.' }),
     }),

@@ -48,7 +48,7 @@ export interface VendorResult {
   outcome: Outcome;
   reason?: Reason;
   vendor: VendorId;
-  /** The vendor's own word, raw (`CHECKED_SUCCESS_CLEAR`, `verified`, `requires_input:document_expired`). */
+  /** The vendor's own word, raw (a status, or the code of what went wrong). */
   vendorStatus: string;
 }
 
@@ -107,6 +107,11 @@ export interface LinkRequest {
   /** The request's id, where the vendor keeps one (idv `applicationRef`). */
   requestId?: string;
   person?: PersonDetails;
+  /**
+   * The person's phone without their details (a texted link sent again): the
+   * number texted; `person.phone` otherwise. Vendors that do not text ignore it.
+   */
+  phone?: { code: string; national: string };
   /** A link for a subject the vendor already has (a renewal, a next attempt): needs `entityReuse`. */
   subject?: string;
 }
@@ -129,6 +134,8 @@ export interface VendorLink {
   expiresAt: number;
   /** Whether the vendor texted the link. */
   smsSent: boolean;
+  /** The vendor's own word for the link it made, raw (the browser's deprecated `status`). */
+  vendorStatus?: string;
 }
 
 export interface Capabilities {
@@ -206,7 +213,7 @@ export interface VendorAdapter {
   /** Asks the vendor to erase what it holds about the attempt (`redactAtVendor`). */
   redact?(ref: VendorRef): Promise<void>;
   /** The vendor's entity search, raw (`entitySearch`); only idv has one. */
-  search?(criteria: unknown, options: { child?: boolean; limit?: number }): Promise<unknown>;
+  search?(criteria: unknown, options: { child?: boolean; limit?: number; onlyEntityIds?: boolean }): Promise<unknown>;
   /** The vendor's record of the person (`person`), about `ref`'s subject only. */
   person?(ref: VendorRef): Promise<unknown>;
   /**

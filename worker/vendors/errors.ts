@@ -69,6 +69,10 @@ export const capabilityUnavailable = (vendor: VendorId, capability: Capability) 
     { issue: `is not offered by ${vendor}`, issueLocation: capability },
   ]);
 
+/** Whether `err` is one an adapter throws (a fault, a mismatch, a capability it lacks): `vendorApiError` answers it. */
+export const isAdapterError = (err: unknown): boolean =>
+  err instanceof VendorError || err instanceof VendorMismatchError || err instanceof CapabilityUnavailableError;
+
 /**
  * Our ErrorObject for anything an adapter threw: vendor faults, a mismatch,
  * a capability the vendor lacks. Anything else is not the vendor's and is

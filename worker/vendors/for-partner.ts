@@ -2,31 +2,41 @@
  * A partner's adapters, built from the worker's configuration: the
  * environment's vendors (KYC_VENDOR, STRIPE_*) for the environment partner
  * and the demo partners. The doubles are called in process (the
- * `inProcessVendor` port, on the worker's own origin) as the idv client's
- * sandbox is. Registry partners' own vendors (`vendors` sealed in the
- * registry) are not read here yet: they are `idv` partners.
+ * `inProcessVendor` port, on the worker's own origin). Registry partners'
+ * own vendors (`vendors` sealed in the registry) are not read here yet: they
+ * are `idv` partners. Every route and the verification's polls reach a
+ * vendor through `adapterFor` (never a vendor's client directly).
  */
-import type { ExecutionContext } from 'hono';
+import type { Context, ExecutionContext } from 'hono';
 import { config, type Config } from '../config';
+import type { AppEnv } from '../app-env';
 import type { Env } from '../lib/env';
 import { systemClock, type Clock } from '../lib/clock';
 import type { Ports } from '../ports';
+import { emitOne, type VendorOperation, type WaitUntil } from '../ops/events';
 import { DEMO_PARTNER_IDS, ENVIRONMENT_PARTNER_ID, type Partner } from '../partners/partner';
-import type { AdapterContext, VendorAdapter } from './adapter';
+import type { AdapterContext, AdapterOperation, VendorAdapter, VendorId } from './adapter';
+import { VendorError } from './errors';
 import { stripeAdapter, type StripeSettings } from './stripe/adapter';
+import { idvAdapter } from './idv/adapter';
 
 /** Whether `partner` takes the environment's vendor settings. */
-export const usesEnvironmentVendors = (partner: Pick<Partner, 'id'>) =>
-  partner.id === ENVIRONMENT_PARTNER_ID || (DEMO_PARTNER_IDS as readonly string[]).includes(partner.id);
+export const usesEnvironmentVendors = (partner: { id?: string }) =>
+  partner.id === undefined || partner.id === ENVIRONMENT_PARTNER_ID || (DEMO_PARTNER_IDS as readonly string[]).includes(partner.id);
 
-/** The Stripe settings `partner` uses, or undefined when Stripe is none of its vendors. */
+/**
+ * The Stripe settings `partner` uses, or undefined when Stripe is none of its
+ * vendors. `anyOrder`: for a verification already made with Stripe, which
+ * keeps it even after KYC_VENDOR no longer names it (while its settings are there).
+ */
 export function stripeSettingsOf(
   cfg: Pick<Config, 'vendors' | 'secrets'>,
   ports: Pick<Ports, 'inProcessVendor' | 'sandboxDefaults'>,
-  partner: Pick<Partner, 'id'>,
+  partner: { id?: string },
   origin: string,
+  anyOrder = false,
 ): StripeSettings | undefined {
-  if (!cfg.vendors.order.includes('stripe') || !usesEnvironmentVendors(partner)) return undefined;
+  if ((!anyOrder && !cfg.vendors.order.includes('stripe')) || !usesEnvironmentVendors(partner)) return undefined;
   const double = cfg.vendors.stripe.sandbox;
   const base = double ? (ports.inProcessVendor ? `${origin}${ports.inProcessVendor.path}/stripe` : undefined) : cfg.vendors.stripe.base;
   const secretKey = cfg.secrets.stripeSecretKey ?? (double ? ports.sandboxDefaults?.stripeKey : undefined);
@@ -47,6 +57,7 @@ export function adapterContext(
   double: boolean,
   clock: Clock = systemClock,
   ctx?: ExecutionContext,
+  onStatus?: (status: number) => void,
 ): AdapterContext {
   const cfg = config(env);
   const inProcess = ports.inProcessVendor;
@@ -54,8 +65,107 @@ export function adapterContext(
     now: clock,
     linkMaxMs: cfg.outcomes.lifecycle.linkMaxMs,
     timeoutMs: cfg.vendor.timeoutMs,
-    fetch: async (request) => (double && inProcess ? inProcess.fetch(request, env, ctx) : fetch(request)),
+    fetch: async (request) => {
+      // A deployment without the doubles never gets here with one: its configuration guard refuses the setting.
+      if (double && !inProcess) throw new Error('This deployment has no sandbox: set the vendor base URL.');
+      const response = double && inProcess ? await inProcess.fetch(request, env, ctx) : await fetch(request);
+      onStatus?.(response.status);
+      return response;
+    },
   };
+}
+
+/**
+ * The vendors `partner` uses, in priority order: the environment's
+ * (KYC_VENDOR) for the environment and demo partners (and the operator's
+ * own credentials, no partner); `idv` for registry partners until their own
+ * `vendors` are read.
+ */
+export function vendorsOf(cfg: Pick<Config, 'vendors'>, partner: { id?: string }): VendorId[] {
+  return usesEnvironmentVendors(partner) && cfg.vendors.order.length ? [...cfg.vendors.order] : ['idv'];
+}
+
+/** The operator's names of an adapter's operations (`vendor.call`; unchanged since the first vendor's client named them). */
+const CALL_NAME: Record<AdapterOperation, VendorOperation> = {
+  link: 'onboarding-url',
+  result: 'result',
+  health: 'ruok',
+  search: 'search',
+  open: 'open',
+  cancel: 'cancel',
+  redact: 'redact',
+};
+
+/** How an adapter is asked on someone's behalf. */
+export interface AdapterOptions {
+  /** The worker's own origin: the doubles live there, and derive their hosted-flow links from it. */
+  origin: string;
+  clock?: Clock;
+  ctx?: ExecutionContext;
+  /** Told each answer's HTTP status (a request's log line). */
+  onStatus?: (status: number) => void;
+  /** Whose call it is, for the operator's `vendor.call` event (none: the operator's own). */
+  partnerId?: string;
+  /** Where the event's send may run after the answer. */
+  waitUntil?: WaitUntil;
+}
+
+/**
+ * `partner`'s adapter for `vendor`. A vendor the partner no longer has (its
+ * settings changed under a verification made with it) is refused as the
+ * vendor refusing our credentials would be: nobody may ask on its behalf.
+ */
+export function adapterFor(
+  env: Env,
+  ports: Pick<Ports, 'inProcessVendor' | 'sandboxDefaults'>,
+  partner: Pick<Partner, 'customerId' | 'childId' | 'apiKey' | 'flowId'> & { id?: string },
+  vendor: VendorId,
+  { origin, clock = systemClock, ctx, onStatus, partnerId, waitUntil }: AdapterOptions,
+): VendorAdapter {
+  const cfg = config(env);
+  const onCall = (operation: AdapterOperation, outcome: Parameters<NonNullable<AdapterContext['onCall']>>[1], ms: number) =>
+    emitOne(env, waitUntil ?? ctx, partnerId, { type: 'vendor.call', operation: CALL_NAME[operation], outcome, ms });
+  if (vendor === 'stripe') {
+    const settings = stripeSettingsOf(cfg, ports, partner, origin, true);
+    if (!settings) throw new VendorError({ kind: 'status', status: 403 });
+    return stripeAdapter({ ...adapterContext(env, ports, cfg.vendors.stripe.sandbox, clock, ctx, onStatus), onCall }, settings);
+  }
+  const v = cfg.vendor;
+  return idvAdapter(
+    { ...adapterContext(env, ports, v.sandbox, clock, ctx, onStatus), onCall },
+    {
+      baseUrl: v.baseUrl ?? `${origin}${ports.inProcessVendor?.path ?? ''}`,
+      apiKey: partner.apiKey,
+      customerId: partner.customerId,
+      ...(partner.childId ? { childId: partner.childId } : {}),
+      channel: v.channel,
+      searchPath: v.searchPath,
+      ...(partner.flowId ? { flowId: partner.flowId } : {}),
+      ...(v.provider ? { provider: v.provider } : {}),
+      livemode: !v.sandbox,
+    },
+  );
+}
+
+/** `adapterFor` in a request: its origin, its execution context, its log line's vendor status and its partner's events. */
+export function adapterOf(
+  c: Context<AppEnv>,
+  partner: Parameters<typeof adapterFor>[2] & { id?: string },
+  vendor: VendorId,
+): VendorAdapter {
+  let ctx: ExecutionContext | undefined;
+  try {
+    ctx = c.executionCtx;
+  } catch {
+    ctx = undefined; // app.request() in node tests has no execution context
+  }
+  return adapterFor(c.env, c.var.ports, partner, vendor, {
+    origin: new URL(c.req.url).origin,
+    clock: c.var.clock,
+    ...(ctx ? { ctx } : {}),
+    onStatus: (status) => c.set('vendorStatus', status),
+    ...((partner.id ?? c.get('partner')?.id) ? { partnerId: partner.id ?? c.get('partner')!.id } : {}),
+  });
 }
 
 /** `partner`'s Stripe adapter, or undefined when Stripe is none of its vendors. */

@@ -13,14 +13,27 @@ export interface Answer {
   json: unknown;
 }
 
-/** Sends `request` and reads its answer within `ctx.timeoutMs`; throws VendorError on timeout, no connection, or an unreadable body. */
-export async function exchange(ctx: AdapterContext, operation: AdapterOperation, request: Request): Promise<Answer> {
+/**
+ * Sends `request` and reads its answer within `ctx.timeoutMs`; throws
+ * VendorError on timeout, no connection, or an unreadable body. `read`
+ * (optional) turns the answer into the caller's value, throwing a
+ * VendorError for an error status or a shape the vendor's reference does
+ * not give: the call is reported with that fault.
+ */
+export async function exchange(ctx: AdapterContext, operation: AdapterOperation, request: Request): Promise<Answer>;
+export async function exchange<T>(ctx: AdapterContext, operation: AdapterOperation, request: Request, read: (a: Answer) => T): Promise<T>;
+export async function exchange<T>(
+  ctx: AdapterContext,
+  operation: AdapterOperation,
+  request: Request,
+  read?: (a: Answer) => T,
+): Promise<T | Answer> {
   const started = ctx.now();
   let fault: VendorFault | undefined;
   try {
     const answer = await timed(ctx, request);
     if (answer.status < 200 || answer.status > 299) fault = { kind: 'status', status: answer.status };
-    return answer;
+    return read ? read(answer) : answer;
   } catch (err) {
     fault = err instanceof VendorError ? err.fault : { kind: 'unreachable' };
     throw err instanceof VendorError ? err : new VendorError(fault);

@@ -8,8 +8,9 @@ import type { WithDevSecrets } from '../lib/dev-secrets';
 import { ApiError } from '../lib/errors';
 import { RESULT_TOKEN_TTL_SECONDS, signResultToken } from './result-token';
 import { signingKeys } from './signing-keys';
-import type { Verification } from './verification';
+import { vendorOf, type Verification } from './verification';
 import { checkStatusOf } from './lifecycle';
+import { resultOfStatus } from '../vendors/result';
 
 export async function issueResultToken(env: Env, ports: WithDevSecrets, v: Verification, now: number): Promise<string> {
   const keys = await signingKeys(env, ports);
@@ -21,6 +22,8 @@ export async function issueResultToken(env: Env, ports: WithDevSecrets, v: Verif
     sub: v.id,
     ...(v.entityId !== undefined ? { entity_id: v.entityId } : {}),
     check_status: checkStatusOf(v),
+    ...resultClaim(v),
+    vendor: vendorOf(v),
     // A record without a source predates it, and only the page could set a reference then.
     ...(v.customerRef ? { customer_ref: v.customerRef, customer_ref_source: v.customerRefSource ?? 'page' } : {}),
     iat,
@@ -30,4 +33,10 @@ export async function issueResultToken(env: Env, ports: WithDevSecrets, v: Verif
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-boolean-literal-compare
     livemode: v.livemode === true,
   });
+}
+
+/** The outcome in our words, for a final verification (a token is issued for no other). */
+function resultClaim(v: Verification): { result?: NonNullable<ReturnType<typeof resultOfStatus>> } {
+  const result = resultOfStatus(checkStatusOf(v), vendorOf(v));
+  return result ? { result } : {};
 }

@@ -28,7 +28,9 @@ import {
   type Verification,
   type VerificationState,
   type WebhookEventType,
+  vendorOf,
 } from './verification';
+import { isRetryable } from '../vendors/result';
 
 export type { ExpiredReason } from './verification';
 
@@ -51,9 +53,6 @@ export const DEFAULT_LIFECYCLE: LifecycleSettings = { graceMs: 900_000, linkMaxM
 export const DEFAULT_MAX_ATTEMPTS = 2;
 export const MAX_ATTEMPTS_LIMIT = 3;
 
-/** Check statuses after which a person may try again (a mistyped detail, an unreadable document). */
-const RETRYABLE = new Set(['NO_MATCH', 'UNPROCESSABLE']);
-
 /** How long an ended verification is kept (its token can be asked again, webhooks retry for days). */
 export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -66,7 +65,7 @@ export const isOpen = (v: Verification) => v.state.name === 'created' || v.state
 export const checkStatusOf = (v: Verification) => (v.state.name === 'final' ? v.state.checkStatus : CHECKING);
 /** Whether a vendor link (and entity) exists: a server-started verification has none until its page uses the secret. */
 export const hasLink = (v: Verification): v is Verification & { entityId: string } => v.entityId !== undefined;
-/** Waiting for the person's next attempt (the last one ended NO_MATCH or UNPROCESSABLE). */
+/** Waiting for the person's next attempt (the last one ended in a way its vendor says may be tried again). */
 export const requiresInput = (v: Verification) => v.state.name === 'requires_input';
 /** Whether the verification waits for its code: a handed-off link not yet claimed. */
 export const awaitingClaim = (v: Verification): v is Verification & { handoff: Handoff & { code: string } } =>
@@ -209,6 +208,7 @@ export function linkStarted(v: Verification, l: LinkStart, now: number, s: Lifec
   return {
     ...v,
     state: { name: 'open' },
+    vendor: vendorOf(l),
     entityId: l.entityId,
     partnerOrigin: l.partnerOrigin,
     linkCreatedAt: now,
@@ -265,7 +265,10 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
   const t = linkTimes(r.urlExpiry, now, s);
   const { checkId: _c, token: _t, earlierChecks: _e, formKey: _key, attemptCheckSeen: _seen, ...rest } = v;
   // A renewal keeps the replaced link's check askable; a next attempt is about its own link alone.
-  const earlierChecks = attempt ? [] : withCheck(v.earlierChecks ?? [], r.replacedCheck);
+  const newSubject = r.subject !== undefined && r.subject !== v.entityId;
+  // A vendor with a new subject per link: the replaced subject is the replaced link's check.
+  const replaced = newSubject ? v.entityId : r.replacedCheck;
+  const earlierChecks = attempt ? [] : withCheck(v.earlierChecks ?? [], replaced);
   // A next attempt's values are new: its own form key (or none) replaces the earlier one.
   return {
     ...(attempt ? { ...rest, state: { name: 'open' } } : v),
@@ -276,6 +279,7 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
     ...(attempt ? {} : { renewals: (v.renewals ?? 0) + 1 }),
     ...(handoff ? { handoff } : {}),
     ...(r.sameDevice ? { link: r.sameDevice } : {}),
+    ...(newSubject ? { entityId: r.subject } : {}),
   };
 }
 
@@ -384,8 +388,9 @@ export function ownAttemptAnswer(v: Verification, a: VendorAnswer): boolean {
 
 /**
  * attempt / finish: an attempt ended with `status`. Not credited while a
- * handed-off link waits for its code (kept for the claim). NO_MATCH or
- * UNPROCESSABLE with attempts left: `requires_input`; otherwise `final`.
+ * handed-off link waits for its code (kept for the claim). A retryable
+ * ending (its vendor's mapping) with attempts left: `requires_input`;
+ * otherwise `final`.
  */
 export function attemptEnded(v: Verification, status: string, now: number, checkId?: string): Verification | undefined {
   if (!isOpen(v) || requiresInput(v)) return undefined;
@@ -394,7 +399,9 @@ export function attemptEnded(v: Verification, status: string, now: number, check
     return { ...v, handoff: { ...v.handoff, pendingStatus: status } };
   }
   const attempts = [...(v.attempts ?? []), { checkStatus: status, endedAt: now, ...(checkId ? { checkId } : {}) }];
-  if (RETRYABLE.has(status) && attempts.length < maxAttempts(v)) return { ...v, attempts, state: { name: 'requires_input', since: now } };
+  // A word after which a person may try again (a mistyped detail, an unreadable document): its vendor's mapping says.
+  if (isRetryable(vendorOf(v), status) && attempts.length < maxAttempts(v))
+    return { ...v, attempts, state: { name: 'requires_input', since: now } };
   return { ...keyless(v), attempts, state: { name: 'final', at: now, checkStatus: status } };
 }
 

@@ -7,7 +7,7 @@
  * redaction), the token and the client secret never appear here.
  */
 import { checkStatusOf, lifecycle, type State } from './lifecycle';
-import type { Verification } from './verification';
+import { vendorOf, type Verification } from './verification';
 import type { VendorResult } from '../vendors/adapter';
 import { resultOfStatus } from '../vendors/result';
 
@@ -30,8 +30,8 @@ export interface PublicState {
 
 const iso = (t: number) => new Date(t).toISOString();
 
-const resultField = (status: string | undefined): { result?: VendorResult } => {
-  const result = resultOfStatus(status);
+const resultField = (v: Verification): { result?: VendorResult } => {
+  const result = resultOfStatus(checkStatusOf(v), vendorOf(v));
   return result ? { result } : {};
 };
 
@@ -40,7 +40,7 @@ export function publicState(v: Verification): PublicState {
   return {
     status: lifecycle(v),
     ...(linked ? { checkStatus: checkStatusOf(v) } : {}),
-    ...(v.state.name === 'final' ? resultField(checkStatusOf(v)) : {}),
+    ...(v.state.name === 'final' ? resultField(v) : {}),
     ...(v.attempts?.length ? { attempts: v.attempts.map((a) => ({ checkStatus: a.checkStatus, endedAt: iso(a.endedAt) })) } : {}),
     createdAt: iso(v.createdAt),
     ...(v.linkCreatedAt !== undefined ? { linkCreatedAt: iso(v.linkCreatedAt) } : {}),

@@ -6,6 +6,7 @@
  */
 import { base64url } from '../../rules/base64url';
 import type { SigningKey } from './signing-keys';
+import type { VendorId, VendorResult } from '../vendors/adapter';
 
 /** Lifetime of a token: long enough to hand from the page to its server. */
 export const RESULT_TOKEN_TTL_SECONDS = 15 * 60;
@@ -16,7 +17,12 @@ export interface ResultClaims {
   sub: string;
   /** Absent after a redaction. */
   entity_id?: string;
+  /** The vendor's word (deprecated: read `result`). */
   check_status: string;
+  /** The outcome in our words: decide from this. */
+  result?: VendorResult;
+  /** The vendor the verification was made with (tokens issued before there was a choice have none: `idv`). */
+  vendor?: VendorId;
   customer_ref?: string;
   /**
    * Who set `customer_ref`: `server` (the partner's server, through `/v1`) or `page` (a browser, which anyone

@@ -7,7 +7,7 @@
  * transition applied to the record as it is at that moment (`apply`), never
  * a copy taken before a vendor call.
  */
-import { vendorMismatch } from '../vendor-api/errors';
+import { vendorMismatchError as vendorMismatch } from '../vendors/errors';
 import { randomToken, safeEqual } from '../lib/random';
 import type { Arrival, ClaimOutcome, Command, Results, ResultOf, ReturnHint, RenewalTurn } from './commands';
 import type { OpsEvent } from '../ops/events';

@@ -5,55 +5,70 @@
  */
 import type { Env } from '../lib/env';
 import { ApiError, errorName } from '../lib/errors';
-import { VendorError, type VendorFault } from '../vendor-api/client';
-import { vendorMismatch } from '../vendor-api/errors';
-import { vendorClient } from '../vendor-api/from-env';
+import { VendorError, vendorMismatchError, type VendorFault } from '../vendors/errors';
+import { VendorMismatchError, type VendorAdapter, type VendorAnswer as AdapterAnswer, type VendorRef } from '../vendors/adapter';
+import { adapterFor } from '../vendors/for-partner';
 import type { Ports, Verifications } from '../ports';
 import { partnerById } from '../partners/resolve';
-import { config } from '../config';
 import { attemptAnswer, type VendorAnswer } from './lifecycle';
-import { CHECKING, type Verification } from './verification';
+import { CHECKING, vendorOf, type Verification } from './verification';
 import type { WaitUntil } from '../ops/events';
 import { log } from '../lib/log';
 
-/** The vendor's client for a verification's partner (a partner removed meanwhile: nobody may ask on its behalf any more). */
-async function vendorOf(env: Env, ports: Ports, v: Verification, waitUntil?: WaitUntil) {
+/** The verification's own vendor, as its partner (a partner removed meanwhile: nobody may ask on its behalf any more). */
+async function adapterOfRecord(env: Env, ports: Ports, v: Verification, waitUntil?: WaitUntil): Promise<VendorAdapter> {
   const partner = await partnerById(env, ports, v.workerOrigin, v.partnerId);
   if (!partner) throw new VendorError({ kind: 'status', status: 403 });
-  return vendorClient(env, ports, partner, { origin: v.workerOrigin, partnerId: v.partnerId, ...(waitUntil ? { waitUntil } : {}) });
+  return adapterFor(env, ports, partner, vendorOf(v), {
+    origin: v.workerOrigin,
+    partnerId: v.partnerId,
+    ...(waitUntil ? { waitUntil } : {}),
+  });
 }
 
-type Vendor = Awaited<ReturnType<typeof vendorOf>>;
+/**
+ * The subject and check to ask about: the verification's subject and newest
+ * link, or (with `check`) an earlier link's check. A vendor that makes a new
+ * subject per link (one session each) is asked about that subject itself.
+ */
+function refOf(adapter: VendorAdapter, v: Verification, check?: string): VendorRef {
+  const linkedAt = v.linkCreatedAt ?? v.createdAt;
+  if (check === undefined) return { vendor: adapter.id, subject: v.entityId!, linkedAt }; // polled only once a link exists
+  return adapter.capabilities.entityReuse
+    ? { vendor: adapter.id, subject: v.entityId!, check, linkedAt }
+    : { vendor: adapter.id, subject: check, check, linkedAt };
+}
 
-/** One result call about the verification's entity: its newest check, or (with `checkId`) one the vendor named before. */
-async function askOnce(env: Env, vendor: Vendor, v: Verification, checkId?: string): Promise<VendorAnswer> {
-  const { provider } = config(env).vendor;
+/**
+ * The adapter's answer as the lifecycle takes it: "not finished" as CHECKING
+ * (the deprecated `checkStatus` while open), an ended attempt as the
+ * vendor's own word (its mapping, `vendors/result.ts`, says what it means),
+ * about the subject asked (the adapter refused any other).
+ */
+function lifecycleAnswer(a: AdapterAnswer, subject: string): VendorAnswer {
+  const at = a.check !== undefined ? { checkId: a.check } : {};
+  if (a.state === 'pending') return { checkStatus: CHECKING, entityId: subject, ...at };
+  if (a.state === 'retryable') return { checkStatus: a.vendorStatus, entityId: subject, ...at };
+  return { checkStatus: a.result.vendorStatus, entityId: subject, ...at };
+}
+
+/** One question about the verification's subject: its newest link, or (with `check`) one the vendor named before. */
+async function askOnce(adapter: VendorAdapter, v: Verification, check?: string): Promise<VendorAnswer> {
   try {
-    const answer = await vendor.result({
-      ...(checkId !== undefined ? { checkId } : {}),
-      entity: { entityId: v.entityId! }, // polled only once a link exists
-      ...(provider ? { provider } : {}),
-    });
-    const named = (answer as { checkId?: unknown }).checkId;
-    return {
-      checkStatus: answer.checkStatus,
-      entityId: answer.entity?.entityId,
-      ...(typeof named === 'string' ? { checkId: named } : {}),
-    };
+    return lifecycleAnswer(await adapter.latestResult(refOf(adapter, v, check)), v.entityId!);
   } catch (err) {
-    // "Not found" for a check the worker itself started means the vendor has
-    // nothing yet (the person has not begun): not finished, not a fault.
-    if (err instanceof VendorError && err.fault.kind === 'status' && err.fault.status === 404) {
-      log.info('vendor_check_not_found', { verificationId: v.id });
-      return { checkStatus: CHECKING, entityId: v.entityId, ...(checkId !== undefined ? { checkId } : {}) };
+    // Never credited: an answer about someone else's subject fails the poll as a mismatch.
+    if (err instanceof VendorMismatchError) {
+      log.error('vendor_mismatch', { verificationId: v.id });
+      throw vendorMismatchError();
     }
     throw err;
   }
 }
 
 /**
- * Asks the vendor about a verification's entity, as its partner: its newest
- * check, and each earlier link's check of this attempt by the id the vendor
+ * Asks the verification's own vendor about it, as its partner: its newest
+ * link, and each earlier link's check of this attempt by the id the vendor
  * gave (`earlierChecks`), so the link the person completed is credited
  * whichever it was (`attemptAnswer` picks). Never with a check id or token a
  * browser brought: those only make the worker ask sooner, and another
@@ -61,29 +76,29 @@ async function askOnce(env: Env, vendor: Vendor, v: Verification, checkId?: stri
  * vendor answer about another check.
  */
 export async function askVendor(env: Env, ports: Ports, v: Verification, waitUntil?: WaitUntil): Promise<VendorAnswer> {
-  const vendor = await vendorOf(env, ports, v, waitUntil);
+  const adapter = await adapterOfRecord(env, ports, v, waitUntil);
   const earlier = (v.earlierChecks ?? []).map((id) =>
-    askOnce(env, vendor, v, id).catch((err: unknown) => {
+    askOnce(adapter, v, id).catch((err: unknown) => {
       // The newest link's answer still stands; this check is asked again at the next poll.
       log.warn('earlier_check_unanswered', { verificationId: v.id, error: errorName(err) });
       return undefined;
     }),
   );
-  const [newest, ...others] = await Promise.all([askOnce(env, vendor, v), ...earlier]);
+  const [newest, ...others] = await Promise.all([askOnce(adapter, v), ...earlier]);
   return attemptAnswer([newest, ...others.filter((a) => a !== undefined)], v.entityId!);
 }
 
 /**
  * The check of the verification's current link, as the vendor names it when
- * asked about the entity (undefined when it names none, or the answer is not
- * about this entity): asked just before a new link replaces it, so a person
- * who completes the older link is still credited. A vendor that cannot
- * answer costs the person nothing: the new link is made anyway.
+ * asked about its subject (undefined when it names none, or the answer is
+ * not about this subject): asked just before a new link replaces it, so a
+ * person who completes the older link is still credited. A vendor that
+ * cannot answer costs the person nothing: the new link is made anyway.
  */
 export async function currentCheck(env: Env, ports: Ports, v: Verification): Promise<string | undefined> {
   try {
-    const a = await askOnce(env, await vendorOf(env, ports, v), v);
-    return a.entityId === v.entityId ? a.checkId : undefined;
+    const a = await askOnce(await adapterOfRecord(env, ports, v), v);
+    return a.checkId;
   } catch (err) {
     log.warn('current_check_unknown', { verificationId: v.id, error: errorName(err) });
     return undefined;
@@ -103,13 +118,14 @@ export async function onWire<T>(run: () => Promise<T>): Promise<Wire<T>> {
   } catch (err) {
     if (err instanceof VendorError) return { fault: err.fault };
     if (err instanceof ApiError && err.errorCode === 'VENDOR_MISMATCH') return { mismatch: true };
+    if (err instanceof VendorMismatchError) return { mismatch: true };
     throw err;
   }
 }
 
 export function offWire<T>(w: Wire<T>): T {
   if ('fault' in w) throw new VendorError(w.fault);
-  if ('mismatch' in w) throw vendorMismatch();
+  if ('mismatch' in w) throw vendorMismatchError();
   return w.ok;
 }
 

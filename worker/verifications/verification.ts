@@ -7,6 +7,7 @@
  * (`verification-durable.ts`) through `verification-logic.ts`.
  */
 import { ulid } from '../lib/ids';
+import type { VendorId } from '../vendors/adapter';
 
 export const CHECKING = 'CHECKING';
 
@@ -35,7 +36,18 @@ export interface Verification {
    * `verificationId`, never by a page-set reference.
    */
   customerRefSource?: CustomerRefSource;
-  /** The vendor's entity id (opaque). Absent while a server-started verification has no link, and after a redaction. */
+  /**
+   * The vendor it was linked with (docs/vendors.md): recorded at its first
+   * link and never changed: renewals, attempts, polls, cancel and redact go
+   * to it. Absent while a server-started verification has no link, and on
+   * records made before there was a choice: those are `idv` (`vendorOf`).
+   */
+  vendor?: VendorId;
+  /**
+   * The vendor's subject the answers are about (opaque; idv: its entity, the
+   * same for every link; stripe: the attempt's session). Absent while a
+   * server-started verification has no link, and after a redaction.
+   */
   entityId?: string;
   /** The worker's own origin when it was made: `iss`, and where the sandbox lives. */
   workerOrigin: string;
@@ -138,7 +150,7 @@ export type ExpiredReason = 'not_finished' | 'not_claimed' | 'vendor_unavailable
 export type VerificationState =
   | { name: 'created' }
   | { name: 'open' }
-  /** Waiting for the person's next attempt: the last one ended NO_MATCH or UNPROCESSABLE, attempts are left. */
+  /** Waiting for the person's next attempt: the last one ended in a way its vendor says may be tried again, attempts are left. */
   | { name: 'requires_input'; since: number }
   | { name: 'final'; at: number; checkStatus: string }
   | { name: 'expired'; at: number; reason: ExpiredReason }
@@ -217,6 +229,8 @@ export const MAX_RENEWALS = 5;
 
 /** What the first link of a verification the partner's server started sets (its page used the client secret). */
 export interface LinkStart {
+  /** The vendor that made the link: the verification's from now on (absent: `idv`). */
+  vendor?: VendorId;
   entityId: string;
   partnerOrigin: string;
   /** The vendor's link expiry (the lifecycle caps it and derives the deadline). */
@@ -243,6 +257,12 @@ export interface Renewal {
   replacedCheck?: string;
   /** A next attempt's form key (the corrected values); without one, the earlier attempt's key goes. */
   formKey?: string;
+  /**
+   * The new link's subject, when the vendor made a new one (a vendor with no
+   * subject to reuse: one session per link); the replaced subject stays
+   * askable on a renewal, as a replaced check does.
+   */
+  subject?: string;
 }
 
 /** Wrong codes allowed before a handoff ends (the verification ends with the last). */
@@ -254,6 +274,9 @@ export function claimCode(): string {
   // 4,294,000,000 is a multiple of 10^6: values at or above it would skew the digits.
   return n >= 4_294_000_000 ? claimCode() : String(n % 1_000_000).padStart(6, '0');
 }
+
+/** The vendor a verification is linked with: records made before there was a choice are `idv`'s. */
+export const vendorOf = (v: Pick<Verification, 'vendor'>): VendorId => v.vendor ?? 'idv';
 
 export const newVerificationId = () => `vrf_${ulid()}`;
 export const VERIFICATION_ID = /^vrf_[0-9A-HJKMNP-TV-Z]{26}$/;

@@ -12,7 +12,7 @@ import type { View } from '../../views/view.js';
 export const complete =
   ({ html }: Deps): View =>
   ({ flow, t }) => {
-    const ok = flow.checkStatus.startsWith('CHECKED_SUCCESS');
+    const ok = flow.outcome === 'verified';
     return html`<div class="panel outcome ${ok ? 'ok' : ''}" part="message complete">
     <h2 tabindex="-1" id="focus">${ok ? t.completeSuccess : t.completeOther}</h2>
     <slot name=${ok ? 'outcome-verified' : 'outcome-failed'}><slot name="outcome"></slot></slot>

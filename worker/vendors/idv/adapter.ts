@@ -1,18 +1,17 @@
 /**
  * The `idv` adapter: the vendor of the IDV service interface, through its
- * typed client (vendor-api/client.ts). Its subject is the vendor's entity
+ * typed client (client.ts). Its subject is the vendor's entity
  * (a renewal and a next attempt are new links for the same entity); it
  * texts its own links, searches entities, and has a health route; it
  * cannot cancel or redact at the vendor and signs no events.
  */
-import { createVendorClient, VendorError, type VendorOperation } from '../../vendor-api/client';
-import type { Entity, OnboardingUrlRequest } from '../../vendor-api/schemas';
+import { ADAPTER_OPERATION, createVendorClient, VendorError } from './client';
+import type { Entity, OnboardingUrlRequest } from './schemas';
 import {
   cappedExpiry,
   CapabilityUnavailableError,
   VendorMismatchError,
   type AdapterContext,
-  type AdapterOperation,
   type Capabilities,
   type LinkRequest,
   type SmsRequest,
@@ -20,7 +19,7 @@ import {
   type VendorLink,
   type VendorRef,
 } from '../adapter';
-import { answerOf, CHECKING, ourField } from './mapping';
+import { answerOf, CHECKING } from './mapping';
 
 export interface IdvSettings {
   /** `{base_url}` (KYC_BASE_URL, or the sandbox's root). */
@@ -36,22 +35,6 @@ export interface IdvSettings {
   livemode: boolean;
 }
 
-const OPERATION: Record<VendorOperation, AdapterOperation> = {
-  'onboarding-url': 'link',
-  result: 'result',
-  search: 'search',
-  ruok: 'health',
-};
-
-/** A vendor 400/422 ErrorObject's fields, in our names (the routes answer 400 naming them). */
-function withOurFields(err: unknown): unknown {
-  if (!(err instanceof VendorError) || err.fault.kind !== 'status') return err;
-  const f = err.fault;
-  if ((f.status !== 400 && f.status !== 422) || !f.error) return err;
-  const fields = (f.error.issues ?? []).map((i) => ourField(i.issueLocation));
-  return new VendorError({ ...f, fields: fields.length ? fields : ['<body>'] });
-}
-
 export function idvAdapter(ctx: AdapterContext, settings: IdvSettings): VendorAdapter {
   const client = createVendorClient({
     baseUrl: settings.baseUrl,
@@ -62,7 +45,8 @@ export function idvAdapter(ctx: AdapterContext, settings: IdvSettings): VendorAd
     timeoutMs: ctx.timeoutMs,
     searchPath: settings.searchPath,
     fetch: ctx.fetch,
-    ...(ctx.onCall ? { onCall: (op, outcome, ms) => ctx.onCall!(OPERATION[op], outcome, ms) } : {}),
+    now: ctx.now,
+    ...(ctx.onCall ? { onCall: (op, outcome, ms) => ctx.onCall!(ADAPTER_OPERATION[op], outcome, ms) } : {}),
   });
   const capabilities: Capabilities = {
     sms: true,
@@ -76,6 +60,7 @@ export function idvAdapter(ctx: AdapterContext, settings: IdvSettings): VendorAd
 
   function body(request: LinkRequest, sms?: SmsRequest): OnboardingUrlRequest {
     const p = request.person;
+    const phone = request.phone ?? p?.phone;
     const entity: Entity | undefined = p
       ? {
           ...(request.subject !== undefined ? { entityId: request.subject } : {}),
@@ -97,7 +82,7 @@ export function idvAdapter(ctx: AdapterContext, settings: IdvSettings): VendorAd
       ...(entity ? { entity } : {}),
       ...(settings.flowId ? { flowId: settings.flowId } : {}),
       sendSMS: sms !== undefined,
-      ...(p?.phone ? { phoneCode: p.phone.code, phoneNumber: p.phone.national } : {}),
+      ...(phone ? { phoneCode: phone.code, phoneNumber: phone.national } : {}),
       ...(sms?.senderName ? { senderName: sms.senderName } : {}),
       ...(sms?.templateId ? { messageTemplateId: sms.templateId } : {}),
       successRedirectURL: request.returnUrl,
@@ -106,21 +91,19 @@ export function idvAdapter(ctx: AdapterContext, settings: IdvSettings): VendorAd
   }
 
   async function link(request: LinkRequest, sms?: SmsRequest): Promise<VendorLink> {
-    let answer;
-    try {
-      answer = await client.onboardingUrl(body(request, sms));
-    } catch (err) {
-      throw withOurFields(err);
-    }
+    // A refusal names our fields (the client translates the vendor's).
+    const answer = await client.onboardingUrl(body(request, sms));
     const entityId = answer.entity.entityId;
-    if (!entityId || (request.subject !== undefined && entityId !== request.subject))
-      throw new VendorError({ kind: 'bad-answer', status: 200 });
+    if (!entityId) throw new VendorError({ kind: 'bad-answer', status: 200 });
+    // A link for another entity than the one asked for is never this verification's.
+    if (request.subject !== undefined && entityId !== request.subject) throw new VendorMismatchError('idv');
     const named = (answer as { checkId?: unknown }).checkId;
     return {
       ref: { vendor: 'idv', subject: entityId, ...(typeof named === 'string' ? { check: named } : {}), linkedAt: ctx.now() },
       ...(sms ? {} : { url: answer.url }),
       expiresAt: cappedExpiry(ctx, Date.parse(answer.urlExpiry)),
       smsSent: sms !== undefined,
+      vendorStatus: answer.status,
     };
   }
 
@@ -147,7 +130,7 @@ export function idvAdapter(ctx: AdapterContext, settings: IdvSettings): VendorAd
     createLink: (request) => link(request),
 
     sendLink: (request, sms) => {
-      if (!request.person?.phone) throw new CapabilityUnavailableError('idv', 'sms');
+      if (!(request.phone ?? request.person?.phone)) throw new CapabilityUnavailableError('idv', 'sms');
       return link(request, sms);
     },
 
@@ -176,6 +159,7 @@ export function idvAdapter(ctx: AdapterContext, settings: IdvSettings): VendorAd
     search: (criteria, options) =>
       client.search(criteria as Entity, {
         ...(options.child !== undefined ? { child: options.child } : {}),
+        ...(options.onlyEntityIds ? { onlyEntityIds: true } : {}),
         ...(options.limit !== undefined ? { resultLimit: options.limit } : {}),
       }),
 

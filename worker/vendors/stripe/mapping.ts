@@ -61,3 +61,17 @@ export function answerOf(s: StripeSession): VendorAnswer {
     }
   }
 }
+
+/**
+ * The answer a stored word stands for (`vendorStatus` as `answerOf` gave it):
+ * the record keeps the vendor's word, not the session.
+ */
+export function answerOfWord(word: string): VendorAnswer {
+  if (word === 'verified') return { state: 'final', result: { outcome: 'verified', vendor: 'stripe', vendorStatus: word } };
+  if (word === 'canceled') return { state: 'final', result: { outcome: 'failed', reason: 'other', vendor: 'stripe', vendorStatus: word } };
+  const final = FINAL_CODES[word];
+  if (final) return { state: 'final', result: { outcome: 'failed', reason: final, vendor: 'stripe', vendorStatus: word } };
+  const retry = RETRYABLE_CODES[word];
+  if (retry) return { state: 'retryable', reason: retry, vendorStatus: word };
+  return { state: 'pending', vendorStatus: word };
+}

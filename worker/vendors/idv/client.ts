@@ -1,10 +1,11 @@
 /**
- * The one typed client of the vendor (spec section 4). Routes talk to the
- * vendor only through this; the sandbox is just another vendor behind it.
- * Explicit requests to a fixed base with the credentials added here, a hard
- * timeout around the whole exchange (headers and body), `redirect: 'manual'`,
- * and every answer parsed by the spec's schemas. No retries: the onboarding
- * link may send an SMS.
+ * The one typed client of the idv vendor (its interface document, section
+ * 4). Only the idv adapter (and the sandbox's tests) talk to the vendor
+ * through it; the sandbox is just another vendor behind it. Explicit
+ * requests to a fixed base with the credentials added here, every answer
+ * parsed by the spec's schemas, every exchange through `vendors/http.ts` (a
+ * hard timeout around headers and body, `redirect: 'manual'`, no retries:
+ * the onboarding link may send an SMS).
  */
 import type * as z from 'zod/mini';
 import {
@@ -18,15 +19,18 @@ import {
   type ResultRequest,
   type SearchOptions,
 } from './schemas';
-import { systemClock } from '../lib/clock';
-import { VendorError, vendorOutcome, type VendorFault, type VendorOutcome } from '../vendors/errors';
+import { systemClock } from '../../lib/clock';
+import { VendorError, vendorOutcome, type VendorFault, type VendorOutcome } from '../errors';
+import { badAnswer, exchange } from '../http';
+import type { AdapterOperation } from '../adapter';
+import { ourField } from './mapping';
 
 export interface VendorConfig {
   /** `{base_url}`, without a trailing slash. */
   baseUrl: string;
   apiKey: string;
   customerId: string;
-  childId?: string;
+  childId?: string | undefined;
   /** Truncated to 64 characters here, as the spec says the vendor would. */
   channel: string;
   timeoutMs: number;
@@ -35,6 +39,8 @@ export interface VendorConfig {
   fetch: (request: Request) => Promise<Response>;
   /** Told about each call once it is over (the operator's `vendor.call` event). Must not throw. */
   onCall?: (operation: VendorOperation, outcome: VendorOutcome, ms: number) => void;
+  /** The clock a call's time is measured with (default the system's). */
+  now?: () => number;
 }
 
 /** The spec's four operations, as the operator's events name them. */
@@ -43,8 +49,40 @@ export { VendorError, vendorOutcome, type VendorFault, type VendorOutcome };
 
 const MAX_CHANNEL = 64;
 
+export const ADAPTER_OPERATION: Record<VendorOperation, AdapterOperation> = {
+  'onboarding-url': 'link',
+  result: 'result',
+  search: 'search',
+  ruok: 'health',
+};
+const OPERATION = Object.fromEntries(Object.entries(ADAPTER_OPERATION).map(([k, v]) => [v, k])) as Record<
+  AdapterOperation,
+  VendorOperation
+>;
+
+/**
+ * An error status as a fault: the vendor's ErrorObject when it sent one, and
+ * for a 400/422 the fields of our request it refused, in our names (the
+ * routes answer 400 naming them, never repeating the vendor's text).
+ */
+function statusFault(status: number, json: unknown): VendorFault {
+  const parsed = ErrorObject.safeParse(json);
+  const error = parsed.success ? parsed.data : undefined;
+  if ((status !== 400 && status !== 422) || !error) return { kind: 'status', status, ...(error ? { error } : {}) };
+  const fields = (error.issues ?? []).map((i) => ourField(i.issueLocation));
+  return { kind: 'status', status, error, fields: fields.length ? fields : ['<body>'] };
+}
+
 export function createVendorClient(config: VendorConfig) {
   const base = config.baseUrl.replace(/\/+$/, '');
+  const onCall = config.onCall;
+  const ctx = {
+    now: config.now ?? systemClock,
+    linkMaxMs: 0, // links are capped by the adapter, not here
+    timeoutMs: config.timeoutMs,
+    fetch: config.fetch,
+    ...(onCall ? { onCall: (op: AdapterOperation, outcome: VendorOutcome, ms: number) => onCall(OPERATION[op], outcome, ms) } : {}),
+  };
 
   function headers(): Headers {
     const h = new Headers({
@@ -58,81 +96,24 @@ export function createVendorClient(config: VendorConfig) {
     return h;
   }
 
-  async function call<S extends z.ZodMiniType>(
+  function call<S extends z.ZodMiniType>(
     operation: VendorOperation,
     method: 'GET' | 'POST',
     path: string,
     schema: S,
     body?: unknown,
   ): Promise<z.infer<S>> {
-    const started = systemClock();
-    let fault: VendorFault | undefined;
-    try {
-      return await exchange(method, path, schema, body);
-    } catch (err) {
-      fault = err instanceof VendorError ? err.fault : { kind: 'unreachable' };
-      throw err;
-    } finally {
-      try {
-        config.onCall?.(operation, vendorOutcome(fault), systemClock() - started);
-      } catch {
-        // Counting never fails a call.
-      }
-    }
-  }
-
-  async function exchange<S extends z.ZodMiniType>(method: 'GET' | 'POST', path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new VendorError({ kind: 'timeout' }));
-      }, config.timeoutMs);
+    const request = new Request(base + path, {
+      method,
+      headers: headers(),
+      body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const exchanging = (async () => {
-      let response: Response;
-      try {
-        response = await config.fetch(
-          new Request(base + path, {
-            method,
-            headers: headers(),
-            body: body === undefined ? undefined : JSON.stringify(body),
-            redirect: 'manual',
-            signal: controller.signal,
-          }),
-        );
-      } catch (err) {
-        if (err instanceof VendorError) throw err;
-        throw new VendorError(controller.signal.aborted ? { kind: 'timeout' } : { kind: 'unreachable' });
-      }
-      let text: string;
-      try {
-        text = await response.text();
-      } catch {
-        throw new VendorError(controller.signal.aborted ? { kind: 'timeout' } : { kind: 'bad-answer', status: response.status });
-      }
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      if (response.status < 200 || response.status > 299) {
-        const parsed = ErrorObject.safeParse(json);
-        throw new VendorError({ kind: 'status', status: response.status, error: parsed.success ? parsed.data : undefined });
-      }
+    return exchange(ctx, ADAPTER_OPERATION[operation], request, ({ status, json }) => {
+      if (status < 200 || status > 299) throw new VendorError(statusFault(status, json));
       const parsed = schema.safeParse(json);
-      if (!parsed.success) throw new VendorError({ kind: 'bad-answer', status: response.status });
+      if (!parsed.success) throw badAnswer(status);
       return parsed.data;
-    })();
-    try {
-      return await Promise.race([exchanging, timeout]);
-    } finally {
-      if (timer !== undefined) clearTimeout(timer);
-      // A timed-out exchange may still settle later; nobody is listening.
-      exchanging.catch(() => {});
-    }
+    });
   }
 
   return {
