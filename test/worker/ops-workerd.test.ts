@@ -187,7 +187,7 @@ describe('ops in workerd (local sandbox: open on loopback)', () => {
 });
 
 describe('what the local stack opens for this machine only: decided by the connection, not the Host header', () => {
-  it('a client on the network claiming Host 127.0.0.1 gets neither the open console nor the demo’s server keys', async () => {
+  it('a client on the network claiming Host 127.0.0.1 gets neither the open console, the demo’s server keys, the sandbox’s outcomes nor its vendor API', async () => {
     const w = await startMiniflareWorker({ vars: { DEMO: 'on' } });
     try {
       // From this machine (workerd passes the connection's address): open.
@@ -197,6 +197,28 @@ describe('what the local stack opens for this machine only: decided by the conne
       const fromNetwork = { 'CF-Connecting-IP': '192.168.1.20', Host: new URL(w.url).host };
       assert.equal((await fetch(`${w.url}/ops/api/funnel`, { headers: fromNetwork })).status, 404);
       assert.equal((await fetch(`${w.url}/sandbox/demo/server-keys`, { headers: fromNetwork })).status, 404);
+      // Nor the sandbox's outcomes on demand, nor its vendor API with the public default credentials (issue 40).
+      const outcome = (headers: Record<string, string>) =>
+        fetch(`${w.url}/sandbox/verifications/vrf_01ARZ3NDEKTSV4RRFFQ69G5FAV/complete`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body: JSON.stringify({ status: 'CHECKED_SUCCESS_CLEAR' }),
+        });
+      const search = (headers: Record<string, string>) =>
+        fetch(`${w.url}/sandbox/v2/kyc/entity/search`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body: JSON.stringify({ name: { familyName: 'Nobody', givenName: 'Here' } }),
+        });
+      const mine = await outcome({});
+      assert.match(((await mine.json()) as { errorMsg: string }).errorMsg, /No such verification/, 'this machine reaches the route');
+      const theirs = await outcome(fromNetwork);
+      assert.equal(theirs.status, 404);
+      assert.match(((await theirs.json()) as { errorMsg: string }).errorMsg, /There is nothing here/);
+      assert.notEqual((await search({})).status, 404, 'this machine reaches the vendor API');
+      const searched = await search(fromNetwork);
+      assert.equal(searched.status, 404);
+      assert.match(((await searched.json()) as { errorMsg: string }).errorMsg, /There is nothing here/);
     } finally {
       await w.dispose();
     }

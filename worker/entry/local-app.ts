@@ -26,7 +26,7 @@ import { demoServer } from '../demo/server-keys';
 import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { clientIp, enforce, ipKey } from '../lib/limits';
-import { isLoopbackHost } from '../lib/origins';
+import { fromThisMachine } from '../lib/local-client';
 import { config, isDeployed, trustedOwnOrigin } from '../config';
 import { resolvePartner } from '../partners/resolve';
 import { sandboxOutcomes } from './local-sandbox-outcomes';
@@ -75,7 +75,8 @@ function mountSandbox(app: Hono<AppEnv>): void {
     // Deployed without DEMO=on the sandbox is no vendor (the /api routes fail closed): nothing here either.
     if (!c.var.config.vendor.sandbox || (isDeployed(c.var.config, c.req.url) && !c.var.config.demoExplicit))
       throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
-    if (SANDBOX_VENDOR_API.test(c.req.path) && !hasOwnCredentials(c.env) && !isLoopbackHost(new URL(c.req.url).hostname)) {
+    // From this machine by the connection's address, not the Host header (lib/local-client.ts).
+    if (SANDBOX_VENDOR_API.test(c.req.path) && !hasOwnCredentials(c.env) && !fromThisMachine(c.var.config, c.req.url, c.req.raw.headers)) {
       throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
     }
     // What writes (the vendor API on loopback, the hosted flow's submit, the
