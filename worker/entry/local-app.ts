@@ -62,8 +62,8 @@ export function localPlugins(deliveries: (env: Env) => DemoDeliveries = durableD
 }
 
 // The sandbox exists only while it is the vendor. Its vendor API answers
-// HTTP callers with the documented default credentials on loopback hosts only
-// (a laptop); a deployed sandbox (a sales demo) answers them only with
+// HTTP callers with the documented default credentials from this machine only
+// (a laptop: the connection's address, lib/local-client.ts); a deployed sandbox (a sales demo) answers them only with
 // SANDBOX_CREDENTIALS set on purpose, since anyone could read every visitor's
 // entities with the public default key. The worker's own calls reach the
 // sandbox in-process (vendor-api/from-env.ts), not through here, and keep working;
