@@ -427,6 +427,18 @@ describe('vendor faults on /api/onboarding-link', () => {
     });
   }
 
+  it('maps a vendor 429 to 503 VENDOR_BUSY with its Retry-After (a default where it gave none), not 502 VENDOR_ERROR', async () => {
+    vendor(http.post(onboarding, () => HttpResponse.json({ errorCode: 'SLOW_DOWN' }, { status: 429, headers: { 'Retry-After': '7' } })));
+    const res = await link(person);
+    assert.equal(res.status, 503, res.text);
+    assertErrorObject(res.json, 'VENDOR_BUSY');
+    assert.equal(res.headers.get('Retry-After'), '7');
+    vendor(http.post(onboarding, () => new HttpResponse(null, { status: 429 })));
+    const bare = await link(person);
+    assert.equal(bare.status, 503, bare.text);
+    assert.equal(bare.headers.get('Retry-After'), '30');
+  });
+
   it('maps a vendor 400/422 ErrorObject to a 400 on our field names, without the vendor text', async () => {
     for (const status of [400, 422]) {
       vendor(

@@ -20,6 +20,7 @@ import {
 } from './schemas';
 import { systemClock } from '../lib/clock';
 import { VendorError, vendorOutcome, type VendorFault, type VendorOutcome } from '../vendors/errors';
+import { retryAfterSeconds } from '../lib/retry-after';
 
 export interface VendorConfig {
   /** `{base_url}`, without a trailing slash. */
@@ -120,7 +121,13 @@ export function createVendorClient(config: VendorConfig) {
       }
       if (response.status < 200 || response.status > 299) {
         const parsed = ErrorObject.safeParse(json);
-        throw new VendorError({ kind: 'status', status: response.status, error: parsed.success ? parsed.data : undefined });
+        const wait = retryAfterSeconds(response.headers.get('Retry-After'), systemClock());
+        throw new VendorError({
+          kind: 'status',
+          status: response.status,
+          error: parsed.success ? parsed.data : undefined,
+          ...(wait !== undefined ? { retryAfterSeconds: wait } : {}),
+        });
       }
       const parsed = schema.safeParse(json);
       if (!parsed.success) throw new VendorError({ kind: 'bad-answer', status: response.status });

@@ -8,6 +8,7 @@
 import { ApiError, type Issue } from '../lib/errors';
 import { VendorError } from './client';
 import { ourField } from '../vendors/idv/mapping';
+import { vendorBusy } from '../vendors/errors';
 
 /** The vendor answered about another entity than the one asked about: never credited. */
 export const vendorMismatch = () =>
@@ -27,6 +28,7 @@ export function vendorFault(err: unknown, route: 'link' | 'result' | 'ruok'): Ap
       if (f.status === 401 || f.status === 403) {
         return new ApiError(502, 'VENDOR_REJECTED', 'The verification service is unavailable. Please try again later.');
       }
+      if (f.status === 429) return vendorBusy(f.retryAfterSeconds);
       if ((f.status === 400 || f.status === 422) && f.error) {
         const seen = new Set<string>();
         const issues: Issue[] = [];
