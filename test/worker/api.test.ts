@@ -582,9 +582,27 @@ describe('POST /api/result', () => {
   });
 });
 
+/** A queue binding that takes what is sent (nothing here reads it). */
+const boundQueue = { send: async () => undefined, sendBatch: async () => undefined } as unknown as Env['EVENTS_QUEUE'];
+
 describe('GET /api/ruok', () => {
-  it('answers OK when the vendor confirms our credentials, and caches it briefly', async () => {
+  it('warns, still OK, without the EVENTS_QUEUE binding: the operator’s events are dropped (and the log says so)', async () => {
+    resetRuokCache();
     const res = await call('/api/ruok');
+    assert.equal(res.status, 200);
+    const body = res.json as { status: string; warnings?: { issueLocation: string; issue: string }[] };
+    assert.equal(body.status, 'OK');
+    assert.deepEqual(
+      body.warnings?.map((w) => w.issueLocation),
+      ['EVENTS_QUEUE'],
+    );
+    assert.match(body.warnings?.[0]?.issue ?? '', /not bound/);
+    resetRuokCache();
+  });
+
+  it('answers OK when the vendor confirms our credentials, and caches it briefly', async () => {
+    // A deployment with every binding (an operator's events have their queue): nothing to warn about.
+    const res = await call('/api/ruok', {}, { ...baseEnv, EVENTS_QUEUE: boundQueue });
     assert.equal(res.status, 200);
     assert.deepEqual(res.json, { status: 'OK' });
     assert.equal(vendorRequests[0]!.url, `${VENDOR}/v2/kyc/ruok`);

@@ -362,3 +362,29 @@ describe('ops access in a deployment', () => {
     }
   });
 });
+
+describe('a deployment without the EVENTS_QUEUE binding (issue 40: its events were dropped with no word)', () => {
+  it('ruok says so in a warning, /ops shows it, and the log has events_queue_missing', async () => {
+    const w = await startMiniflareWorker({ without: ['EVENTS_QUEUE'] });
+    try {
+      const ruok = await fetch(`${w.url}/api/ruok`);
+      assert.equal(ruok.status, 200);
+      const body = (await ruok.json()) as { status: string; warnings?: { issueLocation: string }[] };
+      assert.equal(body.status, 'OK');
+      assert.deepEqual(
+        body.warnings?.map((i) => i.issueLocation),
+        ['EVENTS_QUEUE'],
+      );
+      // The console (open to this machine on the local sandbox) says it above everything.
+      const page = await (await fetch(`${w.url}/ops`)).text();
+      assert.match(page, /role="alert">Warning: EVENTS_QUEUE is not bound/);
+      // ruok's vendor call was an event, dropped: the log says so.
+      await wait.until(() => w.logs.some((l) => l.includes('events_queue_missing')), {
+        what: 'the events_queue_missing log line',
+        detail: () => w.output().slice(-2000),
+      });
+    } finally {
+      await w.dispose();
+    }
+  });
+});

@@ -22,6 +22,7 @@ import { operatorCredentials, partnerById } from '../partners/resolve';
 import { vendorFault } from '../vendor-api/errors';
 import { vendorFor } from '../vendor-api/from-env';
 import { checkAccess } from '../ops/access';
+import { bindingWarnings } from '../ops/binding-warnings';
 
 /** Monitors poll this; one vendor call per isolate per window is plenty. */
 export const RUOK_CACHE_MS = 10_000;
@@ -86,7 +87,8 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
     result = await running;
   }
   if (result.error) throw result.error;
-  return c.json({ status: 'OK' } satisfies RuokAnswer);
+  const warnings = bindingWarnings(c.env);
+  return c.json({ status: 'OK', ...(warnings.length ? { warnings } : {}) } satisfies RuokAnswer);
 });
 
 const notOk = () => new ApiError(502, 'VENDOR_ERROR', 'The verification service is not answering OK.');
