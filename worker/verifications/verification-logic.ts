@@ -466,7 +466,7 @@ export class VerificationLogic {
     for (;;) {
       const now = this.d.now();
       const taken = await this.apply({ type: 'lease.take', ms: RENEWAL_TURN_MS });
-      if (taken) return { fence: taken.after.renewalLease!.fence, v: taken.after };
+      if (taken) return { fence: taken.after.renewalLease!.fence, v: taken.after, at: this.d.now() };
       const v = await this.d.load();
       if (!v) return { fence: 0, v: undefined };
       await this.leaseWait((v.renewalLease?.until ?? now) - now);
