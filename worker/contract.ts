@@ -257,6 +257,8 @@ export interface SettingsAnswer {
 
 export interface RuokAnswer {
   status: 'OK';
+  /** What works but loses something (a binding missing, e.g. EVENTS_QUEUE): the vendor is fine, the operator should look. */
+  warnings?: { issue: string; issueLocation: string }[];
 }
 
 /** The spec's ErrorObject, as every error of the worker is shaped. */

@@ -20,6 +20,7 @@ import type { Ports, Verifications } from '../../worker/ports';
 import type { OutboxEntry } from '../../worker/verifications/webhook-outbox';
 import { writeChange } from '../../worker/verifications/record-write';
 import { emitOne } from '../../worker/ops/events';
+import { allowancesPace } from '../../worker/verifications/vendor-pace';
 
 /** The in-memory stand-in (node tests): one logic per id, a controllable clock, alarms run by hand. */
 export class MemoryVerifications implements Verifications {
@@ -78,6 +79,10 @@ export class MemoryVerifications implements Verifications {
         askVendor: (v) => askVendor(this.env, this.plugged(), v),
         release: (v) => releaseHolds(this.plugged().allowances, v.id, v.holds),
         emit: (partnerId, event) => emitOne(this.env, undefined, partnerId, event),
+        pace: {
+          pausedUntil: (partnerId) => allowancesPace(this.plugged().allowances).pausedUntil(partnerId),
+          pause: (partnerId, until) => allowancesPace(this.plugged().allowances).pause(partnerId, until),
+        },
         outbox: {
           entries: () => kept.outbox,
           store: (entries) => void (kept.outbox = entries),
@@ -101,12 +106,19 @@ export class MemoryVerifications implements Verifications {
     }
     this.events.length = 0;
   }
+  /**
+   * Whether an alarm tells the logic when it was set for, as the Durable
+   * Object does (an overdue poll is then spread, vendor-pace.ts). Off by
+   * default: most tests jump the clock past many alarms and mean each to run.
+   */
+  spreadsOverdue = false;
+
   /** Runs every alarm that is due on the clock. */
   async runDueAlarms(): Promise<void> {
     for (const [id, at] of [...this.alarms]) {
       if (at <= this.clock.now()) {
         this.alarms.delete(id);
-        await this.logic(id).alarm();
+        await this.logic(id).alarm(this.spreadsOverdue ? at : undefined);
       }
     }
   }

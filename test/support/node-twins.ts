@@ -11,7 +11,7 @@
  * createApp, as an entry plugs in its own.
  */
 import type { Env } from '../../worker/lib/env';
-import { takeFrom, type Allowances } from '../../worker/lib/allowances';
+import { PAUSE_ENTRY, pauseIn, takeFrom, type Allowances } from '../../worker/lib/allowances';
 import { IdempotencyRecords, type IdempotencyStoreApi, type Record as IdempotencyRecord } from '../../worker/lib/idempotency';
 import type { Plugins, Ports, Verifications } from '../../worker/ports';
 import { portsFor } from '../../worker/ports-for';
@@ -31,6 +31,15 @@ export class MemoryAllowances implements Allowances {
   }
   async release(key: string, id: string) {
     this.budgets.get(key)?.delete(id);
+  }
+  async pause(key: string, until: number) {
+    let b = this.budgets.get(key);
+    if (!b) this.budgets.set(key, (b = new Map<string, number>()));
+    return pauseIn(b, until, this.now());
+  }
+  async pausedUntil(key: string) {
+    const until = this.budgets.get(key)?.get(PAUSE_ENTRY);
+    return until !== undefined && until > this.now() ? until : undefined;
   }
 }
 

@@ -104,6 +104,19 @@ describe('<kyc-onboard> errors', () => {
     expect(calls.link[1]!.key).to.equal(calls.link[0]!.key);
   });
 
+  it('503 with Retry-After (a busy vendor): no automatic retry before it; "Try again" stays', async () => {
+    const calls = mockApi({ link: () => errorAnswer(503, 'VENDOR_BUSY', [], { 'Retry-After': '7' }) });
+    const el = await mount();
+    await fillValid(el);
+    const error = oneEvent(el, 'kyc-error');
+    await submit(el);
+    expect((await error).detail).to.deep.include({ errorCode: 'VENDOR_BUSY', retryable: true, status: 503 });
+    await el.updateComplete;
+    expect(calls.link.length).to.equal(1);
+    expect(text(el)).to.contain('unavailable');
+    expect(el.shadowRoot!.querySelector('[role=alert] button')?.textContent).to.equal('Try again');
+  });
+
   it('504 twice: error state, retryable, vendor message', async () => {
     mockApi({ link: () => errorAnswer(504, 'VENDOR_TIMEOUT') });
     const el = await mount();

@@ -427,6 +427,18 @@ describe('vendor faults on /api/onboarding-link', () => {
     });
   }
 
+  it('maps a vendor 429 to 503 VENDOR_BUSY with its Retry-After (a default where it gave none), not 502 VENDOR_ERROR', async () => {
+    vendor(http.post(onboarding, () => HttpResponse.json({ errorCode: 'SLOW_DOWN' }, { status: 429, headers: { 'Retry-After': '7' } })));
+    const res = await link(person);
+    assert.equal(res.status, 503, res.text);
+    assertErrorObject(res.json, 'VENDOR_BUSY');
+    assert.equal(res.headers.get('Retry-After'), '7');
+    vendor(http.post(onboarding, () => new HttpResponse(null, { status: 429 })));
+    const bare = await link(person);
+    assert.equal(bare.status, 503, bare.text);
+    assert.equal(bare.headers.get('Retry-After'), '30');
+  });
+
   it('maps a vendor 400/422 ErrorObject to a 400 on our field names, without the vendor text', async () => {
     for (const status of [400, 422]) {
       vendor(
@@ -571,9 +583,27 @@ describe('POST /api/result', () => {
   });
 });
 
+/** A queue binding that takes what is sent (nothing here reads it). */
+const boundQueue = { send: async () => undefined, sendBatch: async () => undefined } as unknown as Env['EVENTS_QUEUE'];
+
 describe('GET /api/ruok', () => {
-  it('answers OK when the vendor confirms our credentials, and caches it briefly', async () => {
+  it('warns, still OK, without the EVENTS_QUEUE binding: the operator’s events are dropped (and the log says so)', async () => {
+    resetRuokCache();
     const res = await call('/api/ruok');
+    assert.equal(res.status, 200);
+    const body = res.json as { status: string; warnings?: { issueLocation: string; issue: string }[] };
+    assert.equal(body.status, 'OK');
+    assert.deepEqual(
+      body.warnings?.map((w) => w.issueLocation),
+      ['EVENTS_QUEUE'],
+    );
+    assert.match(body.warnings?.[0]?.issue ?? '', /not bound/);
+    resetRuokCache();
+  });
+
+  it('answers OK when the vendor confirms our credentials, and caches it briefly', async () => {
+    // A deployment with every binding (an operator's events have their queue): nothing to warn about.
+    const res = await call('/api/ruok', {}, { ...baseEnv, EVENTS_QUEUE: boundQueue });
     assert.equal(res.status, 200);
     assert.deepEqual(res.json, { status: 'OK' });
     assert.equal(vendorRequests[0]!.url, `${VENDOR}/v2/kyc/ruok`);

@@ -193,11 +193,40 @@ describe('a new link for an expired one', () => {
     assert.equal(linkCalls().length, 0);
   });
 
+  it('a renewal of a link still good answers the same link, with no vendor call and no renewal spent', async () => {
+    const { e, store } = clockedEnv();
+    const first = (await link(e, { ...person, handoff: true })).json;
+    vendorRequests.length = 0;
+    const again = await link(e, { session: first.session });
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.json.url, first.url, 'the same single-use page for the phone');
+    assert.equal(again.json.urlExpiry, first.urlExpiry);
+    assert.equal(again.json.claimCode, first.claimCode);
+    assert.equal(again.json.verificationId, first.verificationId);
+    assert.equal(linkCalls().length, 0, 'no new vendor link');
+    assert.equal(store.records.get(first.verificationId)!.renewals ?? 0, 0, 'no renewal spent');
+    // Once the phone opened it, it is used: a renewal makes a new one.
+    renewingVendor({ now: () => Date.now() });
+    const opened = await call(pathOf(first.url), {}, e);
+    assert.equal(opened.status, 200);
+    const cont = await call(pathOf(first.url), { method: 'POST' }, e);
+    assert.ok(cont.status < 400, cont.text);
+    const renewed = await link(e, { session: first.session });
+    assert.equal(renewed.status, 200, renewed.text);
+    assert.equal(linkCalls().length, 1, 'a used link is renewed');
+  });
+
   it(`ends: after the verification ended, and after ${MAX_RENEWALS} new links`, async () => {
     const { e, store, clock } = clockedEnv();
     const first = (await link(e, { ...person, handoff: true })).json;
     renewingVendor(clock);
-    for (let i = 0; i < MAX_RENEWALS; i++) assert.equal((await link(e, { session: first.session })).status, 200);
+    // Each renewal needed: its link has expired (a link still good is answered again, no new one).
+    const expire = () => void (clock.t = store.records.get(first.verificationId)!.linkExpiresAt + 1000);
+    for (let i = 0; i < MAX_RENEWALS; i++) {
+      expire();
+      assert.equal((await link(e, { session: first.session })).status, 200);
+    }
+    expire();
     const capped = await link(e, { session: first.session });
     assert.equal(capped.status, 409);
     assert.equal(capped.json.errorCode, 'VERIFICATION_ENDED');

@@ -95,6 +95,33 @@ describe('Send again and the next attempt of a texted link', () => {
     assert.ok(done.json.resultToken);
   });
 
+  it('Send again goes to the same number only: another is refused naming phone, and nothing is texted', async () => {
+    const { e } = clockedEnv();
+    const first = (await call('/api/onboarding-link', { method: 'POST', json: texted }, e)).json;
+    vendorRequests.length = 0;
+    const other = await call(
+      '/api/onboarding-link',
+      { method: 'POST', json: { session: first.session, sendSMS: true, phone: { code: '+61', number: '0412 345 679' } } },
+      e,
+    );
+    assert.equal(other.status, 400, other.text);
+    assert.equal(other.json.errorCode, 'VALIDATION_FAILED');
+    assert.deepEqual(
+      other.json.issues.map((i: { issueLocation: string }) => i.issueLocation),
+      ['phone'],
+    );
+    assert.match(other.json.issues[0].issue, /the number the link was texted to/);
+    assert.equal(linkCalls().length, 0, 'no text to the other number');
+    // The same number, however it is written, is sent again.
+    const same = await call(
+      '/api/onboarding-link',
+      { method: 'POST', json: { session: first.session, sendSMS: true, phone: { code: '+61', number: '412345678' } } },
+      e,
+    );
+    assert.equal(same.status, 200, same.text);
+    assert.equal(linkCalls().length, 1);
+  });
+
   it('Send again needs the number; a session alone is still no text', async () => {
     const { e } = clockedEnv();
     const first = (await call('/api/onboarding-link', { method: 'POST', json: texted }, e)).json;

@@ -176,4 +176,23 @@ describe('limits that do not multiply per partner, in workerd', () => {
     const other = await link(w, w.url, freshIp());
     assert.equal(other.status, 200, 'another partner is not held by it');
   });
+
+  it('a partner’s vendor pause (its 429) is kept by the LIMITS object: lengthened, never shortened, gone once it ends', async () => {
+    const w = await start({});
+    const ns = await w.mf.getDurableObjectNamespace('LIMITS');
+    const key = 'vendor-paused alpha';
+    const limits = ns.get(ns.idFromName(key)) as unknown as {
+      pause(key: string, until: number): Promise<number>;
+      pausedUntil(key: string): Promise<number | null>;
+    };
+    const now = Date.now();
+    assert.equal(await limits.pausedUntil(key), null);
+    assert.equal(await limits.pause(key, now + 120_000), now + 120_000);
+    assert.equal(await limits.pause(key, now + 60_000), now + 120_000, 'an earlier end does not shorten it');
+    assert.equal(await limits.pausedUntil(key), now + 120_000);
+    assert.equal(await limits.pause(key, now + 180_000), now + 180_000);
+    // One that has ended is no pause (an end in the past stands for one that ran out).
+    assert.equal(await limits.pause('vendor-paused beta', now - 1), now - 1);
+    assert.equal(await limits.pausedUntil('vendor-paused beta'), null);
+  });
 });

@@ -187,7 +187,7 @@ describe('ops in workerd (local sandbox: open on loopback)', () => {
 });
 
 describe('what the local stack opens for this machine only: decided by the connection, not the Host header', () => {
-  it('a client on the network claiming Host 127.0.0.1 gets neither the open console nor the demo’s server keys', async () => {
+  it('a client on the network claiming Host 127.0.0.1 gets neither the open console, the demo’s server keys, the sandbox’s outcomes nor its vendor API', async () => {
     const w = await startMiniflareWorker({ vars: { DEMO: 'on' } });
     try {
       // From this machine (workerd passes the connection's address): open.
@@ -197,6 +197,28 @@ describe('what the local stack opens for this machine only: decided by the conne
       const fromNetwork = { 'CF-Connecting-IP': '192.168.1.20', Host: new URL(w.url).host };
       assert.equal((await fetch(`${w.url}/ops/api/funnel`, { headers: fromNetwork })).status, 404);
       assert.equal((await fetch(`${w.url}/sandbox/demo/server-keys`, { headers: fromNetwork })).status, 404);
+      // Nor the sandbox's outcomes on demand, nor its vendor API with the public default credentials (issue 40).
+      const outcome = (headers: Record<string, string>) =>
+        fetch(`${w.url}/sandbox/verifications/vrf_01ARZ3NDEKTSV4RRFFQ69G5FAV/complete`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body: JSON.stringify({ status: 'CHECKED_SUCCESS_CLEAR' }),
+        });
+      const search = (headers: Record<string, string>) =>
+        fetch(`${w.url}/sandbox/v2/kyc/entity/search`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', ...headers },
+          body: JSON.stringify({ name: { familyName: 'Nobody', givenName: 'Here' } }),
+        });
+      const mine = await outcome({});
+      assert.match(((await mine.json()) as { errorMsg: string }).errorMsg, /No such verification/, 'this machine reaches the route');
+      const theirs = await outcome(fromNetwork);
+      assert.equal(theirs.status, 404);
+      assert.match(((await theirs.json()) as { errorMsg: string }).errorMsg, /There is nothing here/);
+      assert.notEqual((await search({})).status, 404, 'this machine reaches the vendor API');
+      const searched = await search(fromNetwork);
+      assert.equal(searched.status, 404);
+      assert.match(((await searched.json()) as { errorMsg: string }).errorMsg, /There is nothing here/);
     } finally {
       await w.dispose();
     }
@@ -335,6 +357,32 @@ describe('ops access in a deployment', () => {
       assert.equal(ok.status, 200, await ok.clone().text());
       assert.deepEqual(await ok.json(), { data: [] });
       assert.ok(certFetches >= 1, 'the team’s keys were fetched');
+    } finally {
+      await w.dispose();
+    }
+  });
+});
+
+describe('a deployment without the EVENTS_QUEUE binding (issue 40: its events were dropped with no word)', () => {
+  it('ruok says so in a warning, /ops shows it, and the log has events_queue_missing', async () => {
+    const w = await startMiniflareWorker({ without: ['EVENTS_QUEUE'] });
+    try {
+      const ruok = await fetch(`${w.url}/api/ruok`);
+      assert.equal(ruok.status, 200);
+      const body = (await ruok.json()) as { status: string; warnings?: { issueLocation: string }[] };
+      assert.equal(body.status, 'OK');
+      assert.deepEqual(
+        body.warnings?.map((i) => i.issueLocation),
+        ['EVENTS_QUEUE'],
+      );
+      // The console (open to this machine on the local sandbox) says it above everything.
+      const page = await (await fetch(`${w.url}/ops`)).text();
+      assert.match(page, /role="alert">Warning: EVENTS_QUEUE is not bound/);
+      // ruok's vendor call was an event, dropped: the log says so.
+      await wait.until(() => w.logs.some((l) => l.includes('events_queue_missing')), {
+        what: 'the events_queue_missing log line',
+        detail: () => w.output().slice(-2000),
+      });
     } finally {
       await w.dispose();
     }

@@ -85,7 +85,7 @@ describe('registry partners in workerd, with a fake vendor', () => {
           childId: 'child-alpha',
           apiKey: KEY_A,
           flowId: 'flow-a',
-          webhookUrl: 'https://hooks.alpha.example/kyc',
+          webhookUrl: 'https://hooks.alpha.example.com/kyc',
           webhookSecret: HOOK_SECRET,
         },
         pub,

@@ -373,6 +373,16 @@ describe('input validation of the registry writer', () => {
         'https://hooks.example:22/x',
         'https://hooks.example:6379/x',
         'https://hooks.example:80/x',
+        // Issue 40: special-use names that are never routed, and ranges no public server lives in.
+        'https://hooks.example/x',
+        'https://hooks.test/x',
+        'https://hooks.invalid/x',
+        'https://hooks.onion/x',
+        'https://hooks.alt/x',
+        'https://192.88.99.1/x',
+        'https://[3fff::1]/x',
+        'https://[3fff:fff::1]/x',
+        'https://[5f00::1]/x',
       ].map((webhookUrl): [string, PartnerInput, RegExp] => [
         'gamma',
         { ...beta, webhookUrl, webhookSecret: 'whsec_' + 'A'.repeat(32) },
@@ -391,15 +401,17 @@ describe('input validation of the registry writer', () => {
         `${id} ${JSON.stringify(input.origins)} ${input.webhookUrl}`,
       );
     }
-    // Public hosts and addresses stay fine.
+    // Public hosts and addresses stay fine (names under a public suffix: `.example` itself is never routed, issue 40).
     for (const webhookUrl of [
-      'https://hooks.example/x',
+      'https://hooks.example.com/x',
       'https://203.0.114.7/x',
       'https://[2606:4700::1111]/x',
-      'https://hooks.example./x',
-      'https://hooks.example:443/x',
-      'https://hooks.example:8443/x',
-      'https://local.example/x',
+      'https://hooks.example.com./x',
+      'https://hooks.example.com:443/x',
+      'https://hooks.example.com:8443/x',
+      'https://local.example.com/x',
+      'https://test.example.com/x',
+      'https://[3000::1]/x',
     ]) {
       await buildRecord('gamma', { ...beta, webhookUrl, webhookSecret: 'whsec_' + 'A'.repeat(32) }, pub, { sandbox: false });
     }
@@ -418,7 +430,7 @@ describe('webhook targets of a sandbox worker', () => {
       assert.ok(webhookTarget(sandboxEnv, { webhookUrl: url, webhookSecret: secret }, 'http://127.0.0.1:8787'), `${url} on a laptop`);
       assert.equal(webhookTarget(sandboxEnv, { webhookUrl: url, webhookSecret: secret }, 'https://demo.kyc.example'), undefined, url);
     }
-    assert.ok(webhookTarget(sandboxEnv, { webhookUrl: 'https://hooks.example/x', webhookSecret: secret }, 'https://demo.kyc.example'));
+    assert.ok(webhookTarget(sandboxEnv, { webhookUrl: 'https://hooks.example.com/x', webhookSecret: secret }, 'https://demo.kyc.example'));
     // Any port on loopback while the sandbox is the vendor locally; elsewhere 443 and 8443 only.
     for (const url of ['http://127.0.0.1:9123/hooks', 'https://localhost:6379/hooks']) {
       assert.ok(webhookTarget(sandboxEnv, { webhookUrl: url, webhookSecret: secret }, 'http://127.0.0.1:8787'), `${url} on a laptop`);

@@ -2,7 +2,8 @@
  * A deployed sandbox (finding 1): with the built-in sandbox as the
  * vendor on a public host, its vendor API does not answer HTTP callers with
  * the public default credentials (anyone could search every visitor's name
- * and date of birth); it does on loopback hosts, and with SANDBOX_CREDENTIALS
+ * and date of birth); it does for this machine (by the connection's address,
+ * not the Host header), and with SANDBOX_CREDENTIALS
  * set on purpose. The worker's own in-process calls keep the flow working.
  */
 import assert from 'node:assert/strict';
@@ -19,10 +20,14 @@ after(stopHarness);
 
 const PUBLIC = 'https://demo.kyc.example';
 const creds = { 'Content-Type': 'application/json', api_key: 'sandbox-key', 'X-Service-CustomerID': 'demo-customer' };
-const search = (base: string, env: Env) =>
+// Where a caller is, as workerd passes the connection's address (app.request has no connection):
+// this machine, and another on the network.
+const LOCAL = { 'CF-Connecting-IP': '127.0.0.1' };
+const LAN = { 'CF-Connecting-IP': '192.168.1.20' };
+const search = (base: string, env: Env, from: Record<string, string> = LOCAL) =>
   app.request(
     `${base}/sandbox/v2/kyc/entity/search`,
-    { method: 'POST', headers: creds, body: JSON.stringify({ name: { givenName: 'Ana', familyName: 'Lima' } }) },
+    { method: 'POST', headers: { ...creds, ...from }, body: JSON.stringify({ name: { givenName: 'Ana', familyName: 'Lima' } }) },
     env,
   );
 
@@ -39,21 +44,29 @@ describe('the sandbox in a deployment', () => {
     const res = await search(PUBLIC, env);
     assert.equal(res.status, 404);
     for (const path of ['/sandbox/idv/v2/idvalidate/result', '/sandbox/idv/v2/idvalidate/onboarding-url']) {
-      const r = await app.request(`${PUBLIC}${path}`, { method: 'POST', headers: creds, body: '{}' }, env);
+      const r = await app.request(`${PUBLIC}${path}`, { method: 'POST', headers: { ...creds, ...LOCAL }, body: '{}' }, env);
       assert.equal(r.status, 404, path);
     }
   });
 
-  it('answers on loopback hosts, and off loopback with SANDBOX_CREDENTIALS set on purpose', async () => {
-    assert.equal((await search('http://127.0.0.1:8787', deployedEnv({ PUBLIC_ORIGIN: undefined }))).status, 200);
+  it('answers this machine on a loopback host, and anyone with SANDBOX_CREDENTIALS set on purpose', async () => {
+    const local = 'http://127.0.0.1:8787';
+    assert.equal((await search(local, deployedEnv({ PUBLIC_ORIGIN: undefined }))).status, 200);
+    // A caller on the network naming the loopback host (HOST=0.0.0.0 npm start) is not this machine.
+    assert.equal((await search(local, deployedEnv({ PUBLIC_ORIGIN: undefined }), LAN)).status, 404);
+    // No connection address at all is not this machine either.
+    assert.equal((await search(local, deployedEnv({ PUBLIC_ORIGIN: undefined }), {})).status, 404);
     const own = JSON.stringify({ customers: [{ customerId: 'demo-customer', apiKey: 'sandbox-key' }] });
-    const res = await search(PUBLIC, deployedEnv({ SANDBOX_CREDENTIALS: own }));
+    const res = await search(PUBLIC, deployedEnv({ SANDBOX_CREDENTIALS: own }), LAN);
     assert.equal(res.status, 200, await res.text());
   });
 
   it('limits what HTTP callers write to /sandbox per client, and refuses bodies over 64 KB', async () => {
     const counts = new Map<string, number>();
+    // A caller on the network reaches the vendor API only with credentials set on purpose.
+    const own = JSON.stringify({ customers: [{ customerId: 'demo-customer', apiKey: 'sandbox-key' }] });
     const env = deployedEnv({
+      SANDBOX_CREDENTIALS: own,
       RL_IP: {
         limit: async ({ key }: { key: string }) => ({ success: (counts.set(key, (counts.get(key) ?? 0) + 1).get(key) ?? 0) <= 3 }),
       },
@@ -83,7 +96,7 @@ describe('the sandbox in a deployment', () => {
       `${local}/sandbox/v2/kyc/entity/search`,
       {
         method: 'POST',
-        headers: { ...creds, 'CF-Connecting-IP': '198.51.100.10' },
+        headers: { ...creds, ...LOCAL },
         body: JSON.stringify({ name: { givenName: 'A', familyName: 'x'.repeat(70_000) } }),
       },
       deployedEnv({ PUBLIC_ORIGIN: undefined }),
@@ -123,7 +136,7 @@ describe('the sandbox in a deployment', () => {
         `${local}/sandbox/idv/v2/idvalidate/onboarding-url`,
         {
           method: 'POST',
-          headers: creds,
+          headers: { ...creds, ...LOCAL },
           body: JSON.stringify({ consent: true, entity: { name: { familyName: 'Lima' } }, successRedirectURL, errorRedirectURL }),
         },
         env,

@@ -27,7 +27,8 @@ export async function requestLink(
   try {
     answer = await createLink(host.endpoint, body, key, signal);
   } catch (e) {
-    if (!isFailure(e) || !(e.status === 0 || e.status >= 502)) throw e;
+    // Not before a Retry-After (a busy vendor's 503): the person is told until when instead.
+    if (!isFailure(e) || !(e.status === 0 || e.status >= 502) || e.retryAfter) throw e;
     await sleep(host.retryDelay, signal);
     if (signal.aborted) return;
     answer = await createLink(host.endpoint, body, key, signal);

@@ -21,7 +21,7 @@ import type { ParsedPhone } from '../lib/phone';
 import type { Partner } from '../partners/partner';
 import { isReturnOrigin, normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
-import { checkedPhone, spendText } from './phone-check';
+import { checkedPhone, spendText, textedTo } from './phone-check';
 import { createSession, requireSession, sessionInvalid, sessionOwns } from './session';
 import { sessionSecret } from '../lib/session-secret';
 import { nextAttempt } from './next-attempt';
@@ -290,7 +290,7 @@ async function vendorLink(
     returnSecret && code && openToken
       ? { kind: 'link', openToken, hostedUrl: link.url, returnSecret, code, tries: 0 }
       : returnSecret && code
-        ? { kind: 'sms', code, tries: 0, returnSecret }
+        ? { kind: 'sms', code, tries: 0, returnSecret, to: await textedTo(c.env, c.var.ports, phone) }
         : undefined;
   return { verificationId, vendor, link, entityId, now, handoff, handoffUrl, code };
 }

@@ -29,3 +29,22 @@ export async function spendText(env: Env, ports: WithAllowances, phone: ParsedPh
   await enforce(env, 'RL_SMS', await hashKey(env, ports, 'sms', phone.e164), 'text messages to this number');
   await countText(env, ports, phone.e164, verificationId);
 }
+
+/** The number a link is texted to, as the record keeps it: a keyed hash (allowances.ts `hashKey`), never the number. */
+export const textedTo = (env: Env, ports: WithAllowances, phone: ParsedPhone): Promise<string> => hashKey(env, ports, 'sms-to', phone.e164);
+
+/**
+ * "Send again" (and a texted next attempt) goes to the number the link was
+ * texted to, and nowhere else (issue 40: one session texted five numbers):
+ * another number is "Change my number", which ends this verification and
+ * starts a new one, under the same budgets. 400 naming `phone`.
+ */
+export async function sameNumber(env: Env, ports: WithAllowances, to: string | undefined, phone: ParsedPhone): Promise<void> {
+  if (to === undefined || to === (await textedTo(env, ports, phone))) return;
+  throw validationError([
+    {
+      issue: 'must be the number the link was texted to (for another number, start again with "Change my number")',
+      issueLocation: 'phone',
+    },
+  ]);
+}

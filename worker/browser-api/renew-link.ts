@@ -35,7 +35,7 @@ import { isAdapterError, vendorApiError } from '../vendors/errors';
 import { adapterOf } from '../vendors/for-partner';
 import { makeLink, type MadeLink } from '../vendors/link';
 import { handoffUrls, returnUrls } from '../handoff/urls';
-import { checkedPhone, spendText } from './phone-check';
+import { checkedPhone, sameNumber, spendText } from './phone-check';
 
 const ended = (issue: string) =>
   new ApiError(409, 'VERIFICATION_ENDED', 'This verification can no longer get a new link. Please start again.', [
@@ -83,6 +83,38 @@ export async function renewLink(c: Context<AppEnv>, body: z.output<typeof RenewL
   return relink(c, v, { ...rest, ...(phone ? { phone } : {}) });
 }
 
+/** What a renewal's answer says of its link: a new one (`MadeLink`) or the same one again. */
+type AnsweredLink = Pick<MadeLink, 'url' | 'urlExpiry' | 'status' | 'entityId'>;
+
+/** A link with less than this left is renewed (the QR code on screen would not last the person's walk to the phone). */
+export const RENEW_BEFORE_MS = 60_000;
+
+/**
+ * Whether a renewal needs no new link: the link is good for RENEW_BEFORE_MS
+ * more, not used (a QR or copied link not opened, no phone back), and this is
+ * no next attempt. A texted link is never this way: its renewal is "Send
+ * again", which texts (to the same number only).
+ */
+function linkStillGood(v: Verification, now: number): boolean {
+  if (requiresInput(v) || v.linkExpiresAt - now < RENEW_BEFORE_MS) return false;
+  const h = v.handoff;
+  if (h?.kind === 'link') return !h.opened && !h.browserKey;
+  return !h && v.link !== undefined && v.flowReturnedAt === undefined;
+}
+
+/** The renewal's answer for a link still good: the same link (the phone's single-use page, or this device's hosted flow), a new session. */
+async function sameLink(c: Context<AppEnv>, v: Verification & { entityId: string }, now: number, lang: string | undefined) {
+  const h = v.handoff;
+  const own = trustedOwnOrigin(c.var.config, c.req.url)!;
+  const expiry = new Date(v.linkExpiresAt).toISOString();
+  const link: AnsweredLink =
+    h?.kind === 'link'
+      ? { url: h.hostedUrl, urlExpiry: expiry, status: v.link?.status ?? 'CREATED', entityId: v.entityId }
+      : { ...v.link!, entityId: v.entityId };
+  const handoffUrl = h?.kind === 'link' ? handoffUrls(own, v.id, lang).open(h.openToken) : undefined;
+  return renewedAnswer(c, v, link, { handoffUrl, linkExpiresAt: v.linkExpiresAt, now });
+}
+
 /** Where the hosted flow sends the person back when it has no handoff: the server's page, the widget's, or the partner's origin. */
 const returnPage = (v: Verification, r: Relink) => v.server?.returnUrl ?? r.returnUrl ?? v.partnerOrigin;
 
@@ -102,6 +134,7 @@ export async function relink(c: Context<AppEnv>, asked: Verification & { entityI
   }
   if (asked.handoff?.kind === 'sms' && !r.phone)
     throw validationError([{ issue: 'is required for a texted link', issueLocation: 'phone' }]);
+  if (asked.handoff?.kind === 'sms' && r.phone) await sameNumber(c.env, c.var.ports, asked.handoff.to, r.phone);
   await verifyTurnstile(
     c.var.config,
     partner.turnstileSecret,
@@ -120,6 +153,8 @@ export async function relink(c: Context<AppEnv>, asked: Verification & { entityI
         { issue: 'belongs to a verification whose next attempt has started', issueLocation: r.by ?? 'session' },
       ]);
     }
+    // A link still good for a while is answered again, with no vendor call (issue 40: renewals made links nobody needed).
+    if (!r.phone && linkStillGood(v, turn.at ?? c.var.clock())) return await sameLink(c, v, c.var.clock(), r.lang);
     return await newLink(c, v, r, own, turn.fence);
   } finally {
     await store.execute(asked.id, { type: 'renewal.end', fence: turn.fence });
@@ -188,7 +223,7 @@ async function vendorLink(c: Context<AppEnv>, v: Verification & { entityId: stri
 async function renewedAnswer(
   c: Context<AppEnv>,
   v: Verification & { entityId: string },
-  link: MadeLink,
+  link: AnsweredLink,
   { handoffUrl, linkExpiresAt, now }: { handoffUrl: string | undefined; linkExpiresAt: Verification['linkExpiresAt']; now: number },
 ) {
   const texted = v.handoff?.kind === 'sms';

@@ -22,6 +22,7 @@ import { operatorCredentials, partnerById } from '../partners/resolve';
 import { vendorApiError } from '../vendors/errors';
 import { adapterOf, vendorsOf } from '../vendors/for-partner';
 import { checkAccess } from '../ops/access';
+import { bindingWarnings } from '../ops/binding-warnings';
 
 /** Monitors poll this; one vendor call per isolate per window is plenty. */
 export const RUOK_CACHE_MS = 10_000;
@@ -89,7 +90,8 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
     result = await running;
   }
   if (result.error) throw result.error;
-  return c.json({ status: 'OK' } satisfies RuokAnswer);
+  const warnings = bindingWarnings(c.env);
+  return c.json({ status: 'OK', ...(warnings.length ? { warnings } : {}) } satisfies RuokAnswer);
 });
 
 /** Tests reset the cache between cases. */

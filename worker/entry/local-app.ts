@@ -26,7 +26,7 @@ import { demoServer } from '../demo/server-keys';
 import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { clientIp, enforce, ipKey } from '../lib/limits';
-import { isLoopbackHost } from '../lib/origins';
+import { fromThisMachine } from '../lib/local-client';
 import { config, isDeployed, trustedOwnOrigin } from '../config';
 import { resolvePartner } from '../partners/resolve';
 import { sandboxOutcomes } from './local-sandbox-outcomes';
@@ -62,8 +62,8 @@ export function localPlugins(deliveries: (env: Env) => DemoDeliveries = durableD
 }
 
 // The sandbox exists only while it is the vendor. Its vendor API answers
-// HTTP callers with the documented default credentials on loopback hosts only
-// (a laptop); a deployed sandbox (a sales demo) answers them only with
+// HTTP callers with the documented default credentials from this machine only
+// (a laptop: the connection's address, lib/local-client.ts); a deployed sandbox (a sales demo) answers them only with
 // SANDBOX_CREDENTIALS set on purpose, since anyone could read every visitor's
 // entities with the public default key. The worker's own calls reach the
 // sandbox in-process (vendors/for-partner.ts), not through here, and keep working;
@@ -75,7 +75,8 @@ function mountSandbox(app: Hono<AppEnv>): void {
     // Deployed without DEMO=on the sandbox is no vendor (the /api routes fail closed): nothing here either.
     if (!c.var.config.vendor.sandbox || (isDeployed(c.var.config, c.req.url) && !c.var.config.demoExplicit))
       throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
-    if (SANDBOX_VENDOR_API.test(c.req.path) && !hasOwnCredentials(c.env) && !isLoopbackHost(new URL(c.req.url).hostname)) {
+    // From this machine by the connection's address, not the Host header (lib/local-client.ts).
+    if (SANDBOX_VENDOR_API.test(c.req.path) && !hasOwnCredentials(c.env) && !fromThisMachine(c.var.config, c.req.url, c.req.raw.headers)) {
       throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
     }
     // What writes (the vendor API on loopback, the hosted flow's submit, the

@@ -9,8 +9,10 @@
  * at once, as for a person back from it: the verification ends through its
  * ordinary path (record, webhook, operator events). `expire` ends an open one
  * as expired now. Mounted behind the sandbox's guard (it exists only while the
- * sandbox is the vendor), and answers on loopback hosts only: on a deployed
- * sales demo nobody may end another visitor's verification.
+ * sandbox is the vendor), and answers requests from this machine only (by the
+ * connection's address, `fromThisMachine`, not the Host header): on a deployed
+ * sales demo, or a stack listening on a LAN, nobody may end another visitor's
+ * verification.
  */
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
@@ -18,7 +20,7 @@ import { storeFor } from '../../sandbox/store';
 import { FINAL_CHECK_STATUSES, forceStatus } from '../../sandbox/outcome';
 import { ApiError } from '../lib/errors';
 import type { AppEnv } from '../app-env';
-import { isLoopbackHost } from '../lib/origins';
+import { fromThisMachine } from '../lib/local-client';
 import { readJson } from '../lib/validation';
 import { VERIFICATION_ID, type Verification } from '../verifications/verification';
 import { checkStatusOf, hasLink, isOpen, lifecycle } from '../verifications/lifecycle';
@@ -55,7 +57,8 @@ const view = (v: Verification) => ({
 export const sandboxOutcomes = new Hono<AppEnv>().basePath('/sandbox/verifications');
 
 sandboxOutcomes.use('*', async (c, next) => {
-  if (!isLoopbackHost(new URL(c.req.url).hostname)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
+  // From this machine by the connection's address, not the Host header (lib/local-client.ts).
+  if (!fromThisMachine(c.var.config, c.req.url, c.req.raw.headers)) throw new ApiError(404, 'NOT_FOUND', 'There is nothing here.');
   await next();
 });
 

@@ -11,6 +11,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { Env } from './env';
 import { systemClock } from './clock';
+import { PAUSE_ENTRY } from './allowances';
 
 export class LimitsStore extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -42,6 +43,39 @@ export class LimitsStore extends DurableObject<Env> {
       await this.ctx.storage.setAlarm(this.alarmAt);
     }
     return true;
+  }
+
+  /** As `pauseIn` in allowances.ts: the pause is an entry of the key's own (PAUSE_ENTRY), swept like any other. */
+  async pause(budget: string, until: number): Promise<number> {
+    const now = systemClock();
+    this.sql.exec('DELETE FROM budget_entries WHERE budget = ? AND until <= ?', budget, now);
+    this.sql.exec(
+      'INSERT INTO budget_entries (budget, id, until) VALUES (?, ?, ?) ON CONFLICT (budget, id) DO UPDATE SET until = MAX(until, excluded.until)',
+      budget,
+      PAUSE_ENTRY,
+      until,
+    );
+    const end = this.sql
+      .exec<{ until: number }>('SELECT until FROM budget_entries WHERE budget = ? AND id = ?', budget, PAUSE_ENTRY)
+      .one().until;
+    this.alarmAt ??= await this.ctx.storage.getAlarm();
+    if (this.alarmAt === null || this.alarmAt < end) {
+      this.alarmAt = end;
+      await this.ctx.storage.setAlarm(end);
+    }
+    return end;
+  }
+
+  async pausedUntil(budget: string): Promise<number | null> {
+    const row = this.sql
+      .exec<{ until: number }>(
+        'SELECT until FROM budget_entries WHERE budget = ? AND id = ? AND until > ?',
+        budget,
+        PAUSE_ENTRY,
+        systemClock(),
+      )
+      .toArray()[0];
+    return row?.until ?? null;
   }
 
   async release(budget: string, id: string): Promise<void> {

@@ -21,6 +21,17 @@ import { systemClock } from './clock';
 export const OPEN_HOLD_MS = 3 * 60 * 60 * 1000;
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The entry that marks a paused key (its `until` the pause's end), beside a budget's own entries. */
+export const PAUSE_ENTRY = '~paused';
+
+/** The pure rule of a pause over a key's entries: lapsed ones go, a later end stands; the pause's end. */
+export function pauseIn(entries: Map<string, number>, until: number, now: number): number {
+  for (const [k, u] of entries) if (u <= now) entries.delete(k);
+  const end = Math.max(entries.get(PAUSE_ENTRY) ?? 0, until);
+  entries.set(PAUSE_ENTRY, end);
+  return end;
+}
+
 /** The pure rule over a budget's entries (id → until). */
 export function takeFrom(entries: Map<string, number>, id: string, until: number, max: number, now: number): boolean {
   for (const [k, u] of entries) if (u <= now) entries.delete(k);
@@ -34,6 +45,14 @@ export interface Allowances {
   /** Takes an entry in the budget `key` unless it already holds `max`; false when full. */
   take(key: string, id: string, until: number, max: number): Promise<boolean>;
   release(key: string, id: string): Promise<void>;
+  /**
+   * Holds `key` paused until at least `until` (a later pause stands, an
+   * earlier one is lengthened): the vendor's 429 for one partner's calls
+   * (verifications/vendor-pace.ts). The pause's end.
+   */
+  pause(key: string, until: number): Promise<number>;
+  /** When `key`'s pause ends, while it lasts. */
+  pausedUntil(key: string): Promise<number | undefined>;
 }
 
 /** The part of the ports a budget needs: the store, and the secret its keys are hashed under. */
@@ -47,6 +66,8 @@ export function durableAllowances(ns: Env['LIMITS']): Allowances {
   return {
     take: (key, id, until, max) => stub(key).take(key, id, until, max),
     release: (key, id) => stub(key).release(key, id),
+    pause: (key, until) => stub(key).pause(key, until),
+    pausedUntil: async (key) => (await stub(key).pausedUntil(key)) ?? undefined,
   };
 }
 

@@ -8,7 +8,9 @@
  * Events go to a Cloudflare Queue (binding EVENTS_QUEUE) without delaying any
  * answer (`waitUntil`), and emitting never throws into the caller: a full or
  * missing queue costs a log line, never a request. Without the binding
- * (a deployment that has not created the queue, node tests) nothing is sent.
+ * (a deployment that has not created the queue, node tests) nothing is sent,
+ * and the first event dropped says so in the log (`events_queue_missing`);
+ * `/api/ruok` and `/ops` show it as a warning (binding-warnings.ts).
  */
 import { bindingIfAny, type Env } from '../lib/env';
 import type { VendorOutcome } from '../vendors/adapter';
@@ -128,6 +130,10 @@ function sendNow(queue: Queue, messages: OpsMessage[]): Promise<void> {
   );
 }
 
+/** Whether this isolate has logged a missing EVENTS_QUEUE (once is enough: every event after it is dropped the same way). */
+// eslint-disable-next-line registries/no-dependency-registry -- a log-once flag, no dependency
+let saidMissing = false;
+
 /**
  * Sends events to the queue; never throws, never waits: with `ctx`, the send
  * runs after the answer (`waitUntil`), and every event the same context
@@ -138,6 +144,10 @@ function sendNow(queue: Queue, messages: OpsMessage[]): Promise<void> {
  */
 export function emit(env: Pick<Env, 'EVENTS_QUEUE'>, ctx: WaitUntil | undefined, messages: OpsMessage[]): Promise<void> {
   const queue = bindingIfAny(env, 'EVENTS_QUEUE');
+  if (!queue && messages.length && !saidMissing) {
+    saidMissing = true;
+    log.warn('events_queue_missing', { missing: 'EVENTS_QUEUE' });
+  }
   if (!queue || messages.length === 0) return Promise.resolve();
   if (!ctx) {
     return Promise.resolve()

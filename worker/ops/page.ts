@@ -78,6 +78,8 @@ export interface PageInput {
   notice?: { ok: boolean; text: string };
   /** Settings that make the worker answer 500 MISCONFIGURED (names only). */
   misconfigured?: string[];
+  /** What works but loses something (binding-warnings.ts), each a sentence naming the binding. */
+  warnings?: string[];
 }
 
 export function opsPage(p: PageInput): string {
@@ -148,6 +150,7 @@ export function opsPage(p: PageInput): string {
 </header>
 <main>
 ${p.notice ? `<p class="status${p.notice.ok ? '' : ' bad'}" role="status">${esc(p.notice.text)}</p>` : ''}
+${(p.warnings ?? []).map((w) => `<p class="status bad" role="alert">Warning: ${esc(w)}.</p>`).join('\n')}
 ${p.misconfigured?.length ? `<p class="status bad" role="alert">Misconfigured: ${esc(p.misconfigured.join(', '))}. Every /api and /v1 route answers 500 MISCONFIGURED until these settings are fixed.</p>` : ''}
 <section aria-labelledby="filters-h">
 <h2 id="filters-h">Partner and range</h2>

@@ -24,6 +24,7 @@ import { funnel, summary } from './report';
 import { misconfiguration } from '../middleware/config-guard';
 import { DAY_MS, readDeliveries, readPartners, type DeliveryFilter } from './store';
 import { systemClock } from '../lib/clock';
+import { bindingWarnings } from './binding-warnings';
 
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const PARTNER = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -183,6 +184,7 @@ ops.get('/ops', async (c) => {
     readDeliveries(db, 'undelivered', partner, 50),
   ]);
   const misconfigured = [...new Set(misconfiguration(c.env, c.var.ports, c.var.config, c.req.url).map((i) => i.issueLocation))];
+  const warnings = bindingWarnings(c.env).map((i) => `${i.issueLocation} ${i.issue}`);
   const redelivered = c.req.query('redelivered');
   const refused = c.req.query('redeliver_failed');
   const notice =
@@ -200,6 +202,7 @@ ops.get('/ops', async (c) => {
       failed,
       ...(notice ? { notice } : {}),
       ...(misconfigured.length ? { misconfigured } : {}),
+      ...(warnings.length ? { warnings } : {}),
     }),
   );
 });

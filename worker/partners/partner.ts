@@ -121,7 +121,8 @@ const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
  * worker (`localSandbox`); never credentials in the URL; never (otherwise,
  * and so also for a deployed sandbox demo) a host that cannot be a public
  * server: `localhost` (with or without its trailing dot), a single-label name,
- * a private-use name (`PRIVATE_SUFFIXES`), a port other than 443 and 8443, or an IP address in a private, loopback, link-local, shared, benchmarking,
+ * a private-use name (`PRIVATE_SUFFIXES`), a special-use name that is never
+ * routed (`NEVER_ROUTED_SUFFIXES`: `.test`, `.example`, `.invalid`, `.onion`, `.alt`), a port other than 443 and 8443, or an IP address in a private, loopback, link-local, shared, benchmarking,
  * multicast or reserved range, IPv6 forms that embed an IPv4 address
  * included (mapped, compatible, NAT64, 6to4, Teredo). A DNS name that
  * resolves to such an address cannot be seen here (docs/security.md).
@@ -158,6 +159,13 @@ const WEBHOOK_PORTS = new Set(['443', '8443']);
  */
 const PRIVATE_SUFFIXES = ['localhost', 'local', 'arpa', 'internal', 'lan', 'home', 'corp', 'intranet', 'private', 'localdomain', 'svc'];
 
+/**
+ * Special-use names that never resolve on the public internet (issue 40 found
+ * them accepted): RFC 6761's `.test`, `.example` and `.invalid`, Tor's
+ * `.onion` (RFC 7686) and RFC 9476's `.alt`.
+ */
+const NEVER_ROUTED_SUFFIXES = ['test', 'example', 'invalid', 'onion', 'alt'];
+
 /** IPv4 ranges no public webhook server lives in: [first octets as a number, prefix length]. */
 const V4_BLOCKED: [number, number][] = [
   [0x00000000, 8], // "this network"
@@ -168,6 +176,7 @@ const V4_BLOCKED: [number, number][] = [
   [0xac100000, 12], // private
   [0xc0000000, 24], // IETF protocol assignments
   [0xc0000200, 24], // documentation
+  [0xc0586300, 24], // 6to4 relay anycast 192.88.99.0/24 (deprecated, RFC 7526)
   [0xc0a80000, 16], // private
   [0xc6120000, 15], // benchmarking
   [0xc6336400, 24], // documentation
@@ -200,6 +209,8 @@ function blockedV6(g: number[]): boolean {
   if (g[0] === 0x2001 && g[1]! <= 0x01ff) return true; // Teredo 2001::/32 and IETF assignments 2001::/23
   if (g[0] === 0x2001 && g[1] === 0x0db8) return true; // documentation
   if (g[0] === 0x0100 && g[1] === 0 && g[2] === 0 && g[3] === 0) return true; // discard 100::/64
+  if ((g[0]! & 0xfff0) === 0x3ff0) return true; // documentation 3fff::/20 (RFC 9637)
+  if (g[0] === 0x5f00) return true; // SRv6 segment identifiers 5f00::/16 (RFC 9602)
   const first = g[0]!;
   return (
     (first & 0xfe00) === 0xfc00 || // unique local fc00::/7
@@ -217,5 +228,7 @@ function notPublicHost(host: string): boolean {
   const v4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   if (v4) return blockedV4(((+v4[1]! << 24) | (+v4[2]! << 16) | (+v4[3]! << 8) | +v4[4]!) >>> 0);
   const name = host.replace(/\.$/, ''); // `localhost.` is localhost
-  return !name.includes('.') || PRIVATE_SUFFIXES.some((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+  return (
+    !name.includes('.') || [...PRIVATE_SUFFIXES, ...NEVER_ROUTED_SUFFIXES].some((suffix) => name === suffix || name.endsWith(`.${suffix}`))
+  );
 }

@@ -27,6 +27,8 @@ export type VendorFault =
       status: number;
       error?: { errorCode?: string; errorMsg?: string; issues?: { issue?: string; issueLocation?: string }[] };
       fields?: string[];
+      /** The vendor's `Retry-After`, in seconds, when it sent one (a 429 or 503): nobody asks it again before. */
+      retryAfterSeconds?: number;
     };
 
 export class VendorError extends Error {
@@ -58,6 +60,19 @@ export function isVendorOutage(err: unknown): boolean {
   if (f.kind !== 'status') return true;
   return f.status >= 500 || f.status === 429;
 }
+
+/** When the vendor said nothing about how long to wait on its 429. */
+export const VENDOR_BUSY_DEFAULT_SECONDS = 30;
+
+/**
+ * The vendor is limiting our calls (its 429): 503 with its `Retry-After` (or
+ * VENDOR_BUSY_DEFAULT_SECONDS), so the person is told when to try again; not
+ * a 502, which says the vendor is broken.
+ */
+export const vendorBusy = (retryAfterSeconds: number | undefined) =>
+  new ApiError(503, 'VENDOR_BUSY', 'The verification service is busy. Please try again shortly.', [], {
+    'Retry-After': String(Math.max(1, retryAfterSeconds ?? VENDOR_BUSY_DEFAULT_SECONDS)),
+  });
 
 /** The vendor answered about another subject than the one asked about: never credited. */
 export const vendorMismatchError = () =>
@@ -94,6 +109,7 @@ export function vendorApiError(err: unknown, route: 'link' | 'result' | 'health'
       if (f.status === 401 || f.status === 403) {
         return new ApiError(502, 'VENDOR_REJECTED', 'The verification service is unavailable. Please try again later.');
       }
+      if (f.status === 429) return vendorBusy(f.retryAfterSeconds);
       if ((f.status === 400 || f.status === 422) && f.fields?.length) {
         const issues: Issue[] = [...new Set(f.fields)].map((issueLocation) => ({
           issue: 'was not accepted by the verification service',

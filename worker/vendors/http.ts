@@ -6,11 +6,14 @@
  */
 import type { AdapterContext, AdapterOperation } from './adapter';
 import { VendorError, vendorOutcome, type VendorFault } from './errors';
+import { retryAfterSeconds } from '../lib/retry-after';
 
 /** What came back: the status and the parsed JSON (undefined when the body was not JSON). */
 export interface Answer {
   status: number;
   json: unknown;
+  /** The vendor's `Retry-After` in seconds, when it sent one. */
+  retryAfterSeconds?: number;
 }
 
 /**
@@ -30,12 +33,19 @@ export async function exchange<T>(
 ): Promise<T | Answer> {
   const started = ctx.now();
   let fault: VendorFault | undefined;
+  let wait: number | undefined;
   try {
     const answer = await timed(ctx, request);
+    wait = answer.retryAfterSeconds;
     if (answer.status < 200 || answer.status > 299) fault = { kind: 'status', status: answer.status };
     return read ? read(answer) : answer;
   } catch (err) {
     fault = err instanceof VendorError ? err.fault : { kind: 'unreachable' };
+    // A status fault carries the vendor's Retry-After, whichever adapter read it: nobody asks again before.
+    if (fault.kind === 'status' && fault.retryAfterSeconds === undefined && wait !== undefined) {
+      fault = { ...fault, retryAfterSeconds: wait };
+      throw new VendorError(fault);
+    }
     throw err instanceof VendorError ? err : new VendorError(fault);
   } finally {
     try {
@@ -79,7 +89,8 @@ async function timed(ctx: AdapterContext, request: Request): Promise<Answer> {
       json = undefined;
     }
     if (response.status >= 300 && response.status < 400) throw new VendorError({ kind: 'bad-answer', status: response.status });
-    return { status: response.status, json };
+    const wait = retryAfterSeconds(response.headers.get('Retry-After'), ctx.now());
+    return { status: response.status, json, ...(wait !== undefined ? { retryAfterSeconds: wait } : {}) };
   })();
   try {
     return await Promise.race([exchanging, timeout]);

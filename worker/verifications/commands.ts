@@ -36,6 +36,8 @@ export type ClaimOutcome =
 export interface RenewalTurn {
   fence: number;
   v: Verification | undefined;
+  /** The object's clock when the turn came (whether the link is still good is judged by it, as its expiry was set). */
+  at?: number;
 }
 
 export type Command =

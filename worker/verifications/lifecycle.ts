@@ -260,7 +260,7 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
   }
   if (r.sms && h?.kind === 'sms' && r.sms.returnSecret !== h.returnSecret) {
     // Every text of it keeps the one code; a spent return secret starts afresh, as for a QR link.
-    handoff = { kind: 'sms', returnSecret: r.sms.returnSecret, code: h.code, tries: h.tries };
+    handoff = { kind: 'sms', returnSecret: r.sms.returnSecret, code: h.code, tries: h.tries, ...(h.to ? { to: h.to } : {}) };
   }
   const t = linkTimes(r.urlExpiry, now, s);
   const { checkId: _c, token: _t, earlierChecks: _e, formKey: _key, attemptCheckSeen: _seen, ...rest } = v;

@@ -38,6 +38,7 @@ import { handOff, nextDueAt, refused, type OutboxEntry, type RetryPolicy } from 
 import type { WebhookMessage } from './webhook-delivery';
 import { writeChange } from './record-write';
 import { missingMigration } from '../lib/d1-schema';
+import { allowancesPace } from './vendor-pace';
 
 /** Commands that only read: nothing to settle after them. */
 const READS = new Set<Command['type']>(['read', 'undelivered', 'outbox.event']);
@@ -101,6 +102,7 @@ export class VerificationObject extends DurableObject<Env> {
     askVendor: (v) => askVendor(this.env, this.ports, v, this.ctx),
     release: (v) => releaseHolds(this.ports.allowances, v.id, v.holds),
     emit: (partnerId, event) => emitOne(this.env, this.ctx, partnerId, event),
+    pace: allowancesPace(this.ports.allowances),
     outbox: {
       entries: () => this.outbox,
       store: (entries, ...changed) => this.store(entries, ...changed),
@@ -310,8 +312,10 @@ export class VerificationObject extends DurableObject<Env> {
         if (this.indexOwed && this.now() >= this.indexOwed.at) this.toIndex ??= await this.logic.execute({ type: 'read' });
         // The logic's turn only when it asked for this time (the outbox may have woken it earlier).
         if (this.logicAlarmAt === undefined || this.now() >= this.logicAlarmAt) {
+          // When it was set for: an overdue poll (after a restart) is spread, not made at once (vendor-pace.ts).
+          const plannedAt = this.logicAlarmAt;
           this.logicAlarmAt = undefined;
-          await this.logic.alarm();
+          await this.logic.alarm(plannedAt);
         }
       })(),
     );

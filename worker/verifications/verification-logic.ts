@@ -43,6 +43,7 @@ import {
   type ReportResult,
   type RetryPolicy,
 } from './webhook-outbox';
+import { afterPause, pauseAskedFor, spreadOverdue, type VendorPace } from './vendor-pace';
 
 export type { VendorAnswer } from './lifecycle';
 export { RETENTION_MS } from './lifecycle';
@@ -71,6 +72,10 @@ export interface VerificationDeps {
   emit?(partnerId: string, event: OpsEvent): void;
   /** The webhook outbox as the host keeps it (the Durable Object: in memory and in storage); none: kept here, in memory. */
   outbox?: OutboxHost;
+  /** Where a partner's pause after a vendor 429 is kept (vendor-pace.ts); none: no pause is shared. */
+  pace?: VendorPace;
+  /** Where an overdue poll falls within its spread ([0, 1)); Math.random by default. */
+  random?: () => number;
 }
 
 /** The host's outbox: its entries now, and where a change to them is written. */
@@ -106,8 +111,12 @@ export class VerificationLogic {
 
   /** The host's outbox, or one in memory for a host that keeps none. */
   private readonly outbox: OutboxHost;
+  /** The end of the partner's pause that held the last poll up (or that its 429 asked for), for the next alarm. */
+  private heldUntil: number | undefined;
+  private readonly random: () => number;
 
   constructor(private readonly d: VerificationDeps) {
+    this.random = d.random ?? Math.random;
     let entries: OutboxEntry[] = [];
     this.outbox = d.outbox ?? {
       entries: () => entries,
@@ -321,6 +330,13 @@ export class VerificationLogic {
   }
 
   private async pollOnce(cause: PollCause): Promise<void> {
+    // Nobody asks the vendor while it has paused this partner's calls (vendor-pace.ts); the alarm waits past the pause.
+    const partnerId = (await this.d.load())?.partnerId;
+    const paused = partnerId === undefined ? undefined : await this.pausedUntil(partnerId);
+    if (paused !== undefined) {
+      this.heldUntil = paused;
+      return;
+    }
     // Refused while nothing could be credited (a handed-off link whose outcome the vendor already gave only waits for its code).
     const started = await this.apply({ type: 'poll.start', cause });
     if (!started) return;
@@ -331,6 +347,9 @@ export class VerificationLogic {
     } catch (err) {
       // A failing vendor is asked less and less often, whoever asks (the alarm doubles its wait too).
       await this.apply({ type: 'poll.fail' });
+      // Its 429 pauses every verification of the partner, until its Retry-After at least.
+      const pause = pauseAskedFor(err, this.d.now());
+      if (pause !== undefined) this.heldUntil = (await this.d.pace?.pause(asked.partnerId, pause).catch(() => pause)) ?? pause;
       if (cause !== 'alarm') await this.reschedule();
       throw err;
     }
@@ -347,14 +366,28 @@ export class VerificationLogic {
     if (cause !== 'alarm') await this.reschedule();
   }
 
-  /** Moves the alarm to the next poll on the schedule (an open verification). */
-  private async reschedule(): Promise<void> {
-    const v = await this.d.load();
-    if (v && isOpen(v)) await this.d.setAlarm(nextAlarmAt(v, this.d.now(), this.d.schedule, this.settings));
+  /** The partner's pause, while it lasts (a look-up that fails holds no poll up). */
+  private async pausedUntil(partnerId: string): Promise<number | undefined> {
+    const until = await this.d.pace?.pausedUntil(partnerId).catch(() => undefined);
+    return until !== undefined && until > this.d.now() ? until : undefined;
   }
 
-  /** The alarm: poll on the schedule while open (backing off while no one waits), and end it at its deadline (`expiryDue`). */
-  async alarm(): Promise<void> {
+  /** Moves the alarm to the next poll on the schedule (an open verification), and past the partner's pause if one held a poll up. */
+  private async reschedule(): Promise<void> {
+    const v = await this.d.load();
+    const held = this.heldUntil;
+    this.heldUntil = undefined;
+    if (!v || !isOpen(v)) return;
+    const next = nextAlarmAt(v, this.d.now(), this.d.schedule, this.settings);
+    await this.d.setAlarm(held === undefined ? next : Math.max(next, afterPause(held, this.d.schedule, this.random)));
+  }
+
+  /**
+   * The alarm: poll on the schedule while open (backing off while no one
+   * waits), and end it at its deadline (`expiryDue`). `plannedAt` is when the
+   * host set it for: an overdue poll is spread (vendor-pace.ts).
+   */
+  async alarm(plannedAt?: number): Promise<void> {
     const v = await this.d.load();
     if (!v) return;
     const now = this.d.now();
@@ -365,6 +398,11 @@ export class VerificationLogic {
     }
     if (await this.endIfDue()) return;
     if (pollDue(v, now, this.d.schedule, 'alarm')) {
+      const spread = spreadOverdue(plannedAt, now, this.d.schedule, this.random);
+      if (spread !== undefined) {
+        await this.d.setAlarm(spread);
+        return;
+      }
       try {
         await this.poll('alarm');
       } catch (err) {
@@ -428,7 +466,7 @@ export class VerificationLogic {
     for (;;) {
       const now = this.d.now();
       const taken = await this.apply({ type: 'lease.take', ms: RENEWAL_TURN_MS });
-      if (taken) return { fence: taken.after.renewalLease!.fence, v: taken.after };
+      if (taken) return { fence: taken.after.renewalLease!.fence, v: taken.after, at: this.d.now() };
       const v = await this.d.load();
       if (!v) return { fence: 0, v: undefined };
       await this.leaseWait((v.renewalLease?.until ?? now) - now);

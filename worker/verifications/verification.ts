@@ -222,6 +222,12 @@ export interface SmsHandoff extends HandoffReturn {
   kind: 'sms';
   code: string;
   tries: number;
+  /**
+   * The number it was texted to as a keyed hash (`textedTo`, never the number):
+   * "Send again" goes to this number only; another is "Change my number" (a
+   * new verification). Absent on texts made before it was kept.
+   */
+  to?: string;
 }
 
 /** New links one verification may get after its first (each a vendor call). */

@@ -21,6 +21,7 @@ import { emit, message } from '../ops/events';
 import { errorName } from '../lib/errors';
 import { systemClock, type Clock } from '../lib/clock';
 import { log, type LogFields } from '../lib/log';
+import { retryAfterSeconds } from '../lib/retry-after';
 
 /** What travels on the queue: which event of which verification, and which attempt; the body stays in the outbox. */
 export interface WebhookMessage extends Omit<WebhookEvent, 'body'> {
@@ -32,12 +33,6 @@ export type AttemptResult =
   | { kind: 'delivered'; status: number }
   | { kind: 'gone'; status: number }
   | { kind: 'failed'; status?: number; retryAfterSeconds?: number; failure?: 'timeout' | 'network' };
-
-function retryAfter(value: string | null, now: number): number | undefined {
-  if (!value) return undefined;
-  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : (Date.parse(value) - now) / 1000;
-  return Number.isFinite(seconds) ? Math.max(0, Math.min(Math.ceil(seconds), 86_400)) : undefined;
-}
 
 /** One attempt. */
 export async function deliverOnce(
@@ -65,7 +60,7 @@ export async function deliverOnce(
     await res.body?.cancel();
     if (res.status >= 200 && res.status < 300) return { kind: 'delivered', status: res.status };
     if (res.status === 410) return { kind: 'gone', status: 410 };
-    const after = retryAfter(res.headers.get('Retry-After'), now);
+    const after = retryAfterSeconds(res.headers.get('Retry-After'), now);
     return { kind: 'failed', status: res.status, ...(after !== undefined ? { retryAfterSeconds: after } : {}) };
   } catch (err) {
     // refused, reset (network), or no answer within the timeout
