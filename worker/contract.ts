@@ -7,10 +7,15 @@
 import * as z from 'zod/mini';
 import { dateOfBirthProblem, MAX_AGE_YEARS, type DateOfBirthProblem } from '../rules/date-of-birth';
 import { isVisiblyBlank, nameCharacterProblem, normaliseName, type NameCharacterProblem } from '../rules/name';
-import type { VendorId, VendorResult } from './vendors/adapter';
+import type { VendorId as AdapterVendorId, VendorResult as AdapterVendorResult } from './vendors/adapter';
 
 /** The outcome in our words, and the vendors (docs/vendors.md): the widget reads them from here. */
-export type { VendorId, VendorResult };
+// Restated as aliases, not re-exported: the widget package's types are generated from this file's own declarations
+// (scripts/build-package.mjs), which expands an alias and cannot follow a re-export.
+/** The vendors this build knows. */
+export type VendorId = AdapterVendorId;
+/** The outcome in our words (docs/vendors.md). */
+export type VendorResult = { [K in keyof AdapterVendorResult]: AdapterVendorResult[K] };
 
 const MAX_NAME = 100;
 

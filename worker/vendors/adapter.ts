@@ -21,7 +21,9 @@ export type VendorId = (typeof VENDOR_IDS)[number];
 export const isVendorId = (value: string): value is VendorId => (VENDOR_IDS as readonly string[]).includes(value);
 
 /** The outcome in our own words. */
-export type Outcome = 'verified' | 'failed' | 'inconclusive';
+// A list, so the package's generated types spell its words (scripts/build-package.mjs).
+export const OUTCOMES = ['verified', 'failed', 'inconclusive'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
 
 /**
  * Our reasons, whatever the vendor (docs/vendors.md "Mapping"). A vendor word
