@@ -145,7 +145,7 @@ describe('continue on my phone', () => {
   );
 
   it(
-    'widget: an expired QR link is replaced without asking (the laptop’s clock moved past it); the old one is dead, the new one finishes',
+    'widget: a QR link the laptop’s clock thinks expired is renewed without asking; the worker, whose clock says it is still good, answers the same link, which finishes',
     { timeout: 120_000 },
     async () => {
       await withLaptopAndPhone(async ({ worker, laptop, phone }) => {
@@ -161,15 +161,14 @@ describe('continue on my phone', () => {
         await page.clock.fastForward('31:00');
         await widget(page).getByText(en.handoffRenewed).waitFor({ timeout: 20_000 });
         const second = await linkBox.inputValue();
-        assert.notEqual(second, first, 'a new link');
-        assert.equal(second.split('?')[0], first.split('?')[0], 'for the same verification');
+        // Renewal only when needed: by the worker's clock the unopened link has most of its time left, so the
+        // renewal answers it again (no vendor call, no renewal counted) instead of a link nobody needed.
+        assert.equal(second, first, 'the same link: the worker’s clock decides');
         const scanned = await decodeScreenshot(phone.page, await widget(page).getByRole('img', { name: en.handoffQr }).screenshot());
-        assert.equal(scanned, second, 'the QR code drawn is the new link');
+        assert.equal(scanned, second, 'the QR code drawn is the link');
         assert.equal(await widget(page).getAttribute('state'), 'handoff');
         assert.deepEqual(await axeViolations(page), [], 'the renewed handoff view is axe-clean');
 
-        await phone.page.goto(first);
-        await phone.page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
         await phone.page.goto(second);
         await phone.page.getByRole('button', { name: 'Continue' }).click();
         await phone.page.getByRole('button', { name: 'Complete verification' }).click();
@@ -178,10 +177,8 @@ describe('continue on my phone', () => {
         await phone.page.getByRole('heading', { name: 'All done' }).waitFor();
         await waitForState(page, 'complete', 30_000);
         const events = await recordedEvents(page);
-        assert.deepEqual(
-          events.filter((e) => e.type === 'kyc-link').map((e) => e.detail.url),
-          [first, second],
-        );
+        const links = events.filter((e) => e.type === 'kyc-link').map((e) => e.detail.url);
+        assert.ok(links.length >= 1 && links.every((u) => u === first), `every kyc-link names the one link: ${links.join(', ')}`);
         assert.ok(events.some((e) => e.type === 'kyc-complete' && typeof e.detail.resultToken === 'string'));
         assert.deepEqual(laptop.problems, []);
       });

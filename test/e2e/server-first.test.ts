@@ -86,7 +86,7 @@ describe('start from the server', () => {
         await page.getByRole('button', { name: 'Complete verification' }).click();
         await page.waitForURL((u) => u.origin === partner);
         await waitForState(page, 'complete');
-        await page.getByText('Server verified: CHECKED_SUCCESS_CLEAR, matches the account').waitFor();
+        await page.getByText('Server verified: verified, matches the account').waitFor();
 
         // What the partner's server can read back: the list by its reference, the token with its reference.
         const list = (await (await v1(`/v1/verifications?customerRef=${account}`)).json()) as {

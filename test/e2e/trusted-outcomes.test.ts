@@ -48,7 +48,7 @@ describe('trusted outcomes', () => {
         await page.getByRole('button', { name: 'Complete verification' }).click();
         await page.waitForURL((u) => u.origin === partner);
         await waitForState(page, 'complete');
-        await page.getByText('Server verified: CHECKED_SUCCESS_CLEAR').waitFor();
+        await page.getByText('Server verified: verified').waitFor();
 
         // The webhook arrives by itself (the worker's delivery queue), for the same account.
         let known: {

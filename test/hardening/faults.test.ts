@@ -120,7 +120,7 @@ const FAULTS: Record<string, Fault> = {
   '401 (our credentials)': { behaviour: vendorError(401), status: 502, code: 'VENDOR_REJECTED', mayHaveActed: false },
   '403 (our credentials)': { behaviour: vendorError(403), status: 502, code: 'VENDOR_REJECTED', mayHaveActed: false },
   '404': { behaviour: vendorError(404), status: 502, code: 'VENDOR_ERROR', mayHaveActed: false },
-  '429 from the vendor': { behaviour: vendorError(429), status: 502, code: 'VENDOR_ERROR', mayHaveActed: false },
+  '429 from the vendor': { behaviour: vendorError(429), status: 503, code: 'VENDOR_BUSY', mayHaveActed: false },
   'non-JSON 200': { behaviour: text(200, `OK ${VENDOR_CANARY}`), status: 502, code: 'VENDOR_ERROR', mayHaveActed: true },
   'truncated body (connection cut)': {
     behaviour: (_req, res) => {

@@ -191,7 +191,7 @@ export class VerificationObject extends DurableObject<Env> {
 
   private flushIndex(): Promise<void> {
     this.indexing ??= (async () => {
-      await null; // the `finally` below must run after `this.indexing` is assigned, even with nothing to write
+      await Promise.resolve(); // the `finally` below must run after `this.indexing` is assigned, even with nothing to write
       try {
         for (let v = this.pendingIndex; v; v = this.pendingIndex) {
           this.pendingIndex = undefined;
