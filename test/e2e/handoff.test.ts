@@ -177,8 +177,10 @@ describe('continue on my phone', () => {
         await phone.page.getByRole('heading', { name: 'All done' }).waitFor();
         await waitForState(page, 'complete', 30_000);
         const events = await recordedEvents(page);
+        // The one link until the phone opened it; then the laptop replaces the opened code by itself (at most once here).
         const links = events.filter((e) => e.type === 'kyc-link').map((e) => e.detail.url);
-        assert.ok(links.length >= 1 && links.every((u) => u === first), `every kyc-link names the one link: ${links.join(', ')}`);
+        assert.equal(links[0], first);
+        assert.ok(links.filter((u) => u !== first).length <= 1, `one link, then at most its replacement: ${links.join(', ')}`);
         assert.ok(events.some((e) => e.type === 'kyc-complete' && typeof e.detail.resultToken === 'string'));
         assert.deepEqual(laptop.problems, []);
       });
