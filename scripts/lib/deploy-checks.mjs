@@ -5,6 +5,8 @@
 // Pure functions of the configuration wrangler reads and the shell's
 // environment, so test/worker/deploy-script.test.ts checks each rule directly.
 
+import { webhookUrlProblem as webhookRule } from '../../rules/webhook-url.ts';
+
 /** `npx wrangler d1 create` has not been run: wrangler.toml still holds the all-zeros id. */
 const PLACEHOLDER_D1_ID = /^[0-]+$/;
 
@@ -101,21 +103,13 @@ export function originsProblem(value) {
   return undefined;
 }
 
-/** IP-literal hosts a deployed worker never delivers webhooks to (loopback, private, link-local). */
-const PRIVATE_HOST =
-  /^(localhost|127\.|10\.|192\.168\.|169\.254\.|172\.(1[6-9]|2\d|3[01])\.|0\.|\[(::1?|f[cd][0-9a-f]*:.*|fe[89ab][0-9a-f]*:.*)\])/i;
-
-/** Why `value` is no webhook endpoint for a deployed worker, or undefined (the worker's rule: docs/trusted-outcomes.md). */
+/**
+ * Why `value` is no webhook endpoint for a deployed worker, or undefined: the
+ * worker's own rule (rules/webhook-url.ts, read through tsx: `npm run deploy`
+ * and `npm run setup` load it), as a deployed worker applies it.
+ */
 export function webhookUrlProblem(value) {
-  let url;
-  try {
-    url = new URL(value?.trim() ?? '');
-  } catch {
-    return 'is not an absolute URL';
-  }
-  if (url.protocol !== 'https:') return 'must be an https URL';
-  if (PRIVATE_HOST.test(url.hostname)) return 'points to a loopback or private address, which a deployed worker never calls';
-  return undefined;
+  return webhookRule(value?.trim() ?? '', false);
 }
 
 /** Why `value` is no WEBHOOK_SECRET (`whsec_` + the base64 of at least 16 bytes), or undefined. */

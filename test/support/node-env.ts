@@ -14,5 +14,5 @@ import type { Env } from '../../worker/lib/env';
 export const unlimited: RateLimit = { limit: async () => ({ success: true }) };
 
 export function nodeEnv(settings: Partial<Env> = {}): Env {
-  return { RL_IP: unlimited, RL_IP_48: unlimited, RL_SMS: unlimited, RL_SERVER_KEY: unlimited, ...settings } as Env;
+  return { RL_IP: unlimited, RL_IP_48: unlimited, RL_SMS: unlimited, RL_SERVER_KEY: unlimited, RL_SEARCH: unlimited, ...settings } as Env;
 }

@@ -53,12 +53,16 @@ function deploy(settings: Record<string, string | undefined>, config?: string) {
     )
       delete env[n];
   for (const [k, v] of Object.entries(settings)) if (v !== undefined) env[k] = v;
-  return spawnSync(process.execPath, ['scripts/deploy.mjs', '--dry-run', '--no-build', ...(config ? ['--config', config] : [])], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    env,
-    timeout: 120_000,
-  });
+  return spawnSync(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/deploy.mjs', '--dry-run', '--no-build', ...(config ? ['--config', config] : [])],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env,
+      timeout: 120_000,
+    },
+  );
 }
 
 /** [env.production] as wrangler.toml has it, with a real D1 id. */
@@ -104,20 +108,25 @@ describe('npm run deploy', () => {
     // Webhooks: half a configuration is 500 MISCONFIGURED on every route.
     [
       'WEBHOOK_URL without WEBHOOK_SECRET',
-      { WEBHOOK_URL: 'https://www.bank.example/kyc/webhooks' },
+      { WEBHOOK_URL: 'https://www.bank.example.com/kyc/webhooks' },
       /WEBHOOK_SECRET is not set while WEBHOOK_URL is: every route would answer 500 MISCONFIGURED/,
     ],
     ['WEBHOOK_SECRET without WEBHOOK_URL', { WEBHOOK_SECRET }, /WEBHOOK_SECRET is set but WEBHOOK_URL is not/],
     [
       'a malformed WEBHOOK_SECRET',
-      { WEBHOOK_URL: 'https://www.bank.example/kyc/webhooks', WEBHOOK_SECRET: 'whsec_short' },
+      { WEBHOOK_URL: 'https://www.bank.example.com/kyc/webhooks', WEBHOOK_SECRET: 'whsec_short' },
       /WEBHOOK_SECRET must be whsec_/,
     ],
-    ['an http WEBHOOK_URL', { WEBHOOK_URL: 'http://www.bank.example/kyc/webhooks', WEBHOOK_SECRET }, /WEBHOOK_URL must be an https URL/],
+    ['an http WEBHOOK_URL', { WEBHOOK_URL: 'http://www.bank.example/kyc/webhooks', WEBHOOK_SECRET }, /WEBHOOK_URL must be https/],
     [
       'a WEBHOOK_URL to a private address',
       { WEBHOOK_URL: 'https://10.0.0.7/kyc/webhooks', WEBHOOK_SECRET },
-      /WEBHOOK_URL points to a loopback or private address/,
+      /WEBHOOK_URL must be a public host/,
+    ],
+    [
+      'a WEBHOOK_URL whose name is never routed (.test, .example, .invalid, .onion, .alt)',
+      { WEBHOOK_URL: 'https://hooks.bank.test/kyc/webhooks', WEBHOOK_SECRET },
+      /WEBHOOK_URL must be a public host/,
     ],
   ] as const) {
     it(`refuses ${what}, naming it`, () => {
@@ -147,7 +156,7 @@ describe('npm run deploy', () => {
   });
 
   it('deploys the production entry when everything is set, applying the D1 migrations first', () => {
-    const r = deploy({ ...live(), WEBHOOK_URL: 'https://www.bank.example/kyc/webhooks', WEBHOOK_SECRET }, MIGRATED_CONFIG);
+    const r = deploy({ ...live(), WEBHOOK_URL: 'https://www.bank.example.com/kyc/webhooks', WEBHOOK_SECRET }, MIGRATED_CONFIG);
     assert.equal(r.status, 0, r.stdout + r.stderr);
     // What the shell gave goes on, all of it, and is named (never its value).
     assert.match(
@@ -199,7 +208,7 @@ describe('npm run deploy', () => {
   it('takes every secret and partner var given in the shell the same way (none silently dropped)', () => {
     const env = {
       ...live(),
-      WEBHOOK_URL: 'https://www.bank.example/kyc/webhooks',
+      WEBHOOK_URL: 'https://www.bank.example.com/kyc/webhooks',
       WEBHOOK_SECRET,
       PARTNER_SEALING_KEY: '{"kty":"EC"}',
       HOME: '/root',
@@ -246,7 +255,7 @@ describe('npm run deploy', () => {
     const remoteSecrets = new Set(['KYC_API_KEY', 'KYC_CUSTOMER_ID', 'SESSION_SECRET', 'RESULT_SIGNING_KEYS', 'PARTNER_SERVER_KEYS']);
     assert.deepEqual(deployProblems({ config, env, remoteSecrets }), []);
     // A secret on Cloudflare counts exactly as one in the shell: WEBHOOK_URL with WEBHOOK_SECRET set there is complete.
-    const withHook = { ...env, WEBHOOK_URL: 'https://www.bank.example/kyc/webhooks' };
+    const withHook = { ...env, WEBHOOK_URL: 'https://www.bank.example.com/kyc/webhooks' };
     assert.match(deployProblems({ config, env: withHook, remoteSecrets }).join('\n'), /WEBHOOK_SECRET is not set while WEBHOOK_URL is/);
     assert.deepEqual(deployProblems({ config, env: withHook, remoteSecrets: new Set([...remoteSecrets, 'WEBHOOK_SECRET']) }), []);
     const dev = JSON.stringify([{ ...(JSON.parse(await testSigningKeys()) as object[])[0], kid: 'sandbox-1' }]);

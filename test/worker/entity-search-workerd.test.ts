@@ -15,6 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildRecord, writeRecord, type RegistryStore } from '../../worker/partners/admin';
 import { DEV_SEALING_KEY, publicJwk } from '../../worker/partners/sealing';
 import { newServerKey, serverKeyHash } from '../../worker/server-api/keys';
+import { entityKey, listIndex, ownedEntities, writeIndex, type IndexRow } from '../../worker/verifications/verification-index';
 import { adultDateOfBirth } from '../support/dates';
 import { startMiniflareWorker, type MiniflareWorker } from '../support/miniflare-worker';
 
@@ -215,6 +216,37 @@ describe('POST /v1/verifications with entityId', () => {
     assert.equal((await v1('beta', `/v1/verifications/${only.verificationId}/redact`, {})).status, 200);
     const res = await v1('beta', '/v1/verifications', { customerRef: 'acct-returning', entityId: only.entityId });
     assert.equal(res.status, 404);
+  });
+});
+
+describe('test and live never mix in a shared D1 (docs/operations.md: one D1 per account)', () => {
+  // This deployment is a sandbox one (its keys are kyc_sk_test_…). A live deployment sharing the D1 writes its rows
+  // with livemode 1: the index's own functions, as that deployment calls them, stand in for it.
+  it("a live deployment's row and entity are neither listed nor owned under a test key, and a test row neither under a live key", async () => {
+    /* eslint-disable @typescript-eslint/no-unsafe-class-instance-assignment -- Miniflare's D1 proxy is the binding the worker itself gets */
+    const db = await worker.mf.getD1Database('DB');
+    const liveEntity = `live-entity-${crypto.randomUUID()}`;
+    const liveId = `01LIVE${crypto.randomUUID().replace(/-/g, '').slice(0, 20).toUpperCase()}`;
+    const ours = await db.prepare('SELECT * FROM verifications WHERE id = ?').bind(alphas.verificationId).first<IndexRow>();
+    assert.ok(ours, "alpha's row is in the index");
+    const liveRow: IndexRow = { ...ours, id: liveId, livemode: 1 };
+    await writeIndex(db, liveRow, await entityKey(liveEntity));
+
+    const listed = (await (await v1('alpha', '/v1/verifications?limit=100')).json()) as { data: { verificationId: string }[] };
+    assert.ok(listed.data.length > 0, 'the test key lists its own rows');
+    assert.ok(!listed.data.some((r) => r.verificationId === liveId), 'a live row was listed under a test key');
+    const create = await v1('alpha', '/v1/verifications', { customerRef: 'acct-live', entityId: liveEntity });
+    assert.equal(create.status, 404, 'a live entity counted as owned under a test key');
+
+    // The other way: what a live deployment sees of this one's test rows and entities.
+    const liveList = await listIndex(db, 'alpha', true, { limit: 100 });
+    assert.deepEqual(
+      liveList.map((r) => r.id),
+      [liveId],
+    );
+    assert.deepEqual([...(await ownedEntities(db, 'alpha', true, [alphas.entityId, liveEntity]))], [liveEntity]);
+    assert.deepEqual([...(await ownedEntities(db, 'alpha', false, [alphas.entityId, liveEntity]))], [alphas.entityId]);
+    /* eslint-enable @typescript-eslint/no-unsafe-class-instance-assignment */
   });
 });
 

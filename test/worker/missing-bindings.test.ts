@@ -64,8 +64,8 @@ describe('rate limits without their binding', () => {
     assert.deepEqual(body.issues, [{ issue: 'is not bound', issueLocation: 'RL_IP' }]);
   });
 
-  it('name RL_SMS, RL_IP_48 and RL_SERVER_KEY the same way', async () => {
-    for (const name of ['RL_SMS', 'RL_IP_48', 'RL_SERVER_KEY'] as const) {
+  it('name RL_SMS, RL_IP_48, RL_SERVER_KEY and RL_SEARCH the same way', async () => {
+    for (const name of ['RL_SMS', 'RL_IP_48', 'RL_SERVER_KEY', 'RL_SEARCH'] as const) {
       await assert.rejects(enforce(nodeEnv({ [name]: undefined }), name, 'k', 'requests'), misconfigured(name));
     }
   });

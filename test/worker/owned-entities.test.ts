@@ -17,7 +17,7 @@ function d1Double(owned: Set<string>) {
           if (args.length > 100) throw new Error('D1_ERROR: too many SQL variables');
           statements.push(args.length);
           assert.match(sql, /entity_owners/);
-          return { results: (args.slice(1) as string[]).filter((k) => owned.has(k)).map((entity_key) => ({ entity_key })) };
+          return { results: (args.slice(2) as string[]).filter((k) => owned.has(k)).map((entity_key) => ({ entity_key })) };
         },
       }),
     }),
@@ -30,14 +30,14 @@ describe('ownedEntities', () => {
     const ids = Array.from({ length: 120 }, (_, i) => `entity-${i}`);
     const mine = new Set([await entityKey('entity-3'), await entityKey('entity-117')]);
     const { db, statements } = d1Double(mine);
-    const owned = await ownedEntities(db, 'alpha', ids);
+    const owned = await ownedEntities(db, 'alpha', true, ids);
     assert.deepEqual([...owned].sort(), ['entity-117', 'entity-3']);
     assert.ok(statements.length >= 2 && statements.every((n) => n <= 100), JSON.stringify(statements));
   });
 
   it('asks nothing for no matches', async () => {
     const { db, statements } = d1Double(new Set());
-    assert.equal((await ownedEntities(db, 'alpha', [])).size, 0);
+    assert.equal((await ownedEntities(db, 'alpha', true, [])).size, 0);
     assert.equal(statements.length, 0);
   });
 });

@@ -41,7 +41,7 @@ const SHELL = {
   KYC_BASE_URL: 'https://api.vendor.example',
   PUBLIC_ORIGIN: 'https://kyc.bank.example',
   ALLOWED_ORIGINS: 'https://www.bank.example',
-  WEBHOOK_URL: 'https://www.bank.example/kyc/webhooks',
+  WEBHOOK_URL: 'https://www.bank.example.com/kyc/webhooks',
   KYC_API_KEY: 'vendor-api-key-from-contract',
   KYC_CUSTOMER_ID: 'customer-77',
 };
@@ -55,7 +55,7 @@ function setup(extraArgs: string[], shell: Record<string, string> = SHELL) {
     FAKE_WRANGLER_STATE: join(dir, 'state.json'),
     FAKE_WRANGLER_LOG: join(dir, 'calls.jsonl'),
   });
-  return spawnSync(process.execPath, ['scripts/setup.mjs', '--env', 'production', '--config', CONFIG, ...extraArgs], {
+  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/setup.mjs', '--env', 'production', '--config', CONFIG, ...extraArgs], {
     cwd: ROOT,
     encoding: 'utf8',
     env,

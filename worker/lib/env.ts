@@ -145,6 +145,8 @@ export interface Env extends CloudflareBindings {
   RL_AUTH_FAIL: CloudflareBindings['RL_AUTH_FAIL'];
   /** Rate limit per server key on `/v1`. */
   RL_SERVER_KEY: CloudflareBindings['RL_SERVER_KEY'];
+  /** Rate limit per server key on `/v1/entities/search`, on top of RL_SERVER_KEY. */
+  RL_SEARCH: CloudflareBindings['RL_SEARCH'];
   /** Texts one number may get in 24 hours, across partners. Default 10. */
   LIMIT_SMS_PER_NUMBER_PER_DAY?: string;
   /** Verifications one client IP (IPv6: /64) may hold open at once, across partners. Default 20. */

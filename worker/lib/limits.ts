@@ -11,7 +11,7 @@ import { missingBinding } from './env';
 import { ApiError } from './errors';
 import { systemClock } from './clock';
 
-type RateLimitName = 'RL_IP' | 'RL_IP_48' | 'RL_SMS' | 'RL_SERVER_KEY' | 'RL_AUTH_FAIL';
+type RateLimitName = 'RL_IP' | 'RL_IP_48' | 'RL_SMS' | 'RL_SERVER_KEY' | 'RL_SEARCH' | 'RL_AUTH_FAIL';
 
 /** Both bindings use 60-second windows (wrangler.toml). */
 const PERIOD_SECONDS = 60;

@@ -10,7 +10,7 @@
 import { config } from '../config';
 import { bindingIfAny, type Env } from '../lib/env';
 import type { Issue } from '../lib/errors';
-import { webhookUrlProblem } from '../partners/partner';
+import { webhookUrlProblem } from '../../rules/webhook-url';
 import { decodeWebhookSecret, localSandbox } from '../verifications/webhook-target';
 
 /** Session HMACs under a shorter key are guessable offline: 256 bits, as HS256 wants. */

@@ -16,9 +16,9 @@ import {
   SEALED_FIELDS,
   SEALING_PUBLIC_KEY,
   serverKeyIndexKey,
-  webhookUrlProblem,
   type SealedField,
 } from './partner';
+import { webhookUrlProblem } from '../../rules/webhook-url';
 import { zodEnglish } from '../lib/errors';
 import { seal } from './seal';
 import { sealedKid } from './sealing';

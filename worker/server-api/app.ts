@@ -193,7 +193,11 @@ serverApi.use('/v1/*', async (c, next) => {
     throw err;
   }
   c.set('partner', caller.partner);
-  await enforce(c.env, 'RL_SERVER_KEY', caller.keyHash.slice(0, 32), 'requests with this server key');
+  const key = caller.keyHash.slice(0, 32);
+  await enforce(c.env, 'RL_SERVER_KEY', key, 'requests with this server key');
+  // Search finds people by name: it has its own, smaller budget per key, so a leaked or careless key cannot
+  // try names at the pace of the rest of /v1 (RL_SEARCH in wrangler.toml).
+  if (c.req.path === routes.searchEntities.path) await enforce(c.env, 'RL_SEARCH', key, 'searches with this server key');
   await next();
 });
 
@@ -276,6 +280,7 @@ serve(serverApi, routes.searchEntities, async (c, { query: q }) => {
   const owned = await ownedEntities(
     indexDb(c),
     partner.id,
+    c.var.config.livemode,
     found.map((r) => r.entityId),
   );
   const results: EntitySearchResults['results'] = found
@@ -328,7 +333,10 @@ serve(
       if (replay) return replay;
     }
     // Another partner's entity (or an unknown one) is a 404, as another partner's verification is: no enumeration.
-    if (body.entityId !== undefined && !(await ownedEntities(indexDb(c), partner.id, [body.entityId])).has(body.entityId)) {
+    if (
+      body.entityId !== undefined &&
+      !(await ownedEntities(indexDb(c), partner.id, c.var.config.livemode, [body.entityId])).has(body.entityId)
+    ) {
       throw new ApiError(404, 'NOT_FOUND', 'There is no such entity among your verifications.', [
         { issue: 'is not the entity of one of your verifications', issueLocation: 'entityId' },
       ]);
@@ -369,7 +377,7 @@ serve(serverApi, routes.listVerifications, async (c, { query: q }) => {
   // A page-set reference is whatever a script claiming the partner's origin sent: looking a customer up by
   // reference finds only the server's own unless the caller asks for the page's too.
   const { customerRefSource = q.customerRef !== undefined ? 'server' : 'any', ...filter } = q;
-  const rows = await listIndex(db, c.get('partner')!.id, {
+  const rows = await listIndex(db, c.get('partner')!.id, c.var.config.livemode, {
     ...filter,
     ...(customerRefSource !== 'any' ? { customerRefSource } : {}),
     limit: limit + 1,

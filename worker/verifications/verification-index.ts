@@ -127,11 +127,21 @@ export async function deleteIndex(db: D1Database, id: string): Promise<void> {
   ]);
 }
 
-/** Entity keys per owner query: D1 binds at most 100 parameters a statement (the partner id is one). */
+/** Entity keys per owner query: D1 binds at most 100 parameters a statement (the partner id and the mode are two). */
 export const OWNER_QUERY_KEYS = 90;
 
-/** Which of `entityIds` one of this partner's verifications holds (any number: asked OWNER_QUERY_KEYS at a time). */
-export async function ownedEntities(db: D1Database, partnerId: string, entityIds: readonly string[]): Promise<Set<string>> {
+/**
+ * Which of `entityIds` one of this partner's verifications of this mode holds
+ * (any number: asked OWNER_QUERY_KEYS at a time). The mode is the owning
+ * verification's index row's: a D1 shared by a sandbox deployment and a live
+ * one (docs/operations.md) never lets a test entity count as owned under a live key.
+ */
+export async function ownedEntities(
+  db: D1Database,
+  partnerId: string,
+  livemode: boolean,
+  entityIds: readonly string[],
+): Promise<Set<string>> {
   const keys = new Map<string, string>();
   for (const id of entityIds) keys.set(await entityKey(id), id);
   const all = [...keys.keys()];
@@ -139,8 +149,10 @@ export async function ownedEntities(db: D1Database, partnerId: string, entityIds
   for (let i = 0; i < all.length; i += OWNER_QUERY_KEYS) {
     const chunk = all.slice(i, i + OWNER_QUERY_KEYS);
     const { results } = await db
-      .prepare(`SELECT DISTINCT entity_key FROM entity_owners WHERE partner_id = ? AND entity_key IN (${chunk.map(() => '?').join(', ')})`)
-      .bind(partnerId, ...chunk)
+      .prepare(
+        `SELECT DISTINCT o.entity_key FROM entity_owners o JOIN verifications v ON v.id = o.verification_id WHERE o.partner_id = ? AND v.livemode = ? AND o.entity_key IN (${chunk.map(() => '?').join(', ')})`,
+      )
+      .bind(partnerId, livemode ? 1 : 0, ...chunk)
       .all<{ entity_key: string }>();
     for (const r of results) owned.add(keys.get(r.entity_key)!);
   }
@@ -157,10 +169,14 @@ export interface ListFilter {
   limit: number;
 }
 
-/** A partner's rows, newest first (ids are ULIDs: they sort by creation time). */
-export async function listIndex(db: D1Database, partnerId: string, f: ListFilter): Promise<IndexRow[]> {
-  const where = ['partner_id = ?'];
-  const args: unknown[] = [partnerId];
+/**
+ * A partner's rows of one mode, newest first (ids are ULIDs: they sort by
+ * creation time). A key sees its own mode only: a D1 shared by a sandbox
+ * deployment and a live one never shows test rows under a live key.
+ */
+export async function listIndex(db: D1Database, partnerId: string, livemode: boolean, f: ListFilter): Promise<IndexRow[]> {
+  const where = ['partner_id = ?', 'livemode = ?'];
+  const args: unknown[] = [partnerId, livemode ? 1 : 0];
   if (f.customerRef !== undefined) {
     where.push('customer_ref = ?');
     args.push(f.customerRef);

@@ -7,7 +7,8 @@
 import { config } from '../config';
 import type { Env } from '../lib/env';
 import { isLoopbackHost } from '../lib/origins';
-import { webhookUrlProblem, type Partner } from '../partners/partner';
+import type { Partner } from '../partners/partner';
+import { webhookUrlProblem } from '../../rules/webhook-url';
 
 export interface WebhookTarget {
   url: string;
