@@ -104,16 +104,24 @@ describe('<kyc-onboard> errors', () => {
     expect(calls.link[1]!.key).to.equal(calls.link[0]!.key);
   });
 
-  it('503 with Retry-After (a busy vendor): no automatic retry before it; "Try again" stays', async () => {
-    const calls = mockApi({ link: () => errorAnswer(503, 'VENDOR_BUSY', [], { 'Retry-After': '7' }) });
+  it('503 with Retry-After (a busy vendor): no automatic retry before it, the person told until when; "Try again" stays', async () => {
+    const calls = mockApi({ link: () => errorAnswer(503, 'VENDOR_BUSY', [], { 'Retry-After': '600' }) });
     const el = await mount();
     await fillValid(el);
     const error = oneEvent(el, 'kyc-error');
+    const asked = Date.now();
     await submit(el);
     expect((await error).detail).to.deep.include({ errorCode: 'VENDOR_BUSY', retryable: true, status: 503 });
     await el.updateComplete;
     expect(calls.link.length).to.equal(1);
-    expect(text(el)).to.contain('unavailable');
+    expect(text(el)).to.contain('Verification is unavailable right now. Please try again after');
+    // The time of day the Retry-After ends, as the widget writes it (the minute it ends, or the next if the answer
+    // came across a minute's turn).
+    const times = [0, 60_000].map((d) => new Intl.DateTimeFormat('en', { timeStyle: 'short' }).format(asked + 600_000 + d));
+    expect(
+      times.some((t) => text(el).includes(`after ${t}.`)),
+      `${text(el)} names one of ${times.join(', ')}`,
+    ).to.equal(true);
     expect(el.shadowRoot!.querySelector('[role=alert] button')?.textContent).to.equal('Try again');
   });
 

@@ -60,6 +60,7 @@ const ca: Strings = {
   errRateLimited: 'Massa intents. Espereu i torneu-ho a provar.',
   errRateLimitedUntil: 'Massa intents des d’aquesta xarxa. Torna-ho a provar després de les {time}.',
   errUnavailable: 'La verificació no està disponible ara mateix. Torneu-ho a provar.',
+  errUnavailableUntil: 'La verificació no està disponible ara mateix. Torna-ho a provar després de les {time}.',
   errSession: 'La sessió ha caducat. Torneu a començar.',
   errPending: 'El resultat encara no està a punt. Torneu-ho a provar d’aquí a una estona.',
   errSetup: 'La verificació no pot començar en aquesta pàgina. Poseu-vos en contacte amb el lloc web.',

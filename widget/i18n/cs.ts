@@ -60,6 +60,7 @@ const cs: Strings = {
   errRateLimited: 'Příliš mnoho pokusů. Chvíli počkejte a zkuste to znovu.',
   errRateLimitedUntil: 'Příliš mnoho pokusů z této sítě. Zkuste to znovu po {time}.',
   errUnavailable: 'Ověření teď není k dispozici. Zkuste to znovu.',
+  errUnavailableUntil: 'Ověření teď není k dispozici. Zkuste to znovu po {time}.',
   errSession: 'Vaše relace vypršela. Začněte znovu.',
   errPending: 'Váš výsledek ještě není hotový. Zkuste to za chvíli znovu.',
   errSetup: 'Ověření nelze na této stránce spustit. Kontaktujte provozovatele webu.',

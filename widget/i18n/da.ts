@@ -60,6 +60,7 @@ const da: Strings = {
   errRateLimited: 'For mange forsøg. Vent lidt, og prøv igen.',
   errRateLimitedUntil: 'For mange forsøg fra dette netværk. Prøv igen efter kl. {time}.',
   errUnavailable: 'Bekræftelse er ikke tilgængelig lige nu. Prøv igen.',
+  errUnavailableUntil: 'Bekræftelse er ikke tilgængelig lige nu. Prøv igen efter kl. {time}.',
   errSession: 'Din session er udløbet. Start forfra.',
   errPending: 'Dit resultat er ikke klar endnu. Prøv igen om lidt.',
   errSetup: 'Bekræftelsen kan ikke starte på denne side. Kontakt webstedet.',

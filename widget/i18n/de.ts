@@ -62,6 +62,7 @@ const de: Strings = {
   errRateLimited: 'Zu viele Versuche. Bitte warten und erneut versuchen.',
   errRateLimitedUntil: 'Zu viele Versuche aus diesem Netzwerk. Bitte versuchen Sie es nach {time} erneut.',
   errUnavailable: 'Die Prüfung ist gerade nicht verfügbar. Bitte erneut versuchen.',
+  errUnavailableUntil: 'Die Prüfung ist gerade nicht verfügbar. Bitte versuchen Sie es nach {time} erneut.',
   errSession: 'Ihre Sitzung ist abgelaufen. Bitte neu beginnen.',
   errClosed: 'Diese Prüfung ist ohne Ergebnis beendet. Bitte neu beginnen.',
   errSecretInvalid: 'Dieser Link zur Verifizierung ist nicht mehr gültig: Gehen Sie zurück zu {site} und beginnen Sie von vorn.',

@@ -62,6 +62,7 @@ const es: Strings = {
   errRateLimited: 'Demasiados intentos. Espera e inténtalo de nuevo.',
   errRateLimitedUntil: 'Demasiados intentos desde esta red. Vuelve a intentarlo después de las {time}.',
   errUnavailable: 'La verificación no está disponible ahora. Inténtalo de nuevo.',
+  errUnavailableUntil: 'La verificación no está disponible ahora. Vuelve a intentarlo después de las {time}.',
   errSession: 'Tu sesión ha caducado. Empieza de nuevo.',
   errClosed: 'Esta verificación terminó sin resultado. Empieza de nuevo.',
   errSecretInvalid: 'Este enlace de verificación ya no es válido: vuelve a {site} y empieza de nuevo.',

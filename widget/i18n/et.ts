@@ -60,6 +60,7 @@ const et: Strings = {
   errRateLimited: 'Liiga palju katseid. Oodake veidi ja proovige uuesti.',
   errRateLimitedUntil: 'Sellest võrgust on liiga palju katseid. Proovige uuesti pärast {time}.',
   errUnavailable: 'Tuvastamine pole praegu saadaval. Proovige uuesti.',
+  errUnavailableUntil: 'Tuvastamine pole praegu saadaval. Proovige uuesti pärast {time}.',
   errSession: 'Teie seanss on aegunud. Alustage uuesti.',
   errPending: 'Teie tulemus pole veel valmis. Proovige varsti uuesti.',
   errSetup: 'Tuvastamist ei saa sellel lehel alustada. Võtke ühendust saidiga.',

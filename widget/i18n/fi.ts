@@ -60,6 +60,7 @@ const fi: Strings = {
   errRateLimited: 'Liian monta yritystä. Odota hetki ja yritä uudelleen.',
   errRateLimitedUntil: 'Liian monta yritystä tästä verkosta. Yritä uudelleen klo {time} jälkeen.',
   errUnavailable: 'Tunnistus ei ole juuri nyt käytettävissä. Yritä uudelleen.',
+  errUnavailableUntil: 'Tunnistus ei ole juuri nyt käytettävissä. Yritä uudelleen klo {time} jälkeen.',
   errSession: 'Istunto on vanhentunut. Aloita alusta.',
   errPending: 'Tulos ei ole vielä valmis. Yritä pian uudelleen.',
   errSetup: 'Tunnistus ei voi alkaa tällä sivulla. Ota yhteyttä sivuston ylläpitäjään.',

@@ -60,6 +60,7 @@ const fil: Strings = {
   errRateLimited: 'Masyadong maraming pagsubok. Maghintay sandali at subukan muli.',
   errRateLimitedUntil: 'Masyadong maraming pagsubok mula sa network na ito. Subukang muli pagkalipas ng {time}.',
   errUnavailable: 'Hindi available ang beripikasyon sa ngayon. Pakisubukan muli.',
+  errUnavailableUntil: 'Hindi available ang beripikasyon sa ngayon. Subukang muli pagkalipas ng {time}.',
   errSession: 'Nag-expire na ang inyong session. Pakisimulan muli.',
   errPending: 'Hindi pa handa ang inyong resulta. Pakisubukan muli mamaya.',
   errSetup: 'Hindi masimulan ang beripikasyon sa pahinang ito. Pakikontak ang site.',

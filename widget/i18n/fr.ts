@@ -62,6 +62,7 @@ const fr: Strings = {
   errRateLimited: 'Trop de tentatives. Patientez et réessayez.',
   errRateLimitedUntil: 'Trop de tentatives depuis ce réseau. Réessayez après {time}.',
   errUnavailable: 'La vérification est indisponible. Réessayez.',
+  errUnavailableUntil: 'La vérification est indisponible. Réessayez après {time}.',
   errSession: 'Votre session a expiré. Recommencez.',
   errClosed: 'Cette vérification s’est terminée sans résultat. Recommencez.',
   errSecretInvalid: 'Ce lien de vérification n’est plus valide : revenez sur {site} et recommencez.',

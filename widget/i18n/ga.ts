@@ -60,6 +60,7 @@ const ga: Strings = {
   errRateLimited: 'An iomarca iarrachtaí. Fan tamall agus bain triail eile as.',
   errRateLimitedUntil: 'An iomarca iarrachtaí ón líonra seo. Bain triail eile as tar éis {time}.',
   errUnavailable: 'Níl fíorú ar fáil faoi láthair. Bain triail eile as.',
+  errUnavailableUntil: 'Níl fíorú ar fáil faoi láthair. Bain triail eile as tar éis {time}.',
   errSession: 'Tá do sheisiún as feidhm. Tosaigh arís.',
   errPending: 'Níl do thoradh réidh fós. Bain triail eile as ar ball.',
   errSetup: 'Ní féidir an fíorú a thosú ar an leathanach seo. Déan teagmháil leis an suíomh.',

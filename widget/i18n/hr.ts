@@ -60,6 +60,7 @@ const hr: Strings = {
   errRateLimited: 'Previše pokušaja. Pričekajte i pokušajte ponovno.',
   errRateLimitedUntil: 'Previše pokušaja s ove mreže. Pokušajte ponovno nakon {time}.',
   errUnavailable: 'Provjera trenutačno nije dostupna. Pokušajte ponovno.',
+  errUnavailableUntil: 'Provjera trenutačno nije dostupna. Pokušajte ponovno nakon {time}.',
   errSession: 'Vaša je sesija istekla. Počnite ispočetka.',
   errPending: 'Vaš rezultat još nije spreman. Pokušajte ponovno uskoro.',
   errSetup: 'Provjera ne može započeti na ovoj stranici. Obratite se web-mjestu.',

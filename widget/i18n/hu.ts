@@ -60,6 +60,7 @@ const hu: Strings = {
   errRateLimited: 'Túl sok próbálkozás. Várjon egy kicsit, és próbálja újra.',
   errRateLimitedUntil: 'Túl sok próbálkozás erről a hálózatról. Próbálja újra {time} után.',
   errUnavailable: 'Az ellenőrzés most nem érhető el. Próbálja újra.',
+  errUnavailableUntil: 'Az ellenőrzés most nem érhető el. Próbálja újra {time} után.',
   errSession: 'A munkamenet lejárt. Kezdje újra.',
   errPending: 'Az eredmény még nincs kész. Próbálja újra hamarosan.',
   errSetup: 'Az ellenőrzés ezen az oldalon nem indulhat el. Forduljon a webhelyhez.',

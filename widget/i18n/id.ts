@@ -60,6 +60,7 @@ const id: Strings = {
   errRateLimited: 'Terlalu banyak percobaan. Harap tunggu lalu coba lagi.',
   errRateLimitedUntil: 'Terlalu banyak percobaan dari jaringan ini. Coba lagi setelah {time}.',
   errUnavailable: 'Verifikasi sedang tidak tersedia. Silakan coba lagi.',
+  errUnavailableUntil: 'Verifikasi sedang tidak tersedia. Coba lagi setelah {time}.',
   errSession: 'Sesi Anda telah berakhir. Silakan mulai lagi.',
   errPending: 'Hasil Anda belum siap. Silakan coba lagi sebentar lagi.',
   errSetup: 'Verifikasi tidak dapat dimulai di halaman ini. Silakan hubungi situs tersebut.',

@@ -60,6 +60,7 @@ const is_: Strings = {
   errRateLimited: 'Of margar tilraunir. Bíddu aðeins og reyndu aftur.',
   errRateLimitedUntil: 'Of margar tilraunir frá þessu neti. Reyndu aftur eftir {time}.',
   errUnavailable: 'Staðfesting er ekki í boði í augnablikinu. Reyndu aftur.',
+  errUnavailableUntil: 'Staðfesting er ekki í boði í augnablikinu. Reyndu aftur eftir {time}.',
   errSession: 'Lotan þín er útrunnin. Byrjaðu aftur.',
   errPending: 'Niðurstaðan er ekki tilbúin enn. Reyndu aftur eftir smástund.',
   errSetup: 'Staðfesting getur ekki hafist á þessari síðu. Hafðu samband við vefinn.',

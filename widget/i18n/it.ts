@@ -60,6 +60,7 @@ const it: Strings = {
   errRateLimited: 'Troppi tentativi. Attendi e riprova.',
   errRateLimitedUntil: 'Troppi tentativi da questa rete. Riprova dopo le {time}.',
   errUnavailable: 'La verifica non è disponibile al momento. Riprova.',
+  errUnavailableUntil: 'La verifica non è disponibile al momento. Riprova dopo le {time}.',
   errSession: 'La sessione è scaduta. Ricomincia.',
   errPending: 'Il risultato non è ancora pronto. Riprova tra poco.',
   errSetup: 'La verifica non può iniziare su questa pagina. Contatta il sito.',

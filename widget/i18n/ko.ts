@@ -60,6 +60,7 @@ const ko: Strings = {
   errRateLimited: '시도 횟수가 너무 많습니다. 잠시 후 다시 시도해 주세요.',
   errRateLimitedUntil: '이 네트워크에서 시도가 너무 많습니다. {time} 이후에 다시 시도하세요.',
   errUnavailable: '지금은 인증을 이용할 수 없습니다. 다시 시도해 주세요.',
+  errUnavailableUntil: '지금은 인증을 이용할 수 없습니다. {time} 이후에 다시 시도하세요.',
   errSession: '세션이 만료되었습니다. 처음부터 다시 시작해 주세요.',
   errPending: '결과가 아직 준비되지 않았습니다. 잠시 후 다시 시도해 주세요.',
   errSetup: '이 페이지에서는 인증을 시작할 수 없습니다. 사이트에 문의해 주세요.',

@@ -60,6 +60,7 @@ const lt: Strings = {
   errRateLimited: 'Per daug bandymų. Šiek tiek palaukite ir bandykite dar kartą.',
   errRateLimitedUntil: 'Per daug bandymų iš šio tinklo. Bandykite dar kartą po {time}.',
   errUnavailable: 'Patvirtinimas šiuo metu negalimas. Bandykite dar kartą.',
+  errUnavailableUntil: 'Patvirtinimas šiuo metu negalimas. Bandykite dar kartą po {time}.',
   errSession: 'Jūsų sesija baigėsi. Pradėkite iš naujo.',
   errPending: 'Jūsų rezultatas dar neparuoštas. Netrukus bandykite dar kartą.',
   errSetup: 'Patvirtinimo šiame puslapyje pradėti negalima. Susisiekite su svetaine.',

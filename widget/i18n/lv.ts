@@ -60,6 +60,7 @@ const lv: Strings = {
   errRateLimited: 'Pārāk daudz mēģinājumu. Nedaudz uzgaidiet un mēģiniet vēlreiz.',
   errRateLimitedUntil: 'Pārāk daudz mēģinājumu no šī tīkla. Mēģiniet vēlreiz pēc {time}.',
   errUnavailable: 'Pārbaude pašlaik nav pieejama. Mēģiniet vēlreiz.',
+  errUnavailableUntil: 'Pārbaude pašlaik nav pieejama. Mēģiniet vēlreiz pēc {time}.',
   errSession: 'Jūsu sesija ir beigusies. Sāciet no jauna.',
   errPending: 'Jūsu rezultāts vēl nav gatavs. Drīz mēģiniet vēlreiz.',
   errSetup: 'Pārbaudi šajā lapā nevar sākt. Sazinieties ar vietni.',

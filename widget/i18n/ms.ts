@@ -60,6 +60,7 @@ const ms: Strings = {
   errRateLimited: 'Terlalu banyak cubaan. Sila tunggu dan cuba lagi.',
   errRateLimitedUntil: 'Terlalu banyak cubaan daripada rangkaian ini. Cuba lagi selepas {time}.',
   errUnavailable: 'Pengesahan tidak tersedia buat masa ini. Sila cuba lagi.',
+  errUnavailableUntil: 'Pengesahan tidak tersedia buat masa ini. Cuba lagi selepas {time}.',
   errSession: 'Sesi anda telah tamat tempoh. Sila mula semula.',
   errPending: 'Keputusan anda belum siap. Sila cuba lagi sebentar lagi.',
   errSetup: 'Pengesahan tidak dapat dimulakan pada halaman ini. Sila hubungi laman web tersebut.',

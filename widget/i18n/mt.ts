@@ -60,6 +60,7 @@ const mt: Strings = {
   errRateLimited: 'Wisq tentattivi. Stenna ftit u erġa’ pprova.',
   errRateLimitedUntil: 'Wisq tentattivi minn dan in-netwerk. Erġa’ pprova wara {time}.',
   errUnavailable: 'Il-verifika mhix disponibbli bħalissa. Erġa’ pprova.',
+  errUnavailableUntil: 'Il-verifika mhix disponibbli bħalissa. Erġa’ pprova wara {time}.',
   errSession: 'Is-sessjoni tiegħek skadiet. Erġa’ ibda.',
   errPending: 'Ir-riżultat tiegħek għadu mhux lest. Erġa’ pprova ftit wara.',
   errSetup: 'Il-verifika ma tistax tibda f’din il-paġna. Ikkuntattja lis-sit.',

@@ -60,6 +60,7 @@ const nb: Strings = {
   errRateLimited: 'For mange forsøk. Vent litt og prøv igjen.',
   errRateLimitedUntil: 'For mange forsøk fra dette nettverket. Prøv igjen etter kl. {time}.',
   errUnavailable: 'Bekreftelse er ikke tilgjengelig akkurat nå. Prøv igjen.',
+  errUnavailableUntil: 'Bekreftelse er ikke tilgjengelig akkurat nå. Prøv igjen etter kl. {time}.',
   errSession: 'Økten har utløpt. Begynn på nytt.',
   errPending: 'Resultatet er ikke klart ennå. Prøv igjen om litt.',
   errSetup: 'Bekreftelsen kan ikke starte på denne siden. Kontakt nettstedet.',

@@ -60,6 +60,7 @@ const nl: Strings = {
   errRateLimited: 'Te veel pogingen. Wacht even en probeer het opnieuw.',
   errRateLimitedUntil: 'Te veel pogingen vanaf dit netwerk. Probeer het na {time} opnieuw.',
   errUnavailable: 'Verificatie is nu niet beschikbaar. Probeer het opnieuw.',
+  errUnavailableUntil: 'Verificatie is nu niet beschikbaar. Probeer het na {time} opnieuw.',
   errSession: 'Uw sessie is verlopen. Begin opnieuw.',
   errPending: 'Uw resultaat is nog niet klaar. Probeer het zo opnieuw.',
   errSetup: 'Verificatie kan op deze pagina niet starten. Neem contact op met de website.',

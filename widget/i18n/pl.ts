@@ -60,6 +60,7 @@ const pl: Strings = {
   errRateLimited: 'Zbyt wiele prób. Odczekaj chwilę i spróbuj ponownie.',
   errRateLimitedUntil: 'Zbyt wiele prób z tej sieci. Spróbuj ponownie po {time}.',
   errUnavailable: 'Weryfikacja jest teraz niedostępna. Spróbuj ponownie.',
+  errUnavailableUntil: 'Weryfikacja jest teraz niedostępna. Spróbuj ponownie po {time}.',
   errSession: 'Sesja wygasła. Zacznij od nowa.',
   errPending: 'Wynik nie jest jeszcze gotowy. Spróbuj ponownie za chwilę.',
   errSetup: 'Weryfikacja nie może się rozpocząć na tej stronie. Skontaktuj się z właścicielem witryny.',

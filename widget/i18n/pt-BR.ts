@@ -60,6 +60,7 @@ const ptBR: Strings = {
   errRateLimited: 'Muitas tentativas. Aguarde e tente novamente.',
   errRateLimitedUntil: 'Tentativas demais desta rede. Tente novamente depois das {time}.',
   errUnavailable: 'A verificação está indisponível no momento. Tente novamente.',
+  errUnavailableUntil: 'A verificação está indisponível no momento. Tente novamente depois das {time}.',
   errSession: 'Sua sessão expirou. Comece de novo.',
   errPending: 'Seu resultado ainda não está pronto. Tente novamente em instantes.',
   errSetup: 'A verificação não pode começar nesta página. Entre em contato com o site.',

@@ -60,6 +60,7 @@ const pt: Strings = {
   errRateLimited: 'Demasiadas tentativas. Aguarde e tente novamente.',
   errRateLimitedUntil: 'Demasiadas tentativas a partir desta rede. Tente novamente depois das {time}.',
   errUnavailable: 'A verificação não está disponível neste momento. Tente novamente.',
+  errUnavailableUntil: 'A verificação não está disponível neste momento. Tente novamente depois das {time}.',
   errSession: 'A sua sessão expirou. Comece de novo.',
   errPending: 'O seu resultado ainda não está pronto. Tente novamente daqui a pouco.',
   errSetup: 'A verificação não pode começar nesta página. Contacte o site.',

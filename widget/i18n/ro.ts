@@ -60,6 +60,7 @@ const ro: Strings = {
   errRateLimited: 'Prea multe încercări. Așteptați puțin și încercați din nou.',
   errRateLimitedUntil: 'Prea multe încercări din această rețea. Încercați din nou după {time}.',
   errUnavailable: 'Verificarea nu este disponibilă acum. Încercați din nou.',
+  errUnavailableUntil: 'Verificarea nu este disponibilă acum. Încercați din nou după {time}.',
   errSession: 'Sesiunea a expirat. Începeți din nou.',
   errPending: 'Rezultatul nu este încă gata. Încercați din nou în curând.',
   errSetup: 'Verificarea nu poate începe pe această pagină. Contactați site-ul.',

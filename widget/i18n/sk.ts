@@ -60,6 +60,7 @@ const sk: Strings = {
   errRateLimited: 'Priveľa pokusov. Chvíľu počkajte a skúste to znova.',
   errRateLimitedUntil: 'Príliš veľa pokusov z tejto siete. Skúste to znova po {time}.',
   errUnavailable: 'Overenie momentálne nie je dostupné. Skúste to znova.',
+  errUnavailableUntil: 'Overenie momentálne nie je dostupné. Skúste to znova po {time}.',
   errSession: 'Vaša relácia vypršala. Začnite znova.',
   errPending: 'Váš výsledok ešte nie je hotový. Skúste to o chvíľu znova.',
   errSetup: 'Overenie sa na tejto stránke nedá spustiť. Kontaktujte prevádzkovateľa stránky.',

@@ -60,6 +60,7 @@ const sl: Strings = {
   errRateLimited: 'Preveč poskusov. Malo počakajte in poskusite znova.',
   errRateLimitedUntil: 'Preveč poskusov iz tega omrežja. Poskusite znova po {time}.',
   errUnavailable: 'Preverjanje trenutno ni na voljo. Poskusite znova.',
+  errUnavailableUntil: 'Preverjanje trenutno ni na voljo. Poskusite znova po {time}.',
   errSession: 'Vaša seja je potekla. Začnite znova.',
   errPending: 'Vaš rezultat še ni pripravljen. Poskusite znova čez nekaj trenutkov.',
   errSetup: 'Preverjanja na tej strani ni mogoče začeti. Obrnite se na spletno mesto.',

@@ -60,6 +60,7 @@ const sv: Strings = {
   errRateLimited: 'För många försök. Vänta en stund och försök igen.',
   errRateLimitedUntil: 'För många försök från det här nätverket. Försök igen efter {time}.',
   errUnavailable: 'Verifieringen är inte tillgänglig just nu. Försök igen.',
+  errUnavailableUntil: 'Verifieringen är inte tillgänglig just nu. Försök igen efter {time}.',
   errSession: 'Din session har gått ut. Börja om.',
   errPending: 'Ditt resultat är inte klart ännu. Försök igen om en stund.',
   errSetup: 'Verifieringen kan inte starta på den här sidan. Kontakta webbplatsen.',

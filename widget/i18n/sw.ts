@@ -60,6 +60,7 @@ const sw: Strings = {
   errRateLimited: 'Majaribio mengi mno. Tafadhali subiri kisha ujaribu tena.',
   errRateLimitedUntil: 'Majaribio mengi mno kutoka kwenye mtandao huu. Jaribu tena baada ya {time}.',
   errUnavailable: 'Uthibitishaji haupatikani kwa sasa. Tafadhali jaribu tena.',
+  errUnavailableUntil: 'Uthibitishaji haupatikani kwa sasa. Jaribu tena baada ya {time}.',
   errSession: 'Muda wa kipindi chako umeisha. Tafadhali anza upya.',
   errPending: 'Matokeo yako bado hayajawa tayari. Tafadhali jaribu tena baada ya muda mfupi.',
   errSetup: 'Uthibitishaji hauwezi kuanza kwenye ukurasa huu. Tafadhali wasiliana na tovuti.',

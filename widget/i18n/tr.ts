@@ -60,6 +60,7 @@ const tr: Strings = {
   errRateLimited: 'Çok fazla deneme yapıldı. Lütfen biraz bekleyip tekrar deneyin.',
   errRateLimitedUntil: 'Bu ağdan çok fazla deneme yapıldı. Lütfen {time} sonrasında yeniden deneyin.',
   errUnavailable: 'Doğrulama şu anda kullanılamıyor. Lütfen tekrar deneyin.',
+  errUnavailableUntil: 'Doğrulama şu anda kullanılamıyor. Lütfen {time} sonrasında yeniden deneyin.',
   errSession: 'Oturumunuzun süresi doldu. Lütfen yeniden başlayın.',
   errPending: 'Sonucunuz henüz hazır değil. Lütfen biraz sonra tekrar deneyin.',
   errSetup: 'Doğrulama bu sayfada başlatılamıyor. Lütfen siteyle iletişime geçin.',

@@ -60,6 +60,7 @@ const vi: Strings = {
   errRateLimited: 'Quá nhiều lần thử. Vui lòng chờ rồi thử lại.',
   errRateLimitedUntil: 'Có quá nhiều lần thử từ mạng này. Vui lòng thử lại sau {time}.',
   errUnavailable: 'Hiện không thể xác minh. Vui lòng thử lại.',
+  errUnavailableUntil: 'Hiện không thể xác minh. Vui lòng thử lại sau {time}.',
   errSession: 'Phiên làm việc đã hết hạn. Vui lòng bắt đầu lại.',
   errPending: 'Kết quả chưa sẵn sàng. Vui lòng thử lại sau ít phút.',
   errSetup: 'Không thể bắt đầu xác minh trên trang này. Vui lòng liên hệ với trang web.',

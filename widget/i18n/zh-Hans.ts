@@ -59,6 +59,7 @@ const zhHans: Strings = {
   errRateLimited: '尝试次数过多。请稍候再试。',
   errRateLimitedUntil: '来自此网络的尝试次数过多。请在 {time} 之后重试。',
   errUnavailable: '验证服务暂时不可用。请重试。',
+  errUnavailableUntil: '验证服务暂时不可用。请在 {time} 之后重试。',
   errSession: '您的会话已过期。请重新开始。',
   errPending: '您的结果尚未准备好。请稍后重试。',
   errSetup: '无法在此页面上开始验证。请联系该网站。',

@@ -59,6 +59,7 @@ const zhHant: Strings = {
   errRateLimited: '嘗試次數過多。請稍候再試。',
   errRateLimitedUntil: '來自此網路的嘗試次數過多。請在 {time} 之後再試。',
   errUnavailable: '目前無法使用驗證服務。請再試一次。',
+  errUnavailableUntil: '目前無法使用驗證服務。請在 {time} 之後再試。',
   errSession: '您的工作階段已過期。請重新開始。',
   errPending: '您的結果尚未準備好。請稍後再試。',
   errSetup: '無法在此頁面上開始驗證。請與該網站聯絡。',

@@ -50,6 +50,7 @@ export default {
   errRateLimited: 'Too many attempts. Please wait and try again.',
   errRateLimitedUntil: 'Too many attempts from this network. Please try again after {time}.',
   errUnavailable: 'Verification is unavailable right now. Please try again.',
+  errUnavailableUntil: 'Verification is unavailable right now. Please try again after {time}.',
   errSession: 'Your session has expired. Please start again.',
   errClosed: 'This check has ended without a result. Please start again.',
   errClosedTries: 'The code was entered wrongly too many times on the phone.',

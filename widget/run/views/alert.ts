@@ -25,13 +25,18 @@ export function errorText(t: Strings, f: Failure, lang = 'en'): string {
     SMS_NOT_ALLOWED: t.errSms,
   };
   const s = f.status;
+  // How long, where the worker said (Retry-After: 15 minutes for the open-verification limit, a busy vendor's own
+  // wait on a 503), as a time of day.
+  const until = (text: string) => text.replace('{time}', new Intl.DateTimeFormat(lang, { timeStyle: 'short' }).format(f.retryAt));
   return (
     byCode[f.errorCode] ??
     (s > 501
-      ? t.errUnavailable // 502, 503, 504: the vendor or the worker's upstream
+      ? f.retryAt // 502, 503, 504: the vendor or the worker's upstream
+        ? until(t.errUnavailableUntil)
+        : t.errUnavailable
       : s === 429
-        ? f.retryAt // how long: the worker's Retry-After (15 minutes for the open-verification limit), as a time of day
-          ? t.errRateLimitedUntil.replace('{time}', new Intl.DateTimeFormat(lang, { timeStyle: 'short' }).format(f.retryAt))
+        ? f.retryAt
+          ? until(t.errRateLimitedUntil)
           : t.errRateLimited
         : s === 401
           ? t.errSession
