@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions, freshUserDataDir } from '../test/support/chromium.mjs';
+import { applyWithWrangler } from './lib/d1-migrations.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = join(root, 'docs/screenshots');
@@ -43,6 +44,13 @@ if (cjk.status === 0 && !cjk.stdout.trim()) {
 // ---- the stack ----
 const port = await freePort();
 const state = mkdtempSync(join(tmpdir(), 'kyc-shots-'));
+// The D1 schema first, as `npm start` does: the worker refuses to start verifications on an unmigrated index.
+const migrated = applyWithWrangler(root, { CI: 'true', WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' }, state);
+if (migrated.status !== 0) {
+  console.error(`[screenshots] applying the D1 migrations failed:\n${migrated.output}`);
+  rmSync(state, { recursive: true, force: true });
+  process.exit(1);
+}
 const wrangler = spawn(
   join(root, 'node_modules/.bin/wrangler'),
   ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', '0', '--persist-to', state],
@@ -132,7 +140,18 @@ async function fill(page, p) {
   await w(page).getByLabel('Mobile number').fill('412 345 678');
   await w(page).getByRole('checkbox').check();
 }
-const state$ = (page, s, timeout = 20_000) => page.locator(`kyc-onboard[state="${s}"]`).waitFor({ state: 'attached', timeout });
+const state$ = async (page, s, timeout = 20_000) => {
+  try {
+    await page.locator(`kyc-onboard[state="${s}"]`).waitFor({ state: 'attached', timeout });
+  } catch (e) {
+    // Which state the widget is in instead, and what it says: the picture script's own diagnosis.
+    const now = await page
+      .locator('kyc-onboard')
+      .evaluate((el) => `${el.getAttribute('state')}: ${el.shadowRoot?.textContent?.replace(/\s+/g, ' ').trim().slice(0, 400)}`)
+      .catch(() => 'no widget');
+    throw new Error(`waiting for the state ${s}; the widget is ${now}`, { cause: e });
+  }
+};
 
 try {
   // 1. Laptop, light: the partner page with the form, the console beside it.
@@ -155,6 +174,30 @@ try {
     // "We texted a link" with its way back: "Change my number" and "Use this device instead".
     await w(page).getByRole('button', { name: 'Change my number' }).waitFor();
     await shootCard(page, 'widget-texted-way-back');
+    // "Send again": when and where it went (or, past the texting limit, until when not).
+    await w(page).getByRole('button', { name: 'Send again' }).click();
+    await w(page).locator('#sent, #resend').first().waitFor();
+    await shootCard(page, 'widget-sent-again');
+    await close();
+  }
+
+  // 2b. Laptop: "Continue on my phone": the code and "Show a new code"; the phone opens it, the laptop says so.
+  {
+    const { page, close } = await browser({ width: 1440, height: 1000 });
+    await page.goto(base + '/');
+    await state$(page, 'idle');
+    await fill(page, { given: 'Dana', family: 'Example' });
+    await w(page).getByRole('radio', { name: 'Continue on my phone' }).check();
+    await w(page).getByRole('button', { name: 'Verify my identity' }).click();
+    await state$(page, 'handoff');
+    await w(page).getByRole('button', { name: 'Show a new code' }).waitFor();
+    await shootCard(page, 'widget-handoff-code');
+    const phone = await page.context().newPage();
+    await phone.goto(await w(page).locator('#handoff-link').inputValue());
+    await phone.getByRole('button', { name: 'Continue' }).click();
+    await phone.waitForURL(/\/sandbox\/flow\//);
+    await w(page).getByText('Opened on your phone').waitFor();
+    await shootCard(page, 'widget-handoff-opened');
     await close();
   }
 
