@@ -39,6 +39,7 @@ import type { WebhookMessage } from './webhook-delivery';
 import { writeChange } from './record-write';
 import { missingMigration } from '../lib/d1-schema';
 import { allowancesPace } from './vendor-pace';
+import { NewestLast } from './newest-last';
 
 /** Commands that only read: nothing to settle after them. */
 const READS = new Set<Command['type']>(['read', 'undelivered', 'outbox.event']);
@@ -82,8 +83,7 @@ export class VerificationObject extends DurableObject<Env> {
       this.toIndex = undefined;
       this.changed.clear();
       // A row still being written lands before the delete, never after it.
-      this.pendingIndex = undefined;
-      await this.indexing;
+      await this.rows.stop();
       this.indexOwed = undefined;
       const db = bindingIfAny(this.env, 'DB');
       if (v && db) {
@@ -167,7 +167,7 @@ export class VerificationObject extends DurableObject<Env> {
       const v = this.toIndex;
       this.toIndex = undefined;
       if (v && (await this.rowOf(v)).key !== this.indexed) {
-        this.pendingIndex = v;
+        this.rows.owe(v);
         // Written after the answer: owed in storage first, so an object evicted before the write makes it from its alarm.
         if (rowLater) await this.oweIndex();
       }
@@ -179,30 +179,14 @@ export class VerificationObject extends DurableObject<Env> {
 
   /** The index row, then the queue and the console; then the alarm, moved back once nothing is owed. */
   private async afterAnswer(): Promise<void> {
-    await this.flushIndex();
+    await this.rows.flush();
     await this.sendDue();
     await this.writeDeliveries();
     await this.arm();
   }
 
-  /** The newest record not indexed yet, and the one write of it under way: rows land in the order of the changes. */
-  private pendingIndex: Verification | undefined;
-  private indexing: Promise<void> | undefined;
-
-  private flushIndex(): Promise<void> {
-    this.indexing ??= (async () => {
-      await Promise.resolve(); // the `finally` below must run after `this.indexing` is assigned, even with nothing to write
-      try {
-        for (let v = this.pendingIndex; v; v = this.pendingIndex) {
-          this.pendingIndex = undefined;
-          await this.index(v);
-        }
-      } finally {
-        this.indexing = undefined;
-      }
-    })();
-    return this.indexing;
-  }
+  /** The index row's writes, one at a time and newest last (newest-last.ts). */
+  private readonly rows = new NewestLast<Verification>((v) => this.index(v));
 
   /** The row owed in storage: the alarm writes it if this object is gone before it does. */
   private async oweIndex(): Promise<void> {
@@ -278,8 +262,8 @@ export class VerificationObject extends DurableObject<Env> {
     try {
       await writeIndex(db, row, owner);
       this.indexed = key;
-      // Owed still if a newer change came meanwhile (the loop in flushIndex writes it next).
-      if (this.indexOwed && !this.pendingIndex) {
+      // Owed still if a newer change came meanwhile (the next turn of `rows` writes it).
+      if (this.indexOwed && !this.rows.owing) {
         this.indexOwed = undefined;
         await this.ctx.storage.delete('indexOwed');
       }
