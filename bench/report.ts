@@ -207,7 +207,7 @@ export function rows(r: BenchResults): Row[] {
     const overLocal = w.local.gzipBytes - w.local.budgetGzipBytes;
     out.push([
       '4',
-      'production worker bundle (wrangler deploy --dry-run --env production), gzip',
+      'production worker bundle, gzip as wrangler deploy counts it (--dry-run --env production)',
       `${bytes(w.gzipBytes)} (${kb(w.gzipBytes)})`,
       `raw ${kb(w.rawBytes)}`,
       '',

@@ -95,7 +95,23 @@ function dryRun(args) {
   rmSync(out, { recursive: true, force: true });
   // The bindings wrangler lists (after its warnings, which may name top-level ones).
   const bindings = r.stdout.slice(Math.max(0, r.stdout.indexOf('following bindings')));
-  return { files, rawBytes: raw, gzipBytes: gz, text, bindings };
+  // The size as wrangler counts it ("Total Upload: 336.91 KiB / gzip: 110.94 KiB"), which is what Cloudflare's
+  // limits are checked against: the budget is on it, not on our own gzip -9 of the files (a few hundred bytes less).
+  const upload = /Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/.exec(`${r.stdout}\n${r.stderr}`);
+  if (!upload) {
+    console.error(r.stdout, r.stderr);
+    console.error(`wrangler deploy --dry-run ${args.join(' ')} printed no "Total Upload" line`);
+    process.exit(1);
+  }
+  return {
+    files,
+    rawBytes: raw,
+    gzipBytes: Math.round(Number(upload[2]) * 1024),
+    wranglerKiB: { upload: Number(upload[1]), gzip: Number(upload[2]) },
+    gzip9Bytes: gz,
+    text,
+    bindings,
+  };
 }
 
 mkdirSync('dist/public', { recursive: true }); // wrangler refuses to start without the assets dir
@@ -121,14 +137,16 @@ for (const [name, r] of [
   if (!r.text.includes(MINI_ZOD_NAME)) problems.push(`the ${name} bundle holds no zod/mini (the classic-zod names above went stale?)`);
 }
 if (prod.gzipBytes > WORKER_GZIP_BUDGET)
-  problems.push(`the production worker is ${prod.gzipBytes - WORKER_GZIP_BUDGET} bytes gzip over its budget`);
+  problems.push(`the production worker is ${prod.gzipBytes - WORKER_GZIP_BUDGET} bytes gzip over its budget, as wrangler counts it`);
 if (local.gzipBytes > LOCAL_GZIP_BUDGET)
-  problems.push(`the local stack's worker is ${local.gzipBytes - LOCAL_GZIP_BUDGET} bytes gzip over its budget`);
+  problems.push(`the local stack's worker is ${local.gzipBytes - LOCAL_GZIP_BUDGET} bytes gzip over its budget, as wrangler counts it`);
 
 const summary = (r, budget) => ({
   files: r.files,
   rawBytes: r.rawBytes,
   gzipBytes: r.gzipBytes,
+  wranglerKiB: r.wranglerKiB,
+  gzip9Bytes: r.gzip9Bytes,
   budgetGzipBytes: budget,
   withinBudget: r.gzipBytes <= budget,
 });
@@ -142,10 +160,10 @@ if (process.argv.includes('--json')) {
   console.log(JSON.stringify(result));
 } else {
   console.log(
-    `production worker: ${prod.rawBytes} bytes raw, ${prod.gzipBytes} bytes gzip (budget ${WORKER_GZIP_BUDGET} gzip); no sandbox or demo code, no classic zod, by name`,
+    `production worker, as wrangler counts it: ${prod.wranglerKiB.upload} KiB, gzip ${prod.wranglerKiB.gzip} KiB (budget ${WORKER_GZIP_BUDGET / 1024} KiB gzip; gzip -9 of the files: ${prod.gzip9Bytes} bytes); no sandbox or demo code, no classic zod, by name`,
   );
   console.log(
-    `local stack worker (sandbox + demo): ${local.rawBytes} bytes raw, ${local.gzipBytes} bytes gzip (budget ${LOCAL_GZIP_BUDGET} gzip)`,
+    `local stack worker (sandbox + demo), as wrangler counts it: ${local.wranglerKiB.upload} KiB, gzip ${local.wranglerKiB.gzip} KiB (budget ${LOCAL_GZIP_BUDGET / 1024} KiB gzip)`,
   );
 }
 if (problems.length) {
