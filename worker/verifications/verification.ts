@@ -74,7 +74,10 @@ export interface Verification {
   server?: { returnUrl?: string; sms?: true; entityId?: string };
   /** When the first link was made. */
   linkCreatedAt?: number;
-  /** The vendor's answer for a link made on this device, so a resume answers the same link again. */
+  /**
+   * The vendor's answer for a link made on this device, so a resume answers the same link again (for a vendor
+   * whose URL is one-time, `url` is the flow's origin only: a resume asks the vendor for a fresh one).
+   */
   link?: { url: string; urlExpiry: string; status: string };
   /** `customerRef` and `entityId` forgotten (`POST /v1/…/redact`). */
   redactedAt?: number;
@@ -206,7 +209,10 @@ interface HandoffReturn {
 /** A QR code or a copied link: the worker's single-use handoff URL, forwarded to the hosted flow on "Continue". */
 export interface LinkHandoff extends HandoffReturn {
   kind: 'link';
-  /** The single-use token of the handoff URL, and the vendor's hosted flow it forwards to. */
+  /**
+   * The single-use token of the handoff URL, and the vendor's hosted flow it forwards to: for a vendor whose URL
+   * is one-time (`openUrl`, Stripe), its origin only: the URL is asked for on "Continue", never kept.
+   */
   openToken: string;
   hostedUrl: string;
   opened?: boolean;
