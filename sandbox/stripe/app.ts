@@ -252,7 +252,10 @@ stripeDouble.post('/v1/identity/verification_sessions/:id/redact', async (c) => 
   if (s.status === 'processing') {
     throw new StripeError(400, 'invalid_request_error', 'A session being processed cannot be redacted.', 'session_invalid_state');
   }
-  const redacted: StripeSessionRecord = { ...s, redacted: true, metadata: {}, clientReferenceId: s.clientReferenceId };
+  if (s.redacted) return c.json(view(c, s));
+  // As Stripe's reference says: a session that still takes input is canceled by its redaction; the metadata is erased.
+  const status = s.status === 'requires_input' ? 'canceled' : s.status;
+  const redacted: StripeSessionRecord = { ...s, status, redacted: true, metadata: {}, clientReferenceId: s.clientReferenceId };
   await storeFor(env(c)).putStripeSession(redacted);
   await emit(c, 'redacted', redacted);
   return c.json(view(c, redacted));

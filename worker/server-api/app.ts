@@ -27,6 +27,7 @@ import { lifecycle, startedByServer } from '../verifications/lifecycle';
 import { publicState } from '../verifications/public-state';
 import { listIndex, ownedEntities, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
+import { cancelAtVendor, redactAtVendor, redactionPendingError } from './at-vendor';
 import { personFrom } from './person';
 import type { Capabilities } from './schemas';
 import { routes } from './routes';
@@ -403,6 +404,8 @@ serve(serverApi, routes.cancelVerification, async (c) => {
   if (status !== 'created' && status !== 'open' && status !== 'requires_input') {
     throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${status}: it cannot be canceled.`);
   }
+  // At the vendor first: a fault there changes nothing here (at-vendor.ts).
+  await cancelAtVendor(c, v);
   const after = await c.var.ports.verifications.execute(v.id, { type: 'cancel' });
   if (!after) throw notFound();
   if (lifecycle(after) !== 'canceled')
@@ -412,8 +415,11 @@ serve(serverApi, routes.cancelVerification, async (c) => {
 
 serve(serverApi, routes.redactVerification, async (c) => {
   const v = await own(c);
-  const after = await c.var.ports.verifications.execute(v.id, { type: 'redact' });
+  // Ours happens whatever the vendor answered; what it could not erase is asked again by the next redact (at-vendor.ts).
+  const atVendor = await redactAtVendor(c, v);
+  const after = await c.var.ports.verifications.execute(v.id, { type: 'redact', vendorPending: atVendor.pending });
   if (!after) throw notFound();
+  if (atVendor.pending.length) throw redactionPendingError(atVendor.fault);
   return c.json(await describe(c, after));
 });
 

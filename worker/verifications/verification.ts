@@ -81,6 +81,11 @@ export interface Verification {
   link?: { url: string; urlExpiry: string; status: string };
   /** `customerRef` and `entityId` forgotten (`POST /v1/…/redact`). */
   redactedAt?: number;
+  /**
+   * After a redaction: the vendor's subjects (Stripe sessions) it could not be asked to erase (a vendor fault),
+   * the only ids kept, so a later `POST /v1/…/redact` asks again; gone once the vendor has erased them.
+   */
+  vendorRedactPending?: string[];
   checkId?: string;
   token?: string;
   /**
