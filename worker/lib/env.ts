@@ -24,7 +24,7 @@ export interface Env extends CloudflareBindings {
   KYC_PROVIDER?: string;
   /** `senderName` of the SMS. */
   KYC_SMS_SENDER_NAME?: string;
-  /** `messageTemplateId` of the SMS. */
+  /** The idv vendor's SMS template id. */
   KYC_SMS_TEMPLATE_ID?: string;
   /** Path of entity search under `{base_url}`. Default `/v2/kyc/entity/search`. */
   KYC_SEARCH_PATH?: string;

@@ -14,6 +14,8 @@
  *   before any I/O;
  * - every fault is a `VendorError` (errors.ts), whatever the vendor's shape.
  */
+import type { Person } from '../server-api/schemas';
+
 /** The vendors this build knows, in the order docs/vendors.md lists them. */
 export const VENDOR_IDS = ['idv', 'stripe'] as const;
 export type VendorId = (typeof VENDOR_IDS)[number];
@@ -106,7 +108,7 @@ export interface LinkRequest {
   returnUrl: string;
   errorUrl?: string;
   customerRef?: string;
-  /** The request's id, where the vendor keeps one (idv `applicationRef`). */
+  /** The request's id, where the vendor keeps one with the link. */
   requestId?: string;
   person?: PersonDetails;
   /**
@@ -170,6 +172,13 @@ export interface VendorEvent {
   reference?: string;
 }
 
+/** One match of an entity search: the vendor's subject, its confidence, and (unless only ids were asked for) the person. */
+export interface SearchMatch {
+  entityId: string;
+  confidence?: number;
+  person?: Person;
+}
+
 export interface Health {
   ok: true;
   ms: number;
@@ -214,10 +223,10 @@ export interface VendorAdapter {
   cancel?(ref: VendorRef): Promise<void>;
   /** Asks the vendor to erase what it holds about the attempt (`redactAtVendor`). */
   redact?(ref: VendorRef): Promise<void>;
-  /** The vendor's entity search, raw (`entitySearch`); only idv has one. */
-  search?(criteria: unknown, options: { child?: boolean; limit?: number; onlyEntityIds?: boolean }): Promise<unknown>;
-  /** The vendor's record of the person (`person`), about `ref`'s subject only. */
-  person?(ref: VendorRef): Promise<unknown>;
+  /** The vendor's entity search (`entitySearch`; only idv has one): its matches, each person as `/v1` shows one. */
+  search?(criteria: unknown, options: { child?: boolean; limit?: number; onlyEntityIds?: boolean }): Promise<SearchMatch[]>;
+  /** The vendor's record of the person (`person`), about `ref`'s subject only, as `/v1` shows it (an allow-list). */
+  person?(ref: VendorRef): Promise<Person>;
   /**
    * Checks a vendor event's signature with the clock of the context; returns
    * the event, or undefined when the signature (or its time) does not hold.
