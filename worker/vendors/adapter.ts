@@ -14,8 +14,6 @@
  *   before any I/O;
  * - every fault is a `VendorError` (errors.ts), whatever the vendor's shape.
  */
-import type { Person } from '../server-api/schemas';
-
 /** The vendors this build knows, in the order docs/vendors.md lists them. */
 export const VENDOR_IDS = ['idv', 'stripe'] as const;
 export type VendorId = (typeof VENDOR_IDS)[number];
@@ -172,11 +170,41 @@ export interface VendorEvent {
   reference?: string;
 }
 
+/**
+ * The person as `/v1` shows one (`include=person`, entity search; its schema is server-api/schemas.ts `Person`):
+ * an allow-list the adapter fills from its vendor's record, never the record itself.
+ */
+export interface VendorPerson {
+  entityId: string;
+  name?: { familyName: string; givenName?: string; middleName?: string; honourific?: string; displayName?: string };
+  dateOfBirth?: { dateOfBirth?: string; yearOfBirth?: string; country?: string; locality?: string; unstructuredDateOfBirth?: string };
+  addresses?: Partial<Record<AddressField, string>>[];
+  identityDocs?: { idType?: string; country?: string; idNumber?: string }[];
+}
+type AddressField =
+  | 'addressType'
+  | 'buildingName'
+  | 'careOf'
+  | 'unitNumber'
+  | 'streetNumber'
+  | 'streetName'
+  | 'streetType'
+  | 'suburb'
+  | 'town'
+  | 'region'
+  | 'state'
+  | 'postalCode'
+  | 'country'
+  | 'startDate'
+  | 'endDate'
+  | 'longForm'
+  | 'unstructuredLongForm';
+
 /** One match of an entity search: the vendor's subject, its confidence, and (unless only ids were asked for) the person. */
 export interface SearchMatch {
   entityId: string;
   confidence?: number;
-  person?: Person;
+  person?: VendorPerson;
 }
 
 export interface Health {
@@ -226,7 +254,7 @@ export interface VendorAdapter {
   /** The vendor's entity search (`entitySearch`; only idv has one): its matches, each person as `/v1` shows one. */
   search?(criteria: unknown, options: { child?: boolean; limit?: number; onlyEntityIds?: boolean }): Promise<SearchMatch[]>;
   /** The vendor's record of the person (`person`), about `ref`'s subject only, as `/v1` shows it (an allow-list). */
-  person?(ref: VendorRef): Promise<Person>;
+  person?(ref: VendorRef): Promise<VendorPerson>;
   /**
    * Checks a vendor event's signature with the clock of the context; returns
    * the event, or undefined when the signature (or its time) does not hold.
