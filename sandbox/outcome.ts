@@ -17,6 +17,18 @@ export const FINAL_CHECK_STATUSES = [
   'UNPROCESSABLE',
 ] as const;
 
+/**
+ * What `npm run sandbox -- complete --outcome <ours>` stands for on this
+ * double: our outcome in its words. It has no abandoned flow (a check nobody
+ * finishes simply stays CHECKING).
+ */
+export const STATUS_OF_OUTCOME = {
+  verified: 'CHECKED_SUCCESS_CLEAR',
+  failed: 'CHECKED_FAILED',
+  inconclusive: 'CHECKED_PARTIAL_SUCCESS',
+  requires_input: 'NO_MATCH',
+} as const satisfies Record<string, (typeof FINAL_CHECK_STATUSES)[number]>;
+
 export const FORCED_STATUS_BY_FAMILY_NAME: Record<string, string> = {
   Notes: 'CHECKED_SUCCESS_WITH_NOTES',
   Partial: 'CHECKED_PARTIAL_SUCCESS',

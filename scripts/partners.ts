@@ -5,7 +5,7 @@
 //   list
 //   show <id>
 //   update <id> [options]            only what is given changes
-//   rotate-key <id>                  a new vendor api_key (from PARTNER_API_KEY or --api-key-file)
+//   rotate-key <id>                  a new vendor API key (from PARTNER_API_KEY or --api-key-file)
 //   remove <id>
 //   rotate-server-key <id>           a new /v1 server key, printed once; the previous key keeps working
 //   rotate-server-key <id> --drop-old    the previous server key stops working (after your servers switched)

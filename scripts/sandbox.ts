@@ -1,31 +1,37 @@
 #!/usr/bin/env node
-// `npm run sandbox -- <command>`: outcomes on demand from the sandbox, against a
-// running local stack (`npm start`), with the real signed webhook (docs/sandbox.md).
+// `npm run sandbox -- <command>`: outcomes on demand from the vendor's double, against a
+// running local stack (`npm start`), with the real signed webhook (docs/sandbox.md). The
+// outcome is in our words, whichever vendor the verification is with; its double says it
+// in its own (the idv sandbox: a check status; the Stripe double: Verify, Fail with a code, Abandon).
 //
-//   complete <verificationId> --status <STATUS>   the check ends with STATUS (CHECKED_SUCCESS_CLEAR, NO_MATCH, …)
-//   requires-input <verificationId>                the same as `complete --status NO_MATCH`
-//   expire <verificationId>                        the verification ends as expired now
+//   complete <verificationId> --outcome <OUTCOME> [--code <code>]   the attempt ends with OUTCOME
+//   requires-input <verificationId>                                 the same as `complete --outcome requires_input`
+//   expire <verificationId>                                         the verification ends as expired now
 //
+// --code (stripe only): the `last_error.code` of a failed or requires_input outcome.
+// --status <STATUS> (deprecated, idv only): the idv sandbox's own final check status.
 // --url <origin>: the worker (default http://127.0.0.1:8787, or SANDBOX_URL). --json: the answer as the worker gave it.
 import { parseArgs } from 'node:util';
 import { FINAL_CHECK_STATUSES } from '../sandbox/outcome';
+import { SANDBOX_OUTCOMES } from '../worker/entry/local-sandbox-outcomes';
 import { VERIFICATION_ID } from '../worker/verifications/verification';
 
-export const USAGE = `usage: npm run sandbox -- complete <verificationId> --status <STATUS> [--url <worker>]
+export const USAGE = `usage: npm run sandbox -- complete <verificationId> --outcome <OUTCOME> [--code <code>] [--url <worker>]
        npm run sandbox -- requires-input <verificationId> [--url <worker>]
        npm run sandbox -- expire <verificationId> [--url <worker>]
-STATUS: ${FINAL_CHECK_STATUSES.join(', ')}
+OUTCOME: ${SANDBOX_OUTCOMES.join(', ')} (idv has no abandoned, stripe no inconclusive)
+--code: stripe only, the last_error.code of failed or requires_input (default consent_declined, document_unverified_other)
+--status (deprecated, idv only): ${FINAL_CHECK_STATUSES.join(', ')}
 --url defaults to http://127.0.0.1:8787 (or SANDBOX_URL); --json prints the worker's answer as it is.`;
 
 export class UsageError extends Error {}
 
-/** What `requires-input` stands for: a check the vendor could not match, which the person may try again. */
-export const REQUIRES_INPUT_STATUS = 'NO_MATCH';
+type Outcome = (typeof SANDBOX_OUTCOMES)[number];
 
 export interface SandboxCommand {
   /** Path under the worker's origin. */
   path: string;
-  body?: { status: string };
+  body?: { outcome: Outcome; code?: string } | { status: string };
   url: string;
   json: boolean;
 }
@@ -36,7 +42,14 @@ export function sandboxCommand(argv: string[], env: NodeJS.ProcessEnv = process.
     parsed = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { status: { type: 'string' }, url: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean' } },
+      options: {
+        outcome: { type: 'string' },
+        code: { type: 'string' },
+        status: { type: 'string' },
+        url: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
     });
   } catch (err) {
     throw new UsageError((err as Error).message);
@@ -47,14 +60,11 @@ export function sandboxCommand(argv: string[], env: NodeJS.ProcessEnv = process.
   if (!['complete', 'requires-input', 'expire'].includes(command)) throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   if (!id || !VERIFICATION_ID.test(id)) throw new UsageError('give the verification id (vrf_…) after the command');
   if (extra.length) throw new UsageError(`unexpected ${JSON.stringify(extra[0])}`);
-  let status: string | undefined;
-  if (command === 'complete') {
-    status = values.status?.trim().toUpperCase();
-    if (!status) throw new UsageError('complete needs --status <STATUS>');
-    if (!(FINAL_CHECK_STATUSES as readonly string[]).includes(status))
-      throw new UsageError(`--status must be one of ${FINAL_CHECK_STATUSES.join(', ')}`);
-  } else if (values.status !== undefined) throw new UsageError(`${command} takes no --status`);
-  if (command === 'requires-input') status = REQUIRES_INPUT_STATUS;
+  let body: SandboxCommand['body'];
+  if (command === 'complete') body = completeBody(values);
+  else if (values.status !== undefined || values.outcome !== undefined || values.code !== undefined)
+    throw new UsageError(`${command} takes no --outcome, --code or --status`);
+  if (command === 'requires-input') body = { outcome: 'requires_input' };
   const base = (values.url ?? env.SANDBOX_URL ?? 'http://127.0.0.1:8787').replace(/\/+$/, '');
   try {
     new URL(base);
@@ -64,10 +74,28 @@ export function sandboxCommand(argv: string[], env: NodeJS.ProcessEnv = process.
   const action = command === 'expire' ? 'expire' : 'complete';
   return {
     path: `/sandbox/verifications/${encodeURIComponent(id)}/${action}`,
-    ...(status ? { body: { status } } : {}),
+    ...(body ? { body } : {}),
     url: base,
     json: values.json === true,
   };
+}
+
+/** `complete`'s body: the outcome in our words (with a code), or the deprecated idv status. */
+function completeBody(values: { outcome?: string; code?: string; status?: string }): NonNullable<SandboxCommand['body']> {
+  if (values.status !== undefined) {
+    if (values.outcome !== undefined || values.code !== undefined)
+      throw new UsageError('--status cannot be combined with --outcome or --code');
+    const status = values.status.trim().toUpperCase();
+    if (!(FINAL_CHECK_STATUSES as readonly string[]).includes(status))
+      throw new UsageError(`--status must be one of ${FINAL_CHECK_STATUSES.join(', ')}`);
+    return { status };
+  }
+  const outcome = values.outcome?.trim().toLowerCase().replace(/-/g, '_');
+  if (!outcome) throw new UsageError('complete needs --outcome <OUTCOME>');
+  if (!(SANDBOX_OUTCOMES as readonly string[]).includes(outcome))
+    throw new UsageError(`--outcome must be one of ${SANDBOX_OUTCOMES.join(', ')}`);
+  const code = values.code?.trim();
+  return { outcome: outcome as Outcome, ...(code ? { code } : {}) };
 }
 
 async function main(): Promise<number> {
@@ -98,9 +126,21 @@ async function main(): Promise<number> {
       console.error('(the sandbox is not the vendor there, or the worker is not on a loopback host)');
     return res.ok ? 0 : 1;
   }
-  const v = JSON.parse(text) as { verificationId: string; status: string; checkStatus: string; reason?: string; waitingFor?: string };
-  const detail = v.reason ? ` (${v.reason})` : v.status === 'final' ? ` (${v.checkStatus})` : '';
-  console.log(`${v.verificationId}: ${v.status}${detail}`);
+  const v = JSON.parse(text) as {
+    verificationId: string;
+    status: string;
+    vendor?: string;
+    checkStatus?: string;
+    result?: { outcome: string; reason?: string };
+    reason?: string;
+    waitingFor?: string;
+  };
+  // Asked in the idv sandbox's word (the deprecated --status), answered in it, as before; else in ours.
+  const deprecated = cmd.body !== undefined && 'status' in cmd.body;
+  const outcome = v.result ? `${v.result.outcome}${v.result.reason ? `, ${v.result.reason}` : ''}` : undefined;
+  const final = deprecated ? v.checkStatus : outcome;
+  const detail = v.reason ? ` (${v.reason})` : v.status === 'final' && final ? ` (${final})` : '';
+  console.log(`${v.verificationId}: ${v.status}${detail}${v.vendor && !deprecated ? ` at ${v.vendor}` : ''}`);
   if (v.waitingFor) console.log(`waiting for ${v.waitingFor}`);
   return 0;
 }

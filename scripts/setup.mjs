@@ -203,13 +203,9 @@ if (!dryRun) {
 }
 const vendor = {};
 for (const [name, question, optional] of [
-  ['KYC_API_KEY', "The vendor's api_key (KYC_API_KEY)", false],
-  ['KYC_CUSTOMER_ID', "The vendor's customer id, X-Service-CustomerID (KYC_CUSTOMER_ID)", false],
-  [
-    'KYC_CUSTOMER_CHILD_ID',
-    "The vendor's child id, X-Service-CustomerChildID, only if you onboard as a child (KYC_CUSTOMER_CHILD_ID)",
-    true,
-  ],
+  ['KYC_API_KEY', "The idv vendor's API key (KYC_API_KEY)", false],
+  ['KYC_CUSTOMER_ID', "The idv vendor's customer id (KYC_CUSTOMER_ID)", false],
+  ['KYC_CUSTOMER_CHILD_ID', "The idv vendor's child id, only if you onboard as a child (KYC_CUSTOMER_CHILD_ID)", true],
 ]) {
   if (secretNames.has(name)) continue;
   const value = await input(name, { question, secret: true, optional });

@@ -159,7 +159,7 @@ export class KycOnboard extends LitElement {
   declare strings: Partial<Strings> | undefined;
   /**
    * Waits (ms) between result polls. While `checking`, the widget polls once,
-   * then once after each wait; still `CHECKING` after the last one is the
+   * then once after each wait; still not final after the last one is the
    * `RESULT_PENDING` error. While a link is out (`handoff`, `sms-sent`, or `redirecting`
    * with the hosted flow in a popup or another tab), the last wait repeats
    * until the link has expired (plus a grace period).

@@ -19,6 +19,7 @@ import type { LifecycleSettings } from './verifications/lifecycle';
 import type { Issue } from './lib/errors';
 import { settingRangeProblems } from './middleware/setting-ranges';
 import { isVendorId, type VendorId } from './vendors/adapter';
+import { DEFAULT_SEARCH_PATH } from './vendors/idv/defaults';
 
 export interface Config {
   vendor: {
@@ -30,7 +31,7 @@ export interface Config {
     channel: string;
     /** KYC_TIMEOUT_MS (default 8000, at most 60 s): every vendor call, and the Turnstile check. */
     timeoutMs: number;
-    /** KYC_SEARCH_PATH (default `/v2/kyc/entity/search`). */
+    /** KYC_SEARCH_PATH (default: the idv vendor's, `vendors/idv/defaults.ts`). */
     searchPath: string;
     /** KYC_PROVIDER, sent with the result call. */
     provider: string | undefined;
@@ -151,7 +152,7 @@ export const STRIPE_API = 'https://api.stripe.com';
 
 export const DEFAULTS = {
   channel: 'api',
-  searchPath: '/v2/kyc/entity/search',
+  searchPath: DEFAULT_SEARCH_PATH,
   timeoutMs: 8000,
   smsAllowedCountries: ['AU', 'NZ', 'GB', 'IE', 'US', 'CA'],
   retrySchedule: [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400],

@@ -164,6 +164,29 @@ async function emit(c: C, type: string, s: StripeSessionRecord): Promise<void> {
 /** How an attempt ends on the hosted page (also what `npm run sandbox -- complete` asks for). */
 export type StripeChoice = { choice: 'verify' } | { choice: 'fail'; code: string } | { choice: 'abandon' };
 
+/**
+ * What `npm run sandbox -- complete --outcome <ours> [--code <code>]` stands
+ * for on this double: the person's choice on the hosted page. Failed and
+ * requires_input are a `last_error.code` (given, or a typical one: a declined
+ * consent ends the check, an unverified document may be tried again); Stripe
+ * has no inconclusive (undefined).
+ */
+export function choiceFor(outcome: string, code?: string): StripeChoice | undefined {
+  if (code !== undefined && !LAST_ERROR_CODES.includes(code)) return undefined;
+  switch (outcome) {
+    case 'verified':
+      return code === undefined ? { choice: 'verify' } : undefined;
+    case 'abandoned':
+      return code === undefined ? { choice: 'abandon' } : undefined;
+    case 'failed':
+      return { choice: 'fail', code: code ?? 'consent_declined' };
+    case 'requires_input':
+      return { choice: 'fail', code: code ?? 'document_unverified_other' };
+    default:
+      return undefined;
+  }
+}
+
 /** `s` after the person's choice; the page's token changes (a used url does not work twice). */
 export function settled(s: StripeSessionRecord, how: StripeChoice): StripeSessionRecord {
   const next = { ...s, token: random(24) };
@@ -252,7 +275,10 @@ stripeDouble.post('/v1/identity/verification_sessions/:id/redact', async (c) => 
   if (s.status === 'processing') {
     throw new StripeError(400, 'invalid_request_error', 'A session being processed cannot be redacted.', 'session_invalid_state');
   }
-  const redacted: StripeSessionRecord = { ...s, redacted: true, metadata: {}, clientReferenceId: s.clientReferenceId };
+  if (s.redacted) return c.json(view(c, s));
+  // As Stripe's reference says: a session that still takes input is canceled by its redaction; the metadata is erased.
+  const status = s.status === 'requires_input' ? 'canceled' : s.status;
+  const redacted: StripeSessionRecord = { ...s, status, redacted: true, metadata: {}, clientReferenceId: s.clientReferenceId };
   await storeFor(env(c)).putStripeSession(redacted);
   await emit(c, 'redacted', redacted);
   return c.json(view(c, redacted));

@@ -105,9 +105,11 @@ export function mockApi(
 }
 
 /**
- * A final `/api/result` answer as the worker gives it: with `result` (the
- * idv vendor's mapping of its `checkStatus`) and `vendor`, unless the test
- * wrote its own. The widget decides from `result`, never from the word.
+ * A `/api/result` answer as the worker gives it: with its `status` (the
+ * worker always sends one: `open` while the deprecated word is CHECKING, else
+ * `final`), and once final with `result` (the idv vendor's mapping of its
+ * `checkStatus`) and `vendor`, unless the test wrote its own. The widget
+ * decides from `status` and `result`, never from the word.
  */
 async function asTheWorkerAnswers(reply: Response): Promise<Response> {
   if (!reply.ok) return reply;
@@ -115,10 +117,14 @@ async function asTheWorkerAnswers(reply: Response): Promise<Response> {
     .clone()
     .json()
     .catch(() => undefined)) as { checkStatus?: unknown; status?: unknown; result?: unknown } | undefined;
-  if (!body || typeof body.checkStatus !== 'string' || body.result !== undefined || body.checkStatus === 'CHECKING') return reply;
-  if (body.status !== undefined && body.status !== 'final') return reply;
-  const result = resultOfStatus(body.checkStatus);
-  return result ? HttpResponse.json({ ...body, result, vendor: 'idv' }, { status: reply.status, headers: reply.headers }) : reply;
+  if (!body || typeof body.checkStatus !== 'string') return reply;
+  const status = body.status ?? (body.checkStatus === 'CHECKING' ? 'open' : 'final');
+  const result = status === 'final' && body.result === undefined ? resultOfStatus(body.checkStatus) : undefined;
+  if (status === body.status && !result) return reply;
+  return HttpResponse.json(
+    { ...body, status, ...(result ? { result, vendor: 'idv' } : {}) },
+    { status: reply.status, headers: reply.headers },
+  );
 }
 
 /** A promise with its resolve function, to hold a response while the test looks at `submitting`. */

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { personFrom } from '../../worker/server-api/person';
+import { personFrom } from '../../worker/vendors/idv/person';
 import { Person } from '../../worker/server-api/schemas';
 
 const extra = [{ kvpKey: 'selfie', kvpType: 'general.string', kvpValue: 'data:image/jpeg;base64,SELFIE' }];

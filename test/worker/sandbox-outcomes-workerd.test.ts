@@ -120,7 +120,7 @@ describe('npm run sandbox: outcomes on demand, in workerd', () => {
     assert.equal(event.data.livemode, false);
   });
 
-  it('requires-input is complete --status NO_MATCH', async () => {
+  it("requires-input is complete --outcome requires_input: the idv sandbox's NO_MATCH", async () => {
     const id = await openVerification();
     const r = cli('requires-input', id, '--json');
     assert.equal(r.status, 0, r.stdout + r.stderr);
@@ -168,7 +168,8 @@ describe('npm run sandbox: outcomes on demand, in workerd', () => {
     assert.throws(() => sandboxCommand(['expire', 'not-an-id']), UsageError);
     assert.deepEqual(sandboxCommand(['requires-input', 'vrf_01ARZ3NDEKTSV4RRFFQ69G5FAV'], {}), {
       path: '/sandbox/verifications/vrf_01ARZ3NDEKTSV4RRFFQ69G5FAV/complete',
-      body: { status: 'NO_MATCH' },
+      // Our words: the idv sandbox says them as NO_MATCH (sandbox/outcome.ts STATUS_OF_OUTCOME), Stripe's double as a code.
+      body: { outcome: 'requires_input' },
       url: 'http://127.0.0.1:8787',
       json: false,
     });

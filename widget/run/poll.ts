@@ -7,7 +7,7 @@ import { renew } from './renew.js';
 /** How long after `urlExpiry` a link out in the world (texted, another tab) is still polled: the person may be finishing. */
 const GRACE_MS = 10 * 60_000;
 
-/** `checking` answers still CHECKING before the wait is called slow (the default intervals: after about 4 seconds). */
+/** `checking` answers still open before the wait is called slow (the default intervals: after about 4 seconds). */
 const SLOW_AFTER = 3;
 
 /**
@@ -36,7 +36,7 @@ export async function poll(r: RunContext, session: string, long: boolean): Promi
         requiresInput(r, session);
         return;
       }
-      if (answer.checkStatus && answer.checkStatus !== 'CHECKING') {
+      if (answer.status === 'final') {
         complete(r, answer);
         return;
       }

@@ -22,7 +22,7 @@ async function reopen(r: RunContext, clientSecret: string): Promise<void> {
   try {
     const answer = await getResult(r.host.endpoint, { clientSecret }, signal);
     if (signal.aborted) return;
-    if (answer.checkStatus !== 'CHECKING') {
+    if (answer.status === 'final') {
       complete(r, answer);
       return;
     }

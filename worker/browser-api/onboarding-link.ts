@@ -29,6 +29,7 @@ import { verifyTurnstile } from '../lib/turnstile';
 import { capabilityUnavailable, isAdapterError, VendorError, vendorApiError } from '../vendors/errors';
 import { adapterOf, vendorsOf } from '../vendors/for-partner';
 import { makeLink as vendorMakeLink, type MadeLink } from '../vendors/link';
+import { keptUrl } from '../vendors/hosted-url';
 import type { VendorId } from '../vendors/adapter';
 import { readJson } from '../lib/validation';
 import { requireMinAge } from '../lib/min-age';
@@ -247,6 +248,8 @@ interface Made {
   /** The vendor that made the link: the verification's for its whole life. */
   vendor: VendorId;
   link: MadeLink;
+  /** What the record may keep of the link's URL (a one-time URL: its origin only, `vendors/hosted-url.ts`). */
+  keptUrl: string;
   entityId: string;
   /** When the link was made. */
   now: number;
@@ -267,7 +270,8 @@ async function vendorLink(
   const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
   const pages = handoffUrls(own, verificationId, body.lang);
   const vendor = vendorsOf(c.var.config, partner)[0]!;
-  const link = await vendorMakeLink(adapterOf(c, partner, vendor), partner, {
+  const adapter = adapterOf(c, partner, vendor);
+  const link = await vendorMakeLink(adapter, partner, {
     verificationId,
     requestId: c.get('requestId'),
     customerRef,
@@ -279,6 +283,7 @@ async function vendorLink(
     returnTo: returnUrls(returnSecret ? pages.back(returnSecret) : returnUrl),
   });
   const entityId = link.entityId;
+  const kept = keptUrl(adapter, link.url);
   const now = c.var.clock();
   const openToken = returnSecret && body.handoff ? randomToken() : undefined;
   const handoffUrl = openToken ? pages.open(openToken) : undefined;
@@ -288,23 +293,23 @@ async function vendorLink(
   const code = returnSecret ? claimCode() : undefined;
   const handoff: Handoff | undefined =
     returnSecret && code && openToken
-      ? { kind: 'link', openToken, hostedUrl: link.url, returnSecret, code, tries: 0 }
+      ? { kind: 'link', openToken, hostedUrl: kept, returnSecret, code, tries: 0 }
       : returnSecret && code
         ? { kind: 'sms', code, tries: 0, returnSecret, to: await textedTo(c.env, c.var.ports, phone) }
         : undefined;
-  return { verificationId, vendor, link, entityId, now, handoff, handoffUrl, code };
+  return { verificationId, vendor, link, keptUrl: kept, entityId, now, handoff, handoffUrl, code };
 }
 
 /** The verification with its link: a new one created, or the server-started one given its link (unless another request did). */
 async function stored(
   c: Context<AppEnv>,
   a: Asked,
-  { verificationId, vendor, link, entityId, now, handoff }: Made,
+  { verificationId, vendor, link, keptUrl: keep, entityId, now, handoff }: Made,
   holds: string[],
 ): Promise<Verification> {
   const { body, started, partner, origin, customerRef } = a;
   const cfg = c.var.config;
-  const kept = { url: link.url, urlExpiry: link.urlExpiry, status: link.status };
+  const kept = { url: keep, urlExpiry: link.urlExpiry, status: link.status };
   let verification: Verification;
   if (started) {
     const linked = await c.var.ports.verifications.execute(started.id, {

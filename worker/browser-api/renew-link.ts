@@ -34,6 +34,7 @@ import { verifyTurnstile } from '../lib/turnstile';
 import { isAdapterError, vendorApiError } from '../vendors/errors';
 import { adapterOf } from '../vendors/for-partner';
 import { makeLink, type MadeLink } from '../vendors/link';
+import { keptUrl, urlToOpen } from '../vendors/hosted-url';
 import { handoffUrls, returnUrls } from '../handoff/urls';
 import { checkedPhone, sameNumber, spendText } from './phone-check';
 
@@ -102,15 +103,22 @@ function linkStillGood(v: Verification, now: number): boolean {
   return !h && v.link !== undefined && v.flowReturnedAt === undefined;
 }
 
-/** The renewal's answer for a link still good: the same link (the phone's single-use page, or this device's hosted flow), a new session. */
+/**
+ * The renewal's answer for a link still good: the same link (the phone's single-use page, or this device's hosted
+ * flow: for a vendor whose URL is one-time, a fresh one asked for now), a new session. Undefined when the vendor
+ * offers that flow no more (its session moved on): a new link is made instead.
+ */
 async function sameLink(c: Context<AppEnv>, v: Verification & { entityId: string }, now: number, lang: string | undefined) {
   const h = v.handoff;
   const own = trustedOwnOrigin(c.var.config, c.req.url)!;
   const expiry = new Date(v.linkExpiresAt).toISOString();
-  const link: AnsweredLink =
-    h?.kind === 'link'
-      ? { url: h.hostedUrl, urlExpiry: expiry, status: v.link?.status ?? 'CREATED', entityId: v.entityId }
-      : { ...v.link!, entityId: v.entityId };
+  let link: AnsweredLink;
+  if (h?.kind === 'link') link = { url: '', urlExpiry: expiry, status: v.link?.status ?? 'CREATED', entityId: v.entityId };
+  else {
+    const url = await freshUrl(c, v, v.link!.url);
+    if (url === undefined) return undefined;
+    link = { ...v.link!, url, entityId: v.entityId };
+  }
   const handoffUrl = h?.kind === 'link' ? handoffUrls(own, v.id, lang).open(h.openToken) : undefined;
   return renewedAnswer(c, v, link, { handoffUrl, linkExpiresAt: v.linkExpiresAt, now });
 }
@@ -154,7 +162,10 @@ export async function relink(c: Context<AppEnv>, asked: Verification & { entityI
       ]);
     }
     // A link still good for a while is answered again, with no vendor call (issue 40: renewals made links nobody needed).
-    if (!r.phone && linkStillGood(v, turn.at ?? c.var.clock())) return await sameLink(c, v, c.var.clock(), r.lang);
+    if (!r.phone && linkStillGood(v, turn.at ?? c.var.clock())) {
+      const same = await sameLink(c, v, c.var.clock(), r.lang);
+      if (same) return same;
+    }
     return await newLink(c, v, r, own, turn.fence);
   } finally {
     await store.execute(asked.id, { type: 'renewal.end', fence: turn.fence });
@@ -179,19 +190,33 @@ async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string 
 
   const now = c.var.clock();
   const openToken = h?.kind === 'link' ? randomToken() : undefined;
+  // A one-time hosted URL is answered, never kept (`vendors/hosted-url.ts`).
+  const kept = keptUrl(adapterOf(c, c.get('partner')!, vendorOf(v)), link.url);
   const renewal: Renewal = {
     urlExpiry: link.urlExpiry,
     ...(link.entityId !== v.entityId ? { subject: link.entityId } : {}),
     ...(replacedCheck !== undefined ? { replacedCheck } : {}),
-    ...(openToken && returnSecret ? { link: { openToken, hostedUrl: link.url, returnSecret } } : {}),
+    ...(openToken && returnSecret ? { link: { openToken, hostedUrl: kept, returnSecret } } : {}),
     ...(texted && returnSecret ? { sms: { returnSecret } } : {}),
     // A server-started verification keeps its link, so a resume answers the new one.
-    ...(v.link && !h ? { sameDevice: { url: link.url, urlExpiry: link.urlExpiry, status: link.status } } : {}),
+    ...(v.link && !h ? { sameDevice: { url: kept, urlExpiry: link.urlExpiry, status: link.status } } : {}),
     ...(r.formKey ? { formKey: r.formKey } : {}),
   };
   const after = await store.execute(v.id, { type: 'renew', renewal, fence });
   if (!after) throw ended('belongs to a verification that has ended');
   return renewedAnswer(c, v, link, { handoffUrl: openToken ? pages.open(openToken) : undefined, linkExpiresAt: after.linkExpiresAt, now });
+}
+
+/**
+ * Where this device's hosted flow is now: the kept link, or for a vendor whose URL is one-time a fresh one
+ * (undefined once it offers none). A vendor fault is answered as the link route's.
+ */
+export async function freshUrl(c: Context<AppEnv>, v: Verification, kept: string): Promise<string | undefined> {
+  try {
+    return await urlToOpen(adapterOf(c, c.get('partner')!, vendorOf(v)), v, kept);
+  } catch (err) {
+    throw isAdapterError(err) ? vendorApiError(err, 'link') : err;
+  }
 }
 
 /**

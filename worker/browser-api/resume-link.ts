@@ -20,7 +20,7 @@ import { trustedOwnOrigin } from '../config';
 import { createSession } from './session';
 import { sessionSecret } from '../lib/session-secret';
 import { clientSecretVerification } from './client-secret';
-import { renewLink } from './renew-link';
+import { freshUrl, renewLink } from './renew-link';
 
 export async function resumeLink(c: Context<AppEnv>, body: z.output<typeof ResumeLinkRequest>) {
   const env = c.env;
@@ -45,14 +45,17 @@ export async function resumeLink(c: Context<AppEnv>, body: z.output<typeof Resum
     now,
   );
   // Expired, or the person's next attempt: a new link for the same entity and verification, the way it went before.
-  if (needsNewLink(v, now))
-    return renewLink(c, { session, lang: body.lang, returnUrl: body.returnUrl, turnstileToken: body.turnstileToken });
+  const renew = () => renewLink(c, { session, lang: body.lang, returnUrl: body.returnUrl, turnstileToken: body.turnstileToken });
+  if (needsNewLink(v, now)) return renew();
   const h = v.handoff;
+  // This device's hosted flow: the kept link, or a vendor's one-time URL asked for now (none: its session moved on).
+  const url = h ? undefined : await freshUrl(c, v, v.link!.url);
+  if (!h && url === undefined) return renew();
   const urlExpiry = v.link?.urlExpiry ?? new Date(v.linkExpiresAt).toISOString();
   const handoffUrl =
     h?.kind === 'link' ? handoffUrls(trustedOwnOrigin(c.var.config, c.req.url)!, v.id, body.lang).open(h.openToken) : undefined;
   const answer: OnboardingLinkAnswer = {
-    ...(h?.kind === 'sms' ? {} : { url: handoffUrl ?? v.link!.url }),
+    ...(h?.kind === 'sms' ? {} : { url: handoffUrl ?? url! }),
     // Every handed-off link is credited only with its code: a new tab needs it as much as the first one did.
     ...(h?.code !== undefined ? { claimCode: h.code } : {}),
     urlExpiry,

@@ -1,32 +1,50 @@
 /**
  * Outcomes on demand, local stack only (`npm run sandbox -- complete|expire|requires-input`):
  *
- *   POST /sandbox/verifications/{verificationId}/complete   {"status": "<final check status>"}
+ *   POST /sandbox/verifications/{verificationId}/complete   {"outcome": "verified|failed|inconclusive|requires_input|abandoned", "code"?: "…"}
  *   POST /sandbox/verifications/{verificationId}/expire
  *
- * `complete` sets the sandbox's outcome for the verification's check, as if
- * the person had finished the hosted flow, then has the worker ask the vendor
+ * `complete` sets the outcome, in our words, on the double of the
+ * verification's own vendor, which says it in its own (the idv sandbox: a
+ * check status, `STATUS_OF_OUTCOME`; the Stripe double: Verify, Fail with a
+ * `last_error.code` (`code`, else a typical one) or Abandon, `choiceFor`), as
+ * if the person had finished the hosted flow, then has the worker ask the vendor
  * at once, as for a person back from it: the verification ends through its
  * ordinary path (record, webhook, operator events). `expire` ends an open one
  * as expired now. Mounted behind the sandbox's guard (it exists only while the
  * sandbox is the vendor), and answers requests from this machine only (by the
  * connection's address, `fromThisMachine`, not the Host header): on a deployed
  * sales demo, or a stack listening on a LAN, nobody may end another visitor's
- * verification.
+ * verification. `{"status": "<idv check status>"}` is still taken for an idv
+ * verification (deprecated: the vendor's word).
  */
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import { storeFor } from '../../sandbox/store';
-import { FINAL_CHECK_STATUSES, forceStatus } from '../../sandbox/outcome';
-import { ApiError } from '../lib/errors';
+import { FINAL_CHECK_STATUSES, forceStatus, STATUS_OF_OUTCOME } from '../../sandbox/outcome';
+import { choiceFor, settled } from '../../sandbox/stripe/app';
+import { ApiError, validationError } from '../lib/errors';
 import type { AppEnv } from '../app-env';
 import { fromThisMachine } from '../lib/local-client';
 import { readJson } from '../lib/validation';
-import { VERIFICATION_ID, type Verification } from '../verifications/verification';
+import { VERIFICATION_ID, vendorOf, type Verification } from '../verifications/verification';
+import { resultOfStatus } from '../vendors/result';
 import { checkStatusOf, hasLink, isOpen, lifecycle } from '../verifications/lifecycle';
 import type { Verifications } from '../ports';
 
-const CompleteRequest = z.object({ status: z.enum(FINAL_CHECK_STATUSES) });
+/** The outcomes the command may ask for, in our words (each vendor's double has some of them). */
+export const SANDBOX_OUTCOMES = ['verified', 'failed', 'inconclusive', 'requires_input', 'abandoned'] as const;
+
+const CompleteRequest = z.object({
+  outcome: z.optional(z.enum(SANDBOX_OUTCOMES)),
+  /** Stripe only: the `last_error.code` of a failed or requires_input outcome. */
+  code: z.optional(z.string().check(z.maxLength(64, 'is too long'))),
+  /** Deprecated, idv only: its final check status. */
+  status: z.optional(z.enum(FINAL_CHECK_STATUSES)),
+});
+type Complete = z.output<typeof CompleteRequest>;
+
+const refused = (issueLocation: string, issue: string) => validationError([{ issue, issueLocation }]);
 
 const notFound = () =>
   new ApiError(404, 'NOT_FOUND', 'No such verification.', [{ issue: 'no such verification', issueLocation: 'verificationId' }]);
@@ -47,6 +65,8 @@ async function openVerification(store: Verifications, id: string): Promise<Verif
 const view = (v: Verification) => ({
   verificationId: v.id,
   status: lifecycle(v),
+  ...(v.vendor ? { vendor: v.vendor } : {}),
+  ...(v.state.name === 'final' ? { result: resultOfStatus(v.state.checkStatus, vendorOf(v)) } : {}),
   checkStatus: checkStatusOf(v),
   ...(v.state.name === 'expired' ? { reason: v.state.reason } : {}),
   ...(v.handoff?.code !== undefined && !v.handoff.claimed && v.handoff.pendingStatus
@@ -69,12 +89,42 @@ sandboxOutcomes.post('/:id/complete', async (c) => {
     throw new ApiError(409, 'NOT_FINAL', 'The verification has no vendor check yet: its page has not used the client secret.', [
       { issue: 'has no link yet', issueLocation: 'verificationId' },
     ]);
-  const ref = { entityId: v.entityId, ...(v.checkId ? { checkId: v.checkId } : {}), ...(v.token ? { token: v.token } : {}) };
-  const check = await forceStatus(storeFor(c.env), ref, data.status, Date.now());
-  if (!check) throw notFound();
+  if (data.outcome === undefined && data.status === undefined)
+    throw refused('outcome', `is required: one of ${SANDBOX_OUTCOMES.join(', ')}`);
+  if (data.outcome !== undefined && data.status !== undefined) throw refused('status', 'cannot be combined with outcome: give one');
+  const found = vendorOf(v) === 'stripe' ? await completeAtStripe(c.env, v, data) : await completeAtIdv(c.env, v, data);
+  if (!found) throw notFound();
   const after = (await c.var.ports.verifications.execute(v.id, { type: 'observe', arrived: true })) ?? v;
   return c.json(view(after));
 });
+
+/** The idv sandbox's check of the verification, ended with the outcome's status (or the status given); false: none. */
+async function completeAtIdv(env: AppEnv['Bindings'], v: Verification & { entityId: string }, data: Complete): Promise<boolean> {
+  if (data.code !== undefined) throw refused('code', 'is for a stripe verification (a last_error.code)');
+  let status: string;
+  if (data.outcome !== undefined) {
+    if (data.outcome === 'abandoned') throw refused('outcome', 'abandoned is not an ending the idv sandbox has (its check stays open)');
+    status = STATUS_OF_OUTCOME[data.outcome];
+  } else status = data.status!;
+  const ref = { entityId: v.entityId, ...(v.checkId ? { checkId: v.checkId } : {}), ...(v.token ? { token: v.token } : {}) };
+  return (await forceStatus(storeFor(env), ref, status, Date.now())) !== null;
+}
+
+/** The Stripe double's session of the verification, settled as the person's choice would; false: none. */
+async function completeAtStripe(env: AppEnv['Bindings'], v: Verification & { entityId: string }, data: Complete): Promise<boolean> {
+  if (data.status !== undefined) throw refused('status', 'is the idv sandbox’s word: give outcome for a stripe verification');
+  const choice = choiceFor(data.outcome!, data.code);
+  if (!choice) {
+    throw data.code !== undefined
+      ? refused('code', `must be a Stripe last_error.code, with failed or requires_input only`)
+      : refused('outcome', `${data.outcome} is not an ending Stripe has`);
+  }
+  const store = storeFor(env);
+  const session = await store.getStripeSession(v.entityId);
+  if (!session) return false;
+  await store.putStripeSession(settled(session, choice));
+  return true;
+}
 
 sandboxOutcomes.post('/:id/expire', async (c) => {
   const v = await openVerification(c.var.ports.verifications, c.req.param('id'));

@@ -5,7 +5,8 @@
  *       (GET and HEAD never use the link up: link previews and mail scanners
  *       open links too);
  *   POST /handoff/:verificationId?t=…        that button: single use, until
- *       the link expires; forwards the phone to the vendor's hosted flow.
+ *       the link expires; forwards the phone to the vendor's hosted flow
+ *       (a vendor whose URL is one-time is asked for a fresh one here).
  *   GET /handoff/:verificationId/return?r=…  where a handed-off hosted flow
  *       ends (its success and error redirect): single use; the worker asks
  *       the vendor at once, and the phone reads "All done: go back to your
@@ -26,6 +27,8 @@ import { enforceClient } from '../lib/limits';
 import { getCookie, setCookie } from '../lib/cookie';
 import { log } from '../lib/log';
 import { safeEqual } from '../lib/random';
+import { urlToOpen } from '../vendors/hosted-url';
+import { adapterOfRecord } from '../verifications/verification-store';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 
@@ -160,11 +163,19 @@ export const handoff = new Hono<AppEnv>()
     const vid = c.req.param('verificationId');
     const token = c.req.query('t') ?? '';
     if (!VERIFICATION_ID.test(vid) || !TOKEN.test(token)) return page(c, 'linkGone', 404);
-    const hosted = await c.var.ports.verifications.execute(vid, { type: 'handoff.open', token, consume: true });
+    const store = c.var.ports.verifications;
+    // A vendor whose hosted URL is one-time (`openUrl`) is asked for a fresh one before the link is used up: a
+    // vendor fault leaves the link as it was, for another try (vendors/hosted-url.ts).
+    const seen = await store.execute(vid, { type: 'handoff.open', token, consume: false });
+    if (!seen) return gonePage(c, vid, token);
+    const v = await store.execute(vid, { type: 'read' });
+    const fresh = v ? await urlToOpen(await adapterOfRecord(c.env, c.var.ports, v), v, seen) : undefined;
+    if (fresh === undefined) return gonePage(c, vid, token);
+    const hosted = await store.execute(vid, { type: 'handoff.open', token, consume: true });
     if (!hosted) return gonePage(c, vid, token);
     c.header('Referrer-Policy', 'no-referrer'); // the handoff token stays out of the vendor's logs
     c.header('Cache-Control', 'no-store');
-    return c.redirect(hosted, 303);
+    return c.redirect(fresh, 303);
   })
   .get('/handoff/:verificationId/return', async (c) => {
     const vid = c.req.param('verificationId');

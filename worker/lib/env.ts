@@ -24,9 +24,9 @@ export interface Env extends CloudflareBindings {
   KYC_PROVIDER?: string;
   /** `senderName` of the SMS. */
   KYC_SMS_SENDER_NAME?: string;
-  /** `messageTemplateId` of the SMS. */
+  /** The idv vendor's SMS template id. */
   KYC_SMS_TEMPLATE_ID?: string;
-  /** Path of entity search under `{base_url}`. Default `/v2/kyc/entity/search`. */
+  /** Path of the idv vendor's entity search under `{base_url}` (default: its own, `vendors/idv/defaults.ts`). */
   KYC_SEARCH_PATH?: string;
   /** Timeout of every vendor call, in milliseconds. 8000 in wrangler.toml (and by default). */
   KYC_TIMEOUT_MS: string;

@@ -18,8 +18,7 @@ import { trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
 import { isAdapterError, vendorApiError } from '../vendors/errors';
 import { adapterOf, vendorsOf } from '../vendors/for-partner';
-import { use, VendorMismatchError } from '../vendors/adapter';
-import type { Entity, SearchResponse } from '../vendors/idv/schemas';
+import { use, VendorMismatchError, type SearchMatch } from '../vendors/adapter';
 import { clientSecretFor } from '../verifications/client-secret';
 import { issueResultToken } from '../verifications/issue-token';
 import { newVerificationId, VERIFICATION_ID, vendorOf, type Verification } from '../verifications/verification';
@@ -27,7 +26,7 @@ import { lifecycle, startedByServer } from '../verifications/lifecycle';
 import { publicState } from '../verifications/public-state';
 import { listIndex, ownedEntities, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
-import { personFrom } from './person';
+import { cancelAtVendor, redactAtVendor, redactionPendingError } from './at-vendor';
 import type { Capabilities } from './schemas';
 import { routes } from './routes';
 import {
@@ -134,16 +133,15 @@ async function own(c: Context<AppEnv>): Promise<Verification> {
 }
 
 /**
- * The vendor's entity for a final verification, through the result
- * operation, at request time: never stored, never logged; only the allow-list
- * of person.ts leaves.
+ * The vendor's record of the person for a final verification, asked at
+ * request time (the adapter's `person`): never stored, never logged; only the
+ * adapter's allow-list leaves (idv: vendors/idv/person.ts).
  */
 async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person> {
-  let entity;
   try {
     const adapter = adapterOf(c, c.get('partner')!, vendorOf(v));
     // The vendor's record of the person: only the verification's own subject (a mismatch is thrown, never shown).
-    entity = (await use(
+    return await use(
       adapter,
       'person',
     )({
@@ -151,7 +149,7 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
       subject: v.entityId!,
       ...(v.checkId ? { check: v.checkId } : {}),
       linkedAt: v.linkCreatedAt ?? v.createdAt,
-    })) as Entity;
+    });
   } catch (err) {
     if (isAdapterError(err)) {
       if (err instanceof VendorMismatchError) log.error('vendor_mismatch', { verificationId: v.id, route: 'v1.person' });
@@ -159,7 +157,6 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
     }
     throw err;
   }
-  return personFrom({ ...entity, entityId: v.entityId! });
 }
 
 export const serverApi = new Hono<AppEnv>();
@@ -266,17 +263,16 @@ serve(serverApi, routes.searchEntities, async (c, { query: q }) => {
   minimumCriteria(body);
   const onlyIds = q.onlyEntityIds === 'true';
   const limit = Math.min(q.resultLimit ?? SEARCH_RESULT_LIMIT, SEARCH_RESULT_LIMIT);
-  let answer: SearchResponse;
+  let found: SearchMatch[];
   try {
     // The partner's first vendor's search (a vendor without one: 501 CAPABILITY_UNAVAILABLE, before any call).
     const search = use(adapterOf(c, partner, vendorsOf(c.var.config, partner)[0]!), 'search');
     // The minimum criteria held, so the family name is there; a document without idType only scores nothing.
-    answer = (await search(body, { limit, ...(onlyIds ? { onlyEntityIds: true } : {}) })) as SearchResponse;
+    found = await search(body, { limit, ...(onlyIds ? { onlyEntityIds: true } : {}) });
   } catch (err) {
     if (isAdapterError(err)) throw vendorApiError(err, 'result');
     throw err;
   }
-  const found = (answer.entitySearchResults ?? []).filter((r) => typeof r.entityId === 'string' && r.entityId !== '');
   const owned = await ownedEntities(
     indexDb(c),
     partner.id,
@@ -289,7 +285,7 @@ serve(serverApi, routes.searchEntities, async (c, { query: q }) => {
     .map((r) => ({
       entityId: r.entityId,
       ...(typeof r.confidence === 'number' ? { confidence: r.confidence } : {}),
-      ...(!onlyIds && r.entity ? { entity: personFrom({ ...r.entity, entityId: r.entityId }) } : {}),
+      ...(!onlyIds && r.person ? { entity: r.person } : {}),
     }));
   return c.json({ requestId: c.get('requestId'), totalEntitiesMatched: results.length, results } satisfies EntitySearchResults);
 });
@@ -411,6 +407,8 @@ serve(serverApi, routes.cancelVerification, async (c) => {
   if (status !== 'created' && status !== 'open' && status !== 'requires_input') {
     throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${status}: it cannot be canceled.`);
   }
+  // At the vendor first: a fault there changes nothing here (at-vendor.ts).
+  await cancelAtVendor(c, v);
   const after = await c.var.ports.verifications.execute(v.id, { type: 'cancel' });
   if (!after) throw notFound();
   if (lifecycle(after) !== 'canceled')
@@ -420,8 +418,11 @@ serve(serverApi, routes.cancelVerification, async (c) => {
 
 serve(serverApi, routes.redactVerification, async (c) => {
   const v = await own(c);
-  const after = await c.var.ports.verifications.execute(v.id, { type: 'redact' });
+  // Ours happens whatever the vendor answered; what it could not erase is asked again by the next redact (at-vendor.ts).
+  const atVendor = await redactAtVendor(c, v);
+  const after = await c.var.ports.verifications.execute(v.id, { type: 'redact', vendorPending: atVendor.pending });
   if (!after) throw notFound();
+  if (atVendor.pending.length) throw redactionPendingError(atVendor.fault);
   return c.json(await describe(c, after));
 });
 

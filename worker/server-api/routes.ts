@@ -138,12 +138,16 @@ export const routes = {
     path: '/v1/verifications/{verificationId}/cancel',
     operationId: 'cancelVerification',
     summary: 'Cancel a verification that is created or open',
-    description: 'Polling stops, the client secret stops working, and a `verification.canceled` webhook is sent.',
+    description:
+      'Polling stops, the client secret stops working, and a `verification.canceled` webhook is sent. A vendor that cancels (see `GET /v1/capabilities`, `cancelAtVendor`) is asked first: when it cannot be reached, nothing changes and the call can be repeated.',
     request: { params: VerificationIdParam },
     responses: {
       200: json(Verification, 'Canceled.'),
       404: notFound,
       409: error('`VERIFICATION_ENDED`: it is already final, expired or canceled.'),
+      502: error('`VENDOR_ERROR` or `VENDOR_REJECTED`: the vendor could not cancel; nothing changed.'),
+      503: error('`VENDOR_BUSY`: the vendor is limiting calls; nothing changed. `Retry-After` says when to repeat.'),
+      504: error('`VENDOR_TIMEOUT`: the vendor did not answer; nothing changed.'),
       ...common,
     },
   },
@@ -153,9 +157,16 @@ export const routes = {
     operationId: 'redactVerification',
     summary: 'Forget the customerRef and entityId of a verification',
     description:
-      'The worker forgets `customerRef` and `entityId` everywhere it keeps them (its record, the index, webhook bodies not yet sent); the id, status and times stay. A created or open verification is canceled first. The vendor keeps its own copy: ask the vendor to erase it.',
+      'The worker forgets `customerRef` and `entityId` everywhere it keeps them (its record, the index, webhook bodies not yet sent); the id, status and times stay. A created or open verification is canceled first. A vendor that redacts (see `GET /v1/capabilities`, `redactAtVendor`) is asked to erase its copy too; other vendors keep theirs: ask the vendor to erase it. When the vendor cannot be reached, the worker still forgets its own copy and answers 502/503/504: call redact again to ask the vendor again.',
     request: { params: VerificationIdParam },
-    responses: { 200: json(Verification, 'Redacted.'), 404: notFound, ...common },
+    responses: {
+      200: json(Verification, 'Redacted, here and (where it redacts) at the vendor.'),
+      404: notFound,
+      502: error('`VENDOR_ERROR` or `VENDOR_REJECTED`: redacted here; the vendor did not erase its copy yet. Call redact again.'),
+      503: error('`VENDOR_BUSY`: redacted here; the vendor is limiting calls. Call redact again after `Retry-After`.'),
+      504: error('`VENDOR_TIMEOUT`: redacted here; the vendor did not answer. Call redact again.'),
+      ...common,
+    },
   },
   redeliverWebhook: {
     method: 'post',

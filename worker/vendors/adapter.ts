@@ -106,7 +106,7 @@ export interface LinkRequest {
   returnUrl: string;
   errorUrl?: string;
   customerRef?: string;
-  /** The request's id, where the vendor keeps one (idv `applicationRef`). */
+  /** The request's id, where the vendor keeps one with the link. */
   requestId?: string;
   person?: PersonDetails;
   /**
@@ -170,6 +170,43 @@ export interface VendorEvent {
   reference?: string;
 }
 
+/**
+ * The person as `/v1` shows one (`include=person`, entity search; its schema is server-api/schemas.ts `Person`):
+ * an allow-list the adapter fills from its vendor's record, never the record itself.
+ */
+export interface VendorPerson {
+  entityId: string;
+  name?: { familyName: string; givenName?: string; middleName?: string; honourific?: string; displayName?: string };
+  dateOfBirth?: { dateOfBirth?: string; yearOfBirth?: string; country?: string; locality?: string; unstructuredDateOfBirth?: string };
+  addresses?: Partial<Record<AddressField, string>>[];
+  identityDocs?: { idType?: string; country?: string; idNumber?: string }[];
+}
+type AddressField =
+  | 'addressType'
+  | 'buildingName'
+  | 'careOf'
+  | 'unitNumber'
+  | 'streetNumber'
+  | 'streetName'
+  | 'streetType'
+  | 'suburb'
+  | 'town'
+  | 'region'
+  | 'state'
+  | 'postalCode'
+  | 'country'
+  | 'startDate'
+  | 'endDate'
+  | 'longForm'
+  | 'unstructuredLongForm';
+
+/** One match of an entity search: the vendor's subject, its confidence, and (unless only ids were asked for) the person. */
+export interface SearchMatch {
+  entityId: string;
+  confidence?: number;
+  person?: VendorPerson;
+}
+
 export interface Health {
   ok: true;
   ms: number;
@@ -214,10 +251,10 @@ export interface VendorAdapter {
   cancel?(ref: VendorRef): Promise<void>;
   /** Asks the vendor to erase what it holds about the attempt (`redactAtVendor`). */
   redact?(ref: VendorRef): Promise<void>;
-  /** The vendor's entity search, raw (`entitySearch`); only idv has one. */
-  search?(criteria: unknown, options: { child?: boolean; limit?: number; onlyEntityIds?: boolean }): Promise<unknown>;
-  /** The vendor's record of the person (`person`), about `ref`'s subject only. */
-  person?(ref: VendorRef): Promise<unknown>;
+  /** The vendor's entity search (`entitySearch`; only idv has one): its matches, each person as `/v1` shows one. */
+  search?(criteria: unknown, options: { child?: boolean; limit?: number; onlyEntityIds?: boolean }): Promise<SearchMatch[]>;
+  /** The vendor's record of the person (`person`), about `ref`'s subject only, as `/v1` shows it (an allow-list). */
+  person?(ref: VendorRef): Promise<VendorPerson>;
   /**
    * Checks a vendor event's signature with the clock of the context; returns
    * the event, or undefined when the signature (or its time) does not hold.

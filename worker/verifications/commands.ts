@@ -67,8 +67,8 @@ export type Command =
   | { type: 'claim'; browserKey: string; code: string }
   /** `/v1` cancel. */
   | { type: 'cancel' }
-  /** `/v1` redact. */
-  | { type: 'redact' }
+  /** `/v1` redact; `vendorPending`: the vendor's subjects it has not erased yet (kept until a later redact does). */
+  | { type: 'redact'; vendorPending?: string[] }
   /** The sandbox command (local stack only): an open verification ends as expired now. */
   | { type: 'expire' }
   /** `/v1` redeliver: the last event queued again. */

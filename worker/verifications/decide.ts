@@ -69,7 +69,7 @@ export type Transition =
   /** The deadline's decision (`expiryDue`): expired, or final with the last attempt's status. */
   | { type: 'deadline' }
   | { type: 'cancel' }
-  | { type: 'redact' }
+  | { type: 'redact'; vendorPending?: string[] }
   /** The last event again. */
   | { type: 'redeliver' }
   /** What the delivery queue learnt about the last event. */
@@ -144,7 +144,7 @@ function transition(v: Verification, t: Transition, now: number, s: LifecycleSet
     case 'cancel':
       return canceled(v, now) ?? 'ended';
     case 'redact':
-      return redacted(v, now);
+      return redacted(v, now, t.vendorPending);
     case 'redeliver':
       return (v.lastEvent ?? endEvent(v)) ? { ...v } : 'no event';
     case 'webhook':

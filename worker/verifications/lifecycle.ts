@@ -464,9 +464,11 @@ export const canceled = (v: Verification, now: number): Verification | undefined
  * vendor's entity, checks, token and links, the handoff's secrets and the
  * browser key, the open-budget holds (they name the client's address), the
  * server's return URL and entity, the widget's form key, and the check ids of earlier attempts. The id, the
- * statuses and the times stay. An open verification is canceled with it.
+ * statuses and the times stay. An open verification is canceled with it. `vendorPending`: the vendor's subjects
+ * whose erasure at the vendor failed (a fault), the only ids kept, until a later redaction erases them there
+ * (`server-api/at-vendor.ts`); none: the vendor erased all it was asked to.
  */
-export function redacted(v: Verification, now: number): Verification {
+export function redacted(v: Verification, now: number, vendorPending: readonly string[] = []): Verification {
   const {
     customerRef: _r,
     entityId: _e,
@@ -478,6 +480,7 @@ export function redacted(v: Verification, now: number): Verification {
     holds: _o,
     server,
     attempts,
+    vendorRedactPending: _p,
     ...rest
   } = keyless(v);
   const { returnUrl: _u, entityId: _se, ...serverRest } = server ?? {};
@@ -486,6 +489,7 @@ export function redacted(v: Verification, now: number): Verification {
     ...(server ? { server: serverRest } : {}),
     ...(attempts ? { attempts: attempts.map(({ checkStatus, endedAt }) => ({ checkStatus, endedAt })) } : {}),
     redactedAt: v.redactedAt ?? now,
+    ...(vendorPending.length ? { vendorRedactPending: [...vendorPending] } : {}),
   };
   return canceled(base, now) ?? base;
 }

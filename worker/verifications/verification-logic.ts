@@ -155,7 +155,7 @@ export class VerificationLogic {
       case 'cancel':
         return this.cancel();
       case 'redact':
-        return this.redact();
+        return this.redact(c.vendorPending);
       case 'expire':
         return this.expireNow();
       case 'redeliver':
@@ -263,9 +263,9 @@ export class VerificationLogic {
    * an open one is canceled first. `verification.redacted` goes out (its own
    * `webhook-id`), and is the last event a redelivery sends.
    */
-  private async redact(): Promise<Verification | undefined> {
+  private async redact(vendorPending?: string[]): Promise<Verification | undefined> {
     // An open one's verification.canceled and the redaction's own event, written with the redacted record.
-    await this.apply({ type: 'redact' });
+    await this.apply({ type: 'redact', ...(vendorPending ? { vendorPending } : {}) });
     return this.d.load();
   }
 

@@ -16,7 +16,7 @@ import type { WaitUntil } from '../ops/events';
 import { log } from '../lib/log';
 
 /** The verification's own vendor, as its partner (a partner removed meanwhile: nobody may ask on its behalf any more). */
-async function adapterOfRecord(env: Env, ports: Ports, v: Verification, waitUntil?: WaitUntil): Promise<VendorAdapter> {
+export async function adapterOfRecord(env: Env, ports: Ports, v: Verification, waitUntil?: WaitUntil): Promise<VendorAdapter> {
   const partner = await partnerById(env, ports, v.workerOrigin, v.partnerId);
   if (!partner) throw new VendorError({ kind: 'status', status: 403 });
   return adapterFor(env, ports, partner, vendorOf(v), {

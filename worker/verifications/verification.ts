@@ -74,10 +74,18 @@ export interface Verification {
   server?: { returnUrl?: string; sms?: true; entityId?: string };
   /** When the first link was made. */
   linkCreatedAt?: number;
-  /** The vendor's answer for a link made on this device, so a resume answers the same link again. */
+  /**
+   * The vendor's answer for a link made on this device, so a resume answers the same link again (for a vendor
+   * whose URL is one-time, `url` is the flow's origin only: a resume asks the vendor for a fresh one).
+   */
   link?: { url: string; urlExpiry: string; status: string };
   /** `customerRef` and `entityId` forgotten (`POST /v1/…/redact`). */
   redactedAt?: number;
+  /**
+   * After a redaction: the vendor's subjects (Stripe sessions) it could not be asked to erase (a vendor fault),
+   * the only ids kept, so a later `POST /v1/…/redact` asks again; gone once the vendor has erased them.
+   */
+  vendorRedactPending?: string[];
   checkId?: string;
   token?: string;
   /**
@@ -206,7 +214,10 @@ interface HandoffReturn {
 /** A QR code or a copied link: the worker's single-use handoff URL, forwarded to the hosted flow on "Continue". */
 export interface LinkHandoff extends HandoffReturn {
   kind: 'link';
-  /** The single-use token of the handoff URL, and the vendor's hosted flow it forwards to. */
+  /**
+   * The single-use token of the handoff URL, and the vendor's hosted flow it forwards to: for a vendor whose URL
+   * is one-time (`openUrl`, Stripe), its origin only: the URL is asked for on "Continue", never kept.
+   */
   openToken: string;
   hostedUrl: string;
   opened?: boolean;

@@ -19,6 +19,7 @@ import {
   type VendorLink,
   type VendorRef,
 } from '../adapter';
+import { personFrom } from './person';
 import { answerOf, CHECKING } from './mapping';
 
 export interface IdvSettings {
@@ -156,18 +157,26 @@ export function idvAdapter(ctx: AdapterContext, settings: IdvSettings): VendorAd
       return { ok: true, ms: ctx.now() - started };
     },
 
-    search: (criteria, options) =>
-      client.search(criteria as Entity, {
+    async search(criteria, options) {
+      const answer = await client.search(criteria as Entity, {
         ...(options.child !== undefined ? { child: options.child } : {}),
         ...(options.onlyEntityIds ? { onlyEntityIds: true } : {}),
         ...(options.limit !== undefined ? { resultLimit: options.limit } : {}),
-      }),
+      });
+      return (answer.entitySearchResults ?? [])
+        .filter((r) => typeof r.entityId === 'string' && r.entityId !== '')
+        .map((r) => ({
+          entityId: r.entityId,
+          ...(typeof r.confidence === 'number' ? { confidence: r.confidence } : {}),
+          ...(!options.onlyEntityIds && r.entity ? { person: personFrom({ ...r.entity, entityId: r.entityId }) } : {}),
+        }));
+    },
 
     async person(ref) {
       const answer = await ask(ref);
       if (!answer?.entity) throw new VendorError({ kind: 'status', status: 404 });
       if (answer.entity.entityId !== ref.subject) throw new VendorMismatchError('idv');
-      return answer.entity;
+      return personFrom({ ...answer.entity, entityId: ref.subject });
     },
   };
 }

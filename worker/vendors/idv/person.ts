@@ -1,12 +1,12 @@
 /**
- * What `GET /v1/verifications/{id}?include=person` shows of the vendor's
- * entity: an allow-list, never the entity as it came. Name, date of birth,
+ * What `GET /v1/verifications/{id}?include=person` and entity search show of
+ * the idv vendor's entity: an allow-list, never the entity as it came. Name, date of birth,
  * addresses, and each identity document's type, country and number; never
  * `extraData` (a vendor may put a selfie or OCR values there), scans, flags,
  * organisation data or any field a vendor adds later.
  */
-import type { Entity } from '../vendors/idv/schemas';
-import type { Person } from './schemas';
+import type { Person } from '../../server-api/schemas';
+import type { Entity } from './schemas';
 
 const NAME = ['familyName', 'givenName', 'middleName', 'honourific', 'displayName'] as const;
 const DATE_OF_BIRTH = ['dateOfBirth', 'yearOfBirth', 'country', 'locality', 'unstructuredDateOfBirth'] as const;
