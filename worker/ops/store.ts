@@ -32,8 +32,23 @@ export function rollupsOf(m: OpsMessage): { counts: [string, string][]; values: 
     case 'handoff.opened':
     case 'verification.canceled':
       return { counts: [[m.type, '']], values: [] };
+    // Per vendor beside the all-vendor counts (an event from before there was a choice is idv's).
     case 'link.created':
-      return { counts: [[m.type, m.channel]], values: [] };
+      return {
+        counts: [
+          [m.type, m.channel],
+          ['link.created.vendor', m.vendor ?? 'idv'],
+        ],
+        values: [],
+      };
+    case 'link.failover':
+      return {
+        counts: [
+          [m.type, `${m.from} ${m.to}`],
+          ['link.failover.cause', `${m.from} ${m.cause}`],
+        ],
+        values: [],
+      };
     case 'link.refused':
       return { counts: [[m.type, m.errorCode], ...m.fields.map((f): [string, string] => ['link.refused.field', f])], values: [] };
     case 'flow.returned':
