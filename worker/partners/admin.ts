@@ -213,7 +213,11 @@ export function describe(record: PartnerRecord): Record<string, unknown> {
   for (const [k, v] of Object.entries(record)) {
     if (k === 'v') continue;
     if (k === 'serverKeyHashes') shown.serverKeys = `${(v as string[]).length} (SHA-256 only)`;
-    else shown[k] = (SEALED_FIELDS as readonly string[]).includes(k) ? `set (sealed to ${sealedKid(String(v)) ?? 'an unknown key'})` : v;
+    else
+      shown[k] =
+        (SEALED_FIELDS as readonly string[]).includes(k) && typeof v === 'string'
+          ? `set (sealed to ${sealedKid(v) ?? 'an unknown key'})`
+          : v;
   }
   return shown;
 }
