@@ -213,3 +213,74 @@ describe('failover before start', () => {
     assert.equal(failovers(sent).length, 0);
   });
 });
+
+describe("the demo's vendor switch (local stack, this machine only)", () => {
+  const demoCall = (env: Env, method: 'GET' | 'POST', json?: unknown, ip = '127.0.0.1') =>
+    app.request(
+      `${WORKER}/sandbox/demo/vendors`,
+      {
+        method,
+        headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': ip },
+        ...(json ? { body: JSON.stringify(json) } : {}),
+      },
+      env,
+    );
+
+  it('two clicks: idv then stripe with failover, idv down; the demo partner links at stripe; another machine is refused', async () => {
+    const { env, store, sent } = stack({ DEMO: 'on', KYC_VENDOR: 'idv', VENDOR_FAILOVER: 'off' });
+    const before = (await (await demoCall(env, 'GET')).json()) as {
+      partners: { partnerId: string; vendors: string[]; failover: string }[];
+    };
+    assert.deepEqual(before.partners[0], {
+      partnerId: 'demo-a',
+      displayName: 'Harbourline Bank',
+      vendors: ['idv'],
+      failover: 'off',
+      switched: false,
+    });
+
+    assert.equal((await demoCall(env, 'POST', { use: 'idv,stripe' }, '203.0.113.9')).status, 404, 'not from this machine');
+    assert.equal((await demoCall(env, 'POST', { use: 'idv,stripe' })).status, 200);
+    const down = (await (await demoCall(env, 'POST', { down: { vendor: 'idv', outage: 'unreachable' } })).json()) as {
+      partners: { vendors: string[]; failover: string }[];
+      vendors: { vendor: string; outage: string }[];
+    };
+    assert.deepEqual(down.partners[0]?.vendors, ['idv', 'stripe']);
+    assert.equal(down.partners[0]?.failover, 'before_start');
+    assert.deepEqual(down.vendors, [
+      { vendor: 'idv', outage: 'unreachable' },
+      { vendor: 'stripe', outage: 'up' },
+    ]);
+
+    // The demo page is partner A (the worker's own origin, as 127.0.0.1).
+    const res = await app.request(
+      `${WORKER}/api/onboarding-link`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: WORKER },
+        body: JSON.stringify({ ...details, returnUrl: `${WORKER}/` }),
+      },
+      env,
+    );
+    const link = (await res.json()) as Record<string, any>;
+    assert.equal(res.status, 200, JSON.stringify(link));
+    assert.equal((await store.execute(link.verificationId, { type: 'read' }))?.vendor, 'stripe');
+    await until(() => failovers(sent).length === 1, { what: 'the failover event' });
+
+    // Back to the deployment's settings, idv up: idv makes the link.
+    await demoCall(env, 'POST', { use: 'settings', down: { vendor: 'idv', outage: 'up' } });
+    resetVendorHealth();
+    const again = await app.request(
+      `${WORKER}/api/onboarding-link`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: WORKER },
+        body: JSON.stringify({ ...details, returnUrl: `${WORKER}/` }),
+      },
+      env,
+    );
+    const back = (await again.json()) as Record<string, any>;
+    assert.equal(again.status, 200, JSON.stringify(back));
+    assert.equal((await store.execute(back.verificationId, { type: 'read' }))?.vendor, 'idv');
+  });
+});

@@ -23,6 +23,7 @@ import { devSecrets } from '../demo/dev-secrets';
 import { durableDemoDeliveries, type DemoDeliveries } from '../demo/deliveries';
 import { home } from '../demo/home';
 import { withOutages } from '../demo/vendor-switch';
+import { demoVendorRoutes } from '../demo/vendor-routes';
 import { demoServer } from '../demo/server-keys';
 import type { AppEnv } from '../app-env';
 import type { Clock } from '../lib/clock';
@@ -152,6 +153,7 @@ export function localApp({ ports = {}, deliveries = durableDemoDeliveries, clock
       mountSandbox(app);
       app.route('/', demoReceiver(deliveries));
       app.route('/', demoServer(app));
+      app.route('/', demoVendorRoutes);
     },
   });
 }
