@@ -59,11 +59,21 @@ async function linkFrom(vendor: VendorId, adapter: VendorAdapter, a: FailoverAsk
   }
 }
 
+/** `vendor`'s adapter, or undefined when the deployment cannot reach it (no settings for it): no fallback, and the first vendor still asked. */
+function usable(a: FailoverAsk, vendor: VendorId): VendorAdapter | undefined {
+  try {
+    return a.adapter(vendor);
+  } catch (err) {
+    if (err instanceof VendorError) return undefined;
+    throw err;
+  }
+}
+
 /** The partner's link: its first vendor's, or on a vendor fault and with failover, its next vendor's. */
 export async function linkWithFailover(a: FailoverAsk): Promise<FailoverLink> {
   const [first, next] = a.vendors;
   if (!first) throw new Error('a partner has at least one vendor');
-  const nextAdapter = a.failover === 'before_start' && next !== undefined && a.ask.subject === undefined ? a.adapter(next) : undefined;
+  const nextAdapter = a.failover === 'before_start' && next !== undefined && a.ask.subject === undefined ? usable(a, next) : undefined;
   const fallback = nextAdapter && (a.ask.handoff !== 'sms' || nextAdapter.capabilities.sms) ? nextAdapter : undefined;
   const failOver = async (cause: FailoverCause): Promise<FailoverLink> => {
     a.onFailover?.();
