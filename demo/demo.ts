@@ -267,7 +267,7 @@ async function readBack(verificationId: string | undefined): Promise<void> {
   if (!res.ok) return;
   const v = (await res.json()) as {
     status: string;
-    checkStatus?: string;
+    result?: { outcome: string; reason?: string; vendor: string };
     customerRef?: string;
     person?: { name?: { givenName?: string; familyName?: string }; dateOfBirth?: { dateOfBirth?: string } };
   };
@@ -276,7 +276,8 @@ async function readBack(verificationId: string | undefined): Promise<void> {
     name: 'Your server read GET /v1/verifications/{id}?include=person',
     detail: {
       status: v.status,
-      checkStatus: v.checkStatus,
+      outcome: v.result?.outcome,
+      vendor: v.result?.vendor,
       customerRef: v.customerRef,
       verifiedName: [v.person?.name?.givenName, v.person?.name?.familyName].filter(Boolean).join(' '),
       verifiedDateOfBirth: v.person?.dateOfBirth?.dateOfBirth,
@@ -289,6 +290,68 @@ function save(): void {
   apply();
 }
 
+// ---- vendors and failover (the local stack's switch: /sandbox/demo/vendors) ------
+
+interface VendorState {
+  partners: { partnerId: string; vendors: string[]; failover: string; switched: boolean }[];
+  vendors: { vendor: string; outage: string }[];
+}
+const VENDOR_NAMES: Record<string, string> = { idv: 'idv', stripe: 'Stripe' };
+const partnerId = demoPartnerForHost(location.hostname).id;
+
+function showVendors(state: VendorState): void {
+  const mine = state.partners.find((p) => p.partnerId === partnerId);
+  if (!mine) return;
+  $('vendors-panel').hidden = false;
+  const names = mine.vendors.map((v) => VENDOR_NAMES[v] ?? v);
+  $('vendors-now').textContent =
+    `${names.join(', then ')}${mine.failover === 'before_start' ? ' (failover before start)' : ''}${mine.switched ? '' : ', as configured'}`;
+  const use = mine.vendors.join(',');
+  for (const input of document.querySelectorAll<HTMLInputElement>('input[name="use"]'))
+    input.checked = mine.switched && input.value === use;
+  const down: string[] = [];
+  for (const v of state.vendors) {
+    const button = document.getElementById(`down-${v.vendor}`);
+    if (!button) continue;
+    const isDown = v.outage !== 'up';
+    button.setAttribute('aria-pressed', String(isDown));
+    button.textContent = `${isDown ? 'Bring' : 'Take'} ${VENDOR_NAMES[v.vendor] ?? v.vendor} ${isDown ? 'back up' : 'down'}`;
+    if (isDown) down.push(VENDOR_NAMES[v.vendor] ?? v.vendor);
+  }
+  $('vendors-note').textContent = down.length
+    ? `${down.join(' and ')} down (no answer to the worker). ${mine.failover === 'before_start' ? 'A new link goes to the next vendor; /ops counts the failover.' : 'Without failover, a new link fails until it is back.'}`
+    : 'Every vendor is up.';
+}
+
+async function vendorSwitch(body?: unknown): Promise<void> {
+  try {
+    const res = await fetch('/sandbox/demo/vendors', {
+      method: body ? 'POST' : 'GET',
+      ...(body ? { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : {}),
+    });
+    if (res.ok) showVendors((await res.json()) as VendorState);
+  } catch {
+    /* not the local stack: the panel stays hidden */
+  }
+}
+
+function initVendors(): void {
+  for (const input of document.querySelectorAll<HTMLInputElement>('input[name="use"]'))
+    input.addEventListener('change', () => void vendorSwitch({ partnerId, use: input.value }));
+  for (const vendor of ['idv', 'stripe']) {
+    $(`down-${vendor}`).addEventListener('click', (e) => {
+      const down = (e.currentTarget as HTMLElement).getAttribute('aria-pressed') === 'true';
+      void vendorSwitch({ down: { vendor, outage: down ? 'up' : 'unreachable' } });
+    });
+  }
+  $('vendors-reset').addEventListener('click', () => {
+    void vendorSwitch({ partnerId, use: 'settings', down: { vendor: 'idv', outage: 'up' } }).then(() =>
+      vendorSwitch({ down: { vendor: 'stripe', outage: 'up' } }),
+    );
+  });
+  void vendorSwitch();
+}
+
 // ---- the event log -------------------------------------------------------------
 
 function time(iso: string): string {
@@ -299,7 +362,7 @@ function time(iso: string): string {
   }
 }
 
-/** `detail` one key a line (`checkStatus: "CHECKED_FAILED"`), as compact as a log should be. */
+/** `detail` one key a line (`outcome: "failed"`), as compact as a log should be. */
 function formatDetail(detail: unknown): string {
   if (detail === null || typeof detail !== 'object' || Array.isArray(detail)) return JSON.stringify(detail);
   const lines = Object.entries(detail as Record<string, unknown>).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
@@ -401,7 +464,7 @@ async function pollHooks(times: number): Promise<void> {
       if (!res.ok) continue;
       const { deliveries } = (await res.json()) as { deliveries: DemoDelivery[] };
       for (const d of deliveries) {
-        const outcome = d.checkStatus ?? d.reason ?? '';
+        const outcome = d.outcome ?? d.reason ?? '';
         // livemode false: the sandbox made this outcome; a partner's server acts on it only in a test setup.
         const mode = d.livemode === undefined ? '' : ` · livemode: ${d.livemode}`;
         items.push(hookItem(`${d.type} · ${outcome} · signature verified${mode} · ${id}`, true));
@@ -424,7 +487,8 @@ async function sendForged(): Promise<void> {
     timestamp: new Date().toISOString(),
     data: {
       verificationId: readList<string>('sessionStorage', HOOKS_KEY)[0] ?? 'vrf_00000000000000000000000000',
-      checkStatus: 'CHECKED_SUCCESS_CLEAR',
+      status: 'final',
+      result: { outcome: 'verified' },
     },
   });
   const res = await fetch('/sandbox/demo-webhooks', {
@@ -602,7 +666,7 @@ const SCENARIOS = {
   'scenario-typo': {
     familyName: 'Nomatch',
     number: '412 345 678',
-    note: 'Press “Verify my identity”, then “Complete verification” on the sandbox’s page: the family name Nomatch finds no match (NO_MATCH), and the widget asks to check the details and try again, with the form as it was. Correct the family name and verify again: a second attempt of the same verification. Another NO_MATCH, or “Fail verification”, ends it, and the widget shows the bank’s next step (its outcome slot).',
+    note: 'Press “Verify my identity”, then “Complete verification” on the sandbox’s page: the family name Nomatch finds no match, and the widget asks to check the details and try again, with the form as it was. Correct the family name and verify again: a second attempt of the same verification. Another no match, or “Fail verification”, ends it, and the widget shows the bank’s next step (its outcome slot).',
   },
   'scenario-number': {
     familyName: 'Rivera',
@@ -707,6 +771,7 @@ function init(): void {
     renderLog();
   });
   $('forge-hook').addEventListener('click', () => void sendForged());
+  initVendors();
   void pollOutbox();
   void pollHooks(3);
 }

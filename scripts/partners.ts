@@ -13,7 +13,9 @@
 //   keygen                           a new sealing key pair (see docs/partners.md, "Rotating the sealing key")
 //
 // Options: --flow-id, --sms-sender-name, --sms-template-id, --default-country, --min-age, --webhook-url,
-// --clear <field> (flowId, smsSenderName, smsTemplateId, defaultCountry, minAge, turnstileSecret, webhookUrl, webhookSecret).
+// --vendors <idv,stripe in priority order>, --failover <off|before_start>,
+// --clear <field> (flowId, smsSenderName, smsTemplateId, defaultCountry, minAge, turnstileSecret, webhookUrl, webhookSecret,
+// vendors, failover).
 // Secrets never come from arguments (other users can read those in `ps`):
 // PARTNER_API_KEY, PARTNER_TURNSTILE_SECRET, PARTNER_WEBHOOK_SECRET in the
 // environment, or --api-key-file / --turnstile-secret-file /
@@ -261,6 +263,8 @@ const CLEARABLE = [
   'turnstileSecret',
   'webhookUrl',
   'webhookSecret',
+  'vendors',
+  'failover',
 ] as const;
 
 function inputFrom(a: Args): PartnerInput {
@@ -291,6 +295,14 @@ function inputFrom(a: Args): PartnerInput {
     if (!/^\d{1,3}$/.test(minAge)) throw new UsageError('--min-age takes whole years from 1 to 120, such as 18');
     input.minAge = Number(minAge);
   }
+  const vendors = a.flags.get('vendors');
+  if (vendors)
+    input.vendors = vendors
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim())
+      .filter(Boolean);
+  const failover = one(a, 'failover');
+  if (failover !== undefined) input.failover = failover;
   const apiKey = secret(a, 'api-key');
   if (apiKey !== undefined) input.apiKey = apiKey;
   const ts = secret(a, 'turnstile-secret');
@@ -324,6 +336,8 @@ const KNOWN_FLAGS = new Set([
   'default-country',
   'min-age',
   'webhook-url',
+  'vendors',
+  'failover',
   'clear',
   'api-key-file',
   'turnstile-secret-file',

@@ -48,7 +48,7 @@ async function deliver(env: Env, vid: string, id: string, signatures?: (good: st
   const body = JSON.stringify({
     type: 'verification.completed',
     timestamp: new Date(Date.now()).toISOString(),
-    data: { verificationId: vid, checkStatus: 'CHECKED_SUCCESS_CLEAR' },
+    data: { verificationId: vid, status: 'final', result: { outcome: 'verified', vendor: 'idv', vendorStatus: 'CHECKED_SUCCESS_CLEAR' } },
   });
   const ts = Math.floor(Date.now() / 1000);
   const { key } = await demoTarget(env, ORIGIN);
@@ -87,6 +87,11 @@ describe('the demo webhook receiver', () => {
       ['msg_1', 'msg_2'],
     );
     assert.deepEqual(store.records.get(v.id), v, 'the verification record carries no demo data');
+    // What the demo page shows of it: the outcome in our words and the vendor, never the vendor's status.
+    const [first] = (await shown(env, v.id)) as unknown as Record<string, unknown>[];
+    assert.equal(first?.outcome, 'verified');
+    assert.equal(first?.vendor, 'idv');
+    assert.equal(JSON.stringify(first).includes('CHECKED'), false);
   });
 
   it('refuses a signature that does not verify, and accepts the good one among several (each compared in full)', async () => {

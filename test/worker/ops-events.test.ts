@@ -90,8 +90,9 @@ describe('operator events', () => {
     assert.deepEqual(q.sent.map(strip), [
       { type: 'widget.shown', partnerId: P },
       { type: 'link.refused', errorCode: 'VALIDATION_FAILED', fields: ['name.familyName', 'dateOfBirth'], partnerId: P },
-      { type: 'vendor.call', operation: 'onboarding-url', outcome: 'ok', ms: vendorCall.ms, partnerId: P },
-      { type: 'link.created', channel: 'redirect', partnerId: P },
+      // Our words for the operation (the spec vendor's `onboarding-url` before), and whose vendor.
+      { type: 'vendor.call', vendor: 'idv', operation: 'vendor-link', outcome: 'ok', ms: vendorCall.ms, partnerId: P },
+      { type: 'link.created', channel: 'redirect', vendor: 'idv', partnerId: P },
     ]);
 
     q.sent.length = 0;
@@ -110,8 +111,8 @@ describe('operator events', () => {
       q.sent.map(strip).map((e) => ('ms' in e ? { ...e, ms: 0 } : e)),
       [
         { type: 'flow.returned', outcome: 'success', partnerId: P },
-        { type: 'vendor.call', operation: 'result', outcome: 'ok', ms: 0, partnerId: P },
-        { type: 'verification.final', checkStatus: 'CHECKED_SUCCESS_CLEAR', secondsSinceLink: 42, partnerId: P },
+        { type: 'vendor.call', vendor: 'idv', operation: 'result', outcome: 'ok', ms: 0, partnerId: P },
+        { type: 'verification.final', checkStatus: 'CHECKED_SUCCESS_CLEAR', secondsSinceLink: 42, vendor: 'idv', partnerId: P },
       ],
     );
     for (const e of q.sent) assert.ok(isOpsMessage(e), `the consumer accepts ${e.type}`);

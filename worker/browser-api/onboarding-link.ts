@@ -27,8 +27,9 @@ import { sessionSecret } from '../lib/session-secret';
 import { nextAttempt } from './next-attempt';
 import { verifyTurnstile } from '../lib/turnstile';
 import { capabilityUnavailable, isAdapterError, VendorError, vendorApiError } from '../vendors/errors';
-import { adapterOf, vendorsOf } from '../vendors/for-partner';
-import { makeLink as vendorMakeLink, type MadeLink } from '../vendors/link';
+import { adapterOf, failoverOf, vendorsOf } from '../vendors/for-partner';
+import { linkWithFailover } from '../vendors/failover';
+import type { MadeLink } from '../vendors/link';
 import { keptUrl } from '../vendors/hosted-url';
 import type { VendorId } from '../vendors/adapter';
 import { readJson } from '../lib/validation';
@@ -269,21 +270,30 @@ async function vendorLink(
   // worker's own page, with a single-use secret.
   const returnSecret = body.handoff || body.sendSMS ? randomToken() : undefined;
   const pages = handoffUrls(own, verificationId, body.lang);
-  const vendor = vendorsOf(c.var.config, partner)[0]!;
-  const adapter = adapterOf(c, partner, vendor);
-  const link = await vendorMakeLink(adapter, partner, {
-    verificationId,
-    requestId: c.get('requestId'),
-    customerRef,
-    // A returning person's entity (the partner's own, checked by /v1): updated, not made again.
-    subject: started?.server?.entityId,
-    person: { name: body.name, dateOfBirth: body.dateOfBirth },
-    phone,
-    handoff: body.sendSMS ? 'sms' : body.handoff ? 'link' : undefined,
-    returnTo: returnUrls(returnSecret ? pages.back(returnSecret) : returnUrl),
+  // The partner's first vendor, or on its fault and with failover its next one (vendors/failover.ts).
+  const { vendor, link, failover } = await linkWithFailover({
+    vendors: vendorsOf(c.var.config, partner),
+    failover: failoverOf(c.var.config, partner),
+    adapter: (id) => adapterOf(c, partner, id),
+    settings: partner,
+    now: c.var.clock,
+    // Never twice for one Idempotency-Key: whatever the next vendor answers is the key's answer.
+    onFailover: () => c.var.idempotency.outcomeUnknown(),
+    ask: {
+      verificationId,
+      requestId: c.get('requestId'),
+      customerRef,
+      // A returning person's entity (the partner's own, checked by /v1): updated, not made again.
+      subject: started?.server?.entityId,
+      person: { name: body.name, dateOfBirth: body.dateOfBirth },
+      phone,
+      handoff: body.sendSMS ? 'sms' : body.handoff ? 'link' : undefined,
+      returnTo: returnUrls(returnSecret ? pages.back(returnSecret) : returnUrl),
+    },
   });
+  if (failover) track(c, { type: 'link.failover', from: failover.from, to: vendor, cause: failover.cause });
   const entityId = link.entityId;
-  const kept = keptUrl(adapter, link.url);
+  const kept = keptUrl(adapterOf(c, partner, vendor), link.url);
   const now = c.var.clock();
   const openToken = returnSecret && body.handoff ? randomToken() : undefined;
   const handoffUrl = openToken ? pages.open(openToken) : undefined;
@@ -373,6 +383,6 @@ async function answered(c: Context<AppEnv>, a: Asked, made: Made, verification: 
     ...(handoffUrl ? { qr: qrModules(handoffUrl) } : {}),
   };
   const json = JSON.stringify(answer);
-  track(c, { type: 'link.created', channel: body.sendSMS ? 'sms' : body.handoff ? 'handoff' : 'redirect' });
+  track(c, { type: 'link.created', channel: body.sendSMS ? 'sms' : body.handoff ? 'handoff' : 'redirect', vendor: made.vendor });
   return c.body(json, 200, { 'Content-Type': 'application/json' });
 }

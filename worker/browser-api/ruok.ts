@@ -16,10 +16,11 @@ import { Hono } from 'hono/tiny';
 import type { RuokAnswer } from '../contract';
 import type { AppEnv } from '../app-env';
 import { ApiError, validationError } from '../lib/errors';
-import { PARTNER_ID } from '../partners/partner';
+import { PARTNER_ID, type Partner } from '../partners/partner';
 import { RegistryError, SealingError } from '../partners/registry';
 import { operatorCredentials, partnerById } from '../partners/resolve';
-import { vendorApiError } from '../vendors/errors';
+import { isVendorOutage, vendorApiError } from '../vendors/errors';
+import { markDown, markUp } from '../vendors/health';
 import { adapterOf, vendorsOf } from '../vendors/for-partner';
 import { checkAccess } from '../ops/access';
 import { bindingWarnings } from '../ops/binding-warnings';
@@ -40,7 +41,10 @@ const inflight = new Map<string, Promise<Checked>>();
 
 export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
   const named = c.req.query('partner');
-  let who: ReturnType<typeof operatorCredentials> & { id?: string } = operatorCredentials(c.var.config, c.var.ports.sandboxDefaults);
+  let who: ReturnType<typeof operatorCredentials> & Pick<Partner, 'vendors'> & { id?: string } = operatorCredentials(
+    c.var.config,
+    c.var.ports.sandboxDefaults,
+  );
   if (named !== undefined) {
     if (!PARTNER_ID.test(named))
       throw validationError([{ issue: 'must be a partner id (lower-case letters, digits, dashes)', issueLocation: 'partner' }]);
@@ -71,8 +75,10 @@ export const ruok = new Hono<AppEnv>().get('/ruok', async (c) => {
       running = (async (): Promise<Checked> => {
         try {
           await adapter.health();
+          markUp(vendor); // what failover knows of the vendor (vendors/health.ts)
           return { at: c.var.clock() };
         } catch (err) {
+          if (isVendorOutage(err)) markDown(vendor, c.var.clock());
           // An answer that is not OK is the adapter's bad answer: the same 502.
           return { at: c.var.clock(), error: vendorApiError(err, 'health') };
         }

@@ -6,7 +6,10 @@
 export interface DemoDelivery {
   webhookId: string;
   type: string;
-  checkStatus?: string;
+  /** The event's `data.result.outcome`, in our words (a final event). */
+  outcome?: string;
+  /** The event's `data.result.vendor`. */
+  vendor?: string;
   reason?: string;
   /** The event's `data.livemode` (false while the sandbox is the vendor). */
   livemode?: boolean;

@@ -12,6 +12,7 @@ import { environmentSettings } from '../partners/resolve';
 import type { PartnerSource, SandboxDefaults } from '../ports';
 import { devSecrets } from './dev-secrets';
 import { DEMO_PARTNERS } from './partners';
+import { demoChoice } from './vendor-switch';
 
 /** The demo partner for `origin`, while DEMO is on. */
 export function demoPartner(env: Env, defaults: SandboxDefaults, requestUrl: string, origin: string): Partner | undefined {
@@ -33,6 +34,8 @@ export function demoPartner(env: Env, defaults: SandboxDefaults, requestUrl: str
     childId: demo.childId,
     apiKey: demo.apiKey,
     ...environmentSettings(cfg), // "they take the environment's flow, SMS and webhook settings"
+    // Their vendors as the demo switched them; else the deployment's (KYC_VENDOR, VENDOR_FAILOVER).
+    ...demoChoice(demo.id),
   };
 }
 

@@ -60,12 +60,13 @@ export const demoReceiver = (deliveries: (env: Env) => DemoDeliveries) =>
       if (!ok) throw refuse();
       const event = JSON.parse(body) as {
         type: string;
-        data: { verificationId: string; checkStatus?: string; reason?: string; livemode?: boolean };
+        data: { verificationId: string; result?: { outcome?: string; vendor?: string }; reason?: string; livemode?: boolean };
       };
       await deliveries(c.env).record(event.data.verificationId, {
         webhookId: id,
         type: event.type,
-        ...(event.data.checkStatus ? { checkStatus: event.data.checkStatus } : {}),
+        ...(typeof event.data.result?.outcome === 'string' ? { outcome: event.data.result.outcome } : {}),
+        ...(typeof event.data.result?.vendor === 'string' ? { vendor: event.data.result.vendor } : {}),
         ...(event.data.reason ? { reason: event.data.reason } : {}),
         ...(typeof event.data.livemode === 'boolean' ? { livemode: event.data.livemode } : {}),
         signature: 'verified',

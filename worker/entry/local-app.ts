@@ -22,8 +22,11 @@ import { demoPartnerSource } from '../demo/demo-partners';
 import { devSecrets } from '../demo/dev-secrets';
 import { durableDemoDeliveries, type DemoDeliveries } from '../demo/deliveries';
 import { home } from '../demo/home';
+import { withOutages } from '../demo/vendor-switch';
+import { demoVendorRoutes } from '../demo/vendor-routes';
 import { demoServer } from '../demo/server-keys';
 import type { AppEnv } from '../app-env';
+import type { Clock } from '../lib/clock';
 import { ApiError } from '../lib/errors';
 import { clientIp, enforce, ipKey } from '../lib/limits';
 import { fromThisMachine } from '../lib/local-client';
@@ -53,7 +56,8 @@ const SANDBOX_DEFAULTS: SandboxDefaults = {
  */
 export function localPlugins(deliveries: (env: Env) => DemoDeliveries = durableDemoDeliveries): Plugins {
   return {
-    inProcessVendor: { path: '/sandbox', fetch: (request, env, ctx) => sandbox.fetch(request, env, ctx) },
+    // A double the demo took down fails as a vendor's outage does (demo/vendor-switch.ts).
+    inProcessVendor: { path: '/sandbox', fetch: withOutages(async (request, env, ctx) => sandbox.fetch(request, env, ctx)) },
     sandboxDefaults: SANDBOX_DEFAULTS,
     devSecrets,
     partnerSource: demoPartnerSource(SANDBOX_DEFAULTS),
@@ -134,18 +138,22 @@ function mountSandbox(app: Hono<AppEnv>): void {
 export interface LocalParts {
   ports?: PortOverrides;
   deliveries?: (env: Env) => DemoDeliveries;
+  /** The routes' clock (tests control it); the runtime's by default. */
+  clock?: Clock;
 }
 
 /** The local stack's app: the product, the sandbox, the demo. */
-export function localApp({ ports = {}, deliveries = durableDemoDeliveries }: LocalParts = {}) {
+export function localApp({ ports = {}, deliveries = durableDemoDeliveries, clock }: LocalParts = {}) {
   const plugins = localPlugins(deliveries);
   return createApp({
+    ...(clock ? { clock } : {}),
     ports: (env) => ({ ...plugins, ...(typeof ports === 'function' ? ports(env) : ports) }),
     mount: (app) => {
       app.route('/', home);
       mountSandbox(app);
       app.route('/', demoReceiver(deliveries));
       app.route('/', demoServer(app));
+      app.route('/', demoVendorRoutes);
     },
   });
 }

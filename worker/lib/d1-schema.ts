@@ -19,7 +19,7 @@ export const TABLE_MIGRATIONS: Readonly<Record<string, string>> = {
   entity_owners: '0003_entity_owners.sql',
 };
 /** The newest migration: what an unknown column (a schema older than the code) asks for. */
-export const LATEST_MIGRATION = '0004_verification_attempts.sql';
+export const LATEST_MIGRATION = '0005_verification_vendor.sql';
 
 const APPLY = 'wrangler d1 migrations apply DB --remote';
 
@@ -47,6 +47,7 @@ export function schemaError(err: unknown, requestId: string | undefined): ApiErr
 /** A column each migration after the tables' adds (table.column → migration): the probe asks for it. */
 export const COLUMN_MIGRATIONS: Readonly<Record<string, string>> = {
   'verifications.attempts': '0004_verification_attempts.sql',
+  'verifications.vendor': '0005_verification_vendor.sql',
 };
 
 /** Whether this isolate found its D1 migrated (an isolate serves one deployment, and a schema does not go back). */

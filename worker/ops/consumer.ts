@@ -11,11 +11,13 @@ import type { OpsMessage } from './events';
 import { cleanUp, record } from './store';
 import { errorName } from '../lib/errors';
 import { log } from '../lib/log';
+import { isVendorId } from '../vendors/adapter';
 
 const TYPES = new Set([
   'widget.shown',
   'link.created',
   'link.refused',
+  'link.failover',
   'handoff.opened',
   'flow.returned',
   'verification.final',
@@ -24,6 +26,8 @@ const TYPES = new Set([
   'vendor.call',
   'webhook.attempt',
 ]);
+
+const isVendor = (v: unknown): boolean => typeof v === 'string' && isVendorId(v);
 
 /** Whether a queue body is one of our events (the producer is ours, but a queue is a boundary). */
 export function isOpsMessage(b: unknown): b is OpsMessage {
@@ -34,15 +38,22 @@ export function isOpsMessage(b: unknown): b is OpsMessage {
     case 'link.refused':
       return typeof m.errorCode === 'string' && Array.isArray(m.fields) && m.fields.every((f) => typeof f === 'string');
     case 'verification.final':
-      return typeof m.checkStatus === 'string' && typeof m.secondsSinceLink === 'number';
+      return typeof m.checkStatus === 'string' && typeof m.secondsSinceLink === 'number' && (m.vendor === undefined || isVendor(m.vendor));
     case 'vendor.call':
-      return typeof m.operation === 'string' && typeof m.outcome === 'string' && typeof m.ms === 'number';
+      return (
+        typeof m.operation === 'string' &&
+        typeof m.outcome === 'string' &&
+        typeof m.ms === 'number' &&
+        (m.vendor === undefined || isVendor(m.vendor))
+      );
     case 'webhook.attempt':
       return (
         typeof m.verificationId === 'string' && typeof m.attempt === 'number' && typeof m.ms === 'number' && typeof m.result === 'string'
       );
     case 'link.created':
-      return typeof m.channel === 'string';
+      return typeof m.channel === 'string' && (m.vendor === undefined || isVendor(m.vendor));
+    case 'link.failover':
+      return isVendor(m.from) && isVendor(m.to) && typeof m.cause === 'string';
     case 'flow.returned':
       return typeof m.outcome === 'string';
     case 'verification.expired':

@@ -13,15 +13,31 @@
  * `/api/ruok` and `/ops` show it as a warning (binding-warnings.ts).
  */
 import { bindingIfAny, type Env } from '../lib/env';
-import type { VendorOutcome } from '../vendors/adapter';
+import type { VendorId, VendorOutcome } from '../vendors/adapter';
 import { errorName } from '../lib/errors';
 import { log } from '../lib/log';
 import { systemClock } from '../lib/clock';
 
 export type { VendorOutcome };
 
-/** A vendor call as the operator's events name it (the link, the result, the health check, …), whichever vendor. */
-export type VendorOperation = 'onboarding-url' | 'result' | 'search' | 'ruok' | 'open' | 'cancel' | 'redact';
+/** A vendor call as the operator's events name it (the link, the result, the health check, …), whichever vendor: our words. */
+export type VendorOperation = 'vendor-link' | 'result' | 'search' | 'vendor-health' | 'open' | 'cancel' | 'redact';
+
+/**
+ * The first names of two operations, the spec vendor's words: rows counted
+ * before the rename are read as the new names (`operationName`).
+ */
+const FORMER_OPERATIONS: Readonly<Record<string, VendorOperation>> = { 'onboarding-url': 'vendor-link', ruok: 'vendor-health' };
+
+/** An operation's name as the console shows it (a stored row may carry a former name). */
+export const operationName = (stored: string): string => FORMER_OPERATIONS[stored] ?? stored;
+
+/**
+ * Why a link went to the next vendor: the first vendor's call ended in an
+ * outage (no answer in time, no connection, `error`: a 5xx or an unreadable
+ * answer, `busy`: its 429), or it was known down and not asked (vendors/health.ts).
+ */
+export type FailoverCause = 'timeout' | 'network' | 'error' | 'busy' | 'known-down';
 
 export type LinkChannel = 'redirect' | 'handoff' | 'sms';
 export type WebhookFailure = 'timeout' | 'network';
@@ -31,15 +47,19 @@ export type WebhookResult = 'delivered' | 'gone' | 'retry' | 'dead';
 /** Every event the worker counts. */
 export type OpsEvent =
   | { type: 'widget.shown' }
-  | { type: 'link.created'; channel: LinkChannel }
+  /** `vendor`: who made the link (absent in events sent before there was a choice: idv). */
+  | { type: 'link.created'; channel: LinkChannel; vendor?: VendorId }
+  /** A link made by `to` because `from` faulted (failover before start, docs/vendors.md). */
+  | { type: 'link.failover'; from: VendorId; to: VendorId; cause: FailoverCause }
   /** Error code and the paths of the refused fields: never their values. */
   | { type: 'link.refused'; errorCode: string; fields: string[] }
   | { type: 'handoff.opened' }
   | { type: 'flow.returned'; outcome: 'success' | 'error' }
-  | { type: 'verification.final'; checkStatus: string; secondsSinceLink: number }
+  | { type: 'verification.final'; checkStatus: string; secondsSinceLink: number; vendor?: VendorId }
   | { type: 'verification.expired'; reason: string }
   | { type: 'verification.canceled' }
-  | { type: 'vendor.call'; operation: VendorOperation; outcome: VendorOutcome; ms: number }
+  /** `vendor`: whose call (absent in events sent before there was a choice: idv). */
+  | { type: 'vendor.call'; vendor?: VendorId; operation: VendorOperation; outcome: VendorOutcome; ms: number }
   | {
       type: 'webhook.attempt';
       verificationId: string;
@@ -102,6 +122,9 @@ export function message(partnerId: string | undefined, event: OpsEvent, at = sys
       break;
     case 'verification.expired':
       e.reason = code(e.reason);
+      break;
+    case 'link.failover':
+      e.cause = code(e.cause) as FailoverCause;
       break;
     case 'vendor.call':
     case 'webhook.attempt':

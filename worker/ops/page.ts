@@ -116,6 +116,27 @@ export function opsPage(p: PageInput): string {
         )
         .join('\n')
     : '<tr><td colspan="9">No vendor calls in this range.</td></tr>';
+  const deliveryCell = (d: Record<string, number>) => {
+    const delivered = (d.delivered ?? 0) + (d.gone ?? 0);
+    const undelivered = (d.queued ?? 0) + (d.failed ?? 0) + (d.dead ?? 0);
+    return `${int(delivered)} delivered, ${int(undelivered)} not (${int(d.dead ?? 0)} dead)`;
+  };
+  const perVendorRows = s.vendors.length
+    ? s.vendors
+        .map(
+          (v) =>
+            `<tr><th scope="row">${esc(v.vendor)}</th><td class="n">${int(v.linkCreated)}</td><td class="n">${int(v.final)}</td><td class="n">${int(v.failedOverFrom)}${
+              Object.keys(v.failoverCauses).length
+                ? ` (${Object.entries(v.failoverCauses)
+                    .map(([k, n]) => `${esc(k)} ${int(n)}`)
+                    .join(', ')})`
+                : ''
+            }</td><td class="n">${int(v.failedOverTo)}</td><td class="n">${v.okShare === null ? '–' : `${(100 * v.okShare).toFixed(1)}%`}</td><td class="n">${ms(
+              v.calls.find((l) => l.operation === 'vendor-link')?.p95Ms ?? null,
+            )}</td><td>${deliveryCell(v.deliveries)}</td></tr>`,
+        )
+        .join('\n')
+    : '<tr><td colspan="8">No vendor in this range.</td></tr>';
   const dayRows = s.days
     .map(
       (d) =>
@@ -206,6 +227,17 @@ ${dayRows}
 </tbody>
 </table>
 </details>
+</section>
+<section aria-labelledby="vendors-h">
+<h2 id="vendors-h">Vendors</h2>
+<p class="note">Failed over: links the vendor did not make because it faulted or was known down (the next vendor made them), with why.
+Health: the share of its calls it answered (a 4xx counts as answered).</p>
+<table>
+<thead><tr><th scope="col">Vendor</th><th scope="col" class="n">Links</th><th scope="col" class="n">Final</th><th scope="col" class="n">Failed over from</th><th scope="col" class="n">Failed over to</th><th scope="col" class="n">Health</th><th scope="col" class="n">Link p95</th><th scope="col">Webhook deliveries</th></tr></thead>
+<tbody>
+${perVendorRows}
+</tbody>
+</table>
 </section>
 <section aria-labelledby="vendor-h">
 <h2 id="vendor-h">Vendor calls</h2>

@@ -4,7 +4,18 @@
  * the same plus p90, vendor calls by outcome with p50/p95 latency, webhook
  * success and the funnel per day.
  */
-import { DAY_MS, readCounts, readDays, readValues, type CountRow, type Range, type ValueRow } from './store';
+import {
+  DAY_MS,
+  readCounts,
+  readDays,
+  readValues,
+  readVendorDeliveries,
+  type CountRow,
+  type Range,
+  type ValueRow,
+  type VendorDeliveryRow,
+} from './store';
+import { operationName } from './events';
 
 export interface PartnerFunnel {
   partnerId: string;
@@ -17,6 +28,10 @@ export interface PartnerFunnel {
   canceled: number;
   byCheckStatus: Record<string, number>;
   medianSecondsToFinal: number | null;
+  /** Links the next vendor made because the first one faulted (failover before start). */
+  failovers: number;
+  /** Links made and final statuses per vendor (counted since the per-vendor facets; see funnelByVendor). */
+  byVendor: Record<string, { linkCreated: number; final: number }>;
 }
 
 export interface FunnelAnswer {
@@ -62,7 +77,24 @@ function partnerFunnel(partnerId: string, counts: CountRow[], values: ValueRow[]
     canceled: sum(counts, 'verification.canceled'),
     byCheckStatus,
     medianSecondsToFinal: quantile(distribution(values, 'final.seconds'), 0.5),
+    failovers: sum(counts, 'link.failover'),
+    byVendor: funnelByVendor(counts),
   };
+}
+
+/**
+ * Links and finals per vendor. Counts from before the per-vendor facets
+ * existed (a link or a final with no `.vendor` row in the same hour) cannot
+ * be told apart: they are left out here, and in the all-vendor funnel.
+ */
+function funnelByVendor(counts: CountRow[]): PartnerFunnel['byVendor'] {
+  const out: PartnerFunnel['byVendor'] = {};
+  const at = (v: string) => (out[v] ??= { linkCreated: 0, final: 0 });
+  for (const r of counts) {
+    if (r.name === 'link.created.vendor') at(r.dim).linkCreated += r.n;
+    if (r.name === 'verification.final.vendor') at(r.dim).final += r.n;
+  }
+  return out;
 }
 
 function byPartner<T extends { partner_id: string }>(rows: T[]): Map<string, T[]> {
@@ -93,6 +125,24 @@ export interface VendorLine {
   p95Ms: number | null;
 }
 
+/** One vendor on the console: its funnel, its failovers, its calls (its health) and its verifications' webhook deliveries. */
+export interface VendorSummary {
+  vendor: string;
+  linkCreated: number;
+  final: number;
+  /** Links it did not make because it faulted or was known down: the next vendor made them. */
+  failedOverFrom: number;
+  /** Links it made for another vendor that faulted. */
+  failedOverTo: number;
+  /** Why it was passed over (timeout, network, error, busy, known-down). */
+  failoverCauses: Record<string, number>;
+  calls: VendorLine[];
+  /** Its share of calls answered properly (null: no calls). */
+  okShare: number | null;
+  /** Its verifications' webhook deliveries by state (a row from before migrations/0005 is idv's). */
+  deliveries: Record<string, number>;
+}
+
 export interface DayLine {
   day: string;
   shown: number;
@@ -107,6 +157,8 @@ export interface Summary {
   p90SecondsToFinal: number | null;
   refusedFields: [string, number][];
   vendor: VendorLine[];
+  /** The same, and the funnel, failovers and webhook deliveries, per vendor. */
+  vendors: VendorSummary[];
   webhooks: {
     attempts: number;
     delivered: number;
@@ -119,24 +171,90 @@ export interface Summary {
   days: DayLine[];
 }
 
-export async function summary(db: D1Database, range: Range): Promise<Summary> {
-  const [counts, values, dayRows] = await Promise.all([readCounts(db, range), readValues(db, range), readDays(db, range)]);
-  const f = partnerFunnel(range.partner ?? 'all', counts, values);
-  const ops = new Set<string>();
-  for (const r of counts) if (r.name === 'vendor.call') ops.add(r.dim.split(' ')[0]!);
-  const vendor: VendorLine[] = [...ops].sort().map((operation) => {
-    const byOutcome = Object.fromEntries(
-      VENDOR_OUTCOMES.map((o) => [o, sum(counts, 'vendor.call', `${operation} ${o}`)]),
-    ) as VendorLine['byOutcome'];
-    const dist = distribution(values, 'vendor.ms', (d) => d.startsWith(`${operation} `));
-    return {
+/**
+ * Vendor calls per operation from rows named `name` (`vendor.call`, or
+ * `vendor.call.vendor` with the vendor first in `dim`), an operation's former
+ * name read as its new one (`operationName`).
+ */
+export function vendorLines(counts: CountRow[], values: ValueRow[], name: string, metric: string, vendor?: string): VendorLine[] {
+  const prefix = vendor === undefined ? '' : `${vendor} `;
+  const lines = new Map<string, { byOutcome: VendorLine['byOutcome']; dist: Map<number, number> }>();
+  const line = (op: string) => {
+    let l = lines.get(op);
+    if (!l) {
+      l = { byOutcome: Object.fromEntries(VENDOR_OUTCOMES.map((o) => [o, 0])) as VendorLine['byOutcome'], dist: new Map() };
+      lines.set(op, l);
+    }
+    return l;
+  };
+  for (const r of counts) {
+    if (r.name !== name || !r.dim.startsWith(prefix)) continue;
+    const [op = '', outcome = ''] = r.dim.slice(prefix.length).split(' ');
+    const l = line(operationName(op));
+    if ((VENDOR_OUTCOMES as readonly string[]).includes(outcome)) l.byOutcome[outcome as (typeof VENDOR_OUTCOMES)[number]] += r.n;
+  }
+  for (const r of values) {
+    if (r.metric !== metric || !r.dim.startsWith(prefix)) continue;
+    const l = line(operationName(r.dim.slice(prefix.length).split(' ')[0] ?? ''));
+    l.dist.set(r.bucket, (l.dist.get(r.bucket) ?? 0) + r.n);
+  }
+  return [...lines]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([operation, l]) => ({
       operation,
-      calls: Object.values(byOutcome).reduce((s, n) => s + n, 0),
-      byOutcome,
-      p50Ms: quantile(dist, 0.5),
-      p95Ms: quantile(dist, 0.95),
+      calls: Object.values(l.byOutcome).reduce((s, n) => s + n, 0),
+      byOutcome: l.byOutcome,
+      p50Ms: quantile(l.dist, 0.5),
+      p95Ms: quantile(l.dist, 0.95),
+    }));
+}
+
+/** Each vendor seen in the range: links, finals, failovers, calls and deliveries (no personal data: counts only). */
+export function perVendor(counts: CountRow[], values: ValueRow[], deliveries: VendorDeliveryRow[]): VendorSummary[] {
+  const seen = new Set<string>();
+  for (const r of counts) {
+    if (r.name === 'link.created.vendor' || r.name === 'verification.final.vendor') seen.add(r.dim);
+    if (r.name === 'vendor.call.vendor' || r.name === 'link.failover' || r.name === 'link.failover.cause')
+      for (const v of r.dim.split(' ').slice(0, r.name === 'link.failover' ? 2 : 1)) seen.add(v);
+  }
+  for (const d of deliveries) seen.add(d.vendor);
+  const byVendor = funnelByVendor(counts);
+  return [...seen].sort().map((vendor) => {
+    const calls = vendorLines(counts, values, 'vendor.call.vendor', 'vendor.ms.vendor', vendor);
+    const total = calls.reduce((s, l) => s + l.calls, 0);
+    const ok = calls.reduce((s, l) => s + l.byOutcome.ok + l.byOutcome['4xx'], 0);
+    const failoverCauses: Record<string, number> = {};
+    for (const r of counts) {
+      if (r.name !== 'link.failover.cause' || !r.dim.startsWith(`${vendor} `)) continue;
+      const cause = r.dim.slice(vendor.length + 1);
+      failoverCauses[cause] = (failoverCauses[cause] ?? 0) + r.n;
+    }
+    const pair = (i: 0 | 1) =>
+      counts.filter((r) => r.name === 'link.failover' && r.dim.split(' ')[i] === vendor).reduce((s, r) => s + r.n, 0);
+    return {
+      vendor,
+      linkCreated: byVendor[vendor]?.linkCreated ?? 0,
+      final: byVendor[vendor]?.final ?? 0,
+      failedOverFrom: pair(0),
+      failedOverTo: pair(1),
+      failoverCauses,
+      calls,
+      // A 4xx is the vendor answering (about our request): up, for its health.
+      okShare: total ? ok / total : null,
+      deliveries: Object.fromEntries(deliveries.filter((d) => d.vendor === vendor).map((d) => [d.state, d.n])),
     };
   });
+}
+
+export async function summary(db: D1Database, range: Range): Promise<Summary> {
+  const [counts, values, dayRows, deliveries] = await Promise.all([
+    readCounts(db, range),
+    readValues(db, range),
+    readDays(db, range),
+    readVendorDeliveries(db, range),
+  ]);
+  const f = partnerFunnel(range.partner ?? 'all', counts, values);
+  const vendor = vendorLines(counts, values, 'vendor.call', 'vendor.ms');
   const hookDist = distribution(values, 'webhook.ms');
   const refusedFields = counts
     .filter((r) => r.name === 'link.refused.field')
@@ -160,6 +278,7 @@ export async function summary(db: D1Database, range: Range): Promise<Summary> {
     p90SecondsToFinal: quantile(distribution(values, 'final.seconds'), 0.9),
     refusedFields: [...refusedFields].sort((a, b) => b[1] - a[1]),
     vendor,
+    vendors: perVendor(counts, values, deliveries),
     webhooks: {
       attempts: sum(counts, 'webhook.attempt'),
       delivered: sum(counts, 'webhook.attempt', 'delivered'),

@@ -8,6 +8,7 @@
 import type { JWK } from 'jose';
 import {
   exactOrigin,
+  FAILOVER_MODES,
   originKey,
   PARTNER_ID,
   partnerKey,
@@ -16,9 +17,11 @@ import {
   SEALED_FIELDS,
   SEALING_PUBLIC_KEY,
   serverKeyIndexKey,
+  type FailoverMode,
   type SealedField,
 } from './partner';
 import { webhookUrlProblem } from '../../rules/webhook-url';
+import { isVendorId, VENDOR_IDS } from '../vendors/adapter';
 import { zodEnglish } from '../lib/errors';
 import { seal } from './seal';
 import { sealedKid } from './sealing';
@@ -48,6 +51,10 @@ export interface PartnerInput {
   webhookSecret?: string | null;
   /** SHA-256 (hex) of its `/v1` server keys, newest first (at most two); never the keys. */
   serverKeyHashes?: string[];
+  /** Its vendors in priority order (`idv`, `stripe`); null clears it (the deployment's KYC_VENDOR again). */
+  vendors?: string[] | null;
+  /** `off` or `before_start`; null clears it (the deployment's VENDOR_FAILOVER again). */
+  failover?: string | null;
 }
 
 export class InputError extends Error {
@@ -105,6 +112,16 @@ export async function buildRecord(
   if (input.serverKeyHashes && (input.serverKeyHashes.length > 2 || input.serverKeyHashes.some((h) => !/^[0-9a-f]{64}$/.test(h))))
     problems.push('serverKeyHashes: at most two SHA-256 hashes in hex');
   if (input.childId !== undefined && !input.childId.trim()) problems.push('childId: must not be empty');
+  const vendors =
+    input.vendors === null ? undefined : (input.vendors?.map((v) => v.trim().toLowerCase()) ?? prev?.vendors?.map((e) => e.vendor));
+  for (const v of vendors ?? []) if (!isVendorId(v)) problems.push(`vendors: "${v}" is not a vendor (${VENDOR_IDS.join(', ')})`);
+  if (vendors && new Set(vendors).size !== vendors.length) problems.push('vendors: names a vendor twice');
+  if (vendors && !vendors.length) problems.push('vendors: needs at least one vendor');
+  const failover = input.failover === null ? undefined : (input.failover?.trim().toLowerCase() ?? prev?.failover);
+  if (failover !== undefined && !(FAILOVER_MODES as readonly string[]).includes(failover))
+    problems.push('failover: must be off or before_start');
+  // Without its own vendors the deployment's KYC_VENDOR decides whether there is a second one.
+  else if (failover === 'before_start' && vendors && vendors.length < 2) problems.push('failover: before_start needs a second vendor');
   if (!prev) {
     if (!input.displayName) problems.push('displayName: is required');
     if (!origins) problems.push('origins: is required');
@@ -138,6 +155,11 @@ export async function buildRecord(
     ...opt('webhookUrl', webhookUrl),
     ...opt('webhookSecret', await sealIf('webhookSecret', input.webhookSecret)),
     ...opt('serverKeyHashes', input.serverKeyHashes ?? prev?.serverKeyHashes),
+    ...opt(
+      'vendors',
+      vendors?.filter(isVendorId).map((vendor) => ({ vendor })),
+    ),
+    ...opt('failover', failover as FailoverMode | undefined),
     updatedAt: (options.now ?? new Date()).toISOString(),
   };
   const checked = PartnerRecord.safeParse(record, { error: zodEnglish }); // zod/mini: the English texts are ours
@@ -191,7 +213,11 @@ export function describe(record: PartnerRecord): Record<string, unknown> {
   for (const [k, v] of Object.entries(record)) {
     if (k === 'v') continue;
     if (k === 'serverKeyHashes') shown.serverKeys = `${(v as string[]).length} (SHA-256 only)`;
-    else shown[k] = (SEALED_FIELDS as readonly string[]).includes(k) ? `set (sealed to ${sealedKid(String(v)) ?? 'an unknown key'})` : v;
+    else
+      shown[k] =
+        (SEALED_FIELDS as readonly string[]).includes(k) && typeof v === 'string'
+          ? `set (sealed to ${sealedKid(v) ?? 'an unknown key'})`
+          : v;
   }
   return shown;
 }

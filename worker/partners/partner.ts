@@ -8,6 +8,11 @@
 import * as z from 'zod/mini';
 import { httpUrl } from '../../rules/http-url';
 import { DEFAULT_COUNTRY_PROBLEM, defaultCountryProblem } from '../lib/country';
+import { VENDOR_IDS, type VendorId } from '../vendors/adapter';
+
+/** VENDOR_FAILOVER's values, and a registry partner's `failover`. */
+export const FAILOVER_MODES = ['off', 'before_start'] as const;
+export type FailoverMode = (typeof FAILOVER_MODES)[number];
 
 export interface Partner {
   /** `partnerId`: lower-case letters, digits and dashes. */
@@ -40,6 +45,10 @@ export interface Partner {
   webhookSecret?: string;
   /** SHA-256 (hex) of its `/v1` server keys: at most two (a rotation's overlap). Registry partners only. */
   serverKeyHashes?: readonly string[];
+  /** Its vendors in priority order (registry `vendors`, the demo's switch); unset: the deployment's KYC_VENDOR. */
+  vendors?: readonly VendorId[];
+  /** Whether a link may go to its next vendor on a vendor fault (registry `failover`); unset: VENDOR_FAILOVER. */
+  failover?: FailoverMode;
 }
 
 /** Ids the worker gives its own partners; the registry may not take them. */
@@ -108,6 +117,21 @@ export const PartnerRecord = z.strictObject({
   serverKeyHashes: z.optional(
     z.array(z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 in hex'))).check(z.maxLength(2, 'holds at most two keys')),
   ),
+  /**
+   * Its vendors in priority order, each once (unset: the deployment's
+   * KYC_VENDOR). An entry holds the vendor's id only: idv works with the
+   * record's `childId` and `apiKey`, Stripe with the deployment's STRIPE_*
+   * settings (docs/partners.md).
+   */
+  vendors: z.optional(
+    z.array(z.strictObject({ vendor: z.enum(VENDOR_IDS) })).check(
+      z.minLength(1, 'needs at least one vendor'),
+      z.maxLength(VENDOR_IDS.length),
+      z.refine((l) => new Set(l.map((e) => e.vendor)).size === l.length, 'names a vendor twice'),
+    ),
+  ),
+  /** `before_start`: a link goes to the next vendor on a vendor fault (unset: VENDOR_FAILOVER). */
+  failover: z.optional(z.enum(FAILOVER_MODES)),
   /** When the record was last written (ISO 8601); for `npm run partners -- list`. */
   updatedAt: z.string().check(z.maxLength(40)),
 });

@@ -137,6 +137,9 @@ export async function openRecord(env: Env, record: PartnerRecord, defaults?: San
     webhookUrl: record.webhookUrl,
     webhookSecret: opened.webhookSecret,
     ...(record.serverKeyHashes ? { serverKeyHashes: record.serverKeyHashes } : {}),
+    // The record's own choice wins over the deployment's KYC_VENDOR and VENDOR_FAILOVER (docs/partners.md).
+    ...(record.vendors ? { vendors: record.vendors.map((e) => e.vendor) } : {}),
+    ...(record.failover ? { failover: record.failover } : {}),
   };
 }
 

@@ -17,7 +17,7 @@ import { normaliseOrigin } from '../lib/origins';
 import { trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
 import { isAdapterError, vendorApiError } from '../vendors/errors';
-import { adapterOf, vendorsOf } from '../vendors/for-partner';
+import { adapterOf, failoverOf, vendorsOf } from '../vendors/for-partner';
 import { use, VendorMismatchError, type SearchMatch } from '../vendors/adapter';
 import { clientSecretFor } from '../verifications/client-secret';
 import { issueResultToken } from '../verifications/issue-token';
@@ -247,7 +247,7 @@ serve(serverApi, routes.capabilities, (c) => {
     const adapter = adapterOf(c, partner, id);
     return { vendor: id, livemode: adapter.livemode, capabilities: { ...adapter.capabilities } };
   });
-  const failover = vendors.length > 1 && cfg.vendors.failover === 'before_start' ? 'before_start' : 'off';
+  const failover = failoverOf(cfg, partner);
   return c.json({ vendors, failover } satisfies Capabilities);
 });
 

@@ -1,11 +1,11 @@
 /**
- * A partner's adapters, built from the worker's configuration: the
- * environment's vendors (KYC_VENDOR, STRIPE_*) for the environment partner
- * and the demo partners. The doubles are called in process (the
- * `inProcessVendor` port, on the worker's own origin). Registry partners'
- * own vendors (`vendors` sealed in the registry) are not read here yet: they
- * are `idv` partners. Every route and the verification's polls reach a
- * vendor through `adapterFor` (never a vendor's client directly).
+ * A partner's adapters, built from the worker's configuration: its vendors
+ * in priority order (`vendorsOf`: the partner's own `vendors`, from the
+ * registry or the demo's switch, else the deployment's KYC_VENDOR), idv with
+ * the partner's credentials and Stripe with the deployment's STRIPE_*
+ * settings. The doubles are called in process (the `inProcessVendor` port,
+ * on the worker's own origin). Every route and the verification's polls
+ * reach a vendor through `adapterFor` (never a vendor's client directly).
  */
 import type { Context, ExecutionContext } from 'hono';
 import { config, type Config } from '../config';
@@ -14,15 +14,11 @@ import type { Env } from '../lib/env';
 import { systemClock, type Clock } from '../lib/clock';
 import type { Ports } from '../ports';
 import { emitOne, type VendorOperation, type WaitUntil } from '../ops/events';
-import { DEMO_PARTNER_IDS, ENVIRONMENT_PARTNER_ID, type Partner } from '../partners/partner';
+import type { FailoverMode, Partner } from '../partners/partner';
 import type { AdapterContext, AdapterOperation, VendorAdapter, VendorId } from './adapter';
 import { VendorError } from './errors';
 import { stripeAdapter, type StripeSettings } from './stripe/adapter';
 import { idvAdapter } from './idv/adapter';
-
-/** Whether `partner` takes the environment's vendor settings. */
-export const usesEnvironmentVendors = (partner: { id?: string }) =>
-  partner.id === undefined || partner.id === ENVIRONMENT_PARTNER_ID || (DEMO_PARTNER_IDS as readonly string[]).includes(partner.id);
 
 /**
  * The Stripe settings `partner` uses, or undefined when Stripe is none of its
@@ -32,11 +28,11 @@ export const usesEnvironmentVendors = (partner: { id?: string }) =>
 export function stripeSettingsOf(
   cfg: Pick<Config, 'vendors' | 'secrets'>,
   ports: Pick<Ports, 'inProcessVendor' | 'sandboxDefaults'>,
-  partner: { id?: string },
+  partner: { id?: string; vendors?: readonly VendorId[] | undefined },
   origin: string,
   anyOrder = false,
 ): StripeSettings | undefined {
-  if ((!anyOrder && !cfg.vendors.order.includes('stripe')) || !usesEnvironmentVendors(partner)) return undefined;
+  if (!anyOrder && !vendorsOf(cfg, partner).includes('stripe')) return undefined;
   const double = cfg.vendors.stripe.sandbox;
   const base = double ? (ports.inProcessVendor ? `${origin}${ports.inProcessVendor.path}/stripe` : undefined) : cfg.vendors.stripe.base;
   const secretKey = cfg.secrets.stripeSecretKey ?? (double ? ports.sandboxDefaults?.stripeKey : undefined);
@@ -76,20 +72,34 @@ export function adapterContext(
 }
 
 /**
- * The vendors `partner` uses, in priority order: the environment's
- * (KYC_VENDOR) for the environment and demo partners (and the operator's
- * own credentials, no partner); `idv` for registry partners until their own
- * `vendors` are read.
+ * The vendors `partner` uses, in priority order: its own (a registry
+ * record's `vendors`, the demo's switch) when it has them, else the
+ * deployment's KYC_VENDOR (the operator's own credentials, no partner,
+ * included). The partner's own choice wins (docs/partners.md).
  */
-export function vendorsOf(cfg: Pick<Config, 'vendors'>, partner: { id?: string }): VendorId[] {
-  return usesEnvironmentVendors(partner) && cfg.vendors.order.length ? [...cfg.vendors.order] : ['idv'];
+export function vendorsOf(cfg: Pick<Config, 'vendors'>, partner: { vendors?: readonly VendorId[] | undefined }): VendorId[] {
+  if (partner.vendors?.length) return [...partner.vendors];
+  return cfg.vendors.order.length ? [...cfg.vendors.order] : ['idv'];
 }
 
-/** The operator's names of an adapter's operations (`vendor.call`; unchanged since the first vendor's client named them). */
+/**
+ * Whether a link for `partner` may go to its next vendor on a vendor fault:
+ * its own `failover` (registry, the demo's switch), else VENDOR_FAILOVER; and
+ * only with a second vendor.
+ */
+export function failoverOf(
+  cfg: Pick<Config, 'vendors'>,
+  partner: { vendors?: readonly VendorId[] | undefined; failover?: FailoverMode | undefined },
+): FailoverMode {
+  const mode = partner.failover ?? cfg.vendors.failover ?? 'off';
+  return mode === 'before_start' && vendorsOf(cfg, partner).length > 1 ? 'before_start' : 'off';
+}
+
+/** The operator's names of an adapter's operations (`vendor.call`, our words: ops/events.ts reads the first names too). */
 const CALL_NAME: Record<AdapterOperation, VendorOperation> = {
-  link: 'onboarding-url',
+  link: 'vendor-link',
   result: 'result',
-  health: 'ruok',
+  health: 'vendor-health',
   search: 'search',
   open: 'open',
   cancel: 'cancel',
@@ -118,13 +128,13 @@ export interface AdapterOptions {
 export function adapterFor(
   env: Env,
   ports: Pick<Ports, 'inProcessVendor' | 'sandboxDefaults'>,
-  partner: Pick<Partner, 'customerId' | 'childId' | 'apiKey' | 'flowId'> & { id?: string },
+  partner: Pick<Partner, 'customerId' | 'childId' | 'apiKey' | 'flowId' | 'vendors'> & { id?: string },
   vendor: VendorId,
   { origin, clock = systemClock, ctx, onStatus, partnerId, waitUntil }: AdapterOptions,
 ): VendorAdapter {
   const cfg = config(env);
   const onCall = (operation: AdapterOperation, outcome: Parameters<NonNullable<AdapterContext['onCall']>>[1], ms: number) =>
-    emitOne(env, waitUntil ?? ctx, partnerId, { type: 'vendor.call', operation: CALL_NAME[operation], outcome, ms });
+    emitOne(env, waitUntil ?? ctx, partnerId, { type: 'vendor.call', vendor, operation: CALL_NAME[operation], outcome, ms });
   if (vendor === 'stripe') {
     const settings = stripeSettingsOf(cfg, ports, partner, origin, true);
     if (!settings) throw new VendorError({ kind: 'status', status: 403 });
@@ -172,7 +182,7 @@ export function adapterOf(
 export function stripeFor(
   env: Env,
   ports: Pick<Ports, 'inProcessVendor' | 'sandboxDefaults'>,
-  partner: Pick<Partner, 'id'>,
+  partner: Pick<Partner, 'id' | 'vendors'>,
   origin: string,
   clock: Clock = systemClock,
   ctx?: ExecutionContext,

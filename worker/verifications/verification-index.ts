@@ -8,7 +8,7 @@
  * entity, by the entity id's SHA-256 (`entityKey`), for the owner checks of
  * `/v1` (search visibility, `entityId` on create).
  */
-import type { Verification } from './verification';
+import { vendorOf, type Verification } from './verification';
 import { checkStatusOf, endedAt, lifecycle, stateAt } from './lifecycle';
 
 /**
@@ -46,6 +46,8 @@ export interface IndexRow {
   redacted: number;
   /** The ended attempts, `[{checkStatus, endedAt}]` as JSON (endedAt in ms); null while none has ended. */
   attempts: string | null;
+  /** Its vendor (`idv` for a row written before migrations/0005). */
+  vendor: string;
   updated_at: number;
 }
 
@@ -66,6 +68,7 @@ export function indexRow(v: Verification, livemode: boolean, now: number): Index
     expires_at: v.deadline,
     redacted: v.redactedAt !== undefined ? 1 : 0,
     attempts: v.attempts?.length ? JSON.stringify(v.attempts.map((a) => ({ checkStatus: a.checkStatus, endedAt: a.endedAt }))) : null,
+    vendor: vendorOf(v),
     updated_at: now,
   };
 }
@@ -88,6 +91,7 @@ const COLUMNS = [
   'expires_at',
   'redacted',
   'attempts',
+  'vendor',
   'updated_at',
 ] as const satisfies readonly (keyof IndexRow)[];
 

@@ -30,7 +30,15 @@ import {
   fromStored,
 } from './lifecycle';
 import { hintPollDue, nextAlarmAt, pollDue, type PollCause, type PollSchedule } from './poll-schedule';
-import { CLAIM_TRIES, type LinkStart, type Renewal, type Verification, type WebhookEvent, type WebhookState } from './verification';
+import {
+  CLAIM_TRIES,
+  vendorOf,
+  type LinkStart,
+  type Renewal,
+  type Verification,
+  type WebhookEvent,
+  type WebhookState,
+} from './verification';
 import { webhookEvent } from './webhook-event';
 import { decide, type Transition } from './decide';
 import {
@@ -223,6 +231,7 @@ export class VerificationLogic {
         type: 'verification.final',
         checkStatus: checkStatusOf(after),
         secondsSinceLink: (stateAt(after, 'final')! - (after.linkCreatedAt ?? after.createdAt)) / 1000,
+        vendor: vendorOf(after),
       });
     }
     if (type === 'verification.requires_input') {
