@@ -79,7 +79,7 @@ describe('the vendor in D1 and on /ops', () => {
     await applyMigrations(db, ROOT);
     const stripe = verification('stripe', 'new-ref');
     await writeIndex(db, indexRow(stripe, false, NOW));
-    const rows = await listIndex(db, P, { limit: 10 });
+    const rows = await listIndex(db, P, false, { limit: 10 });
     assert.deepEqual(Object.fromEntries(rows.map((r) => [r.id, r.vendor])), { [old.id]: 'idv', [stripe.id]: 'stripe' });
     const cols0005 = (await db.prepare('PRAGMA table_info(verifications)').all<{ name: string }>()).results.map((c) => c.name);
     assert.ok(cols0005.includes('vendor'));
