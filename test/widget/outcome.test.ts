@@ -75,6 +75,24 @@ describe('rate limit', () => {
     expect(el.shadowRoot!.activeElement?.id).to.equal('alert');
     await expect(el).to.be.accessible();
   });
+  it('says until when even where the page’s language is not a language tag (lang="en_US"; WebKitGTK’s "C")', async () => {
+    mockApi({ link: () => errorAnswer(429, 'RATE_LIMITED', [], { 'Retry-After': '900' }) });
+    const el = await mount(html`<kyc-onboard lang="en_US" country-code="+61"></kyc-onboard>`);
+    expect(() => new Intl.DateTimeFormat('en_US'), 'Intl refuses the tag').to.throw(RangeError);
+    await fillValid(el);
+    const before = Date.now();
+    await submit(el);
+    await waitState(el, 'error');
+    await el.updateComplete;
+    // The browser's own default writes the time: the view renders instead of throwing.
+    const at = (t: number) => new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(t + 900_000);
+    const said = text(el);
+    expect(said).to.contain('Too many attempts from this network. Please try again after');
+    expect(
+      [at(before), at(Date.now())].some((t) => said.includes(t)),
+      said,
+    ).to.equal(true);
+  });
 });
 
 describe('a phone in landscape', () => {

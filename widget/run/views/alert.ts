@@ -4,6 +4,7 @@ import type { Strings } from '../../i18n/en.js';
 import type { View } from '../../views/view.js';
 import type { RunActions } from '../actions.js';
 import { fieldOfIssue } from '../issues.js';
+import { timeOfDay } from '../time-of-day.js';
 
 /** Why a verification ended without an outcome, as the worker's issue says (a sentence before "… start again"). */
 function closedWhy(t: Strings, f: Failure): string {
@@ -31,7 +32,7 @@ export function errorText(t: Strings, f: Failure, lang = 'en'): string {
       ? t.errUnavailable // 502, 503, 504: the vendor or the worker's upstream
       : s === 429
         ? f.retryAt // how long: the worker's Retry-After (15 minutes for the open-verification limit), as a time of day
-          ? t.errRateLimitedUntil.replace('{time}', new Intl.DateTimeFormat(lang, { timeStyle: 'short' }).format(f.retryAt))
+          ? t.errRateLimitedUntil.replace('{time}', timeOfDay(lang, f.retryAt))
           : t.errRateLimited
         : s === 401
           ? t.errSession
