@@ -82,13 +82,18 @@ async function webkitLauncher() {
   if (!webkitDriverPath || !miniBrowser)
     throw new Error('KYC_ENGINES asks for webkit: no WebKitWebDriver/MiniBrowser (Debian: apt-get install -y webkit2gtk-driver xvfb)');
   const port = await freePort();
-  // Debian's MiniBrowser is a GTK window with no headless mode: give it a virtual display (xvfb-run) unless there is one.
+  // Debian's MiniBrowser is a GTK window with no headless mode: give it a virtual display (xvfb-run) unless there is
+  // one, large enough for an 800×600 page zoomed 2× (below).
   const args = [`--port=${port}`, '--host=127.0.0.1'];
-  const [cmd, argv] = process.env.DISPLAY ? [webkitDriverPath, args] : ['xvfb-run', ['-a', webkitDriverPath, ...args]];
+  const [cmd, argv] = process.env.DISPLAY
+    ? [webkitDriverPath, args]
+    : ['xvfb-run', ['-a', '-s', '-screen 0 3200x2400x24', webkitDriverPath, ...args]];
   const driver = spawn(cmd, argv, {
     stdio: 'ignore',
     detached: true, // its own process group: xvfb-run's Xvfb and the driver stop together
-    env: { ...process.env, XDG_RUNTIME_DIR: mkdtempSync(join(tmpdir(), 'kyc-webkit-')) },
+    // Pages zoomed 2× (a phone's screen): the window cannot be narrower than its header bar (447 px), and the tests
+    // ask for 280 CSS pixels (the viewport command in web-test-runner.config.mjs).
+    env: { ...process.env, GDK_DPI_SCALE: '2', XDG_RUNTIME_DIR: mkdtempSync(join(tmpdir(), 'kyc-webkit-')) },
   });
   const stop = () => {
     try {

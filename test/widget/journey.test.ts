@@ -2,8 +2,8 @@
 // go, no "Continue on my phone" on a phone, family name first where the language writes it first, the intro line, and
 // a refused number that says which country its code is.
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
-import { executeServerCommand, setViewport } from '@web/test-runner-commands';
-import { $, countRole, errorAnswer, fillValid, labelIs, maybe, mockApi, mount, submit, text, until } from './helpers.js';
+import { executeServerCommand } from '@web/test-runner-commands';
+import { $, countRole, errorAnswer, fillValid, labelIs, maybe, mockApi, mount, submit, text, until, setViewport } from './helpers.js';
 import type { Strings } from '../../widget/i18n/en.js';
 import type { KycOnboard } from '../../widget/index.js';
 

@@ -1,10 +1,9 @@
 // The form fits every language on a phone's width: at 320 and 375 px, in all 48 languages, no label or input
 // overlaps another and nothing scrolls sideways (long labels stack the country code over the number).
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
 import { LANGUAGES } from '../../rules/language.js';
 import type { Strings } from '../../widget/i18n/en.js';
-import { labelIs, mockApi, mount } from './helpers.js';
+import { labelIs, mockApi, mount, setViewport } from './helpers.js';
 
 afterEach(async () => {
   fixtureCleanup();

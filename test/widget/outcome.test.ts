@@ -2,10 +2,9 @@
 // failure's hint), consent kept for the next attempt of the same verification, how long a rate limit lasts, and a
 // phone in landscape is still a phone.
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { HttpResponse } from 'msw';
-import { $, countRole, errorAnswer, fillValid, mockApi, mount, oneEvent, submit, text, waitState } from './helpers.js';
+import { $, countRole, errorAnswer, fillValid, mockApi, mount, oneEvent, submit, text, waitState, setViewport } from './helpers.js';
 
 const startUrl = location.href;
 const vid = 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ';

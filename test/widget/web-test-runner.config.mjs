@@ -116,7 +116,7 @@ function roleQueries() {
     name: 'kyc-role-queries',
     async executeCommand({ command, payload, session }) {
       if (command === 'widget-size') return { ...measure(), budget: BUDGET_GZIP, chunks: measureChunks() };
-      if (command !== 'count-role' && command !== 'color-scheme' && command !== 'phone') return undefined;
+      if (!['count-role', 'color-scheme', 'phone', 'viewport'].includes(command)) return undefined;
       const type = session.browser.type;
       if (type === 'playwright') return playwrightCommand(session.browser.getPage(session.id), command, payload);
       if (type === 'puppeteer') return puppeteerCommand(session.browser.getPage(session.id), command, payload);
@@ -127,6 +127,10 @@ function roleQueries() {
 }
 
 async function playwrightCommand(page, command, payload) {
+  if (command === 'viewport') {
+    await page.setViewportSize(payload);
+    return true;
+  }
   if (command === 'phone') {
     // A phone's touch screen: `(pointer: coarse)` matches (or no longer does).
     const cdp = await page.context().newCDPSession(page);
@@ -144,6 +148,10 @@ async function playwrightCommand(page, command, payload) {
 }
 
 async function puppeteerCommand(page, command, payload) {
+  if (command === 'viewport') {
+    await page.setViewport(payload);
+    return true;
+  }
   if (command === 'phone') return UNSUPPORTED; // no touch emulation over BiDi in Firefox ESR
   if (command === 'color-scheme') {
     try {
@@ -190,7 +198,24 @@ function candidates() {
   return out;
 }
 
+/**
+ * WebDriver classic sizes the window, not the viewport (@web/test-runner's `setViewport` refuses webdriver). MiniBrowser's
+ * window is never narrower than its GTK header bar (447 px), so its pages are zoomed 2× (`GDK_DPI_SCALE`, engines.mjs),
+ * as on a phone's screen: the window is sized to twice the CSS pixels asked for, plus its frame's height.
+ */
+async function webdriverViewport(driver, { width, height }) {
+  for (let i = 0; i < 3; i++) {
+    const [iw, ih] = await driver.execute(() => [window.innerWidth, window.innerHeight]);
+    if (iw === width && ih === height) return true;
+    const rect = await driver.getWindowRect();
+    const scale = rect.width / iw; // window pixels per CSS pixel (the frame adds height, no width)
+    await driver.setWindowSize(Math.round(width * scale), Math.round(rect.height - ih * scale + height * scale));
+  }
+  throw new Error(`MiniBrowser's window cannot give a ${width}×${height} viewport`);
+}
+
 async function webdriverCommand(driver, command, payload) {
+  if (command === 'viewport') return webdriverViewport(driver, payload);
   if (command !== 'count-role') return UNSUPPORTED; // WebDriver classic emulates neither touch nor colour schemes
   const { role, name, within } = payload;
   if (within) await driver.switchFrame(await driver.$(within));
