@@ -18,9 +18,10 @@ import { chromiumLaunchOptions } from '../support/chromium.mjs';
 
 export const firefoxPath = [process.env.FIREFOX_PATH, '/usr/bin/firefox-esr', '/usr/bin/firefox'].find((p) => p && existsSync(p));
 export const webkitDriverPath = [process.env.WEBKIT_WEBDRIVER_PATH, '/usr/bin/WebKitWebDriver'].find((p) => p && existsSync(p));
-const miniBrowser = ['/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.0/MiniBrowser'].find(
-  (p) => existsSync(p),
-);
+export const miniBrowser = [
+  '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+  '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.0/MiniBrowser',
+].find((p) => existsSync(p));
 
 /** Which engines this run asks for: `KYC_ENGINES`, else Chromium (`all` = the three). */
 export function wantedEngines() {
@@ -82,18 +83,13 @@ async function webkitLauncher() {
   if (!webkitDriverPath || !miniBrowser)
     throw new Error('KYC_ENGINES asks for webkit: no WebKitWebDriver/MiniBrowser (Debian: apt-get install -y webkit2gtk-driver xvfb)');
   const port = await freePort();
-  // Debian's MiniBrowser is a GTK window with no headless mode: give it a virtual display (xvfb-run) unless there is
-  // one, large enough for an 800×600 page zoomed 2× (below).
+  // Debian's MiniBrowser is a GTK window with no headless mode: give it a virtual display (xvfb-run) unless there is one.
   const args = [`--port=${port}`, '--host=127.0.0.1'];
-  const [cmd, argv] = process.env.DISPLAY
-    ? [webkitDriverPath, args]
-    : ['xvfb-run', ['-a', '-s', '-screen 0 3200x2400x24', webkitDriverPath, ...args]];
+  const [cmd, argv] = process.env.DISPLAY ? [webkitDriverPath, args] : ['xvfb-run', ['-a', webkitDriverPath, ...args]];
   const driver = spawn(cmd, argv, {
     stdio: 'ignore',
     detached: true, // its own process group: xvfb-run's Xvfb and the driver stop together
-    // Pages zoomed 2× (a phone's screen): the window cannot be narrower than its header bar (447 px), and the tests
-    // ask for 280 CSS pixels (the viewport command in web-test-runner.config.mjs).
-    env: { ...process.env, GDK_DPI_SCALE: '2', XDG_RUNTIME_DIR: mkdtempSync(join(tmpdir(), 'kyc-webkit-')) },
+    env: { ...process.env, XDG_RUNTIME_DIR: mkdtempSync(join(tmpdir(), 'kyc-webkit-')) },
   });
   const stop = () => {
     try {

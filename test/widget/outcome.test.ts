@@ -97,9 +97,9 @@ describe('rate limit', () => {
 describe('a phone in landscape', () => {
   it('844×390 with a touch screen: "Continue on my phone" is not offered', async function () {
     mockApi();
-    await setViewport({ width: 844, height: 390 });
     const touch = await executeServerCommand('phone', true);
     if (touch === 'unsupported') this.skip(); // touch is emulated through Chromium's DevTools protocol only
+    await setViewport({ width: 844, height: 390 });
     const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
     await el.updateComplete;
     expect(await countRole('radio', 'Continue on my phone')).to.equal(0);
