@@ -14,6 +14,7 @@ import { spawn } from 'node:child_process';
 /** [name, command, options] */
 const steps = [
   ['chromium', ['node', 'scripts/ensure-chromium.mjs']],
+  ['engines: Firefox ESR and WebKitGTK', ['node', 'scripts/ensure-engines.mjs']],
   ['typecheck', ['npm', 'run', '-s', 'typecheck']],
   ['binding types match wrangler.toml (wrangler types)', ['npm', 'run', '-s', 'check:types']],
   ['format check (prettier)', ['npm', 'run', '-s', 'format:check']],
@@ -25,6 +26,7 @@ const steps = [
   ['sandbox tests', ['npm', 'run', '-s', 'test:sandbox']],
   ['node suites with the clock a year ahead', ['npm', 'run', '-s', 'test:clock-ahead'], { side: true }],
   ['widget tests (Chromium)', ['npm', 'run', '-s', 'test:widget']],
+  ['widget tests (Firefox ESR, WebKitGTK)', ['npm', 'run', '-s', 'test:widget:firefox-webkit']],
   ['widget import in node (SSR safety)', ['npm', 'run', '-s', 'test:widget:ssr']],
   ['widget size budget', ['npm', 'run', '-s', 'size:widget']],
   ['widget package: npm pack, fresh Vite + React and Vue apps', ['npm', 'run', '-s', 'test:package'], { side: true }],
