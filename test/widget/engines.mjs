@@ -2,9 +2,9 @@
 //   Chromium     /usr/bin/chromium      through Playwright (playwright-core)
 //   Firefox ESR  /usr/bin/firefox-esr   through puppeteer-core over WebDriver BiDi (no separate driver)
 //   WebKitGTK    /usr/bin/WebKitWebDriver (webkit2gtk-driver) through WebDriver classic, MiniBrowser under xvfb-run
-// `KYC_ENGINES=chromium,firefox,webkit` (`npm run test:widget:engines`) picks them; the default is Chromium, the gate
-// of `npm test`, until the failures docs/testing.md lists for Firefox and WebKitGTK are fixed. A named engine that is
-// missing fails the run.
+// `KYC_ENGINES=chromium,firefox,webkit` picks them (`all`: the three); the default is Chromium (`npm run test:widget`),
+// and `npm test` runs Firefox and WebKitGTK next (`npm run test:widget:firefox-webkit`). A named engine that is missing
+// fails the run (scripts/ensure-engines.mjs installs them).
 import { ChromeLauncher } from '@web/test-runner-chrome';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 import { webdriverLauncher } from '@web/test-runner-webdriver';

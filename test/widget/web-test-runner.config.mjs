@@ -1,6 +1,7 @@
 // Browser tests of <kyc-onboard>: every file in Chromium, Firefox ESR and WebKitGTK (the system ones, in parallel:
 // one page per engine at a time), msw in the page as the worker.
-//   npm run test:widget                                   every engine installed here (CI installs all three)
+//   npm run test:widget                                   Chromium
+//   npm run test:widget:firefox-webkit                    Firefox ESR and WebKitGTK (npm test runs both commands)
 //   KYC_ENGINES=firefox npx web-test-runner --config test/widget/web-test-runner.config.mjs --files <file>
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { existsSync, readFileSync } from 'node:fs';
