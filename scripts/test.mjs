@@ -3,8 +3,9 @@
 // Each step is one npm script; all steps run, and the run fails if any did.
 //
 // Two lanes: most steps run one after another with their output live; the
-// steps marked `side` (the node-only clock-ahead suites and the package apps,
-// which spend much of their time waiting on the npm registry) run after
+// steps marked `side` (the node-only clock-ahead suites, the package apps,
+// which spend much of their time waiting on the npm registry, and the widget
+// tests in Firefox ESR and WebKitGTK) run after
 // the build, alongside the main lane, one at a time, their output printed
 // whole when they end. Steps marked `alone` (load, timing-sensitive and
 // browser-heavy suites) wait until the side lane is done, so nothing runs
@@ -14,6 +15,7 @@ import { spawn } from 'node:child_process';
 /** [name, command, options] */
 const steps = [
   ['chromium', ['node', 'scripts/ensure-chromium.mjs']],
+  ['engines: Firefox ESR and WebKitGTK', ['node', 'scripts/ensure-engines.mjs']],
   ['typecheck', ['npm', 'run', '-s', 'typecheck']],
   ['binding types match wrangler.toml (wrangler types)', ['npm', 'run', '-s', 'check:types']],
   ['format check (prettier)', ['npm', 'run', '-s', 'format:check']],
@@ -28,6 +30,9 @@ const steps = [
   ['widget import in node (SSR safety)', ['npm', 'run', '-s', 'test:widget:ssr']],
   ['widget size budget', ['npm', 'run', '-s', 'size:widget']],
   ['widget package: npm pack, fresh Vite + React and Vue apps', ['npm', 'run', '-s', 'test:package'], { side: true }],
+  // Beside the main lane, where it costs least: its pages spend much of their time waiting, as the package apps do on
+  // the registry; the `alone` steps wait for it (measured in docs/testing.md, three engines).
+  ['widget tests (Firefox ESR, WebKitGTK)', ['npm', 'run', '-s', 'test:widget:firefox-webkit'], { side: true }],
   ['hardening tests (workerd)', ['npm', 'run', '-s', 'test:hardening'], { alone: true }],
   ['end-to-end tests (Chromium + workerd)', ['npm', 'run', '-s', 'test:e2e'], { alone: true }],
   ['deploy dry run + worker bundle budget', ['npm', 'run', '-s', 'check:deploy']],
@@ -71,6 +76,8 @@ for (const [name, command, options] of chosen) {
   const r = await run(name, command, false);
   // Without a browser or a build nothing after is meaningful.
   if (!r.ok && (name === 'chromium' || name === 'build')) stop = true;
+  // The widget test runs use this build's bundle instead of rebuilding it (two of them run at once).
+  if (name === 'build' && r.ok) process.env.KYC_WIDGET_BUILT = '1';
   if (name === 'build' && r.ok && side.length) {
     sideDone = (async () => {
       for (const [sname, scommand] of side) await run(sname, scommand, true);

@@ -65,6 +65,9 @@ export const styles = css`
     text-transform: none;
     text-indent: 0;
     white-space: normal;
+    /* A word longer than the line breaks rather than run past the widget's edge: labels in Polish, Russian and
+       Ukrainian at 320 px, Hungarian's "Személyazonosságom" on the button at 280 px in Firefox's font. */
+    overflow-wrap: anywhere;
   }
   * {
     box-sizing: border-box;
@@ -93,10 +96,6 @@ export const styles = css`
   }
   .row > .field + .field {
     flex: 3 1 12rem;
-  }
-  .row label {
-    /* A long label wraps (Polish, Russian, Ukrainian at 320 px): never past the widget's edge. */
-    overflow-wrap: anywhere;
   }
   .dob {
     display: flex;

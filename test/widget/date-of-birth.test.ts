@@ -1,9 +1,8 @@
 // Date of birth as three fields (Day, Month, Year) in a group named "Date of birth": order per language,
 // keyboard only, errors that name the wrong part, Arabic, axe in every state.
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
 import { adultDateOfBirth, isoDayBefore } from '../support/dates.js';
-import { $, countRole, fillValid, mockApi, mount, submit, type, typeDob, until } from './helpers.js';
+import { $, countRole, fillValid, mockApi, mount, submit, type, typeDob, until, sendKeys } from './helpers.js';
 import type { KycOnboard } from '../../widget/index.js';
 import { dateOrder } from '../../widget/views/date-of-birth.js';
 
@@ -97,13 +96,18 @@ describe('<kyc-onboard> date of birth', () => {
     ];
     // (Only languages this Chromium has data for: others fall back to its default locale.)
     const known = tags.filter((t) => Intl.DateTimeFormat.supportedLocalesOf([t]).length === 1);
+    // The widget's table follows current CLDR, as Chromium and Firefox bundle it. WebKitGTK takes the system's ICU
+    // (Debian 12: ICU 72), whose older CLDR writes en-CA month first ("3/4/2001"): the widget does not ask Intl, so in
+    // that engine, and only there, that one known older order is not a disagreement.
+    const webkitGtk = !/Chrome|Firefox/.test(navigator.userAgent);
+    const olderCldr: Record<string, string> = webkitGtk ? { 'en-CA': 'month,day,year' } : {};
     expect(known.length).to.be.greaterThan(30);
     const differ = known.filter((tag) => {
       const intl = new Intl.DateTimeFormat(tag)
         .formatToParts(0)
         .map((p) => p.type)
         .filter((t) => t === 'day' || t === 'month' || t === 'year');
-      return dateOrder(tag).join() !== intl.join();
+      return dateOrder(tag).join() !== intl.join() && olderCldr[tag] !== intl.join();
     });
     expect(differ).to.deep.equal([]);
   });

@@ -1,6 +1,5 @@
 // The form: accessible names, validation, tidying, keyboard-only completion, submit and its events.
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
-import { sendKeys } from '@web/test-runner-commands';
 import { HttpResponse } from 'msw';
 import { isoDayBefore } from '../support/dates.js';
 import {
@@ -20,6 +19,7 @@ import {
   until,
   valid,
   waitState,
+  sendKeys,
 } from './helpers.js';
 
 afterEach(() => {

@@ -1,5 +1,5 @@
 // Shared helpers of the widget's browser tests: msw as the worker, element queries, form filling.
-import { executeServerCommand } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys as sendKeysAtOnce } from '@web/test-runner-commands';
 import { fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { http, HttpResponse, type DefaultBodyType } from 'msw';
 import { setupWorker } from 'msw/browser';
@@ -224,6 +224,24 @@ export const countRole = (role: string, name: string, within?: string) =>
   executeServerCommand<number, { role: string; name: string; within?: string }>('count-role', { role, name, within });
 
 export { oneEvent };
+
+/**
+ * Keys as a person presses them: `type` one key at a time (down, up), then the next. @web/test-runner-webdriver
+ * hands a whole `type` to webdriverio's `keys`, which holds every key down before releasing any; WebKitGTK then drops
+ * a key pressed again while still down ("1990" arrives as "190").
+ */
+export async function sendKeys(keys: { type: string } | { press: string }): Promise<void> {
+  if ('press' in keys) await sendKeysAtOnce(keys);
+  else for (const key of keys.type) await sendKeysAtOnce({ press: key });
+}
+
+/**
+ * The page's viewport, in every engine: @web/test-runner's own `setViewport` refuses WebDriver (WebKitGTK), whose
+ * window the config sizes instead (web-test-runner.config.mjs). `'unsupported'` where the window cannot be that small
+ * (MiniBrowser's is never narrower than 447 px): the test skips that check, saying why.
+ */
+export const setViewport = (size: { width: number; height: number }) =>
+  executeServerCommand<true | 'unsupported', { width: number; height: number }>('viewport', size);
 
 /** Wait for a condition (a chunk arriving, a dictionary switching in): no fixed sleeps. */
 export const until = (fn: () => boolean, msg: string) => waitUntil(fn, msg, { timeout: WAIT_MS });

@@ -1,10 +1,9 @@
 // The form fits every language on a phone's width: at 320 and 375 px, in all 48 languages, no label or input
 // overlaps another and nothing scrolls sideways (long labels stack the country code over the number).
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
 import { LANGUAGES } from '../../rules/language.js';
 import type { Strings } from '../../widget/i18n/en.js';
-import { labelIs, mockApi, mount } from './helpers.js';
+import { labelIs, mockApi, mount, setViewport } from './helpers.js';
 
 afterEach(async () => {
   fixtureCleanup();
@@ -15,14 +14,13 @@ const overlap = (a: DOMRect, b: DOMRect) =>
   Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5 && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
 
 describe('<kyc-onboard> layout', () => {
-  it('no label or input overlaps another, and nothing scrolls sideways, in 48 languages at 320 and 375 px', async function (this: {
-    timeout(ms: number): void;
-  }) {
+  it('no label or input overlaps another, and nothing scrolls sideways, in 48 languages at 320 and 375 px', async function (this: TestContext) {
     this.timeout(60_000); // 96 forms
     mockApi();
     const problems: string[] = [];
     for (const width of [320, 375]) {
-      await setViewport({ width, height: 900 });
+      // MiniBrowser's window is never narrower than 447 px (WebKitGTK): no phone widths to lay out there.
+      if ((await setViewport({ width, height: 900 })) === 'unsupported') this.skip();
       for (const code of LANGUAGES) {
         const t = code === 'en' ? undefined : ((await import(`../../widget/i18n/${code}.js`)) as { default: Strings }).default;
         const el = await mount(html`<kyc-onboard lang=${code} sms country-code="+61"></kyc-onboard>`);
@@ -50,12 +48,13 @@ describe('<kyc-onboard> layout', () => {
     expect(problems).to.deep.equal([]);
   });
 
-  it('no element is wider than the widget, in 48 languages at 280, 320 and 375 px', async function (this: { timeout(ms: number): void }) {
+  it('no element is wider than the widget, in 48 languages at 280, 320 and 375 px', async function (this: TestContext) {
     this.timeout(90_000); // 144 forms
     mockApi();
     const problems: string[] = [];
     for (const width of [280, 320, 375]) {
-      await setViewport({ width, height: 900 });
+      // MiniBrowser's window is never narrower than 447 px (WebKitGTK): no phone widths to lay out there.
+      if ((await setViewport({ width, height: 900 })) === 'unsupported') this.skip();
       for (const code of LANGUAGES) {
         const t = code === 'en' ? undefined : ((await import(`../../widget/i18n/${code}.js`)) as { default: Strings }).default;
         const el = await mount(html`<kyc-onboard lang=${code} sms country-code="+61"></kyc-onboard>`);

@@ -2,10 +2,9 @@
 // failure's hint), consent kept for the next attempt of the same verification, how long a rate limit lasts, and a
 // phone in landscape is still a phone.
 import { expect, fixtureCleanup, html } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { HttpResponse } from 'msw';
-import { $, countRole, errorAnswer, fillValid, mockApi, mount, oneEvent, submit, text, waitState } from './helpers.js';
+import { $, countRole, errorAnswer, fillValid, mockApi, mount, oneEvent, submit, text, waitState, setViewport } from './helpers.js';
 
 const startUrl = location.href;
 const vid = 'vrf_01JDQ7Z8X9Y0ABCDEFGHJKMNPQ';
@@ -75,14 +74,32 @@ describe('rate limit', () => {
     expect(el.shadowRoot!.activeElement?.id).to.equal('alert');
     await expect(el).to.be.accessible();
   });
+  it('says until when even where the page’s language is not a language tag (lang="en_US"; WebKitGTK’s "C")', async () => {
+    mockApi({ link: () => errorAnswer(429, 'RATE_LIMITED', [], { 'Retry-After': '900' }) });
+    const el = await mount(html`<kyc-onboard lang="en_US" country-code="+61"></kyc-onboard>`);
+    expect(() => new Intl.DateTimeFormat('en_US'), 'Intl refuses the tag').to.throw(RangeError);
+    await fillValid(el);
+    const before = Date.now();
+    await submit(el);
+    await waitState(el, 'error');
+    await el.updateComplete;
+    // The browser's own default writes the time: the view renders instead of throwing.
+    const at = (t: number) => new Intl.DateTimeFormat(undefined, { timeStyle: 'short' }).format(t + 900_000);
+    const said = text(el);
+    expect(said).to.contain('Too many attempts from this network. Please try again after');
+    expect(
+      [at(before), at(Date.now())].some((t) => said.includes(t)),
+      said,
+    ).to.equal(true);
+  });
 });
 
 describe('a phone in landscape', () => {
   it('844×390 with a touch screen: "Continue on my phone" is not offered', async function () {
     mockApi();
-    await setViewport({ width: 844, height: 390 });
     const touch = await executeServerCommand('phone', true);
     if (touch === 'unsupported') this.skip(); // touch is emulated through Chromium's DevTools protocol only
+    await setViewport({ width: 844, height: 390 });
     const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
     await el.updateComplete;
     expect(await countRole('radio', 'Continue on my phone')).to.equal(0);

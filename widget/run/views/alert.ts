@@ -4,6 +4,7 @@ import type { Strings } from '../../i18n/en.js';
 import type { View } from '../../views/view.js';
 import type { RunActions } from '../actions.js';
 import { fieldOfIssue } from '../issues.js';
+import { timeOfDay } from '../time-of-day.js';
 
 /** Why a verification ended without an outcome, as the worker's issue says (a sentence before "… start again"). */
 function closedWhy(t: Strings, f: Failure): string {
@@ -27,7 +28,7 @@ export function errorText(t: Strings, f: Failure, lang = 'en'): string {
   const s = f.status;
   // How long, where the worker said (Retry-After: 15 minutes for the open-verification limit, a busy vendor's own
   // wait on a 503), as a time of day.
-  const until = (text: string) => text.replace('{time}', new Intl.DateTimeFormat(lang, { timeStyle: 'short' }).format(f.retryAt));
+  const until = (text: string) => text.replace('{time}', timeOfDay(lang, f.retryAt!));
   return (
     byCode[f.errorCode] ??
     (s > 501

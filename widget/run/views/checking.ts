@@ -1,5 +1,6 @@
 import type { Deps } from '../../flow-api.js';
 import type { View } from '../../views/view.js';
+import { timeOfDay } from '../time-of-day.js';
 
 /**
  * `checking` once the run is here (the entry's plain one shows until then): the same message and progress bar,
@@ -15,7 +16,7 @@ export const checking =
       !navigator.onLine
         ? html`<p>${t.offlineWait}</p>`
         : flow.slowBy
-          ? html`<p>${t.checkingSlow.replace('{time}', new Intl.DateTimeFormat(tag, { timeStyle: 'short' }).format(flow.slowBy))}</p>`
+          ? html`<p>${t.checkingSlow.replace('{time}', timeOfDay(tag, flow.slowBy))}</p>`
           : nothing
     }
   </div>`;

@@ -1,4 +1,5 @@
 import { fillParts as fill } from '../../../rules/message.js';
+import { timeOfDay } from '../time-of-day.js';
 import type { Deps } from '../../flow-api.js';
 import type { View } from '../../views/view.js';
 import type { RunActions } from '../actions.js';
@@ -13,8 +14,7 @@ export const smsSent =
     const expiry = Date.parse(flow.link?.urlExpiry ?? '');
     const left = Math.max(0, Math.round((expiry - flow.now) / 1000));
     const expired = !Number.isNaN(expiry) && left <= 0;
-    const clock = (at: number) => new Intl.DateTimeFormat(tag, { timeStyle: 'short' }).format(at);
-    const time = Number.isNaN(expiry) ? '' : clock(expiry);
+    const time = Number.isNaN(expiry) ? '' : timeOfDay(tag, expiry);
     const mmss = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
     return html`<div class="panel" part="message">
     <p role="status" tabindex="-1" id="focus">${fill(t.smsSent, { phone: html`<bdi dir="ltr">${flow.phone}</bdi>` }, lang)}</p>
@@ -33,7 +33,7 @@ export const smsSent =
     ${
       flow.sentAt
         ? html`<p class="hint" role="status" tabindex="-1" id="sent">
-          ${fill(t.sentAgain, { phone: html`<bdi dir="ltr">${flow.phone}</bdi>`, time: clock(flow.sentAt) }, lang)}
+          ${fill(t.sentAgain, { phone: html`<bdi dir="ltr">${flow.phone}</bdi>`, time: timeOfDay(tag, flow.sentAt) }, lang)}
         </p>`
         : nothing
     }
