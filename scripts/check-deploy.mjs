@@ -24,8 +24,14 @@ import { prepareProductionAssets } from './production-assets.mjs';
  * schema check. Startup (`wrangler check startup --env production`, two runs
  * each on a loaded machine): 127–132 ms before, 128–156 ms after — within
  * the noise of the machine.
+ * Raised to 118 KiB as wrangler counts it (2026-11-28, 114.24 KiB; 110.94 KiB
+ * before) with failover before start and vendor health, partners' own
+ * vendors, Stripe's url fetched at opening, cancel and redact at the vendor,
+ * per-vendor operator events and the search budget. Startup (`wrangler check
+ * startup --env production`, three runs each, load average under 2): 93–99 ms
+ * before, 86–95 ms after.
  */
-export const WORKER_GZIP_BUDGET = 112 * 1024;
+export const WORKER_GZIP_BUDGET = 118 * 1024;
 /**
  * Budget for the local stack's worker (sandbox and demo inside), gzip. The
  * contract budgets production only; this one just stops the local stack from
@@ -37,7 +43,8 @@ export const WORKER_GZIP_BUDGET = 112 * 1024;
 // Raised from 128 KB when the lifecycle, the webhook outbox, attempts, entity search and the sandbox's outcome
 // routes came in (132.7 KB): the contract budgets production only.
 // Raised again to 148 KB with the Stripe double (sandbox/stripe/) and the second adapter (141.5 KB).
-export const LOCAL_GZIP_BUDGET = 148 * 1024;
+// Raised to 156 KiB with failover, the demo's vendor switch and the doubles' fault switch (150.29 KiB).
+export const LOCAL_GZIP_BUDGET = 156 * 1024;
 
 /** Names that exist only in the sandbox or the demo: none may be in the production bundle. */
 export const SANDBOX_NAMES = [
