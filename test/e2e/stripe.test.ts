@@ -94,7 +94,8 @@ describe('the demo partner on Stripe', () => {
           { what: 'the signed verification.completed', timeoutMs: 30_000 },
         );
         assert.equal(deliveries.signature, 'verified');
-        assert.equal(deliveries.checkStatus, 'verified', "the deprecated field: Stripe's own word");
+        assert.equal(deliveries.outcome, 'verified', "the webhook's result.outcome, in our words");
+        assert.equal(deliveries.vendor, 'stripe');
         assert.deepEqual(browser.problems, [], 'no console errors or CSP violations');
       } finally {
         await browser.close();
