@@ -102,7 +102,7 @@ const LEFT: Record<string, { words: string[]; why: string }> = {
   'worker/verifications/commands.ts': { words: ['checkId'], why: 'the return hint' },
   'worker/verifications/decide.ts': { words: ['checkId'], why: 'the return hint' },
   'worker/server-api/app.ts': { words: ['checkId'], why: 'the record’s checkId, as the adapter’s check' },
-  'worker/server-api/at-vendor.ts': { words: ['checkId'], why: 'the record’s attempts[].checkId' },
+  'worker/verifications/vendor-subjects.ts': { words: ['checkId'], why: 'the record’s attempts[].checkId' },
   'worker/entry/local-sandbox-outcomes.ts': { words: ['checkId'], why: 'the local stack’s idv sandbox glue: the record’s checkId' },
 };
 

@@ -43,6 +43,7 @@ import { renewLink } from './renew-link';
 import { resumeLink } from './resume-link';
 import { clientSecretVerification } from './client-secret';
 import { track } from '../ops/track';
+import { letGoAtVendor } from '../verifications/at-vendor';
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_\-:.]{8,128}$/;
 
@@ -335,8 +336,11 @@ async function stored(
         ...(body.formKey ? { formKey: body.formKey } : {}),
       },
     });
-    // Another request made its link meanwhile (or it was canceled): that one stands.
-    if (!linked) throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This verification got its link from another request. Please try again.');
+    // Another request made its link meanwhile (or it was canceled): that one stands, and this one is let go at the vendor.
+    if (!linked) {
+      await letGoAtVendor(c, partner, vendor, entityId, started.id);
+      throw new ApiError(409, 'IDEMPOTENCY_CONFLICT', 'This verification got its link from another request. Please try again.');
+    }
     verification = linked;
   } else {
     verification = startedWithLink(

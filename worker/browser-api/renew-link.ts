@@ -33,6 +33,7 @@ import { sessionSecret } from '../lib/session-secret';
 import { verifyTurnstile } from '../lib/turnstile';
 import { isAdapterError, vendorApiError } from '../vendors/errors';
 import { adapterOf } from '../vendors/for-partner';
+import { letGoAtVendor } from '../verifications/at-vendor';
 import { makeLink, type MadeLink } from '../vendors/link';
 import { keptUrl, urlToOpen } from '../vendors/hosted-url';
 import { handoffUrls, returnUrls } from '../handoff/urls';
@@ -203,7 +204,11 @@ async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string 
     ...(r.formKey ? { formKey: r.formKey } : {}),
   };
   const after = await store.execute(v.id, { type: 'renew', renewal, fence });
-  if (!after) throw ended('belongs to a verification that has ended');
+  if (!after) {
+    // Ended (or its turn lapsed) while the link was made: nothing keeps it, so it is let go at the vendor.
+    if (link.entityId !== v.entityId) await letGoAtVendor(c, c.get('partner')!, vendorOf(v), link.entityId, v.id);
+    throw ended('belongs to a verification that has ended');
+  }
   return renewedAnswer(c, v, link, { handoffUrl: openToken ? pages.open(openToken) : undefined, linkExpiresAt: after.linkExpiresAt, now });
 }
 

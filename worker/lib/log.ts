@@ -16,6 +16,7 @@ const FIELDS = [
   'status',
   'durationMs',
   'vendorStatus',
+  'vendor',
   'partner',
   'missing',
   'verificationId',

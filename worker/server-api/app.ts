@@ -26,7 +26,7 @@ import { lifecycle, startedByServer } from '../verifications/lifecycle';
 import { publicState } from '../verifications/public-state';
 import { listIndex, ownedEntities, type IndexRow } from '../verifications/verification-index';
 import { authenticate } from './auth';
-import { cancelAtVendor, redactAtVendor, redactionPendingError } from './at-vendor';
+import { cancelVerification, redactVerification } from '../verifications/at-vendor';
 import type { Capabilities } from './schemas';
 import { routes } from './routes';
 import {
@@ -403,13 +403,8 @@ serve(serverApi, routes.getVerification, async (c, { query: q }) => {
 
 serve(serverApi, routes.cancelVerification, async (c) => {
   const v = await own(c);
-  const status = lifecycle(v);
-  if (status !== 'created' && status !== 'open' && status !== 'requires_input') {
-    throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${status}: it cannot be canceled.`);
-  }
-  // At the vendor first: a fault there changes nothing here (at-vendor.ts).
-  await cancelAtVendor(c, v);
-  const after = await c.var.ports.verifications.execute(v.id, { type: 'cancel' });
+  // At the vendor first, in the verification's renewal turn: a fault there changes nothing here (at-vendor.ts).
+  const after = await cancelVerification(c, v.id);
   if (!after) throw notFound();
   if (lifecycle(after) !== 'canceled')
     throw new ApiError(409, 'VERIFICATION_ENDED', `This verification is ${lifecycle(after)}: it cannot be canceled.`);
@@ -419,10 +414,8 @@ serve(serverApi, routes.cancelVerification, async (c) => {
 serve(serverApi, routes.redactVerification, async (c) => {
   const v = await own(c);
   // Ours happens whatever the vendor answered; what it could not erase is asked again by the next redact (at-vendor.ts).
-  const atVendor = await redactAtVendor(c, v);
-  const after = await c.var.ports.verifications.execute(v.id, { type: 'redact', vendorPending: atVendor.pending });
+  const after = await redactVerification(c, v.id);
   if (!after) throw notFound();
-  if (atVendor.pending.length) throw redactionPendingError(atVendor.fault);
   return c.json(await describe(c, after));
 });
 

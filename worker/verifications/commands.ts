@@ -7,6 +7,7 @@
  * executor (and, when it changes the record, in `lifecycle.ts` `decide`).
  */
 import type { LinkStart, Renewal, Verification, WebhookEvent } from './verification';
+import type { AskedAtVendor } from './vendor-subjects';
 import type { AttemptReport, ReportResult, UndeliveredEvent } from './webhook-outbox';
 
 /** What a browser may add when it comes back from the hosted flow. */
@@ -67,8 +68,8 @@ export type Command =
   | { type: 'claim'; browserKey: string; code: string }
   /** `/v1` cancel. */
   | { type: 'cancel' }
-  /** `/v1` redact; `vendorPending`: the vendor's subjects it has not erased yet (kept until a later redact does). */
-  | { type: 'redact'; vendorPending?: string[] }
+  /** `/v1` redact; `atVendor`: what the vendor was asked to erase, and what it has not erased yet (`vendor-subjects.ts`). */
+  | { type: 'redact'; atVendor?: AskedAtVendor }
   /** The sandbox command (local stack only): an open verification ends as expired now. */
   | { type: 'expire' }
   /** `/v1` redeliver: the last event queued again. */

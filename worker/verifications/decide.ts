@@ -34,6 +34,7 @@ import {
   type VendorAnswer,
 } from './lifecycle';
 import { pollStarted, type PollCause } from './poll-schedule';
+import { stillAtVendor, type AskedAtVendor } from './vendor-subjects';
 import { CLAIM_TRIES, type LinkStart, type Renewal, type Verification, type WebhookEventType, type WebhookState } from './verification';
 
 /** Everything that may change a verification's record. */
@@ -69,7 +70,7 @@ export type Transition =
   /** The deadline's decision (`expiryDue`): expired, or final with the last attempt's status. */
   | { type: 'deadline' }
   | { type: 'cancel' }
-  | { type: 'redact'; vendorPending?: string[] }
+  | { type: 'redact'; atVendor?: AskedAtVendor }
   /** The last event again. */
   | { type: 'redeliver' }
   /** What the delivery queue learnt about the last event. */
@@ -144,7 +145,7 @@ function transition(v: Verification, t: Transition, now: number, s: LifecycleSet
     case 'cancel':
       return canceled(v, now) ?? 'ended';
     case 'redact':
-      return redacted(v, now, t.vendorPending);
+      return redacted(v, now, t.atVendor ? stillAtVendor(v, t.atVendor) : []);
     case 'redeliver':
       return (v.lastEvent ?? endEvent(v)) ? { ...v } : 'no event';
     case 'webhook':

@@ -465,8 +465,8 @@ export const canceled = (v: Verification, now: number): Verification | undefined
  * browser key, the open-budget holds (they name the client's address), the
  * server's return URL and entity, the widget's form key, and the check ids of earlier attempts. The id, the
  * statuses and the times stay. An open verification is canceled with it. `vendorPending`: the vendor's subjects
- * whose erasure at the vendor failed (a fault), the only ids kept, until a later redaction erases them there
- * (`server-api/at-vendor.ts`); none: the vendor erased all it was asked to.
+ * whose erasure at the vendor failed (a fault) or was not asked (`vendor-subjects.ts`), the only ids kept, until a later redaction erases them there
+ * (`at-vendor.ts`); none: the vendor erased all it has.
  */
 export function redacted(v: Verification, now: number, vendorPending: readonly string[] = []): Verification {
   const {

@@ -41,6 +41,7 @@ import {
 } from './verification';
 import { webhookEvent } from './webhook-event';
 import { decide, type Transition } from './decide';
+import type { AskedAtVendor } from './vendor-subjects';
 import {
   added,
   attemptFor,
@@ -163,7 +164,7 @@ export class VerificationLogic {
       case 'cancel':
         return this.cancel();
       case 'redact':
-        return this.redact(c.vendorPending);
+        return this.redact(c.atVendor);
       case 'expire':
         return this.expireNow();
       case 'redeliver':
@@ -272,9 +273,9 @@ export class VerificationLogic {
    * an open one is canceled first. `verification.redacted` goes out (its own
    * `webhook-id`), and is the last event a redelivery sends.
    */
-  private async redact(vendorPending?: string[]): Promise<Verification | undefined> {
+  private async redact(atVendor?: AskedAtVendor): Promise<Verification | undefined> {
     // An open one's verification.canceled and the redaction's own event, written with the redacted record.
-    await this.apply({ type: 'redact', ...(vendorPending ? { vendorPending } : {}) });
+    await this.apply({ type: 'redact', ...(atVendor ? { atVendor } : {}) });
     return this.d.load();
   }
 
