@@ -136,6 +136,23 @@ describe("Stripe's hosted url is never kept or logged", () => {
     await assertNeverKept(store, first.json.verificationId, [first.json.url, resumed.json.url]);
   });
 
+  it('this device, started on the page: "Continue the check" (the session) gets the url of the same session, asked of Stripe again', async () => {
+    const { env, store } = stack();
+    const first = await post(env, '/api/onboarding-link', { ...details, returnUrl: `${PAGE}/done` });
+    assert.equal(first.status, 200, JSON.stringify(first.json));
+    assert.match(first.json.url, FLOW);
+    const v = await store.execute(first.json.verificationId, { type: 'read' });
+    // Back from the hosted page, then "Continue the check": the widget asks with its session, as a renewal does.
+    const again = await post(env, '/api/onboarding-link', { session: first.json.session, returnUrl: `${PAGE}/done` });
+    assert.equal(again.status, 200, JSON.stringify(again.json));
+    assert.match(again.json.url, FLOW);
+    assert.equal((await request(env, again.json.url)).status, 200, 'it opens the hosted page');
+    const after = await store.execute(first.json.verificationId, { type: 'read' });
+    assert.equal(after?.entityId, v?.entityId, 'the same session at Stripe: no second link was made');
+    assert.equal(after?.renewals ?? 0, v?.renewals ?? 0, 'no renewal spent');
+    await assertNeverKept(store, first.json.verificationId, [first.json.url, again.json.url]);
+  });
+
   it('a session the person finished offers no url: a resume gets a new link rather than a dead one', async () => {
     const { env, store } = stack();
     const created = await post(

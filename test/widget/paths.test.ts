@@ -233,7 +233,7 @@ describe('<kyc-onboard> paths', () => {
   });
 
   it('9. Back, the person did not finish: at once "Continue the check" (the same link) and "Change my details" (values kept)', async () => {
-    mockApi({ result: () => HttpResponse.json({ checkStatus: 'CHECKING', verificationId: done.verificationId }) });
+    const calls = mockApi({ result: () => HttpResponse.json({ checkStatus: 'CHECKING', verificationId: done.verificationId }) });
     const el = await mount();
     const went: string[] = [];
     el.navigate = (url) => void went.push(url);
@@ -249,10 +249,12 @@ describe('<kyc-onboard> paths', () => {
     expect(text(el)).to.contain('The check is not finished yet.');
     expect(text(el)).not.to.contain('Checking your result');
     await expect(el).to.be.accessible();
-    // "Continue the check": the same hosted flow again.
+    // "Continue the check": the same hosted flow again, where the worker says it is now (asked with the session).
     [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Continue the check')!.click();
+    await until(() => went.length === 2, 'went on');
     await waitState(el, 'redirecting');
     expect(went).to.deep.equal(['https://hosted.example/flow/abc', 'https://hosted.example/flow/abc']);
+    expect(calls.link.at(-1)!.body).to.include({ session: linkAnswer().session });
     // Back again, and this time "Change my details": the form as it was.
     window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
     await until(() => buttons(el).includes('Change my details'), 'the ways on again');
@@ -264,7 +266,7 @@ describe('<kyc-onboard> paths', () => {
     expect(sessionStorage.getItem(KEY)).to.equal(null);
   });
 
-  it('9. Back after a reload (no cache), the link still valid: the same two ways on, "Continue the check" to the stored link', async () => {
+  it('9. Back after a reload (no cache), the link still valid: the same two ways on, "Continue the check" to where the worker says the flow is', async () => {
     sessionStorage.setItem(
       KEY,
       JSON.stringify({
@@ -273,7 +275,11 @@ describe('<kyc-onboard> paths', () => {
         urlExpiry: new Date(Date.now() + 600_000).toISOString(),
       }),
     );
-    const calls = mockApi({ result: () => HttpResponse.json({ checkStatus: 'CHECKING', verificationId: done.verificationId }) });
+    // A vendor whose hosted URL works once (Stripe): the worker answers a fresh one, never the kept one.
+    const calls = mockApi({
+      result: () => HttpResponse.json({ checkStatus: 'CHECKING', verificationId: done.verificationId }),
+      link: () => HttpResponse.json(linkAnswer({ url: 'https://hosted.example/flow/fresh', session: 'left-behind' })),
+    });
     const el = await mount();
     el.pollIntervals = [60_000];
     await until(() => buttons(el).includes('Continue the check'), 'the ways on');
@@ -281,7 +287,9 @@ describe('<kyc-onboard> paths', () => {
     const went: string[] = [];
     el.navigate = (url) => void went.push(url);
     [...el.shadowRoot!.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Continue the check')!.click();
-    expect(went).to.deep.equal(['https://hosted.example/flow/kept']);
+    await until(() => went.length === 1, 'went on');
+    expect(went).to.deep.equal(['https://hosted.example/flow/fresh']);
+    expect(calls.link.map((c) => c.body.session)).to.deep.equal(['left-behind']);
   });
 
   it('9. a popup through a custom navigate (or a return in another tab): the first tab reaches the outcome by itself', async () => {

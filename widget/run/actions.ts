@@ -6,10 +6,11 @@
  */
 import { failure, getResult, isFailure, withdrawLink } from '../api.js';
 import type { RunContext } from './context.js';
-import { backToForm, fail, redirect, refill } from './outcome.js';
+import { backToForm, fail, refill } from './outcome.js';
 import { hasKeptForm } from './kept-form.js';
 import { check, poll } from './poll.js';
 import { renew } from './renew.js';
+import { continueCheck } from './resume.js';
 
 export interface RunActions {
   useThisDevice: () => void;
@@ -120,7 +121,7 @@ export function actionsOf(r: RunContext): RunActions {
       void startAgain(r);
     },
     continueCheck() {
-      if (flow.link?.url) redirect(r, flow.link.url);
+      void continueCheck(r);
     },
     showNewCode() {
       void showNewCode(r);

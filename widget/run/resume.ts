@@ -6,7 +6,7 @@
 import { getResult } from '../api.js';
 import type { RunContext } from './context.js';
 import { requestLink } from './link.js';
-import { complete, fail } from './outcome.js';
+import { complete, fail, redirect } from './outcome.js';
 import { check, poll } from './poll.js';
 import { pageUrl, takeReturn } from './return.js';
 import { clientSecretOf } from './submit.js';
@@ -46,6 +46,32 @@ export function left(r: RunContext): void {
   void flow.focus('#focus');
   // A check finished in another tab (or the hosted flow's own redirect lost) still reaches the outcome.
   void poll(r, stored.session, true);
+}
+
+/**
+ * "Continue the check": where this device's hosted flow is now, asked of the
+ * worker: the same link while it is good, a fresh one where the vendor's URL
+ * works once (Stripe's is used up by the first visit), a new one once it
+ * expired. Where Turnstile guards links and no token is at hand, the link
+ * this tab kept.
+ */
+export async function continueCheck(r: RunContext): Promise<void> {
+  const { flow, host } = r;
+  const stored = r.d.readStored();
+  const bot = flow.bot?.token;
+  if (!stored || (host.turnstileSitekey && !bot)) {
+    if (flow.link?.url) redirect(r, flow.link.url);
+    return;
+  }
+  const signal = r.round();
+  try {
+    const body = { session: stored.session, lang: flow.locale.code, returnUrl: host.returnUrl || pageUrl() };
+    await requestLink(r, bot ? { ...body, turnstileToken: bot } : body, false, signal);
+  } catch (e) {
+    if (!signal.aborted) fail(r, e, 'result');
+  } finally {
+    if (bot) flow.bot?.reset(); // Turnstile tokens are single-use
+  }
 }
 
 /** After the first render (the prefill already in): a client secret, a return from the hosted flow, or a session this tab left behind. */

@@ -356,7 +356,9 @@ async function stored(
         livemode: cfg.livemode,
         createdAt: now,
         holds,
-        ...(handoff ? { handoff } : {}),
+        // This device's hosted flow, kept as a server-started one's is, so "Continue the check" gets the same
+        // link again (for a vendor whose URL works once, a fresh one) rather than a new one (docs/decisions.md).
+        ...(handoff ? { handoff } : { link: kept }),
         ...(partner.maxAttempts ? { maxAttempts: partner.maxAttempts } : {}),
         ...(body.formKey ? { formKey: body.formKey } : {}),
       },
