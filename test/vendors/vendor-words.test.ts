@@ -62,14 +62,6 @@ const ALLOWED_PLACES = [
  * entry (or a word) once its file is clean: the test then keeps it clean.
  */
 const LEFT: Record<string, { words: string[]; why: string }> = {
-  // --- The demo's SMS outbox shows the sandbox outbox's messages as the idv double writes them.
-  'demo/demo.ts': {
-    words: ['messageTemplateId', 'recipientName'],
-    why: 'the demo console’s SMS outbox reads the idv double’s outbox entries',
-  },
-  // --- /ops reads operator events stored before the operations had our names.
-  'worker/ops/events.ts': { words: ['onboarding-url'], why: 'FORMER_OPERATIONS reads rows stored under the old name' },
-
   // --- The deprecated `checkStatus`: its value while open is `CHECKING` (docs/vendors.md keeps it for idv
   // --- verifications). It goes with the field.
   'worker/contract.ts': { words: ['CHECKING', 'checkId'], why: 'the deprecated checkStatus’s doc; the browser’s return hint (below)' },
