@@ -209,7 +209,8 @@ export interface WithdrawLinkAnswer {
 
 export interface ResultAnswer {
   /**
-   * `CHECKING` while the check runs (and while it waits for the next attempt); any other value is final.
+   * The deprecated check status: one value while the check runs (and while it waits for the next attempt), the
+   * vendor's final word once final.
    * Deprecated: decide from `status` and `result`.
    */
   checkStatus: string;

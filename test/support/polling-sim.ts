@@ -6,7 +6,8 @@
  * result calls it costs. Used by the polling tests and the bench's polling
  * item (the same schedule, the same code).
  */
-import { CHECKING, type Verification } from '../../worker/verifications/verification';
+import { type Verification } from '../../worker/verifications/verification';
+import { CHECKING } from '../../worker/vendors/idv/mapping';
 import { isOpen } from '../../worker/verifications/lifecycle';
 import type { PollSchedule } from '../../worker/verifications/poll-schedule';
 import { VerificationLogic } from '../../worker/verifications/verification-logic';

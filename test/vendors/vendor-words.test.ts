@@ -62,24 +62,11 @@ const ALLOWED_PLACES = [
  * entry (or a word) once its file is clean: the test then keeps it clean.
  */
 const LEFT: Record<string, { words: string[]; why: string }> = {
-  // --- The deprecated `checkStatus`: its value while open is `CHECKING` (docs/vendors.md keeps it for idv
-  // --- verifications). It goes with the field.
-  'worker/contract.ts': { words: ['CHECKING', 'checkId'], why: 'the deprecated checkStatus’s doc; the browser’s return hint (below)' },
-  'worker/server-api/schemas.ts': { words: ['CHECKING'], why: 'the deprecated checkStatus’s doc' },
-  'worker/server-api/webhooks.ts': { words: ['CHECKING'], why: 'the deprecated checkStatus’s doc' },
-  'worker/verifications/public-state.ts': { words: ['CHECKING'], why: 'the deprecated checkStatus’s doc' },
-  'worker/verifications/verification.ts': {
-    words: ['CHECKING', 'checkId'],
-    why: 'the deprecated checkStatus’s open value; the record’s checkId (below)',
-  },
-  'worker/verifications/lifecycle.ts': {
-    words: ['CHECKING', 'checkId'],
-    why: 'the lifecycle reads the deprecated word to tell open from ended; the record’s checkId (below)',
-  },
-  'worker/verifications/verification-store.ts': {
-    words: ['CHECKING', 'checkId'],
-    why: 'an adapter’s pending answer as the deprecated word; the record’s checkId (below)',
-  },
+  // --- The record's vendor check ids (`checkId`, `attempts[].checkId`, stored in Durable Objects).
+  'worker/contract.ts': { words: ['checkId'], why: 'the browser’s return hint (below)' },
+  'worker/verifications/verification.ts': { words: ['checkId'], why: 'the record’s checkId (below)' },
+  'worker/verifications/lifecycle.ts': { words: ['checkId'], why: 'the record’s checkId (below)' },
+  'worker/verifications/verification-store.ts': { words: ['checkId'], why: 'the record’s checkId (below)' },
 
   // --- The return hint: idv's hosted flow sends the person back with `checkId` (and `token`) in the URL; the
   // --- widget and the phone's return page pass it to the worker (the browser contract's `checkId` on

@@ -10,7 +10,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { CHECKING, type Verification } from '../../worker/verifications/verification';
+import { type Verification } from '../../worker/verifications/verification';
+import { CHECKING } from '../../worker/vendors/idv/mapping';
 import { VerificationLogic } from '../../worker/verifications/verification-logic';
 import { lifecycle, ownAttemptAnswer } from '../../worker/verifications/lifecycle';
 import type { VendorAnswer } from '../../worker/verifications/lifecycle';

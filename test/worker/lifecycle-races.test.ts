@@ -15,7 +15,8 @@
 import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
 import fc from 'fast-check';
-import { CHECKING, type Renewal, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
+import { type Renewal, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
+import { CHECKING } from '../../worker/vendors/idv/mapping';
 import { VerificationLogic, type VerificationDeps } from '../../worker/verifications/verification-logic';
 import { lifecycle } from '../../worker/verifications/lifecycle';
 import { writeChange, type KeptOutbox } from '../../worker/verifications/record-write';

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CHECKING, newVerificationId, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
+import { newVerificationId, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
+import { CHECKING } from '../../worker/vendors/idv/mapping';
 import { lifecycle } from '../../worker/verifications/lifecycle';
 import { VerificationLogic } from '../../worker/verifications/verification-logic';
 import { realNow } from '../support/dates';

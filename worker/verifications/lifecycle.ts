@@ -17,7 +17,6 @@
  * (every end transition drops it).
  */
 import {
-  CHECKING,
   CLAIM_TRIES,
   MAX_RENEWALS,
   type ExpiredReason,
@@ -30,7 +29,7 @@ import {
   type WebhookEventType,
   vendorOf,
 } from './verification';
-import { isRetryable } from '../vendors/result';
+import { DEPRECATED_OPEN_STATUS, isRetryable } from '../vendors/result';
 
 export type { ExpiredReason } from './verification';
 
@@ -61,8 +60,8 @@ export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export const isFinal = (v: Verification) => v.state.name === 'final';
 /** Not ended: created, open or requires_input. */
 export const isOpen = (v: Verification) => v.state.name === 'created' || v.state.name === 'open' || v.state.name === 'requires_input';
-/** The check status: the final one, else CHECKING. */
-export const checkStatusOf = (v: Verification) => (v.state.name === 'final' ? v.state.checkStatus : CHECKING);
+/** The deprecated check status: the vendor's final word once final, else its value while not ended (the idv adapter's). */
+export const checkStatusOf = (v: Verification) => (v.state.name === 'final' ? v.state.checkStatus : DEPRECATED_OPEN_STATUS);
 /** Whether a vendor link (and entity) exists: a server-started verification has none until its page uses the secret. */
 export const hasLink = (v: Verification): v is Verification & { entityId: string } => v.entityId !== undefined;
 /** Waiting for the person's next attempt (the last one ended in a way its vendor says may be tried again). */
@@ -85,7 +84,7 @@ export function fromStored(stored: StoredVerification): Verification {
   const state: VerificationState =
     canceledAt !== undefined
       ? { name: 'canceled', at: canceledAt }
-      : status !== CHECKING
+      : status !== DEPRECATED_OPEN_STATUS
         ? { name: 'final', at: finalAt ?? rest.createdAt, checkStatus: status }
         : expiredAt !== undefined
           ? { name: 'expired', at: expiredAt, reason: expiredReason ?? 'not_finished' }
@@ -326,11 +325,15 @@ export const pollFailed = (v: Verification): Verification | undefined =>
 
 /** What the vendor answered about a check. */
 export interface VendorAnswer {
+  /** The vendor's word once the attempt ended; empty, or the deprecated status's open value, while it has not. */
   checkStatus: string;
   entityId?: string;
   /** The check it answered about, when it says. */
   checkId?: string;
 }
+
+/** The attempt the answer is about has not ended (the vendor gave no final word). */
+const unfinished = (a: VendorAnswer) => !a.checkStatus || a.checkStatus === DEPRECATED_OPEN_STATUS;
 
 /**
  * One answer for a poll that asked about the attempt's newest link (by
@@ -340,17 +343,14 @@ export interface VendorAnswer {
  * the newest link's.
  */
 export function attemptAnswer(answers: [VendorAnswer, ...VendorAnswer[]], entityId: string): VendorAnswer {
-  return (
-    answers.find((a) => !aboutEntity(a, entityId)) ?? answers.find((a) => a.checkStatus !== CHECKING && a.checkStatus !== '') ?? answers[0]
-  );
+  return answers.find((a) => !aboutEntity(a, entityId)) ?? answers.find((a) => !unfinished(a)) ?? answers[0];
 }
 
 /**
  * Whether an answer may be taken about `entityId`: a final status only when
  * it names that entity; "not finished" when it names no entity or that one.
  */
-export const aboutEntity = (a: VendorAnswer, entityId: string) =>
-  a.entityId === entityId || (a.entityId === undefined && (a.checkStatus === CHECKING || !a.checkStatus));
+export const aboutEntity = (a: VendorAnswer, entityId: string) => a.entityId === entityId || (a.entityId === undefined && unfinished(a));
 
 /**
  * The vendor answered about `entityId` (the entity the poll asked about).
@@ -362,7 +362,7 @@ export function answered(v: Verification, a: VendorAnswer, entityId: string, now
   if (!isOpen(v) || v.entityId !== entityId || !aboutEntity(a, entityId)) return undefined;
   const polled: Verification = { ...v, failedPolls: 0, vendorAnsweredAt: now };
   if (requiresInput(v)) return polled;
-  if (a.checkStatus === CHECKING || !a.checkStatus) {
+  if (unfinished(a)) {
     // The newest check is not finished: from now on a final answer is this attempt's own.
     return v.attempts?.length && !v.attemptCheckSeen ? { ...polled, attemptCheckSeen: true } : polled;
   }

@@ -9,8 +9,6 @@
 import { ulid } from '../lib/ids';
 import type { VendorId } from '../vendors/adapter';
 
-export const CHECKING = 'CHECKING';
-
 /** Who set a verification's `customerRef`. */
 export type CustomerRefSource = 'server' | 'page';
 
