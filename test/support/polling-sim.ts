@@ -105,7 +105,7 @@ export async function simulate(j: Journey, o: SimOptions): Promise<JourneyResult
     now = Math.max(now, next);
     if (next === nextAsk) {
       const [, back] = asks.shift()!;
-      await logic.execute({ type: 'observe', hint: back ? { checkId: 'chk-1' } : {} }).catch(() => undefined); // the browser sees a 502 and asks again later
+      await logic.execute({ type: 'observe', hint: back ? { params: { checkId: 'chk-1' } } : {} }).catch(() => undefined); // the browser sees a 502 and asks again later
     } else {
       alarmAt = undefined;
       await logic.alarm();

@@ -49,10 +49,12 @@ function assertErrorObject(json: any, errorCode: string): void {
 }
 
 describe('POST /api/onboarding-link', () => {
-  it('builds the vendor request itself and answers only url, urlExpiry, status, smsSent, session, verificationId', async () => {
+  it('builds the vendor request itself and answers only url, urlExpiry, status, smsSent, session, verificationId, returnKeys', async () => {
     const res = await link({ ...person, name: { ...person.name, middleName: '  Anh ' }, customerRef: 'cust-ref-1' });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(Object.keys(res.json).sort(), ['session', 'smsSent', 'status', 'url', 'urlExpiry', 'verificationId']);
+    // `returnKeys` joined with the return's opaque hint (issue 41): the names idv's hosted flow appends to the return URL.
+    assert.deepEqual(Object.keys(res.json).sort(), ['returnKeys', 'session', 'smsSent', 'status', 'url', 'urlExpiry', 'verificationId']);
+    assert.deepEqual(res.json.returnKeys, ['checkId', 'token']);
     assert.match(res.json.verificationId, /^vrf_[0-9A-HJKMNP-TV-Z]{26}$/);
     assert.equal(res.json.url, linkAnswer.url);
     assert.equal(res.json.urlExpiry, linkAnswer.urlExpiry);

@@ -101,7 +101,7 @@ describe('a server-started verification', () => {
     await runUntil(state.now + 30 * MIN);
     assert.equal(state.asked, polled, 'no vendor call after the cancel');
     assert.equal(
-      (await logic.execute({ type: 'observe', hint: { checkId: 'chk-1' } }))?.checkId,
+      (await logic.execute({ type: 'observe', hint: { params: { checkId: 'chk-1' } } }))?.returnParams,
       undefined,
       'a return after the cancel is not recorded',
     );

@@ -28,7 +28,7 @@ import { vendorOf, type Verification } from '../verifications/verification';
 function subjectsOf(adapter: VendorAdapter, v: Verification): string[] {
   const own = adapter.capabilities.entityReuse
     ? [v.entityId]
-    : [v.entityId, ...(v.earlierChecks ?? []), ...(v.attempts ?? []).map((a) => a.checkId)];
+    : [v.entityId, ...(v.earlierChecks ?? []), ...(v.attempts ?? []).map((a) => a.check)];
   return [...new Set([...own, ...(v.vendorRedactPending ?? [])].filter((s): s is string => typeof s === 'string' && s !== ''))];
 }
 

@@ -47,7 +47,7 @@ function refOf(adapter: VendorAdapter, v: Verification, check?: string): VendorR
  * about the subject asked (the adapter refused any other).
  */
 function lifecycleAnswer(a: AdapterAnswer, subject: string): VendorAnswer {
-  const at = a.check !== undefined ? { checkId: a.check } : {};
+  const at = a.check !== undefined ? { check: a.check } : {};
   if (a.state === 'pending') return { checkStatus: DEPRECATED_OPEN_STATUS, entityId: subject, ...at };
   if (a.state === 'retryable') return { checkStatus: a.vendorStatus, entityId: subject, ...at };
   return { checkStatus: a.result.vendorStatus, entityId: subject, ...at };
@@ -99,7 +99,7 @@ export async function askVendor(env: Env, ports: Ports, v: Verification, waitUnt
 export async function currentCheck(env: Env, ports: Ports, v: Verification): Promise<string | undefined> {
   try {
     const a = await askOnce(await adapterOfRecord(env, ports, v), v);
-    return a.checkId;
+    return a.check;
   } catch (err) {
     log.warn('current_check_unknown', { verificationId: v.id, error: errorName(err) });
     return undefined;
