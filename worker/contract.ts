@@ -202,9 +202,22 @@ export const ResultRequest = z.catchall(
     /** Instead of `session`: the client secret of a verification the partner's server started. */
     clientSecret: z.optional(clientSecret()),
     hint: z.optional(
-      z
-        .record(z.string().check(z.regex(RETURN_KEY, 'must be a parameter name (a letter, then letters, digits or _)')), returnValue())
-        .check(z.refine((h) => Object.keys(h).length <= MAX_RETURN_KEYS, `has more than ${MAX_RETURN_KEYS} parameters`)),
+      z.record(z.string(), returnValue()).check(
+        z.superRefine((hint, ctx) => {
+          const keys = Object.keys(hint);
+          for (const key of keys.filter((k) => !RETURN_KEY.test(k))) {
+            ctx.issues.push({
+              code: 'custom',
+              message: 'must be a parameter name (a letter, then letters, digits or _)',
+              path: [key],
+              input: key,
+            });
+          }
+          if (keys.length > MAX_RETURN_KEYS) {
+            ctx.issues.push({ code: 'custom', message: `has more than ${MAX_RETURN_KEYS} parameters`, input: hint });
+          }
+        }),
+      ),
     ),
     /** Back from the hosted flow on this device: how it ended (`kyc_return`), counted once for the operator. */
     returned: z.optional(z.enum(['success', 'error'])),

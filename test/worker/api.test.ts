@@ -538,6 +538,40 @@ describe('POST /api/result', () => {
     assert.deepEqual(seen.body, { entity: { entityId: linkAnswer.entity.entityId }, provider: 'provider-x' });
   });
 
+  it('takes the return parameters as an opaque hint (or, from a widget served before it, as top-level fields); bad ones are a 400 naming the field', async () => {
+    const s = await session();
+    const ok = await call('/api/result', { method: 'POST', json: { session: s, hint: { checkId: 'chk-1', token: 'tok-1' } } });
+    assert.equal(ok.status, 200, ok.text);
+    // Never sent on: the vendor is asked about the session's entity.
+    assert.equal((vendorRequests.at(-1)!.body as { checkId?: string }).checkId, undefined);
+    const legacy = await call('/api/result', {
+      method: 'POST',
+      json: { session: s, checkId: 'chk-2', token: 'tok-2', returned: 'success' },
+    });
+    assert.equal(legacy.status, 200, legacy.text);
+    const refused: [string, Record<string, unknown>, string][] = [
+      ['a name that is not a parameter name', { hint: { 'a-b': 'x' } }, 'hint.<unknown>'],
+      ['five parameters', { hint: { a: '1', b: '2', c: '3', d: '4', e: '5' } }, 'hint'],
+      ['an overlong value', { hint: { a: 'x'.repeat(2049) } }, 'hint.a'],
+      ['an empty value', { hint: { a: ' ' } }, 'hint.a'],
+      ['a value that is not text', { hint: { a: 1 } }, 'hint.a'],
+      ['a top-level field that is not text', { extra: 1 }, 'extra'],
+      ['a top-level field that is not a parameter name', { '9lives': 'x' }, '9lives'],
+      ['five top-level parameters', { a: '1', b: '2', c: '3', d: '4', e: '5' }, 'e'],
+      ['both ways at once', { hint: { a: '1' }, b: '2' }, 'b'],
+    ];
+    for (const [what, extra, field] of refused) {
+      const res = await call('/api/result', { method: 'POST', json: { session: s, ...extra } });
+      assert.equal(res.status, 400, `${what}: ${res.text}`);
+      assertErrorObject(res.json, 'VALIDATION_FAILED');
+      assert.deepEqual(
+        res.json.issues.map((i: { issueLocation: string }) => i.issueLocation),
+        [field],
+        what,
+      );
+    }
+  });
+
   it('refuses a missing, tampered or expired session with 401, without asking the vendor', async () => {
     const s = await session();
     const [h, p, sig] = s.split('.');

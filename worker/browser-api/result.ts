@@ -15,7 +15,7 @@ import { resultOfStatus } from '../vendors/result';
 import { requireSession, sessionInvalid, sessionOwns } from './session';
 import { isAdapterError, vendorApiError } from '../vendors/errors';
 import { readJson } from '../lib/validation';
-import { ApiError, validationError } from '../lib/errors';
+import { ApiError, location, validationError } from '../lib/errors';
 import type * as z from 'zod/mini';
 import { MAX_RETURN_KEYS, RETURN_KEY } from '../vendors/return-params';
 import { awaitingClaim, checkStatusOf, expiredReason, formKeyFor, isFinal, lifecycle, requiresInput } from '../verifications/lifecycle';
@@ -66,13 +66,15 @@ const NAMED = new Set(['session', 'clientSecret', 'hint', 'returned']);
 function returnParamsOf(body: z.output<typeof ResultRequest>): { params?: Record<string, string> } {
   const legacy = Object.entries(body).filter(([key]) => !NAMED.has(key)) as [string, string][];
   if (legacy.length && body.hint) {
-    throw validationError([{ issue: 'cannot be combined with hint: send the return parameters in hint', issueLocation: legacy[0]![0] }]);
+    throw validationError([
+      { issue: 'cannot be combined with hint: send the return parameters in hint', issueLocation: location([legacy[0]![0]]) },
+    ]);
   }
   const bad = legacy.find(([key]) => !RETURN_KEY.test(key));
-  if (bad) throw validationError([{ issue: 'is not a known field', issueLocation: bad[0] }]);
+  if (bad) throw validationError([{ issue: 'is not a known field', issueLocation: location([bad[0]]) }]);
   if (legacy.length > MAX_RETURN_KEYS) {
     throw validationError([
-      { issue: `is one too many: at most ${MAX_RETURN_KEYS} return parameters`, issueLocation: legacy[MAX_RETURN_KEYS]![0] },
+      { issue: `is one too many: at most ${MAX_RETURN_KEYS} return parameters`, issueLocation: location([legacy[MAX_RETURN_KEYS]![0]]) },
     ]);
   }
   const params = body.hint ?? Object.fromEntries(legacy);
