@@ -185,7 +185,7 @@ export interface OnboardingLinkAnswer {
   qr?: { size: number; modules: string };
 }
 
-/** One value the hosted flow appended to the return URL (a vendor's token can be long). */
+/** One value the hosted flow appended to the return URL. */
 const returnValue = () =>
   z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_RETURN_VALUE, 'is too long'), z.refine(safeText, SAFE_TEXT_MESSAGE));
 
@@ -195,7 +195,7 @@ const returnValue = () =>
  * before `hint` existed send the return's parameters at the top level (docs/decisions.md); `/api/result` checks
  * their names and number as `hint`'s.
  */
-export const ResultRequest = z.catchall(
+const ResultFields = z.catchall(
   z.object({
     /** Missing is answered 401 by the route, like an expired or tampered one. */
     session: z.optional(z.string().check(z.maxLength(4096, 'is too long'))),
@@ -224,7 +224,15 @@ export const ResultRequest = z.catchall(
   }),
   returnValue(),
 );
-export type ResultRequest = Pick<z.input<typeof ResultRequest>, 'session' | 'clientSecret' | 'hint' | 'returned'>;
+/** A `__proto__` key is refused as unknown, as a strict object refuses it (a catchall would drop it silently). */
+const noPrototypeKey = z.unknown().check(
+  z.superRefine((input, ctx) => {
+    if (input !== null && typeof input === 'object' && Object.hasOwn(input, '__proto__'))
+      ctx.issues.push({ code: 'unrecognized_keys', keys: ['__proto__'], input: input as Record<string, unknown> });
+  }),
+);
+export const ResultRequest = z.pipe(noPrototypeKey, ResultFields);
+export type ResultRequest = Pick<z.input<typeof ResultFields>, 'session' | 'clientSecret' | 'hint' | 'returned'>;
 
 /**
  * The person takes back the link handed to a phone ("Use this device instead", "Change my number"): the previous

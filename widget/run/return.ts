@@ -26,7 +26,7 @@ export function takeReturn(keys: readonly string[] = []): Omit<ResultRequest, 's
   // As many and as long as the worker takes (vendors/return-params.ts); anything else would only cost the poll a 400.
   for (const k of keys.slice(0, 4)) {
     const v = url.searchParams.get(k)?.trim();
-    if (v && v.length <= 2048) hint[k] = v;
+    if (v && v.length <= 200) hint[k] = v;
   }
   if (Object.keys(hint).length) params.hint = hint;
   try {

@@ -13,9 +13,9 @@ export const RETURN_KEYS: Readonly<Record<VendorId, readonly string[]>> = { idv:
 
 /** A key of the map: a plain parameter name. */
 export const RETURN_KEY = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
-/** At most this many keys, each value at most this long (a vendor's token can be long). */
+/** At most this many keys, each value at most this long (idv's check id and link token are short ids). */
 export const MAX_RETURN_KEYS = 4;
-export const MAX_RETURN_VALUE = 2048;
+export const MAX_RETURN_VALUE = 200;
 
 /** The vendor's return parameters found by `get` (a query's), the overlong and empty ones left out. */
 export function returnParamsOf(vendor: VendorId, get: (key: string) => string | undefined): Record<string, string> {
