@@ -235,10 +235,12 @@ describe('<kyc-onboard> SMS', () => {
     // Back from the hosted flow: the vendor's `ref` is the hint and leaves the address bar; the page's own `id` stays.
     comeBack({ kyc_return: 'success', ref: 'r-1', id: 'page-own' });
     const calls = mockApi({ result: () => HttpResponse.json({ checkStatus: 'CHECKED_SUCCESS_CLEAR' }) });
-    const back = await mount();
-    const complete = oneEvent(back, 'kyc-complete');
-    await complete;
-    expect(calls.result[0]!.body).to.deep.equal({ session: 'ref-sess', hint: { ref: 'r-1' }, returned: 'success' });
+    const again = await mount();
+    await waitState(again, 'complete');
+    // The returned page's own requests (a request of an element removed earlier may still land here: not counted).
+    const back = calls.result.filter((c) => c.body.session === 'ref-sess' && c.body.returned);
+    expect(back.length).to.be.greaterThan(0);
+    for (const c of back) expect(c.body).to.deep.equal({ session: 'ref-sess', hint: { ref: 'r-1' }, returned: 'success' });
     const url = new URL(location.href);
     expect(url.searchParams.has('ref')).to.equal(false);
     expect(url.searchParams.get('id')).to.equal('page-own');
