@@ -30,11 +30,10 @@ interface LogEntry {
   name: string;
   detail?: unknown;
 }
+/** The sandbox outbox's message, the fields the console shows (the worker never sends a typed name to be texted). */
 interface OutboxMessage {
   to: string;
-  recipientName?: string;
   senderName?: string;
-  messageTemplateId?: string;
   text: string;
   link?: string;
   createdAt: string;
@@ -564,7 +563,7 @@ function renderOutbox(messages: OutboxMessage[]): void {
       head.className = 'sms__head';
       const to = document.createElement('span');
       to.className = 'sms__to';
-      to.textContent = `To ${m.to}` + (m.recipientName ? ` (${m.recipientName})` : '');
+      to.textContent = `To ${m.to}`;
       const t = document.createElement('time');
       t.dateTime = m.createdAt;
       t.textContent = time(m.createdAt);

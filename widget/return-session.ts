@@ -16,6 +16,8 @@ export interface Stored {
   url?: string;
   /** The link's expiry (ISO 8601, on this browser's clock): how long a person may still finish. */
   urlExpiry?: string;
+  /** What the vendor's hosted flow appends to the return URL (the link answer's `returnKeys`). */
+  returnKeys?: string[];
 }
 
 export function readStored(): Stored | undefined {

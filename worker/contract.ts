@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { dateOfBirthProblem, MAX_AGE_YEARS, type DateOfBirthProblem } from '../rules/date-of-birth';
 import { isVisiblyBlank, nameCharacterProblem, normaliseName, type NameCharacterProblem } from '../rules/name';
 import type { VendorId as AdapterVendorId, VendorResult as AdapterVendorResult } from './vendors/adapter';
+import { MAX_RETURN_KEYS, MAX_RETURN_VALUE, RETURN_KEY } from './vendors/return-params';
 
 /** The outcome in our words, and the vendors (docs/vendors.md): the widget reads them from here. */
 // Restated as aliases, not re-exported: the widget package's types are generated from this file's own declarations
@@ -169,6 +170,11 @@ export interface OnboardingLinkAnswer {
   urlExpiry: string;
   /** The vendor's status of the link request. */
   status: string;
+  /**
+   * The names of what the vendor's hosted flow appends to the return URL (besides `kyc_return`): bring their
+   * values back as `/api/result`'s `hint` (and take them out of the address bar). Absent: none.
+   */
+  returnKeys?: string[];
   /** True when the vendor was asked to text the link. */
   smsSent: boolean;
   /** Opaque signed token; hand it back to `/api/result`. */
@@ -179,17 +185,54 @@ export interface OnboardingLinkAnswer {
   qr?: { size: number; modules: string };
 }
 
-export const ResultRequest = z.strictObject({
-  /** Missing is answered 401 by the route, like an expired or tampered one. */
-  session: z.optional(z.string().check(z.maxLength(4096, 'is too long'))),
-  /** Instead of `session`: the client secret of a verification the partner's server started. */
-  clientSecret: z.optional(clientSecret()),
-  checkId: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200, 'is too long'), z.refine(safeText, SAFE_TEXT_MESSAGE))),
-  token: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(2048, 'is too long'), z.refine(safeText, SAFE_TEXT_MESSAGE))),
-  /** Back from the hosted flow on this device: how it ended (`kyc_return`), counted once for the operator. */
-  returned: z.optional(z.enum(['success', 'error'])),
-});
-export type ResultRequest = z.input<typeof ResultRequest>;
+/** One value the hosted flow appended to the return URL. */
+const returnValue = () =>
+  z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_RETURN_VALUE, 'is too long'), z.refine(safeText, SAFE_TEXT_MESSAGE));
+
+/**
+ * `hint`: what the hosted flow appended to the return URL, under the names the link answer's `returnKeys` gave;
+ * opaque to everyone but the vendor's adapter. Any other field is a string, taken as the hint too: widgets served
+ * before `hint` existed send the return's parameters at the top level (docs/decisions.md); `/api/result` checks
+ * their names and number as `hint`'s.
+ */
+const ResultFields = z.catchall(
+  z.object({
+    /** Missing is answered 401 by the route, like an expired or tampered one. */
+    session: z.optional(z.string().check(z.maxLength(4096, 'is too long'))),
+    /** Instead of `session`: the client secret of a verification the partner's server started. */
+    clientSecret: z.optional(clientSecret()),
+    hint: z.optional(
+      z.record(z.string(), returnValue()).check(
+        z.superRefine((hint, ctx) => {
+          const keys = Object.keys(hint);
+          for (const key of keys.filter((k) => !RETURN_KEY.test(k))) {
+            ctx.issues.push({
+              code: 'custom',
+              message: 'must be a parameter name (a letter, then letters, digits or _)',
+              path: [key],
+              input: key,
+            });
+          }
+          if (keys.length > MAX_RETURN_KEYS) {
+            ctx.issues.push({ code: 'custom', message: `has more than ${MAX_RETURN_KEYS} parameters`, input: hint });
+          }
+        }),
+      ),
+    ),
+    /** Back from the hosted flow on this device: how it ended (`kyc_return`), counted once for the operator. */
+    returned: z.optional(z.enum(['success', 'error'])),
+  }),
+  returnValue(),
+);
+/** A `__proto__` key is refused as unknown, as a strict object refuses it (a catchall would drop it silently). */
+const noPrototypeKey = z.unknown().check(
+  z.superRefine((input, ctx) => {
+    if (input !== null && typeof input === 'object' && Object.hasOwn(input, '__proto__'))
+      ctx.issues.push({ code: 'unrecognized_keys', keys: ['__proto__'], input: input as Record<string, unknown> });
+  }),
+);
+export const ResultRequest = z.pipe(noPrototypeKey, ResultFields);
+export type ResultRequest = Pick<z.input<typeof ResultFields>, 'session' | 'clientSecret' | 'hint' | 'returned'>;
 
 /**
  * The person takes back the link handed to a phone ("Use this device instead", "Change my number"): the previous
@@ -209,7 +252,8 @@ export interface WithdrawLinkAnswer {
 
 export interface ResultAnswer {
   /**
-   * `CHECKING` while the check runs (and while it waits for the next attempt); any other value is final.
+   * The deprecated check status: one value while the check runs (and while it waits for the next attempt), the
+   * vendor's final word once final.
    * Deprecated: decide from `status` and `result`.
    */
   checkStatus: string;

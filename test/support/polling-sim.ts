@@ -6,7 +6,8 @@
  * result calls it costs. Used by the polling tests and the bench's polling
  * item (the same schedule, the same code).
  */
-import { CHECKING, type Verification } from '../../worker/verifications/verification';
+import { type Verification } from '../../worker/verifications/verification';
+import { CHECKING } from '../../worker/vendors/idv/mapping';
 import { isOpen } from '../../worker/verifications/lifecycle';
 import type { PollSchedule } from '../../worker/verifications/poll-schedule';
 import { VerificationLogic } from '../../worker/verifications/verification-logic';
@@ -104,7 +105,7 @@ export async function simulate(j: Journey, o: SimOptions): Promise<JourneyResult
     now = Math.max(now, next);
     if (next === nextAsk) {
       const [, back] = asks.shift()!;
-      await logic.execute({ type: 'observe', hint: back ? { checkId: 'chk-1' } : {} }).catch(() => undefined); // the browser sees a 502 and asks again later
+      await logic.execute({ type: 'observe', hint: back ? { params: { checkId: 'chk-1' } } : {} }).catch(() => undefined); // the browser sees a 502 and asks again later
     } else {
       alarmAt = undefined;
       await logic.alarm();

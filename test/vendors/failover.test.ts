@@ -99,6 +99,8 @@ describe('failover before start', () => {
     const link = await post(env, '/api/onboarding-link', details, key);
     assert.equal(link.status, 200, JSON.stringify(link.json));
     assert.match(link.json.url, /\/sandbox\/stripe\/flow\//);
+    // The return keys are the vendor's that made the link: Stripe's hosted flow appends none (idv's would be two).
+    assert.equal(link.json.returnKeys, undefined);
     const v = await store.execute(link.json.verificationId, { type: 'read' });
     assert.equal(v?.vendor, 'stripe');
     await until(() => failovers(sent).length === 1 && sent.some((m) => m.type === 'link.created'), { what: 'the link events' });

@@ -7,10 +7,10 @@
  * the doubles (`sandbox/`), the migrations and the tests. The deprecated
  * `checkStatus` field name is allowed.
  *
- * What is still left is listed below, file by file with the words it may
- * have and why: the list only shrinks. A new file with one of the words, or
- * a listed file with a word it was not listed for, fails naming both; a
- * listed file that no longer has a word fails too, so the list is kept true.
+ * Nothing is left outside them (`LEFT` is empty, and only ever shrank): a
+ * file with one of the words fails naming both. Should an entry ever be
+ * needed again, a listed file that no longer has its word fails too, so the
+ * list is kept true.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -61,50 +61,7 @@ const ALLOWED_PLACES = [
  * Files still holding vendor words, with the words each may hold. Remove an
  * entry (or a word) once its file is clean: the test then keeps it clean.
  */
-const LEFT: Record<string, { words: string[]; why: string }> = {
-  // --- The demo's SMS outbox shows the sandbox outbox's messages as the idv double writes them.
-  'demo/demo.ts': {
-    words: ['messageTemplateId', 'recipientName'],
-    why: 'the demo console’s SMS outbox reads the idv double’s outbox entries',
-  },
-  // --- /ops reads operator events stored before the operations had our names.
-  'worker/ops/events.ts': { words: ['onboarding-url'], why: 'FORMER_OPERATIONS reads rows stored under the old name' },
-
-  // --- The deprecated `checkStatus`: its value while open is `CHECKING` (docs/vendors.md keeps it for idv
-  // --- verifications). It goes with the field.
-  'worker/contract.ts': { words: ['CHECKING', 'checkId'], why: 'the deprecated checkStatus’s doc; the browser’s return hint (below)' },
-  'worker/server-api/schemas.ts': { words: ['CHECKING'], why: 'the deprecated checkStatus’s doc' },
-  'worker/server-api/webhooks.ts': { words: ['CHECKING'], why: 'the deprecated checkStatus’s doc' },
-  'worker/verifications/public-state.ts': { words: ['CHECKING'], why: 'the deprecated checkStatus’s doc' },
-  'worker/verifications/verification.ts': {
-    words: ['CHECKING', 'checkId'],
-    why: 'the deprecated checkStatus’s open value; the record’s checkId (below)',
-  },
-  'worker/verifications/lifecycle.ts': {
-    words: ['CHECKING', 'checkId'],
-    why: 'the lifecycle reads the deprecated word to tell open from ended; the record’s checkId (below)',
-  },
-  'worker/verifications/verification-store.ts': {
-    words: ['CHECKING', 'checkId'],
-    why: 'an adapter’s pending answer as the deprecated word; the record’s checkId (below)',
-  },
-
-  // --- The return hint: idv's hosted flow sends the person back with `checkId` (and `token`) in the URL; the
-  // --- widget and the phone's return page pass it to the worker (the browser contract's `checkId` on
-  // --- /api/result), and the record keeps the vendor's check ids by that name (`checkId`, `attempts[].checkId`,
-  // --- stored in Durable Objects). Making it the adapter's opaque hint changes the browser contract and the
-  // --- stored record: not done yet.
-  'widget/run/context.ts': { words: ['checkId'], why: 'the return hint' },
-  'widget/run/return.ts': { words: ['checkId'], why: 'the return hint, read from the return URL' },
-  'widget/run/submit.ts': { words: ['checkId'], why: 'the return hint' },
-  'worker/browser-api/result.ts': { words: ['checkId'], why: 'the return hint' },
-  'worker/handoff/routes.ts': { words: ['checkId'], why: 'the return hint on the phone’s return page' },
-  'worker/verifications/commands.ts': { words: ['checkId'], why: 'the return hint' },
-  'worker/verifications/decide.ts': { words: ['checkId'], why: 'the return hint' },
-  'worker/server-api/app.ts': { words: ['checkId'], why: 'the record’s checkId, as the adapter’s check' },
-  'worker/verifications/vendor-subjects.ts': { words: ['checkId'], why: 'the record’s attempts[].checkId' },
-  'worker/entry/local-sandbox-outcomes.ts': { words: ['checkId'], why: 'the local stack’s idv sandbox glue: the record’s checkId' },
-};
+const LEFT: Record<string, { words: string[]; why: string }> = {};
 
 /** Every `file: word` of the product outside the allowed places. */
 function found(): Map<string, Set<string>> {

@@ -223,6 +223,29 @@ describe('<kyc-onboard> SMS', () => {
     expect(buttons(el)).to.deep.equal(['Send again', 'Change my number', 'Use this device instead']);
   });
 
+  it('a link on this device keeps the answer’s returnKeys with the session; only those come back, as the hint', async () => {
+    mockApi({ link: () => HttpResponse.json(linkAnswer({ session: 'ref-sess', returnKeys: ['ref'] })) });
+    const el = await mount();
+    el.navigate = () => undefined;
+    await fillValid(el);
+    await submit(el);
+    await waitState(el, 'redirecting');
+    expect(JSON.parse(sessionStorage.getItem(KEY)!)).to.deep.include({ session: 'ref-sess', returnKeys: ['ref'] });
+    el.remove();
+    // Back from the hosted flow: the vendor's `ref` is the hint and leaves the address bar; the page's own `id` stays.
+    comeBack({ kyc_return: 'success', ref: 'r-1', id: 'page-own' });
+    const calls = mockApi({ result: () => HttpResponse.json({ checkStatus: 'CHECKED_SUCCESS_CLEAR' }) });
+    const again = await mount();
+    await waitState(again, 'complete');
+    // The returned page's own requests (a request of an element removed earlier may still land here: not counted).
+    const back = calls.result.filter((c) => c.body.session === 'ref-sess' && c.body.returned);
+    expect(back.length).to.be.greaterThan(0);
+    for (const c of back) expect(c.body).to.deep.equal({ session: 'ref-sess', hint: { ref: 'r-1' }, returned: 'success' });
+    const url = new URL(location.href);
+    expect(url.searchParams.has('ref')).to.equal(false);
+    expect(url.searchParams.get('id')).to.equal('page-own');
+  });
+
   it('smsSent false although SMS was asked for: continues on this device', async () => {
     mockApi({ link: () => HttpResponse.json(linkAnswer({ smsSent: false })) });
     const el = await mount(html`<kyc-onboard sms></kyc-onboard>`);
@@ -237,8 +260,9 @@ describe('<kyc-onboard> SMS', () => {
 });
 
 describe('<kyc-onboard> return from the hosted flow', () => {
-  it('checking → polls while CHECKING → complete; sends session, checkId, token; cleans the address bar', async () => {
-    sessionStorage.setItem(KEY, JSON.stringify({ session: 'back-sess' }));
+  it('checking → polls while CHECKING → complete; sends session and the return keys as the hint; cleans the address bar', async () => {
+    // The link answer's `returnKeys` (idv's two), kept with the session when the widget left for the hosted flow.
+    sessionStorage.setItem(KEY, JSON.stringify({ session: 'back-sess', returnKeys: ['checkId', 'token'] }));
     comeBack({ kyc_return: 'success', checkId: 'chk-1', token: 'tok-1', keep: 'me' });
     let release!: () => void;
     const firstAnswer = new Promise<void>((r) => (release = r));
@@ -269,7 +293,9 @@ describe('<kyc-onboard> return from the hosted flow', () => {
     // (A request the previous test's element had in flight when it was removed may land here: count this session's.)
     const mine = calls.result.filter((c) => c.body.session === 'back-sess');
     expect(mine.length).to.equal(3);
-    for (const c of mine) expect(c.body).to.deep.equal({ session: 'back-sess', checkId: 'chk-1', token: 'tok-1', returned: 'success' });
+    for (const c of mine) {
+      expect(c.body).to.deep.equal({ session: 'back-sess', hint: { checkId: 'chk-1', token: 'tok-1' }, returned: 'success' });
+    }
     expect(el.state).to.equal('complete');
     await el.updateComplete;
     expect(text(el)).to.contain('you’re verified');

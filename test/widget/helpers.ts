@@ -55,7 +55,7 @@ export const errorAnswer = (
 /**
  * Install the worker double. `link(call, n)` / `result(call, n)` answer the
  * n-th call (0-based); defaults: a redirect link, and `CHECKED_SUCCESS_CLEAR`
- * with the hosted flow's `checkId`/`token` (`CHECKING` without).
+ * once back from the hosted flow (`returned`, `hint`; `CHECKING` before).
  * Returns the recorded calls.
  */
 export function mockApi(
@@ -90,11 +90,11 @@ export function mockApi(
       const call = { body: (await request.json()) as ResultRequest };
       calls.result.push(call);
       if (opts.result) return asTheWorkerAnswers(await opts.result(call, calls.result.length - 1));
-      // Like the vendor: final once the person came back from the hosted flow (checkId/token), still CHECKING
-      // for the tab that keeps asking while the link is out.
+      // Like the vendor: final once the person came back from the hosted flow (`returned`, with its parameters as
+      // the hint), still CHECKING for the tab that keeps asking while the link is out.
       return asTheWorkerAnswers(
         HttpResponse.json(
-          call.body.checkId || call.body.token
+          call.body.hint || call.body.returned
             ? { checkStatus: 'CHECKED_SUCCESS_CLEAR', verificationId: linkAnswer().verificationId, resultToken: 'header.claims.signature' }
             : { checkStatus: 'CHECKING', verificationId: linkAnswer().verificationId },
         ),

@@ -49,10 +49,12 @@ function assertErrorObject(json: any, errorCode: string): void {
 }
 
 describe('POST /api/onboarding-link', () => {
-  it('builds the vendor request itself and answers only url, urlExpiry, status, smsSent, session, verificationId', async () => {
+  it('builds the vendor request itself and answers only url, urlExpiry, status, smsSent, session, verificationId, returnKeys', async () => {
     const res = await link({ ...person, name: { ...person.name, middleName: '  Anh ' }, customerRef: 'cust-ref-1' });
     assert.equal(res.status, 200, res.text);
-    assert.deepEqual(Object.keys(res.json).sort(), ['session', 'smsSent', 'status', 'url', 'urlExpiry', 'verificationId']);
+    // `returnKeys` joined with the return's opaque hint (issue 41): the names idv's hosted flow appends to the return URL.
+    assert.deepEqual(Object.keys(res.json).sort(), ['returnKeys', 'session', 'smsSent', 'status', 'url', 'urlExpiry', 'verificationId']);
+    assert.deepEqual(res.json.returnKeys, ['checkId', 'token']);
     assert.match(res.json.verificationId, /^vrf_[0-9A-HJKMNP-TV-Z]{26}$/);
     assert.equal(res.json.url, linkAnswer.url);
     assert.equal(res.json.urlExpiry, linkAnswer.urlExpiry);
@@ -534,6 +536,41 @@ describe('POST /api/result', () => {
     assert.equal(seen.headers['api_key'], API_KEY);
     // The browser's check id is a hint (ask now), never sent: the vendor is asked about the session's entity.
     assert.deepEqual(seen.body, { entity: { entityId: linkAnswer.entity.entityId }, provider: 'provider-x' });
+  });
+
+  it('takes the return parameters as an opaque hint (or, from a widget served before it, as top-level fields); bad ones are a 400 naming the field', async () => {
+    const s = await session();
+    const ok = await call('/api/result', { method: 'POST', json: { session: s, hint: { checkId: 'chk-1', token: 'tok-1' } } });
+    assert.equal(ok.status, 200, ok.text);
+    // Never sent on: the vendor is asked about the session's entity.
+    assert.equal((vendorRequests.at(-1)!.body as { checkId?: string }).checkId, undefined);
+    const legacy = await call('/api/result', {
+      method: 'POST',
+      json: { session: s, checkId: 'chk-2', token: 'tok-2', returned: 'success' },
+    });
+    assert.equal(legacy.status, 200, legacy.text);
+    const refused: [string, Record<string, unknown>, string][] = [
+      ['a name that is not a parameter name', { hint: { 'a-b': 'x' } }, 'hint.<unknown>'],
+      ['five parameters', { hint: { a: '1', b: '2', c: '3', d: '4', e: '5' } }, 'hint'],
+      ['an overlong value', { hint: { a: 'x'.repeat(201) } }, 'hint.a'],
+      ['an empty value', { hint: { a: ' ' } }, 'hint.a'],
+      ['a value that is not text', { hint: { a: 1 } }, 'hint.a'],
+      ['a top-level field that is not text', { extra: 1 }, 'extra'],
+      ['a top-level field that is not a parameter name', { '9lives': 'x' }, '9lives'],
+      ['five top-level parameters', { a: '1', b: '2', c: '3', d: '4', e: '5' }, 'e'],
+      ['both ways at once', { hint: { a: '1' }, b: '2' }, 'b'],
+      ['a __proto__ key', JSON.parse('{"__proto__": {"polluted": true}}') as Record<string, unknown>, '__proto__'],
+    ];
+    for (const [what, extra, field] of refused) {
+      const res = await call('/api/result', { method: 'POST', json: { session: s, ...extra } });
+      assert.equal(res.status, 400, `${what}: ${res.text}`);
+      assertErrorObject(res.json, 'VALIDATION_FAILED');
+      assert.deepEqual(
+        res.json.issues.map((i: { issueLocation: string }) => i.issueLocation),
+        [field],
+        what,
+      );
+    }
   });
 
   it('refuses a missing, tampered or expired session with 401, without asking the vendor', async () => {

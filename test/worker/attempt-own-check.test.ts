@@ -10,7 +10,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { CHECKING, type Verification } from '../../worker/verifications/verification';
+import { type Verification } from '../../worker/verifications/verification';
+import { CHECKING } from '../../worker/vendors/idv/mapping';
 import { VerificationLogic } from '../../worker/verifications/verification-logic';
 import { lifecycle, ownAttemptAnswer } from '../../worker/verifications/lifecycle';
 import type { VendorAnswer } from '../../worker/verifications/lifecycle';
@@ -98,12 +99,12 @@ describe('a next attempt is ended only by its own check', () => {
 
   it('an answer naming a new check, or a status the last attempt did not end with, is the attempt’s own', () => {
     const v: Verification = { ...waitingRecord(realNow()), state: { name: 'open' } };
-    const previous = { ...v, attempts: [{ checkStatus: 'NO_MATCH', endedAt: 1, checkId: 'chk-1' }] };
+    const previous = { ...v, attempts: [{ checkStatus: 'NO_MATCH', endedAt: 1, check: 'chk-1' }] };
     assert.equal(ownAttemptAnswer(v, { checkStatus: 'NO_MATCH' }), false);
     assert.equal(ownAttemptAnswer(v, { checkStatus: 'CHECKED_SUCCESS_CLEAR' }), true);
     assert.equal(ownAttemptAnswer({ ...v, attemptCheckSeen: true }, { checkStatus: 'NO_MATCH' }), true);
-    assert.equal(ownAttemptAnswer(previous, { checkStatus: 'NO_MATCH', checkId: 'chk-1' }), false);
-    assert.equal(ownAttemptAnswer(previous, { checkStatus: 'NO_MATCH', checkId: 'chk-2' }), true);
+    assert.equal(ownAttemptAnswer(previous, { checkStatus: 'NO_MATCH', check: 'chk-1' }), false);
+    assert.equal(ownAttemptAnswer(previous, { checkStatus: 'NO_MATCH', check: 'chk-2' }), true);
     const first = { ...v, attempts: [] };
     assert.equal(ownAttemptAnswer(first, { checkStatus: 'NO_MATCH' }), true, 'a first attempt takes the newest check');
   });

@@ -15,7 +15,8 @@
 import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
 import fc from 'fast-check';
-import { CHECKING, type Renewal, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
+import { type Renewal, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
+import { CHECKING } from '../../worker/vendors/idv/mapping';
 import { VerificationLogic, type VerificationDeps } from '../../worker/verifications/verification-logic';
 import { lifecycle } from '../../worker/verifications/lifecycle';
 import { writeChange, type KeptOutbox } from '../../worker/verifications/record-write';
@@ -164,7 +165,7 @@ describe('a write made while the vendor is asked is never undone', () => {
       ['verification.canceled'],
     );
     // Later answers change nothing: no final status, no token.
-    await logic.execute({ type: 'observe', hint: { checkId: 'chk-later' } });
+    await logic.execute({ type: 'observe', hint: { params: { checkId: 'chk-later' } } });
     assert.equal(flat(state.v!).status, CHECKING);
     assert.equal(flat(state.v!).finalAt, undefined);
   });
@@ -237,7 +238,7 @@ describe('the entity check', () => {
     const logged = mock.method(console, 'error', () => undefined);
     try {
       const { state, logic } = harness(openRecord(realNow()), async () => ({ checkStatus: 'CHECKED_SUCCESS_CLEAR' }));
-      await assert.rejects(logic.execute({ type: 'observe', hint: { checkId: 'someone-elses-check' } }));
+      await assert.rejects(logic.execute({ type: 'observe', hint: { params: { checkId: 'someone-elses-check' } } }));
       assert.equal(flat(state.v!).status, CHECKING);
       assert.equal(flat(state.v!).finalAt, undefined);
       assert.deepEqual(terminalEvents(state.events), []);
@@ -259,7 +260,7 @@ describe('the entity check', () => {
     });
     const logged = mock.method(console, 'error', () => undefined);
     try {
-      await assert.rejects(logic.execute({ type: 'observe', hint: { checkId: 'someone-elses-check' } }));
+      await assert.rejects(logic.execute({ type: 'observe', hint: { params: { checkId: 'someone-elses-check' } } }));
     } finally {
       logged.mock.restore();
     }
@@ -345,7 +346,7 @@ function checkInvariants(saved: Verification[], events: WebhookEvent[]) {
       assert.equal(flat(b).status, flat(a).status, `${step}: an ended verification's status changed`);
     }
     if (a.redactedAt !== undefined) {
-      for (const field of ['customerRef', 'entityId', 'handoff', 'holds', 'link', 'checkId', 'token'] as const) {
+      for (const field of ['customerRef', 'entityId', 'handoff', 'holds', 'link', 'returnParams'] as const) {
         assert.equal(b[field], undefined, `${step}: ${field} came back after the redaction`);
       }
       assert.equal(b.server?.returnUrl, undefined, `${step}: the return URL came back after the redaction`);
@@ -384,7 +385,7 @@ function runBasic(op: Op, logic: VerificationLogic, state: { now: number }): Pro
     case 'observe':
       return logic.execute({ type: 'observe' });
     case 'hint':
-      return logic.execute({ type: 'observe', hint: { checkId: `chk-${reply}`, returned: 'success' } });
+      return logic.execute({ type: 'observe', hint: { params: { checkId: `chk-${reply}` }, returned: 'success' } });
     case 'cancel':
       return logic.execute({ type: 'cancel' });
     case 'redact':

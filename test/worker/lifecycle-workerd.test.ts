@@ -10,7 +10,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSession } from '../../worker/browser-api/session';
-import { CHECKING, newVerificationId, type Verification } from '../../worker/verifications/verification';
+import { newVerificationId, type Verification } from '../../worker/verifications/verification';
+import { CHECKING } from '../../worker/vendors/idv/mapping';
 import { realNow } from '../support/dates';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
 import { startMiniflareWorker, verificationObject, type MiniflareWorker } from '../support/miniflare-worker';

@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
-import { CHECKING, type Verification } from '../../worker/verifications/verification';
+import { type Verification } from '../../worker/verifications/verification';
+import { CHECKING } from '../../worker/vendors/idv/mapping';
 import { VerificationLogic } from '../../worker/verifications/verification-logic';
 import { allowancesPace } from '../../worker/verifications/vendor-pace';
 import { VendorError } from '../../worker/vendors/errors';

@@ -7,7 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CHECKING, newVerificationId, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
+import { newVerificationId, type Verification, type WebhookEvent } from '../../worker/verifications/verification';
+import { CHECKING } from '../../worker/vendors/idv/mapping';
 import { lifecycle } from '../../worker/verifications/lifecycle';
 import { VerificationLogic } from '../../worker/verifications/verification-logic';
 import { realNow } from '../support/dates';
@@ -100,7 +101,7 @@ describe('a server-started verification', () => {
     await runUntil(state.now + 30 * MIN);
     assert.equal(state.asked, polled, 'no vendor call after the cancel');
     assert.equal(
-      (await logic.execute({ type: 'observe', hint: { checkId: 'chk-1' } }))?.checkId,
+      (await logic.execute({ type: 'observe', hint: { params: { checkId: 'chk-1' } } }))?.returnParams,
       undefined,
       'a return after the cancel is not recorded',
     );

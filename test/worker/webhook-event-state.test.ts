@@ -12,7 +12,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CHECKING, type Verification } from '../../worker/verifications/verification';
+import { type Verification } from '../../worker/verifications/verification';
+import { CHECKING } from '../../worker/vendors/idv/mapping';
 import { VerificationLogic } from '../../worker/verifications/verification-logic';
 import { writeChange, type KeptOutbox } from '../../worker/verifications/record-write';
 import type { OutboxEntry } from '../../worker/verifications/webhook-outbox';

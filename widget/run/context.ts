@@ -11,7 +11,7 @@ import type { KycState } from '../state.js';
 
 export class RunContext {
   readonly host: FlowHost;
-  /** The return's `checkId` and token, sent with each result request until a new link replaces them. */
+  /** What the return brought (how it ended, the vendor's parameters), sent with each result request until a new link. */
   returnParams: Omit<ResultRequest, 'session'> = {};
   /** The worker's key to the form values this tab kept (kept-form.ts), from its last result answer. */
   formKey?: string;

@@ -16,7 +16,9 @@ export function holdLink(r: RunContext, answer: LinkAnswer, url: string, keep: O
   flow.link = { urlExpiry: answer.localExpiry, ...(url ? { url } : {}) };
   flow.qr = answer.qr;
   flow.copied = flow.phoneOpened = flow.linkExpired = false;
-  r.d.writeStored({ session: answer.session, urlExpiry: answer.localExpiry, ...keep });
+  // The names of what the vendor's hosted flow appends to the return URL: read back after the page comes back.
+  const returnKeys = answer.returnKeys?.length ? { returnKeys: answer.returnKeys } : {};
+  r.d.writeStored({ session: answer.session, urlExpiry: answer.localExpiry, ...returnKeys, ...keep });
   r.d.emit(r.host, 'kyc-link', {
     url,
     urlExpiry: answer.urlExpiry,

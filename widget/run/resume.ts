@@ -80,8 +80,8 @@ export function start(r: RunContext): void {
   const clientSecret = clientSecretOf(r);
   if (flow.state === 'idle' && clientSecret) return void reopen(r, clientSecret);
   if (flow.state !== 'checking') return; // the person moved on while the run was loading
-  const back = takeReturn();
   const stored = d.readStored();
+  const back = takeReturn(stored?.returnKeys);
   if (back) {
     r.returnParams = back;
     if (stored) return void check(r);

@@ -12,6 +12,7 @@ import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type * as z from 'zod/mini';
 import { OnboardingLinkRequest, RenewLinkRequest, ResumeLinkRequest, type OnboardingLinkAnswer } from '../contract';
+import { returnKeysOf } from '../vendors/return-params';
 import type { AppEnv } from '../app-env';
 import { holdOpen, releaseHolds } from '../lib/allowances';
 import { ApiError, validationError } from '../lib/errors';
@@ -383,6 +384,8 @@ async function answered(c: Context<AppEnv>, a: Asked, made: Made, verification: 
     ...(code ? { claimCode: code } : {}),
     urlExpiry: shownLinkExpiry(link.urlExpiry, verification.linkExpiresAt),
     status: link.status,
+    // A link on this device comes back to the page with the vendor's return parameters: their names.
+    ...(body.sendSMS || handoffUrl ? {} : returnKeysOf(made.vendor)),
     smsSent: body.sendSMS === true,
     session: await createSession(secret, { entityId, verificationId: verification.id, origin, partnerId: partner.id }, now),
     verificationId: verification.id,

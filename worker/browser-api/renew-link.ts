@@ -17,6 +17,7 @@
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
 import type { OnboardingLinkAnswer, OnboardingLinkRequest, RenewLinkRequest } from '../contract';
+import { returnKeysOf } from '../vendors/return-params';
 import type { AppEnv } from '../app-env';
 import { ApiError, validationError } from '../lib/errors';
 import { clientIp } from '../lib/limits';
@@ -264,6 +265,7 @@ async function renewedAnswer(
     ...(v.handoff?.code ? { claimCode: v.handoff.code } : {}),
     urlExpiry: shownLinkExpiry(link.urlExpiry, linkExpiresAt),
     status: link.status,
+    ...(texted || handoffUrl ? {} : returnKeysOf(vendorOf(v))),
     smsSent: texted,
     session: await createSession(
       (await sessionSecret(c.env, c.var.ports))!,

@@ -15,7 +15,9 @@ import { resultOfStatus } from '../vendors/result';
 import { requireSession, sessionInvalid, sessionOwns } from './session';
 import { isAdapterError, vendorApiError } from '../vendors/errors';
 import { readJson } from '../lib/validation';
-import { ApiError, validationError } from '../lib/errors';
+import { ApiError, location, validationError } from '../lib/errors';
+import type * as z from 'zod/mini';
+import { MAX_RETURN_KEYS, RETURN_KEY } from '../vendors/return-params';
 import { awaitingClaim, checkStatusOf, expiredReason, formKeyFor, isFinal, lifecycle, requiresInput } from '../verifications/lifecycle';
 import { clientSecretVerification, verificationClosed } from './client-secret';
 
@@ -54,6 +56,31 @@ const lastAttempt = (v: Verification): Pick<ResultAnswer, 'lastAttempt'> => {
   return requiresInput(v) && last ? { lastAttempt: { checkStatus: last.checkStatus } } : {};
 };
 
+/** The fields ResultRequest names; any other is a widget from before `hint` bringing a return parameter. */
+const NAMED = new Set(['session', 'clientSecret', 'hint', 'returned']);
+
+/**
+ * The return's parameters: `hint`, or (a widget served before it) the request's other fields, checked as `hint`'s
+ * are (a 400 naming the field). Both at once is refused: one widget sends one or the other.
+ */
+function returnParamsOf(body: z.output<typeof ResultRequest>): { params?: Record<string, string> } {
+  const legacy = Object.entries(body).filter(([key]) => !NAMED.has(key)) as [string, string][];
+  if (legacy.length && body.hint) {
+    throw validationError([
+      { issue: 'cannot be combined with hint: send the return parameters in hint', issueLocation: location([legacy[0]![0]]) },
+    ]);
+  }
+  const bad = legacy.find(([key]) => !RETURN_KEY.test(key));
+  if (bad) throw validationError([{ issue: 'is not a known field', issueLocation: location([bad[0]]) }]);
+  if (legacy.length > MAX_RETURN_KEYS) {
+    throw validationError([
+      { issue: `is one too many: at most ${MAX_RETURN_KEYS} return parameters`, issueLocation: location([legacy[MAX_RETURN_KEYS]![0]]) },
+    ]);
+  }
+  const params = body.hint ?? Object.fromEntries(legacy);
+  return Object.keys(params).length ? { params } : {};
+}
+
 export const result = new Hono<AppEnv>().post('/result', async (c) => {
   const { data: body } = await readJson(c, ResultRequest);
   if (body.clientSecret !== undefined) {
@@ -67,11 +94,7 @@ export const result = new Hono<AppEnv>().post('/result', async (c) => {
   try {
     v = await c.var.ports.verifications.execute(session.vid, {
       type: 'observe',
-      hint: {
-        ...(body.checkId ? { checkId: body.checkId } : {}),
-        ...(body.token ? { token: body.token } : {}),
-        ...(body.returned ? { returned: body.returned } : {}),
-      },
+      hint: { ...returnParamsOf(body), ...(body.returned ? { returned: body.returned } : {}) },
     });
   } catch (err) {
     if (isAdapterError(err)) throw vendorApiError(err, 'result');

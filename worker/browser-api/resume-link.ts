@@ -10,6 +10,8 @@
 import type { Context } from 'hono';
 import type * as z from 'zod/mini';
 import type { OnboardingLinkAnswer, ResumeLinkRequest } from '../contract';
+import { returnKeysOf } from '../vendors/return-params';
+import { vendorOf } from '../verifications/verification';
 import type { AppEnv } from '../app-env';
 import { ApiError } from '../lib/errors';
 import { qrModules } from '../handoff/qr';
@@ -60,6 +62,7 @@ export async function resumeLink(c: Context<AppEnv>, body: z.output<typeof Resum
     ...(h?.code !== undefined ? { claimCode: h.code } : {}),
     urlExpiry,
     status: v.link?.status ?? 'OK',
+    ...(h ? {} : returnKeysOf(vendorOf(v))),
     smsSent: h?.kind === 'sms',
     session,
     verificationId: v.id,

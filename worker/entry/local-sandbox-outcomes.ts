@@ -106,7 +106,8 @@ async function completeAtIdv(env: AppEnv['Bindings'], v: Verification & { entity
     if (data.outcome === 'abandoned') throw refused('outcome', 'abandoned is not an ending the idv sandbox has (its check stays open)');
     status = STATUS_OF_OUTCOME[data.outcome];
   } else status = data.status!;
-  const ref = { entityId: v.entityId, ...(v.checkId ? { checkId: v.checkId } : {}), ...(v.token ? { token: v.token } : {}) };
+  // The sandbox finds the check by what its hosted flow appended to the return URL (a browser brought them), else the entity's newest.
+  const ref = { ...v.returnParams, entityId: v.entityId };
   return (await forceStatus(storeFor(env), ref, status, Date.now())) !== null;
 }
 

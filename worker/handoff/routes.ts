@@ -17,7 +17,7 @@ import { Hono } from 'hono/tiny';
 import type { AppEnv } from '../app-env';
 import { ApiError, errorName } from '../lib/errors';
 import { lifecycle } from '../verifications/lifecycle';
-import { VERIFICATION_ID } from '../verifications/verification';
+import { VERIFICATION_ID, vendorOf } from '../verifications/verification';
 import { partnerById } from '../partners/resolve';
 import { codePage, continuePage, HANDOFF_CSS, handoffPage, whoLine } from './pages';
 import { pageLang, pageStrings, type PageLang, type PageStrings } from './page-strings';
@@ -28,6 +28,7 @@ import { getCookie, setCookie } from '../lib/cookie';
 import { log } from '../lib/log';
 import { safeEqual } from '../lib/random';
 import { urlToOpen } from '../vendors/hosted-url';
+import { returnParamsOf } from '../vendors/return-params';
 import { adapterOfRecord } from '../verifications/verification-store';
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -182,15 +183,12 @@ export const handoff = new Hono<AppEnv>()
     const secret = c.req.query('r') ?? '';
     if (!VERIFICATION_ID.test(vid) || !TOKEN.test(secret)) return page(c, 'returnGone', 404);
     const outcome = c.req.query('kyc_return') === 'success' ? 'success' : 'error';
-    const checkId = c.req.query('checkId');
-    const token = c.req.query('token');
-    const hint = {
-      ...(checkId && checkId.length <= 200 ? { checkId } : {}),
-      ...(token && token.length <= 2048 ? { token } : {}),
-    };
     // A link the person took back on the first device ("Use this device instead", "Change my number"): it no longer works.
     const current = await c.var.ports.verifications.execute(vid, { type: 'read' });
     if (current && lifecycle(current) === 'canceled') return page(c, 'linkGone', 410, 'linkWithdrawn');
+    // What the verification's vendor appended to the return URL: it only makes the worker ask sooner.
+    const params = current ? returnParamsOf(vendorOf(current), (key) => c.req.query(key)) : {};
+    const hint = Object.keys(params).length ? { params } : {};
     const arrived = await c.var.ports.verifications.execute(vid, { type: 'arrive', secret, outcome, hint });
     if (!arrived) return page(c, 'returnGone', 410);
     if (arrived.needsCode) {

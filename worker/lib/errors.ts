@@ -80,7 +80,7 @@ export function errorResponse<E extends RequestIdEnv>(c: Context<E>, err: ApiErr
 const SAFE_KEY = /^[A-Za-z0-9_]{1,64}$/;
 
 /** A field path that is safe to show: keys we do not know are not repeated. */
-function location(path: readonly PropertyKey[]): string {
+export function location(path: readonly PropertyKey[]): string {
   return path.map((p) => (typeof p === 'number' ? String(p) : SAFE_KEY.test(String(p)) ? String(p) : '<unknown>')).join('.');
 }
 

@@ -17,19 +17,14 @@ import type { VendorId, VendorOutcome } from '../vendors/adapter';
 import { errorName } from '../lib/errors';
 import { log } from '../lib/log';
 import { systemClock } from '../lib/clock';
+import { FORMER_OPERATIONS } from '../vendors/idv/former-operations';
 
 export type { VendorOutcome };
 
 /** A vendor call as the operator's events name it (the link, the result, the health check, …), whichever vendor: our words. */
 export type VendorOperation = 'vendor-link' | 'result' | 'search' | 'vendor-health' | 'open' | 'cancel' | 'redact';
 
-/**
- * The first names of two operations, the spec vendor's words: rows counted
- * before the rename are read as the new names (`operationName`).
- */
-const FORMER_OPERATIONS: Readonly<Record<string, VendorOperation>> = { 'onboarding-url': 'vendor-link', ruok: 'vendor-health' };
-
-/** An operation's name as the console shows it (a stored row may carry a former name). */
+/** An operation's name as the console shows it (a row stored before the rename carries idv's word: its former name). */
 export const operationName = (stored: string): string => FORMER_OPERATIONS[stored] ?? stored;
 
 /**

@@ -147,7 +147,6 @@ async function fetchPerson(c: Context<AppEnv>, v: Verification): Promise<Person>
     )({
       vendor: adapter.id,
       subject: v.entityId!,
-      ...(v.checkId ? { check: v.checkId } : {}),
       linkedAt: v.linkCreatedAt ?? v.createdAt,
     });
   } catch (err) {

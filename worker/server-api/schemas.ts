@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { REASONS, VENDOR_IDS } from '../vendors/adapter';
+import { DEPRECATED_OPEN_STATUS } from '../vendors/result';
 
 /** Control characters and bidi overrides have no place in a reference (as in the browser API). */
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
@@ -236,7 +237,7 @@ const verificationFields = {
     description: 'Attempts that ended, oldest first (the last one decides a `final` status).',
   }),
   checkStatus: meta(z.optional(z.string()), {
-    description: "`CHECKING`, or the final word of an `idv` verification's vendor. Deprecated: read `result`.",
+    description: `\`${DEPRECATED_OPEN_STATUS}\`, or the final word of an \`idv\` verification's vendor. Deprecated: read \`result\`.`,
     deprecated: true,
   }),
   result: meta(z.optional(VendorResultSchema), {

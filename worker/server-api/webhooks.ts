@@ -7,6 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { VendorResultSchema, VERIFICATION_STATUSES } from './schemas';
+import { DEPRECATED_OPEN_STATUS } from '../vendors/result';
 
 const meta = <S extends z.ZodMiniType>(schema: S, data: z.core.GlobalMeta): S => {
   z.globalRegistry.add(schema, data);
@@ -32,7 +33,7 @@ const common = {
   livemode: meta(z.boolean(), { description: '`false` while the sandbox is the vendor: acknowledge it (2xx) all the same.' }),
   status: meta(z.enum(VERIFICATION_STATUSES), { description: "The verification's status at the event, as `GET /v1` shows it." }),
   checkStatus: meta(z.optional(z.string()), {
-    description: "Once a link was made: `CHECKING`, or the vendor's final word. Deprecated: read `result`.",
+    description: `Once a link was made: \`${DEPRECATED_OPEN_STATUS}\`, or the vendor's final word. Deprecated: read \`result\`.`,
   }),
   result: meta(z.optional(VendorResultSchema), {
     description: 'Once final: the outcome in our words, whichever vendor (docs/vendors.md); `checkStatus` is deprecated.',

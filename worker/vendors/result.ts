@@ -9,6 +9,9 @@ import { finalFromRetryable, type VendorAnswer, type VendorId, type VendorResult
 import { answerOf as idvAnswerOf } from './idv/mapping';
 import { answerOfWord as stripeAnswerOf } from './stripe/mapping';
 
+/** The deprecated `checkStatus` while a verification has not ended (idv's word, for every vendor). */
+export { DEPRECATED_OPEN_STATUS } from './idv/mapping';
+
 /** What a vendor's stored word stands for. */
 export function answerOfWord(vendor: VendorId, word: string): VendorAnswer {
   return vendor === 'stripe' ? stripeAnswerOf(word) : idvAnswerOf(word);

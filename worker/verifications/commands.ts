@@ -12,8 +12,8 @@ import type { AttemptReport, ReportResult, UndeliveredEvent } from './webhook-ou
 
 /** What a browser may add when it comes back from the hosted flow. */
 export interface ReturnHint {
-  checkId?: string;
-  token?: string;
+  /** What the hosted flow appended to the return URL (opaque, bounded: `vendors/return-params.ts`). */
+  params?: Record<string, string>;
   /** The hosted flow sent the person back to the partner's page (`kyc_return`), as the widget read it. */
   returned?: 'success' | 'error';
 }

@@ -47,8 +47,8 @@ export type Transition =
   | { type: 'lease.end'; fence: number }
   /** renew / attempt: a new link, by the holder of lease `fence` (which it ends). */
   | { type: 'renew'; renewal: Renewal; fence: number }
-  /** A browser brought a check id or token (it only makes the worker ask sooner). */
-  | { type: 'hint'; checkId?: string; token?: string }
+  /** A browser brought the hosted flow's return parameters (they only make the worker ask sooner). */
+  | { type: 'hint'; params?: Record<string, string> }
   /** The first return from the hosted flow. */
   | { type: 'return' }
   /** A poll of the vendor starts (refused while the answer could change nothing). */
@@ -109,7 +109,7 @@ function transition(v: Verification, t: Transition, now: number, s: LifecycleSet
       return next ? leaseEnded(next, t.fence)! : 'not renewable';
     }
     case 'hint':
-      return hinted(v, t) ?? 'nothing new';
+      return hinted(v, t.params) ?? 'nothing new';
     case 'return':
       return returned(v, now) ?? 'returned already';
     case 'poll.start':

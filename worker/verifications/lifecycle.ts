@@ -17,7 +17,6 @@
  * (every end transition drops it).
  */
 import {
-  CHECKING,
   CLAIM_TRIES,
   MAX_RENEWALS,
   type ExpiredReason,
@@ -30,7 +29,9 @@ import {
   type WebhookEventType,
   vendorOf,
 } from './verification';
-import { isRetryable } from '../vendors/result';
+import { DEPRECATED_OPEN_STATUS, isRetryable } from '../vendors/result';
+import { MAX_RETURN_KEYS } from '../vendors/return-params';
+import { upgradedRecord } from '../vendors/idv/stored-record';
 
 export type { ExpiredReason } from './verification';
 
@@ -61,8 +62,8 @@ export const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 export const isFinal = (v: Verification) => v.state.name === 'final';
 /** Not ended: created, open or requires_input. */
 export const isOpen = (v: Verification) => v.state.name === 'created' || v.state.name === 'open' || v.state.name === 'requires_input';
-/** The check status: the final one, else CHECKING. */
-export const checkStatusOf = (v: Verification) => (v.state.name === 'final' ? v.state.checkStatus : CHECKING);
+/** The deprecated check status: the vendor's final word once final, else its value while not ended (the idv adapter's). */
+export const checkStatusOf = (v: Verification) => (v.state.name === 'final' ? v.state.checkStatus : DEPRECATED_OPEN_STATUS);
 /** Whether a vendor link (and entity) exists: a server-started verification has none until its page uses the secret. */
 export const hasLink = (v: Verification): v is Verification & { entityId: string } => v.entityId !== undefined;
 /** Waiting for the person's next attempt (the last one ended in a way its vendor says may be tried again). */
@@ -77,15 +78,17 @@ export const lifecycle = (v: Verification): State => v.state.name;
 /**
  * A record as storage holds it, with its explicit state: one written before
  * the state was explicit (a status and timestamps) has it derived, once,
- * as the code of that time derived it.
+ * as the code of that time derived it; one written before there were vendors
+ * has idv's field names read in ours (the idv adapter's folder knows them).
  */
-export function fromStored(stored: StoredVerification): Verification {
+export function fromStored(given: StoredVerification): Verification {
+  const stored = upgradedRecord(given);
   if ('state' in stored) return stored;
   const { status, finalAt, expiredAt, expiredReason, canceledAt, requiresInputAt, ...rest } = stored;
   const state: VerificationState =
     canceledAt !== undefined
       ? { name: 'canceled', at: canceledAt }
-      : status !== CHECKING
+      : status !== DEPRECATED_OPEN_STATUS
         ? { name: 'final', at: finalAt ?? rest.createdAt, checkStatus: status }
         : expiredAt !== undefined
           ? { name: 'expired', at: expiredAt, reason: expiredReason ?? 'not_finished' }
@@ -263,7 +266,7 @@ export function renewed(v: Verification, r: Renewal, now: number, s: LifecycleSe
     handoff = { kind: 'sms', returnSecret: r.sms.returnSecret, code: h.code, tries: h.tries, ...(h.to ? { to: h.to } : {}) };
   }
   const t = linkTimes(r.urlExpiry, now, s);
-  const { checkId: _c, token: _t, earlierChecks: _e, formKey: _key, attemptCheckSeen: _seen, ...rest } = v;
+  const { returnParams: _p, earlierChecks: _e, formKey: _key, attemptCheckSeen: _seen, ...rest } = v;
   // A renewal keeps the replaced link's check askable; a next attempt is about its own link alone.
   const newSubject = r.subject !== undefined && r.subject !== v.entityId;
   // A vendor with a new subject per link: the replaced subject is the replaced link's check.
@@ -301,19 +304,24 @@ export function leaseEnded(v: Verification, fence: number): Verification | undef
   return { ...v, renewalLease: { fence, until: 0 } };
 }
 
-/** The attempt's earlier checks with `checkId` added (once; at most MAX_RENEWALS, the links a verification can replace). */
-function withCheck(checks: string[], checkId: string | undefined): string[] {
-  if (checkId === undefined || checks.includes(checkId)) return checks;
-  return [...checks, checkId].slice(-MAX_RENEWALS);
+/** The attempt's earlier checks with `check` added (once; at most MAX_RENEWALS, the links a verification can replace). */
+function withCheck(checks: string[], check: string | undefined): string[] {
+  if (check === undefined || checks.includes(check)) return checks;
+  return [...checks, check].slice(-MAX_RENEWALS);
 }
 
 // ---- polls ----
 
-/** A browser's hint: a check id or token it had not brought before (it only makes the worker ask sooner). */
-export function hinted(v: Verification, hint: { checkId?: string; token?: string }): Verification | undefined {
-  const brought = (hint.checkId !== undefined && hint.checkId !== v.checkId) || (hint.token !== undefined && hint.token !== v.token);
+/**
+ * A browser's hint: return parameters it had not brought before (it only makes the worker ask sooner). Kept
+ * merged with the earlier ones, at most MAX_RETURN_KEYS (the newest win).
+ */
+export function hinted(v: Verification, params: Readonly<Record<string, string>> = {}): Verification | undefined {
+  const kept = v.returnParams ?? {};
+  const brought = Object.entries(params).some(([key, value]) => value !== '' && kept[key] !== value);
   if (!isOpen(v) || !brought) return undefined;
-  return { ...v, ...(hint.checkId ? { checkId: hint.checkId } : {}), ...(hint.token ? { token: hint.token } : {}) };
+  const merged = Object.entries({ ...kept, ...params }).filter(([, value]) => value !== '');
+  return { ...v, returnParams: Object.fromEntries(merged.slice(-MAX_RETURN_KEYS)) };
 }
 
 /** The first return from the hosted flow (this device's, or the phone's), counted once. */
@@ -326,11 +334,15 @@ export const pollFailed = (v: Verification): Verification | undefined =>
 
 /** What the vendor answered about a check. */
 export interface VendorAnswer {
+  /** The vendor's word once the attempt ended; empty, or the deprecated status's open value, while it has not. */
   checkStatus: string;
   entityId?: string;
   /** The check it answered about, when it says. */
-  checkId?: string;
+  check?: string;
 }
+
+/** The attempt the answer is about has not ended (the vendor gave no final word). */
+const unfinished = (a: VendorAnswer) => !a.checkStatus || a.checkStatus === DEPRECATED_OPEN_STATUS;
 
 /**
  * One answer for a poll that asked about the attempt's newest link (by
@@ -340,17 +352,14 @@ export interface VendorAnswer {
  * the newest link's.
  */
 export function attemptAnswer(answers: [VendorAnswer, ...VendorAnswer[]], entityId: string): VendorAnswer {
-  return (
-    answers.find((a) => !aboutEntity(a, entityId)) ?? answers.find((a) => a.checkStatus !== CHECKING && a.checkStatus !== '') ?? answers[0]
-  );
+  return answers.find((a) => !aboutEntity(a, entityId)) ?? answers.find((a) => !unfinished(a)) ?? answers[0];
 }
 
 /**
  * Whether an answer may be taken about `entityId`: a final status only when
  * it names that entity; "not finished" when it names no entity or that one.
  */
-export const aboutEntity = (a: VendorAnswer, entityId: string) =>
-  a.entityId === entityId || (a.entityId === undefined && (a.checkStatus === CHECKING || !a.checkStatus));
+export const aboutEntity = (a: VendorAnswer, entityId: string) => a.entityId === entityId || (a.entityId === undefined && unfinished(a));
 
 /**
  * The vendor answered about `entityId` (the entity the poll asked about).
@@ -362,12 +371,12 @@ export function answered(v: Verification, a: VendorAnswer, entityId: string, now
   if (!isOpen(v) || v.entityId !== entityId || !aboutEntity(a, entityId)) return undefined;
   const polled: Verification = { ...v, failedPolls: 0, vendorAnsweredAt: now };
   if (requiresInput(v)) return polled;
-  if (a.checkStatus === CHECKING || !a.checkStatus) {
+  if (unfinished(a)) {
     // The newest check is not finished: from now on a final answer is this attempt's own.
     return v.attempts?.length && !v.attemptCheckSeen ? { ...polled, attemptCheckSeen: true } : polled;
   }
   if (!ownAttemptAnswer(v, a)) return polled;
-  return attemptEnded(polled, a.checkStatus, now, a.checkId);
+  return attemptEnded(polled, a.checkStatus, now, a.check);
 }
 
 /**
@@ -381,7 +390,7 @@ export function answered(v: Verification, a: VendorAnswer, entityId: string, now
  */
 export function ownAttemptAnswer(v: Verification, a: VendorAnswer): boolean {
   const attempts = v.attempts ?? [];
-  if (a.checkId !== undefined) return !attempts.some((x) => x.checkId === a.checkId);
+  if (a.check !== undefined) return !attempts.some((x) => x.check === a.check);
   const previous = attempts.at(-1);
   return previous === undefined || v.attemptCheckSeen === true || a.checkStatus !== previous.checkStatus;
 }
@@ -392,13 +401,13 @@ export function ownAttemptAnswer(v: Verification, a: VendorAnswer): boolean {
  * ending (its vendor's mapping) with attempts left: `requires_input`;
  * otherwise `final`.
  */
-export function attemptEnded(v: Verification, status: string, now: number, checkId?: string): Verification | undefined {
+export function attemptEnded(v: Verification, status: string, now: number, check?: string): Verification | undefined {
   if (!isOpen(v) || requiresInput(v)) return undefined;
   if (awaitingClaim(v)) {
     // Whoever typed someone else's number gets no outcome from their check until the code is entered.
     return { ...v, handoff: { ...v.handoff, pendingStatus: status } };
   }
-  const attempts = [...(v.attempts ?? []), { checkStatus: status, endedAt: now, ...(checkId ? { checkId } : {}) }];
+  const attempts = [...(v.attempts ?? []), { checkStatus: status, endedAt: now, ...(check ? { check } : {}) }];
   // A word after which a person may try again (a mistyped detail, an unreadable document): its vendor's mapping says.
   if (isRetryable(vendorOf(v), status) && attempts.length < maxAttempts(v))
     return { ...v, attempts, state: { name: 'requires_input', since: now } };
@@ -472,8 +481,7 @@ export function redacted(v: Verification, now: number, vendorPending: readonly s
   const {
     customerRef: _r,
     entityId: _e,
-    checkId: _c,
-    token: _t,
+    returnParams: _c,
     earlierChecks: _k,
     link: _l,
     handoff: _h,

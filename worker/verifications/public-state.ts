@@ -13,7 +13,7 @@ import { resultOfStatus } from '../vendors/result';
 
 export interface PublicState {
   status: State;
-  /** Once a link was made: `CHECKING` or the final check status (a redaction keeps it). */
+  /** Once a link was made: the deprecated check status, open or final (a redaction keeps it). */
   checkStatus?: string;
   /** Once final: the outcome in our words (`checkStatus` is the idv vendor's, kept for `idv` verifications). */
   result?: VendorResult;

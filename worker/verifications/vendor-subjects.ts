@@ -8,7 +8,7 @@
 import type { Verification } from './verification';
 
 export function vendorSubjects(v: Verification, entityReuse: boolean): string[] {
-  const own = entityReuse ? [v.entityId] : [v.entityId, ...(v.earlierChecks ?? []), ...(v.attempts ?? []).map((a) => a.checkId)];
+  const own = entityReuse ? [v.entityId] : [v.entityId, ...(v.earlierChecks ?? []), ...(v.attempts ?? []).map((a) => a.check)];
   return [...new Set([...own, ...(v.vendorRedactPending ?? [])].filter((s): s is string => typeof s === 'string' && s !== ''))];
 }
 

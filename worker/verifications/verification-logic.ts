@@ -301,7 +301,7 @@ export class VerificationLogic {
   /**
    * The record, after asking the vendor if that is due (a browser waits on
    * it): at once when a person is back on the return page (`arrived`), or
-   * when the browser brings back a check id or token it had not brought
+   * when the browser brings back return parameters it had not brought
    * before, within HINT_POLLS for the verification (a hint only makes the
    * worker ask sooner: the vendor is asked about the verification's own
    * entity); otherwise at most once per poll interval however many browsers
@@ -309,7 +309,7 @@ export class VerificationLogic {
    * 502/504).
    */
   private async observe(hint: ReturnHint = {}, arrivedBack = false): Promise<Verification | undefined> {
-    const brought = await this.apply({ type: 'hint', ...hint });
+    const brought = await this.apply({ type: 'hint', ...(hint.params ? { params: hint.params } : {}) });
     let firstReturn = false;
     if (hint.returned !== undefined) {
       const r = await this.apply({ type: 'return' });
@@ -321,7 +321,7 @@ export class VerificationLogic {
     const v = await this.d.load();
     if (!v) return undefined;
     // A person back on the return page is a return (its secret is single use); a
-    // browser's new check id or token is one only within HINT_POLLS, then it is
+    // browser's new return parameters are one only within HINT_POLLS, then it is
     // a browser asking like any other.
     const cause: PollCause = arrivedBack || firstReturn || (brought && hintPollDue(v)) ? 'returned' : 'browser';
     if (this.inflight) await this.inflight.catch(() => undefined);

@@ -8,10 +8,11 @@ import { ApiError, errorName } from '../lib/errors';
 import { VendorError, vendorMismatchError, type VendorFault } from '../vendors/errors';
 import { VendorMismatchError, type VendorAdapter, type VendorAnswer as AdapterAnswer, type VendorRef } from '../vendors/adapter';
 import { adapterFor } from '../vendors/for-partner';
+import { DEPRECATED_OPEN_STATUS } from '../vendors/result';
 import type { Ports, Verifications } from '../ports';
 import { partnerById } from '../partners/resolve';
 import { attemptAnswer, type VendorAnswer } from './lifecycle';
-import { CHECKING, vendorOf, type Verification } from './verification';
+import { vendorOf, type Verification } from './verification';
 import type { WaitUntil } from '../ops/events';
 import { log } from '../lib/log';
 
@@ -40,14 +41,14 @@ function refOf(adapter: VendorAdapter, v: Verification, check?: string): VendorR
 }
 
 /**
- * The adapter's answer as the lifecycle takes it: "not finished" as CHECKING
- * (the deprecated `checkStatus` while open), an ended attempt as the
+ * The adapter's answer as the lifecycle takes it: "not finished" as the
+ * deprecated `checkStatus`'s open value, an ended attempt as the
  * vendor's own word (its mapping, `vendors/result.ts`, says what it means),
  * about the subject asked (the adapter refused any other).
  */
 function lifecycleAnswer(a: AdapterAnswer, subject: string): VendorAnswer {
-  const at = a.check !== undefined ? { checkId: a.check } : {};
-  if (a.state === 'pending') return { checkStatus: CHECKING, entityId: subject, ...at };
+  const at = a.check !== undefined ? { check: a.check } : {};
+  if (a.state === 'pending') return { checkStatus: DEPRECATED_OPEN_STATUS, entityId: subject, ...at };
   if (a.state === 'retryable') return { checkStatus: a.vendorStatus, entityId: subject, ...at };
   return { checkStatus: a.result.vendorStatus, entityId: subject, ...at };
 }
@@ -98,7 +99,7 @@ export async function askVendor(env: Env, ports: Ports, v: Verification, waitUnt
 export async function currentCheck(env: Env, ports: Ports, v: Verification): Promise<string | undefined> {
   try {
     const a = await askOnce(await adapterOfRecord(env, ports, v), v);
-    return a.checkId;
+    return a.check;
   } catch (err) {
     log.warn('current_check_unknown', { verificationId: v.id, error: errorName(err) });
     return undefined;

@@ -9,8 +9,6 @@
 import { ulid } from '../lib/ids';
 import type { VendorId } from '../vendors/adapter';
 
-export const CHECKING = 'CHECKING';
-
 /** Who set a verification's `customerRef`. */
 export type CustomerRefSource = 'server' | 'page';
 
@@ -86,8 +84,12 @@ export interface Verification {
    * the only ids kept, so a later `POST /v1/…/redact` asks again; gone once the vendor has erased them.
    */
   vendorRedactPending?: string[];
-  checkId?: string;
-  token?: string;
+  /**
+   * What the hosted flow appended to the return URL, as a browser last brought
+   * it (`vendors/return-params.ts`: opaque, bounded): it only makes the worker
+   * ask sooner, never what it asks about.
+   */
+  returnParams?: Record<string, string>;
   /**
    * The vendor's check ids of this attempt's earlier links (a text before
    * "Send again", an expired QR link's flow still open on a phone), as the
@@ -100,7 +102,7 @@ export interface Verification {
   earlierChecks?: string[];
   /** Where it is in its lifecycle (`lifecycle.ts`), with what only that state has. */
   state: VerificationState;
-  /** Attempts that ended, in order (`checkId`: the vendor's, so an answer about an earlier check is not a new attempt). */
+  /** Attempts that ended, in order (`check`: the vendor's, so an answer about an earlier check is not a new attempt). */
   attempts?: Attempt[];
   /** Attempts allowed (1–3; default 2): the partner's setting or the `/v1` create's. */
   maxAttempts?: number;
@@ -168,7 +170,9 @@ export type VerificationState =
 /**
  * A record as storage may hold it: written by this code (with `state`), or
  * by the code before the explicit state, which kept the state as a status
- * and timestamps (`lifecycle.ts` `fromStored` derives it once).
+ * and timestamps (`lifecycle.ts` `fromStored` derives it once). Records from
+ * before there were vendors name idv's things in its words: the idv adapter's
+ * folder reads them (`vendors/idv/stored-record.ts`).
  */
 export type StoredVerification =
   | Verification
@@ -185,7 +189,8 @@ export type StoredVerification =
 export interface Attempt {
   checkStatus: string;
   endedAt: number;
-  checkId?: string;
+  /** The vendor's check it was about, when the vendor named one (an adapter's opaque `VendorRef.check`). */
+  check?: string;
 }
 
 /** Continued on another device; the browser that arrives back with `returnSecret` gets `browserKey` (its cookie). */

@@ -15,6 +15,13 @@
 import type { Reason, VendorAnswer, VendorResult } from '../adapter';
 
 export const CHECKING = 'CHECKING';
+/**
+ * The deprecated `checkStatus`'s value while a verification has not ended,
+ * whatever its vendor: idv's word for a check under way, kept for partners
+ * that still read the field (docs/vendors.md). Nothing outside this folder
+ * spells it.
+ */
+export const DEPRECATED_OPEN_STATUS = CHECKING;
 
 const FINAL: Record<string, Omit<VendorResult, 'vendor' | 'vendorStatus'>> = {
   CHECKED_SUCCESS_CLEAR: { outcome: 'verified' },
