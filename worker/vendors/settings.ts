@@ -32,19 +32,25 @@ function httpsOrLoopback(url: string | undefined): boolean {
 
 /**
  * Problems of the vendor settings. `hasDoubles`: this deployment composed the
- * sandbox (and with it the Stripe double); `deployed`: it runs off loopback.
+ * sandbox (and with it the Stripe double); `deployed`: it runs off loopback;
+ * `hasRegistry`: it has a partner registry (the PARTNERS binding).
  */
 export function vendorSettingsProblems(
-  cfg: Pick<Config, 'vendor' | 'vendors' | 'secrets' | 'demo' | 'demoExplicit'>,
+  cfg: Pick<Config, 'vendor' | 'vendors' | 'secrets' | 'demo' | 'demoExplicit' | 'allowedOrigins'>,
   hasDoubles: boolean,
   deployed: boolean,
+  hasRegistry = false,
 ): Issue[] {
   const issues: Issue[] = [];
   const add = (issueLocation: string, issue: string) => issues.push({ issue, issueLocation });
   const { order, unknown, failover, stripe } = cfg.vendors;
   if (unknown.length) add('KYC_VENDOR', 'names a vendor this worker does not have: a comma list of idv, stripe in priority order');
   if (failover === undefined) add('VENDOR_FAILOVER', 'must be off or before_start');
-  else if (failover === 'before_start' && order.length < 2) add('VENDOR_FAILOVER', 'before_start needs a second vendor in KYC_VENDOR');
+  // Judged for the environment's partner only: with a registry and no
+  // ALLOWED_ORIGINS it is the default of registry partners, each judged by its
+  // own `vendors` (`npm run partners` refuses one with a single vendor).
+  else if (failover === 'before_start' && order.length < 2 && (cfg.allowedOrigins.length > 0 || !hasRegistry))
+    add('VENDOR_FAILOVER', 'before_start needs a second vendor in KYC_VENDOR');
   if (order.includes('stripe')) {
     const key = cfg.secrets.stripeSecretKey;
     if (!stripe.verificationType) add('STRIPE_VERIFICATION_TYPE', 'must be document or id_number');
