@@ -248,6 +248,9 @@ const verificationFields = {
     description: '`server`: set by `POST /v1/verifications`; `page`: set by a page (`customer-ref`).',
   }),
   entityId: meta(z.optional(z.string()), { description: "The vendor's entity id, once a link was made." }),
+  vendor: meta(z.optional(z.enum(VENDOR_IDS)), {
+    description: 'The vendor it is made with, once a link was made: recorded at the first link, it never changes (docs/vendors.md).',
+  }),
   partnerOrigin: meta(z.optional(z.string()), { description: "The page origin that made the link (the result token's `aud`)." }),
   createdAt: isoTime('Created'),
   linkCreatedAt: z.optional(isoTime('The first link was made')),
