@@ -14,7 +14,6 @@ import { join } from 'node:path';
 import { Miniflare } from 'miniflare';
 import type { Env } from '../../worker/lib/env';
 import { clearPartnerCache } from '../../worker/partners/registry';
-import { partnerKey } from '../../worker/partners/partner';
 import { resetDemoVendors, setOutage } from '../../worker/demo/vendor-switch';
 import { resetVendorHealth } from '../../worker/vendors/health';
 import { nodeApp } from '../support/node-app';
@@ -56,7 +55,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
   });
 }
 
-/** The registry as the CLI left it in the local state: the partners' records and the origins' index entries. */
+/** The registry as the CLI left it in the local state: every key (records, origin and server-key index entries). */
 async function registryKv(): Promise<KVNamespace> {
   const mf = new Miniflare({
     modules: true,
@@ -67,9 +66,9 @@ async function registryKv(): Promise<KVNamespace> {
   try {
     const kv = await mf.getKVNamespace('PARTNERS');
     const data = new Map<string, string>();
-    for (const key of [partnerKey('acme'), `origin:${ORIGIN}`, partnerKey('globex'), `origin:${GLOBEX}`]) {
-      const value = await kv.get(key);
-      if (value !== null) data.set(key, value);
+    for (const { name } of (await kv.list()).keys) {
+      const value = await kv.get(name);
+      if (value !== null) data.set(name, value);
     }
     return { get: async (k: string) => data.get(k) ?? null } as unknown as KVNamespace;
   } finally {
@@ -78,7 +77,7 @@ async function registryKv(): Promise<KVNamespace> {
 }
 
 /** The local stack with the registry the CLI wrote, its environment partner on idv without failover. */
-async function stack() {
+async function stack(more: Partial<Env> = {}) {
   clearPartnerCache();
   const sealing = /^PARTNER_SEALING_KEY='(.*)'$/m.exec(readFileSync(join(dir, 'dev.vars'), 'utf8'))?.[1]; // as .dev.vars quotes it
   assert.ok(sealing, 'keygen wrote the sealing key');
@@ -90,6 +89,7 @@ async function stack() {
     SESSION_SECRET: 'partner-vendors-session-secret-0123456789',
     RESULT_SIGNING_KEYS: JSON.stringify([SIGNING_JWK]),
     LIMIT_OPEN_PER_IP: '1000000',
+    ...more,
   });
   const store = new MemoryVerifications(env);
   useNodeTwins(env, { verifications: store });
@@ -229,6 +229,24 @@ describe("a registry partner's own vendor credentials", () => {
     };
     assert.equal(await hook('whsec_globex_own'), 200);
     assert.equal(await hook(STRIPE_SANDBOX_WEBHOOK_SECRET), 400);
+    // GET /v1/capabilities answers with its own credentials: on real Stripe without the deployment's signing
+    // secret, events come only through the partner's own.
+    const serverKey = /kyc_sk_test_[A-Za-z0-9_-]{43}/.exec(own.stdout)?.[0];
+    assert.ok(serverKey, 'add printed its server key');
+    const webhooksOn = async () => {
+      const real = await stack({ STRIPE_API_BASE: 'https://stripe.invalid' });
+      const res = await nodeApp.request(`${WORKER}/v1/capabilities`, { headers: { Authorization: `Bearer ${serverKey}` } }, real.env);
+      assert.equal(res.status, 200);
+      const { vendors } = (await res.json()) as { vendors: { vendor: string; capabilities: { vendorWebhooks: boolean } }[] };
+      assert.deepEqual(
+        vendors.map((v) => v.vendor),
+        ['stripe'],
+      );
+      return vendors[0]!.capabilities.vendorWebhooks;
+    };
+    assert.equal(await webhooksOn(), true);
+    assert.equal((await cli(['update', 'globex', '--clear', 'stripeWebhookSecret'])).code, 0);
+    assert.equal(await webhooksOn(), false);
 
     // Cleared: the deployment's (the double's) key again, and links work; then a key of its own the double takes.
     assert.equal((await cli(['update', 'globex', '--clear', 'stripeSecretKey'])).code, 0);
