@@ -2,6 +2,8 @@
 // `npm run ops -- <command>`: the operator console from a terminal (docs/operations.md).
 //
 //   funnel   [--partner ID] [--since 7d]        the funnel per partner (24h, 7d, 30d, or <n>h / <n>d)
+//   vendors  [--partner ID] [--since 7d]        per vendor, as /ops shows it: links, finals, failovers with
+//                                               their causes, calls (health), webhook deliveries
 //   webhooks [--state dead|failed|undelivered|all] [--partner ID]   webhook deliveries (default: failed)
 //   redeliver <verificationId>                  the verification's last webhook event again (same webhook-id)
 //
@@ -11,11 +13,12 @@
 // argument: other users can read those in `ps`). --json prints the answer as
 // the API gave it.
 import { VERIFICATION_ID } from '../worker/verifications/verification';
-import type { FunnelAnswer } from '../worker/ops/report';
+import type { FunnelAnswer, VendorsAnswer } from '../worker/ops/report';
 
 class UsageError extends Error {}
 
 const USAGE = `usage: npm run ops -- funnel [--partner ID] [--since 7d]
+       npm run ops -- vendors [--partner ID] [--since 7d]
        npm run ops -- webhooks [--state dead|failed|undelivered|all] [--partner ID]
        npm run ops -- redeliver <verificationId>
 options: --url <origin> (default http://127.0.0.1:8787, or OPS_URL), --remote (OPS_URL + OPS_TOKEN), --json`;
@@ -95,7 +98,7 @@ async function call(args: Args, method: 'GET' | 'POST', path: string): Promise<u
   }
   if (!res.ok) {
     const why =
-      res.status === 404 && path.startsWith('/ops/api/funnel')
+      res.status === 404 && /^\/ops\/api\/(funnel|vendors)/.test(path)
         ? 'the console is off: set OPS_TOKEN or Cloudflare Access on the worker (docs/operations.md)'
         : res.status === 401
           ? 'not allowed: OPS_TOKEN is missing or wrong'
@@ -136,6 +139,37 @@ export function funnelTable(answer: FunnelAnswer): string {
   return lines.join('\n');
 }
 
+const share = (n: number | null) => (n === null ? '–' : `${(100 * n).toFixed(1)}%`);
+const counts = (by: Record<string, number>) =>
+  Object.entries(by)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+
+/** Each vendor as the console's "Per vendor" shows it: one line, then its failovers' causes, its calls and its deliveries. */
+export function vendorsTable(answer: VendorsAnswer): string {
+  const lines = [`${answer.from} → ${answer.to}`];
+  if (!answer.vendors.length) return [...lines, 'No vendor activity in this range.'].join('\n');
+  const head = ['vendor', 'links', 'final', 'failed over from', 'failed over to', 'calls ok'];
+  const rows = answer.vendors.map((v) => [v.vendor, v.linkCreated, v.final, v.failedOverFrom, v.failedOverTo, share(v.okShare)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  lines.push(head.map((h, i) => pad(h, widths[i]!, i > 0)).join('  '));
+  for (const [j, r] of rows.entries()) {
+    const v = answer.vendors[j]!;
+    lines.push(r.map((x, i) => pad(x, widths[i]!, i > 0)).join('  '));
+    const causes = counts(v.failoverCauses);
+    if (causes) lines.push(`  passed over: ${causes}`);
+    for (const c of v.calls) {
+      const timing = c.p50Ms === null ? '' : `, p50 ${c.p50Ms} ms, p95 ${c.p95Ms ?? '–'} ms`;
+      lines.push(`  ${c.operation}: ${c.calls} calls (${counts(c.byOutcome) || 'none'})${timing}`);
+    }
+    const deliveries = counts(v.deliveries);
+    if (deliveries) lines.push(`  webhooks: ${deliveries}`);
+  }
+  return lines.join('\n');
+}
+
 async function main(argv: string[]): Promise<void> {
   const args = parseArgs(argv);
   const json = args.booleans.has('json');
@@ -149,6 +183,17 @@ async function main(argv: string[]): Promise<void> {
       q.set('to', new Date(to).toISOString());
       const answer = (await call(args, 'GET', `/ops/api/funnel?${q}`)) as Parameters<typeof funnelTable>[0];
       console.log(json ? JSON.stringify(answer, null, 2) : funnelTable(answer));
+      return;
+    }
+    case 'vendors': {
+      const q = new URLSearchParams();
+      const partner = args.flags.get('partner');
+      if (partner) q.set('partner', partner);
+      const to = Date.now();
+      q.set('from', new Date(to - sinceMs(args.flags.get('since') ?? '7d')).toISOString());
+      q.set('to', new Date(to).toISOString());
+      const answer = (await call(args, 'GET', `/ops/api/vendors?${q}`)) as VendorsAnswer;
+      console.log(json ? JSON.stringify(answer, null, 2) : vendorsTable(answer));
       return;
     }
     case 'webhooks': {

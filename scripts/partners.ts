@@ -15,11 +15,16 @@
 // Options: --flow-id, --sms-sender-name, --sms-template-id, --default-country, --min-age, --webhook-url,
 // --vendors <idv,stripe in priority order>, --failover <off|before_start>,
 // --clear <field> (flowId, smsSenderName, smsTemplateId, defaultCountry, minAge, turnstileSecret, webhookUrl, webhookSecret,
-// vendors, failover).
+// vendors, failover, stripeSecretKey, stripeWebhookSecret).
 // Secrets never come from arguments (other users can read those in `ps`):
-// PARTNER_API_KEY, PARTNER_TURNSTILE_SECRET, PARTNER_WEBHOOK_SECRET in the
+// PARTNER_API_KEY, PARTNER_TURNSTILE_SECRET, PARTNER_WEBHOOK_SECRET,
+// PARTNER_STRIPE_SECRET_KEY, PARTNER_STRIPE_WEBHOOK_SECRET in the
 // environment, or --api-key-file / --turnstile-secret-file /
-// --webhook-secret-file <path> ("-" = standard input).
+// --webhook-secret-file / --stripe-secret-key-file / --stripe-webhook-secret-file
+// <path> ("-" = standard input). The partner's own Stripe key and signing
+// secret need stripe in its --vendors; without them it uses the deployment's
+// STRIPE_* (a vendor with credentials nowhere is refused; `list` and `show`
+// say where each vendor's come from, never the values).
 //
 // Where: by default the local state of `npm start` (wrangler's local KV in
 // .wrangler/state, or STATE_DIR / --persist-to); --remote = the PARTNERS
@@ -36,6 +41,8 @@ import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import {
   buildRecord,
   describe,
+  vendorCredentials,
+  type DeploymentVendors,
   InputError,
   readRecord,
   removeRecord,
@@ -46,7 +53,10 @@ import {
 } from '../worker/partners/admin';
 import { SEALING_PUBLIC_KEY } from '../worker/partners/partner';
 import { KV_PROPAGATION_SECONDS } from '../worker/partners/registry';
-import { cacheSeconds } from '../worker/config';
+import { cacheSeconds, readConfig } from '../worker/config';
+import type { Env } from '../worker/lib/env';
+import { isVendorId } from '../worker/vendors/adapter';
+import { tomlValue } from './lib/toml-edit.mjs';
 import { DEV_SEALING_KEY, publicJwk, sealedKid } from '../worker/partners/sealing';
 import { newServerKey, serverKeyHash } from '../worker/server-api/keys';
 
@@ -69,7 +79,7 @@ interface Args {
 }
 
 const BOOLEAN_FLAGS = new Set(['remote', 'local', 'json', 'keep-previous', 'help', 'via-wrangler', 'drop-old']);
-const SECRET_FLAGS = ['api-key', 'turnstile-secret', 'webhook-secret'];
+const SECRET_FLAGS = ['api-key', 'turnstile-secret', 'webhook-secret', 'stripe-secret-key', 'stripe-webhook-secret'];
 
 function parseArgs(argv: string[]): Args {
   const [command = 'help', ...rest] = argv;
@@ -227,6 +237,51 @@ function devVars(): Map<string, string> {
   return vars;
 }
 
+/** The vendor settings of `npm start`'s worker: .dev.vars, and the environment's (as `npm start` takes them). */
+function localVendorSettings(): Env {
+  const vars: Record<string, string> = Object.fromEntries(devVars());
+  for (const [name, value] of Object.entries(process.env))
+    if (value !== undefined && /^(KYC_BASE_URL|KYC_VENDOR|VENDOR_FAILOVER|STRIPE_[A-Z_]+)$/.test(name)) vars[name] = value;
+  return vars as unknown as Env;
+}
+
+/**
+ * What the CLI knows of the deployment it writes for. Locally all of it (the
+ * local worker's settings); with --remote the vars of wrangler.toml and the
+ * names of its secrets (`wrangler secret list`), never their values: the
+ * worker itself refuses a partner's Stripe key of the other mode.
+ */
+function deploymentOf(a: Args): DeploymentVendors {
+  if (!a.flags.has('remote')) {
+    const cfg = readConfig(localVendorSettings());
+    return {
+      order: cfg.vendors.order,
+      stripeKey: Boolean(cfg.secrets.stripeSecretKey),
+      stripeDouble: cfg.vendors.stripe.sandbox,
+      live: cfg.livemode,
+    };
+  }
+  const toml = readFileSync(join(ROOT, 'wrangler.toml'), 'utf8');
+  const order = (tomlValue(toml, 'vars', 'KYC_VENDOR') ?? 'idv')
+    .split(',')
+    .map((v) => v.trim().toLowerCase())
+    .filter(isVendorId);
+  let stripeKey: boolean | undefined;
+  try {
+    const names = JSON.parse(wrangler(['secret', 'list', '--format', 'json'])) as { name: string }[];
+    stripeKey = names.some((n) => n.name === 'STRIPE_SECRET_KEY');
+  } catch {
+    stripeKey = undefined; // cannot tell: the worker answers for it
+  }
+  return {
+    order: order.length ? order : ['idv'],
+    stripeKey,
+    stripeDouble: tomlValue(toml, 'vars', 'STRIPE_API_BASE') === 'sandbox',
+    // A remote deployment's idv is real (live); a Stripe-only one is in the mode of its key, which is a secret.
+    live: order.includes('stripe') && !order.includes('idv') ? undefined : true,
+  };
+}
+
 function localUsesSandbox(): boolean {
   const base = devVars().get('KYC_BASE_URL');
   return !base || base === 'sandbox';
@@ -265,6 +320,8 @@ const CLEARABLE = [
   'webhookSecret',
   'vendors',
   'failover',
+  'stripeSecretKey',
+  'stripeWebhookSecret',
 ] as const;
 
 function inputFrom(a: Args): PartnerInput {
@@ -309,6 +366,10 @@ function inputFrom(a: Args): PartnerInput {
   if (ts !== undefined) input.turnstileSecret = ts;
   const hook = secret(a, 'webhook-secret');
   if (hook !== undefined) input.webhookSecret = hook;
+  const stripeKey = secret(a, 'stripe-secret-key');
+  if (stripeKey !== undefined) input.stripeSecretKey = stripeKey;
+  const stripeHook = secret(a, 'stripe-webhook-secret');
+  if (stripeHook !== undefined) input.stripeWebhookSecret = stripeHook;
   for (const field of a.flags.get('clear') ?? []) {
     if (!(CLEARABLE as readonly string[]).includes(field)) throw new UsageError(`--clear takes one of ${CLEARABLE.join(', ')}`);
     (input as Record<string, unknown>)[field] = null;
@@ -342,6 +403,8 @@ const KNOWN_FLAGS = new Set([
   'api-key-file',
   'turnstile-secret-file',
   'webhook-secret-file',
+  'stripe-secret-key-file',
+  'stripe-webhook-secret-file',
   'drop-old',
   'url',
 ]);
@@ -364,9 +427,12 @@ async function run(a: Args, store: RegistryStore): Promise<void> {
       if (await readRecord(store, id)) throw new UsageError(`partner ${id} exists already: use update`);
       const serverKey = newServerKey(sandbox ? 'test' : 'live');
       const input = { ...inputFrom(a), serverKeyHashes: [await serverKeyHash(serverKey)] };
-      const record = await buildRecord(id, input, await publicKeyFor(a, store), { sandbox });
+      const deployment = deploymentOf(a);
+      const record = await buildRecord(id, input, await publicKeyFor(a, store), { sandbox, deployment });
       await writeRecord(store, record);
-      console.log(`added partner ${id} (${record.origins.join(', ')}), child ${record.childId}; in effect within ${bound()}`);
+      console.log(
+        `added partner ${id} (${record.origins.join(', ')}), ${credentialsLine(record, deployment)}; in effect within ${bound()}`,
+      );
       printServerKey(id, serverKey);
       return;
     }
@@ -377,7 +443,11 @@ async function run(a: Args, store: RegistryStore): Promise<void> {
       const held = previous.serverKeyHashes ?? [];
       if (a.flags.has('drop-old')) {
         if (held.length < 2) throw new UsageError(`partner ${id} has no previous server key to drop`);
-        const record = await buildRecord(id, { serverKeyHashes: held.slice(0, 1) }, await publicKeyFor(a, store), { sandbox, previous });
+        const record = await buildRecord(id, { serverKeyHashes: held.slice(0, 1) }, await publicKeyFor(a, store), {
+          sandbox,
+          previous,
+          deployment: deploymentOf(a),
+        });
         await writeRecord(store, record, previous);
         console.log(`partner ${id}: the previous server key is refused within ${bound()}; the newest one stays.`);
         return;
@@ -385,7 +455,11 @@ async function run(a: Args, store: RegistryStore): Promise<void> {
       const serverKey = newServerKey(sandbox ? 'test' : 'live');
       // The new key first; the newest previous one keeps working until --drop-old (two at most).
       const hashes = [await serverKeyHash(serverKey), ...held.slice(0, 1)];
-      const record = await buildRecord(id, { serverKeyHashes: hashes }, await publicKeyFor(a, store), { sandbox, previous });
+      const record = await buildRecord(id, { serverKeyHashes: hashes }, await publicKeyFor(a, store), {
+        sandbox,
+        previous,
+        deployment: deploymentOf(a),
+      });
       await writeRecord(store, record, previous);
       printServerKey(id, serverKey);
       console.log(
@@ -403,7 +477,7 @@ async function run(a: Args, store: RegistryStore): Promise<void> {
       const input = a.command === 'rotate-key' ? { apiKey: secret(a, 'api-key') } : inputFrom(a);
       if (a.command === 'rotate-key' && !input.apiKey)
         throw new UsageError('rotate-key needs the new key in PARTNER_API_KEY or --api-key-file <path|->');
-      const record = await buildRecord(id, input, await publicKeyFor(a, store), { sandbox, previous });
+      const record = await buildRecord(id, input, await publicKeyFor(a, store), { sandbox, previous, deployment: deploymentOf(a) });
       await writeRecord(store, record, previous);
       if (a.command === 'rotate-key') {
         console.log(
@@ -424,7 +498,7 @@ async function run(a: Args, store: RegistryStore): Promise<void> {
       const id = needId(a);
       const record = await readRecord(store, id);
       if (!record) throw new UsageError(`there is no partner ${id}`);
-      console.log(JSON.stringify(describe(record), null, 2));
+      console.log(JSON.stringify(describe(record, deploymentOf(a)), null, 2));
       return;
     }
     case 'list': {
@@ -434,8 +508,15 @@ async function run(a: Args, store: RegistryStore): Promise<void> {
         const r = await readRecord(store, id);
         if (r) records.push(r);
       }
+      const deployment = deploymentOf(a);
       if (a.flags.has('json')) {
-        console.log(JSON.stringify(records.map(describe), null, 2));
+        console.log(
+          JSON.stringify(
+            records.map((r) => describe(r, deployment)),
+            null,
+            2,
+          ),
+        );
         return;
       }
       if (!records.length) {
@@ -445,12 +526,13 @@ async function run(a: Args, store: RegistryStore): Promise<void> {
       const rows = records.map((r) => [
         r.partnerId,
         r.displayName,
-        r.childId,
+        r.childId ?? '-',
         r.origins.join(' '),
-        sealedKid(r.apiKey) ?? '?',
+        r.apiKey ? (sealedKid(r.apiKey) ?? '?') : '-',
         r.updatedAt,
+        credentialsOf(r, deployment),
       ]);
-      const head = ['partner', 'name', 'child', 'origins', 'sealed to', 'updated'];
+      const head = ['partner', 'name', 'child', 'origins', 'sealed to', 'updated', 'vendors (credentials)'];
       const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
       for (const row of [head, ...rows])
         console.log(
@@ -494,6 +576,17 @@ Then store ${out} in your secret manager and delete it here.`);
     default:
       throw new UsageError(`unknown command "${a.command}"`);
   }
+}
+
+/** Each vendor a record uses with where its credentials come from: `idv:own stripe:deployment`. */
+function credentialsOf(record: Parameters<typeof vendorCredentials>[0], deployment: DeploymentVendors): string {
+  return Object.entries(vendorCredentials(record, deployment))
+    .map(([v, from]) => `${v}:${from}`)
+    .join(' ');
+}
+
+function credentialsLine(record: Parameters<typeof vendorCredentials>[0], deployment: DeploymentVendors): string {
+  return `vendors ${credentialsOf(record, deployment)}${record.childId ? `, child ${record.childId}` : ''}`;
 }
 
 /** A new server key, once: the worker keeps only its hash. */

@@ -90,4 +90,45 @@ describe('the suite fails an adapter that breaks a rule', () => {
       'webhook signatures: valid, tampered, replayed, unknown',
     );
   });
+
+  it('one whose reference keeps the hosted URL', async () => {
+    await caseFails(
+      broken(stripeFixtures, (a) => ({
+        ...a,
+        createLink: async (r) => {
+          const link = await a.createLink(r);
+          return { ...link, ref: { ...link.ref, url: link.url } as typeof link.ref };
+        },
+      })),
+      'openUrl: each open asks the vendor for the URL, which no reference keeps; none once the attempt ended',
+    );
+  });
+
+  it('one that keeps the first URL instead of asking when the person opens it', async () => {
+    const seen = new Map<string, string | undefined>();
+    await caseFails(
+      broken(stripeFixtures, (a) => ({
+        ...a,
+        openUrl: async (ref) => {
+          if (!seen.has(ref.subject)) seen.set(ref.subject, await a.openUrl!(ref));
+          return seen.get(ref.subject);
+        },
+      })),
+      'openUrl: each open asks the vendor for the URL, which no reference keeps; none once the attempt ended',
+    );
+  });
+
+  it('one whose cancel asks nobody', async () => {
+    await caseFails(
+      broken(stripeFixtures, (a) => ({ ...a, cancel: async () => {} })),
+      'cancel stops the attempt at the vendor; an answer about another subject is a mismatch',
+    );
+  });
+
+  it('one whose redact swallows what the vendor answered', async () => {
+    await caseFails(
+      broken(stripeFixtures, (a) => ({ ...a, redact: (ref) => a.redact!(ref).catch(() => undefined) })),
+      'redact erases at the vendor, twice as once; an answer about another subject is a mismatch',
+    );
+  });
 });

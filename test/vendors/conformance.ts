@@ -219,6 +219,68 @@ export function adapterConformanceCases(factory: AdapterFixtureFactory): readonl
       equal((await verify(unknownType.headers, unknownType.body))?.subject, undefined);
     }),
 
+    withFixture('openUrl: each open asks the vendor for the URL, which no reference keeps; none once the attempt ended', async (f) => {
+      const open = f.adapter.openUrl?.bind(f.adapter);
+      if (!open) return skip('the link is the URL (no openUrl)');
+      const link = await f.adapter.createLink(f.linkRequest());
+      // Not stored: what the product keeps about the link holds no URL.
+      const kept = JSON.stringify(link.ref);
+      ok(!/https?:\/\//.test(kept) && (link.url === undefined || !kept.includes(link.url)), `the reference keeps no URL: ${kept}`);
+      for (let i = 0; i < 2; i++) {
+        const before = f.ioCount();
+        const url = await open(link.ref);
+        ok(typeof url === 'string' && new URL(url).protocol === 'https:', `an https URL when opened: ${String(url)}`);
+        equal(f.ioCount() - before, 1);
+      }
+      f.tamper((json) => f.aboutAnotherSubject(json));
+      await rejects(
+        () => open(link.ref),
+        (err) => err instanceof VendorMismatchError,
+      );
+      f.tamper(undefined);
+      await f.settle(link.ref, 'verified');
+      equal(await open(link.ref), undefined);
+    }),
+
+    withFixture('cancel stops the attempt at the vendor; an answer about another subject is a mismatch', async (f) => {
+      const cancel = f.adapter.capabilities.cancelAtVendor ? f.adapter.cancel?.bind(f.adapter) : undefined;
+      if (!cancel) return skip('the vendor cannot cancel');
+      const other = await f.adapter.createLink(f.linkRequest());
+      f.tamper((json) => f.aboutAnotherSubject(json));
+      await rejects(
+        () => cancel(other.ref),
+        (err) => err instanceof VendorMismatchError,
+      );
+      f.tamper(undefined);
+      const link = await f.adapter.createLink(f.linkRequest());
+      const before = f.ioCount();
+      await cancel(link.ref);
+      ok(f.ioCount() > before, 'the vendor was asked');
+      if (f.adapter.openUrl) equal(await f.adapter.openUrl(link.ref), undefined);
+      const after = await f.adapter.latestResult(link.ref);
+      ok(!(after.state === 'final' && after.result.outcome === 'verified'), `never verified once canceled: ${JSON.stringify(after)}`);
+    }),
+
+    withFixture('redact erases at the vendor, twice as once; an answer about another subject is a mismatch', async (f) => {
+      const redact = f.adapter.capabilities.redactAtVendor ? f.adapter.redact?.bind(f.adapter) : undefined;
+      if (!redact) return skip('the vendor cannot redact');
+      const link = await f.adapter.createLink(f.linkRequest());
+      await f.settle(link.ref, 'verified');
+      f.tamper((json) => f.aboutAnotherSubject(json));
+      await rejects(
+        () => redact(link.ref),
+        (err) => err instanceof VendorMismatchError,
+      );
+      f.tamper(undefined);
+      const before = f.ioCount();
+      await redact(link.ref);
+      ok(f.ioCount() > before, 'the vendor was asked');
+      await redact(link.ref); // asked again (a redaction the vendor had not finished): no error
+      const open = await f.adapter.createLink(f.linkRequest());
+      await redact(open.ref);
+      if (f.adapter.openUrl) equal(await f.adapter.openUrl(open.ref), undefined);
+    }),
+
     withFixture('timeout, refused, bad answer, 401 and 422 map to our errors', async (f) => {
       const errorOf = async (run: () => Promise<unknown>) => {
         try {

@@ -19,7 +19,12 @@ import { newVerificationId } from '../../worker/verifications/verification';
 import { message, type OpsEvent } from '../../worker/ops/events';
 import { record, writeDelivery } from '../../worker/ops/store';
 import { funnel, summary } from '../../worker/ops/report';
+import { vendorsTable } from '../../scripts/ops';
 import { nodeEnv } from '../support/node-env';
+import { nodeApp } from '../support/node-app';
+import { useNodeTwins } from '../support/node-twins';
+
+const OPS_TOKEN = 'ops-per-vendor-token-0123456789abcdef';
 
 const ROOT = join(import.meta.dirname, '../..');
 const NOW = Date.UTC(2026, 10, 28, 12);
@@ -131,8 +136,34 @@ describe('the vendor in D1 and on /ops', () => {
     assert.equal(f.partners[0]?.failovers, 1);
     // An event sent before events named their vendor is idv's.
     assert.deepEqual(f.partners[0]?.byVendor, { idv: { linkCreated: 1, final: 0 }, stripe: { linkCreated: 1, final: 1 } });
+    // `npm run ops -- vendors`: the same per-vendor view in a terminal.
+    const table = vendorsTable({ from: 'then', to: 'now', vendors: s.vendors }).split('\n');
+    assert.match(table[1]!, /^vendor\s+links\s+final\s+failed over from\s+failed over to\s+calls ok$/);
+    const idvAt = table.findIndex((l) => l.startsWith('idv '));
+    const stripeAt = table.findIndex((l) => l.startsWith('stripe '));
+    assert.match(table[idvAt]!, /^idv\s+1\s+0\s+1\s+0\s+50\.0%$/);
+    assert.match(table[stripeAt]!, /^stripe\s+1\s+1\s+0\s+1\s+100\.0%$/);
+    const idvLines = table.slice(idvAt + 1, stripeAt).join('\n');
+    assert.match(idvLines, /passed over: network 1/);
+    assert.match(idvLines, /vendor-link: 2 calls \((ok 1, network 1|network 1, ok 1)\)/);
+    assert.match(idvLines, /webhooks: dead 1/);
+    assert.match(table.slice(stripeAt + 1).join('\n'), /webhooks: delivered 1/);
+    // Its source: GET /ops/api/vendors, what the console's summary says per vendor.
+    const env = nodeEnv({ DB: db, OPS_TOKEN: OPS_TOKEN });
+    useNodeTwins(env);
+    const q = new URLSearchParams({ partner: P, from: new Date(range.from).toISOString(), to: new Date(range.to).toISOString() });
+    const api = await nodeApp.request(
+      `http://127.0.0.1:8787/ops/api/vendors?${q}`,
+      { headers: { Authorization: `Bearer ${OPS_TOKEN}` } },
+      env,
+    );
+    assert.equal(api.status, 200);
+    const answer = (await api.json()) as { from: string; to: string; vendors: unknown };
+    assert.deepEqual(answer, { from: q.get('from'), to: q.get('to'), vendors: JSON.parse(JSON.stringify(s.vendors)) });
+    const unauthorised = await nodeApp.request(`http://127.0.0.1:8787/ops/api/vendors?${q}`, {}, env);
+    assert.notEqual(unauthorised.status, 200);
     // Nothing personal: no customer reference, no vendor subject.
-    const shown = JSON.stringify([s, f]);
+    const shown = JSON.stringify([s, f, table, answer]);
     for (const secret of ['old-ref', 'new-ref', 'idv-subject', 'stripe-subject']) assert.ok(!shown.includes(secret), secret);
   });
 });

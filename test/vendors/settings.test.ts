@@ -49,6 +49,15 @@ describe('vendor settings', () => {
     assert.deepEqual(named({ KYC_VENDOR: 'stripe', STRIPE_WEBHOOK_SECRET: 'not-a-whsec' }), ['STRIPE_WEBHOOK_SECRET']);
   });
 
+  it("VENDOR_FAILOVER is judged for the environment partner only: with a registry and no ALLOWED_ORIGINS it is the registry partners' default", () => {
+    const registry = { PARTNERS: {} as KVNamespace };
+    // Registry partners are judged by their own vendors (npm run partners), not by KYC_VENDOR.
+    assert.deepEqual(named({ ...registry, VENDOR_FAILOVER: 'before_start' }), []);
+    // The environment partner serves pages with one vendor: nothing to fail over to.
+    assert.deepEqual(named({ ...registry, VENDOR_FAILOVER: 'before_start', ALLOWED_ORIGINS: 'https://shop.example' }), ['VENDOR_FAILOVER']);
+    assert.deepEqual(named({ VENDOR_FAILOVER: 'before_start', ALLOWED_ORIGINS: 'https://shop.example' }), ['VENDOR_FAILOVER']);
+  });
+
   it('a live key beside the sandbox, the double or the demo is MISCONFIGURED naming STRIPE_SECRET_KEY', () => {
     // The idv sandbox and a live Stripe key: test and live mixed.
     assert.ok(named({ KYC_VENDOR: 'idv,stripe', STRIPE_SECRET_KEY: 'sk_live_abc123' }).includes('STRIPE_SECRET_KEY'));

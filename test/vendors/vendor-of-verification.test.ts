@@ -8,7 +8,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Env } from '../../worker/lib/env';
-import { vendorOf } from '../../worker/verifications/verification';
+import { vendorOf, type Verification } from '../../worker/verifications/verification';
+import { indexRow } from '../../worker/verifications/verification-index';
 import { nodeApp } from '../support/node-app';
 import { nodeEnv } from '../support/node-env';
 import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
@@ -146,6 +147,55 @@ describe('a verification keeps its vendor', () => {
     // A new link made now for someone else is idv's.
     const other = await post(switched, '/api/onboarding-link', { ...details, returnUrl: `${PAGE}/done` });
     assert.equal((await store.execute(other.json.verificationId, { type: 'read' }))?.vendor, 'idv');
+  });
+
+  it('/v1 shows the vendor once linked, in the single read and in the list (from the index row), as the OpenAPI document says', async () => {
+    const SERVER_KEY = `kyc_sk_test_${'v'.repeat(43)}`;
+    // The list reads the D1 index: here the index rows of the verifications held, as D1 would answer.
+    const held: Verification[] = [];
+    const DB = {
+      prepare: () => ({ bind: () => ({ all: async () => ({ results: held.map((v) => indexRow(v, false, Date.now())) }) }) }),
+    } as unknown as D1Database;
+    const { env, store } = stack('stripe', { PARTNER_SERVER_KEYS: SERVER_KEY, DB });
+    const asServer = { headers: { Authorization: `Bearer ${SERVER_KEY}` } };
+    const created = await nodeApp.request(
+      `${WORKER}/v1/verifications`,
+      {
+        method: 'POST',
+        headers: { ...asServer.headers, 'Content-Type': 'application/json', 'Idempotency-Key': 'vendor-in-v1-1' },
+        body: JSON.stringify({ customerRef: 'cust-vendor-1' }),
+      },
+      env,
+    );
+    assert.equal(created.status, 201);
+    const { verificationId: unlinked } = (await created.json()) as { verificationId: string };
+    const link = await post(env, '/api/onboarding-link', details);
+    assert.equal(link.status, 200, JSON.stringify(link.json));
+    for (const id of [link.json.verificationId, unlinked]) held.push((await store.execute(id, { type: 'read' }))!);
+
+    const one = (await (await nodeApp.request(`${WORKER}/v1/verifications/${link.json.verificationId}`, asServer, env)).json()) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(one.vendor, 'stripe');
+    const notYet = (await (await nodeApp.request(`${WORKER}/v1/verifications/${unlinked}`, asServer, env)).json()) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(notYet.vendor, undefined, 'no vendor before the first link');
+    const list = await nodeApp.request(`${WORKER}/v1/verifications`, asServer, env);
+    assert.equal(list.status, 200);
+    const { data } = (await list.json()) as { data: Record<string, unknown>[] };
+    assert.deepEqual(
+      data.map((d) => [d.verificationId, d.vendor]),
+      [
+        [link.json.verificationId, 'stripe'],
+        [unlinked, undefined],
+      ],
+    );
+    const { openapiDocument } = await import('../../worker/server-api/openapi');
+    const doc = JSON.stringify(openapiDocument());
+    assert.match(doc, /"VerificationSummary":\{[^]*?"vendor":\{[^}]*"enum":\["idv","stripe"\]/);
   });
 
   it('KYC_VENDOR=idv (the default): the link is the sandbox entity, recorded as idv', async () => {

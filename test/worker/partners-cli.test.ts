@@ -151,6 +151,18 @@ describe('npm run partners, against the local state', () => {
     const inArgs = await cli(['add', 'cli', '--api-key', OLD_KEY]);
     assert.equal(inArgs.code, 2);
     assert.match(inArgs.stderr, /never go in arguments/);
+    const stripeInArgs = await cli(['add', 'cli', '--stripe-secret-key', 'sk_test_cliPartner123']);
+    assert.equal(stripeInArgs.code, 2);
+    assert.match(stripeInArgs.stderr, /never go in arguments/);
+    // This deployment's idv is a real vendor (live outcomes) and it has no Stripe key of its own.
+    const withStripe = ['add', 'cli', '--name', 'CLI Bank', '--origin', ORIGIN, '--child-id', 'cli-child', '--vendors', 'idv,stripe'];
+    const noStripeKey = await cli(withStripe, { PARTNER_API_KEY: OLD_KEY });
+    assert.equal(noStripeKey.code, 2);
+    assert.match(noStripeKey.stderr, /vendors: stripe has no credentials/);
+    const testKey = await cli(withStripe, { PARTNER_API_KEY: OLD_KEY, PARTNER_STRIPE_SECRET_KEY: 'sk_test_cliPartner123' });
+    assert.equal(testKey.code, 2);
+    assert.match(testKey.stderr, /stripeSecretKey: is a test key in a live deployment/);
+    assert.doesNotMatch(testKey.stderr + testKey.stdout, /sk_test_cliPartner123/);
     const list = await cli(['list']);
     assert.match(list.stdout, /no partners/);
   });

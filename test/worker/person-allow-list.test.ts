@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { personFrom } from '../../worker/vendors/idv/person';
-import { Person } from '../../worker/server-api/schemas';
+import { readFileSync } from 'node:fs';
+import { Person, PERSON_FIELDS } from '../../worker/server-api/schemas';
+import { openapiDocument } from '../../worker/server-api/openapi';
 
 const extra = [{ kvpKey: 'selfie', kvpType: 'general.string', kvpValue: 'data:image/jpeg;base64,SELFIE' }];
 
@@ -54,5 +56,31 @@ describe('the verified person’s allow-list', () => {
 
   it('an entity with nothing on the list is its id only', () => {
     assert.deepEqual(personFrom({ entityId: 'ent-2', extraData: extra, name: { familyName: 7 } as never }), { entityId: 'ent-2' });
+  });
+
+  it('is one rule: the idv adapter passes exactly the product’s fields, which the OpenAPI document shows, and keeps no list of its own', () => {
+    const every = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, `v-${k}`]));
+    const full = personFrom({
+      entityId: 'ent-3',
+      name: { ...every(PERSON_FIELDS.name), extraData: extra },
+      dateOfBirth: every(PERSON_FIELDS.dateOfBirth),
+      addresses: [{ ...every(PERSON_FIELDS.address), addressId: 'a-1' }],
+      identityDocs: [{ ...every(PERSON_FIELDS.identityDoc), documentId: 'd-1' }],
+    } as never);
+    assert.deepEqual(Object.keys(full.name!).sort(), [...PERSON_FIELDS.name].sort());
+    assert.deepEqual(Object.keys(full.dateOfBirth!).sort(), [...PERSON_FIELDS.dateOfBirth].sort());
+    assert.deepEqual(Object.keys(full.addresses![0]!).sort(), [...PERSON_FIELDS.address].sort());
+    assert.deepEqual(Object.keys(full.identityDocs![0]!).sort(), [...PERSON_FIELDS.identityDoc].sort());
+    assert.ok(Person.safeParse(full).success);
+    // The published schema is built from the same lists.
+    const schema = (openapiDocument() as any).components.schemas.Person.properties;
+    const props = (s: any) =>
+      Object.keys((s.items ?? s.anyOf?.find((x: any) => x.type !== 'null') ?? s).properties ?? s.items?.properties).sort();
+    assert.deepEqual(props(schema.name), [...PERSON_FIELDS.name].sort());
+    assert.deepEqual(props(schema.addresses), [...PERSON_FIELDS.address].sort());
+    assert.deepEqual(props(schema.identityDocs), [...PERSON_FIELDS.identityDoc].sort());
+    // Written once: the adapter's file spells none of the fields itself.
+    const adapterSource = readFileSync(new URL('../../worker/vendors/idv/person.ts', import.meta.url), 'utf8');
+    for (const field of ['streetName', 'honourific', 'yearOfBirth', 'idNumber']) assert.ok(!adapterSource.includes(`'${field}'`), field);
   });
 });

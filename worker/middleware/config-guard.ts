@@ -12,7 +12,7 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { configuredSessionSecret } from '../lib/session-secret';
-import type { Env } from '../lib/env';
+import { bindingIfAny, type Env } from '../lib/env';
 import type { AppEnv } from '../app-env';
 import { isDeployed, trustedOwnOrigin, type Config } from '../config';
 import { defaultCountryProblem } from '../lib/country';
@@ -55,7 +55,9 @@ export function misconfiguration(env: Env, ports: Pick<Ports, 'inProcessVendor'>
     if (!cfg.publicOrigin) add('PUBLIC_ORIGIN', `${NOT_SET} (required with a real vendor)`);
     if (!cfg.secrets.resultSigningKeys) add('RESULT_SIGNING_KEYS', `${NOT_SET} (required with a real vendor)`);
   }
-  issues.push(...vendorSettingsProblems(cfg, Boolean(ports.inProcessVendor), isDeployed(cfg, requestUrl)));
+  issues.push(
+    ...vendorSettingsProblems(cfg, Boolean(ports.inProcessVendor), isDeployed(cfg, requestUrl), Boolean(bindingIfAny(env, 'PARTNERS'))),
+  );
   // Tokens need an issuer: PUBLIC_ORIGIN, or the request's origin on loopback.
   if (!issues.some((i) => i.issueLocation === 'PUBLIC_ORIGIN') && !trustedOwnOrigin(cfg, requestUrl))
     add('PUBLIC_ORIGIN', `${NOT_SET} (required off loopback hosts)`);

@@ -143,6 +143,13 @@ export interface VendorSummary {
   deliveries: Record<string, number>;
 }
 
+/** `GET /ops/api/vendors`: the range, and each vendor as the page shows it. */
+export interface VendorsAnswer {
+  from: string;
+  to: string;
+  vendors: VendorSummary[];
+}
+
 export interface DayLine {
   day: string;
   shown: number;

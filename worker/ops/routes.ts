@@ -2,6 +2,7 @@
  * /ops, the operator console (docs/operations.md "Operator console"):
  *   GET  /ops                                   the page (partner, range 24h | 7d | 30d)
  *   GET  /ops/api/funnel?partner=&from=&to=     the funnel per partner (ISO dates; default the last 7 days)
+ *   GET  /ops/api/vendors?partner=&from=&to=    per vendor: links, finals, failovers and their causes, calls (health), webhook deliveries
  *   GET  /ops/api/webhooks?state=dead|failed|undelivered|all&partner=
  *   POST /ops/api/webhooks/:verificationId/redeliver   (JSON; the CLI)
  *   POST /ops/redeliver                         (the page's "Redeliver" form)
@@ -20,7 +21,7 @@ import { countFailedAttempt, refuseLimitedClient } from '../lib/failed-attempts'
 import { misconfigured } from '../middleware/config-guard';
 import { checkAccess } from './access';
 import { OPS_CSS_ASSET, opsPage, RANGES, type RangeName } from './page';
-import { funnel, summary } from './report';
+import { funnel, summary, type VendorsAnswer } from './report';
 import { misconfiguration } from '../middleware/config-guard';
 import { DAY_MS, readDeliveries, readPartners, type DeliveryFilter } from './store';
 import { systemClock } from '../lib/clock';
@@ -120,6 +121,18 @@ ops.get('/ops/api/funnel', async (c) => {
   const partner = partnerParam(c);
   const range = rangeParams(c);
   return c.json(await funnel(database(c), { ...range, ...(partner ? { partner } : {}) }));
+});
+
+// What the page's "Per vendor" shows (report.ts `summary`), for `npm run ops -- vendors`.
+ops.get('/ops/api/vendors', async (c) => {
+  const partner = partnerParam(c);
+  const range = rangeParams(c);
+  const s = await summary(database(c), { ...range, ...(partner ? { partner } : {}) });
+  return c.json({
+    from: new Date(range.from).toISOString(),
+    to: new Date(range.to).toISOString(),
+    vendors: s.vendors,
+  } satisfies VendorsAnswer);
 });
 
 ops.get('/ops/api/webhooks', async (c) => {

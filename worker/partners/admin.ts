@@ -17,11 +17,17 @@ import {
   SEALED_FIELDS,
   SEALING_PUBLIC_KEY,
   serverKeyIndexKey,
+  STRIPE_SEALED_FIELDS,
+  vendorEntries,
   type FailoverMode,
+  type IdvEntry,
   type SealedField,
+  type StripeEntry,
+  type VendorEntry,
 } from './partner';
 import { webhookUrlProblem } from '../../rules/webhook-url';
-import { isVendorId, VENDOR_IDS } from '../vendors/adapter';
+import { isVendorId, VENDOR_IDS, type VendorId } from '../vendors/adapter';
+import { partnerStripeKeyProblem } from '../vendors/settings';
 import { zodEnglish } from '../lib/errors';
 import { seal } from './seal';
 import { sealedKid } from './sealing';
@@ -55,6 +61,55 @@ export interface PartnerInput {
   vendors?: string[] | null;
   /** `off` or `before_start`; null clears it (the deployment's VENDOR_FAILOVER again). */
   failover?: string | null;
+  /** Its own Stripe key (`sk_…`/`rk_…`, the deployment's mode), sealed; needs stripe among its `vendors`; null clears it (the deployment's STRIPE_SECRET_KEY again). */
+  stripeSecretKey?: string | null;
+  /** The signing secret of its Stripe endpoint (`whsec_…`), sealed; null clears it (the deployment's STRIPE_WEBHOOK_SECRET again). */
+  stripeWebhookSecret?: string | null;
+}
+
+/**
+ * What `npm run partners` knows of the deployment a record is for, from its
+ * settings (the worker judges what the CLI cannot see: it refuses a record
+ * whose Stripe key is of the other mode).
+ */
+export interface DeploymentVendors {
+  /** KYC_VENDOR: the vendors of a record without its own. */
+  order: readonly VendorId[];
+  /** Whether the deployment has a Stripe key of its own (STRIPE_SECRET_KEY, or the double's); undefined: cannot tell. */
+  stripeKey: boolean | undefined;
+  /** Whether Stripe is the double there. */
+  stripeDouble: boolean;
+  /** Whether its outcomes are real (one deployment is one mode); undefined: cannot tell. */
+  live: boolean | undefined;
+}
+
+/** A deployment the CLI knows nothing about: idv by default, everything else judged by the worker. */
+const UNKNOWN_DEPLOYMENT: DeploymentVendors = { order: ['idv'], stripeKey: undefined, stripeDouble: false, live: undefined };
+
+/** Where each of a record's vendors gets its credentials: its own, the deployment's, none, or (the CLI cannot tell) unknown. */
+export type CredentialsSource = 'own' | 'deployment' | 'none' | 'unknown';
+
+/** The credentials of each vendor `record` uses (its own `vendors`, else the deployment's): never a value. */
+export function vendorCredentials(
+  record: PartnerRecord,
+  deployment: DeploymentVendors = UNKNOWN_DEPLOYMENT,
+): Partial<Record<VendorId, CredentialsSource>> {
+  const entries = vendorEntries(record);
+  const idv = entries?.find((e): e is IdvEntry => e.vendor === 'idv');
+  const stripe = entries?.find((e): e is StripeEntry => e.vendor === 'stripe');
+  const out: Partial<Record<VendorId, CredentialsSource>> = {};
+  for (const v of entries?.map((e) => e.vendor) ?? deployment.order) {
+    if (v === 'idv') out.idv = (idv?.childId ?? record.childId) && (idv?.apiKey ?? record.apiKey) ? 'own' : 'none';
+    else
+      out.stripe = stripe?.secretKey
+        ? 'own'
+        : deployment.stripeKey === undefined
+          ? 'unknown'
+          : deployment.stripeKey || deployment.stripeDouble
+            ? 'deployment'
+            : 'none';
+  }
+  return out;
 }
 
 export class InputError extends Error {
@@ -89,7 +144,7 @@ export async function buildRecord(
   id: string,
   input: PartnerInput,
   publicKey: JWK,
-  options: { sandbox: boolean; previous?: PartnerRecord; now?: Date },
+  options: { sandbox: boolean; previous?: PartnerRecord; now?: Date; deployment?: DeploymentVendors },
 ): Promise<PartnerRecord> {
   const problems: string[] = [];
   if (!PARTNER_ID.test(id)) problems.push('partnerId: must be lower-case letters, digits and dashes (at most 63)');
@@ -112,31 +167,69 @@ export async function buildRecord(
   if (input.serverKeyHashes && (input.serverKeyHashes.length > 2 || input.serverKeyHashes.some((h) => !/^[0-9a-f]{64}$/.test(h))))
     problems.push('serverKeyHashes: at most two SHA-256 hashes in hex');
   if (input.childId !== undefined && !input.childId.trim()) problems.push('childId: must not be empty');
+  const deployment = options.deployment ?? UNKNOWN_DEPLOYMENT;
+  const prevEntries = prev && vendorEntries(prev);
   const vendors =
-    input.vendors === null ? undefined : (input.vendors?.map((v) => v.trim().toLowerCase()) ?? prev?.vendors?.map((e) => e.vendor));
+    input.vendors === null ? undefined : (input.vendors?.map((v) => v.trim().toLowerCase()) ?? prevEntries?.map((e) => e.vendor));
   for (const v of vendors ?? []) if (!isVendorId(v)) problems.push(`vendors: "${v}" is not a vendor (${VENDOR_IDS.join(', ')})`);
   if (vendors && new Set(vendors).size !== vendors.length) problems.push('vendors: names a vendor twice');
   if (vendors && !vendors.length) problems.push('vendors: needs at least one vendor');
+  // What the partner will use: its own vendors, else the deployment's.
+  const uses = vendors ?? deployment.order;
   const failover = input.failover === null ? undefined : (input.failover?.trim().toLowerCase() ?? prev?.failover);
   if (failover !== undefined && !(FAILOVER_MODES as readonly string[]).includes(failover))
     problems.push('failover: must be off or before_start');
-  // Without its own vendors the deployment's KYC_VENDOR decides whether there is a second one.
-  else if (failover === 'before_start' && vendors && vendors.length < 2) problems.push('failover: before_start needs a second vendor');
+  else if (failover === 'before_start' && uses.length < 2)
+    problems.push('failover: before_start needs a second vendor (its own vendors, else KYC_VENDOR)');
+  // Stripe: its own key and signing secret live in its own `vendors` entry.
+  const prevStripe = prevEntries?.find((e): e is StripeEntry => e.vendor === 'stripe');
+  for (const [field, given] of [
+    ['stripeSecretKey', input.stripeSecretKey],
+    ['stripeWebhookSecret', input.stripeWebhookSecret],
+  ] as const)
+    if (given && !vendors?.includes('stripe')) problems.push(`${field}: needs stripe among its own vendors (--vendors)`);
+  if (input.stripeSecretKey) {
+    const problem = partnerStripeKeyProblem(input.stripeSecretKey.trim(), deployment.stripeDouble, deployment.live);
+    if (problem) problems.push(`stripeSecretKey: ${problem}`);
+  }
+  if (input.stripeWebhookSecret && !/^whsec_\S+$/.test(input.stripeWebhookSecret.trim()))
+    problems.push("stripeWebhookSecret: must be Stripe's signing secret (whsec_…)");
+  const ownStripeKey = input.stripeSecretKey === null ? false : Boolean(input.stripeSecretKey) || prevStripe?.secretKey !== undefined;
+  if (uses.includes('stripe') && !ownStripeKey && deployment.stripeKey === false && !deployment.stripeDouble)
+    problems.push(
+      "vendors: stripe has no credentials: neither its own (PARTNER_STRIPE_SECRET_KEY or --stripe-secret-key-file) nor the deployment's (STRIPE_SECRET_KEY)",
+    );
+  // idv: the record's child and key (or its idv entry's), needed only while idv is one of its vendors.
+  const prevIdv = prevEntries?.find((e): e is IdvEntry => e.vendor === 'idv');
+  if (uses.includes('idv')) {
+    if (!(input.childId ?? prevIdv?.childId ?? prev?.childId)) problems.push('childId: is required (idv is one of its vendors)');
+    if (!(input.apiKey ?? prevIdv?.apiKey ?? prev?.apiKey)) problems.push('apiKey: is required (idv is one of its vendors)');
+  }
   if (!prev) {
     if (!input.displayName) problems.push('displayName: is required');
     if (!origins) problems.push('origins: is required');
-    if (!input.childId) problems.push('childId: is required');
-    if (!input.apiKey) problems.push('apiKey: is required');
   }
   const webhookUrl = input.webhookUrl === null ? undefined : (input.webhookUrl ?? prev?.webhookUrl);
   const webhookSecretSet = input.webhookSecret === null ? false : input.webhookSecret !== undefined || prev?.webhookSecret !== undefined;
   if (webhookUrl && !webhookSecretSet) problems.push('webhookSecret: is required with a webhook URL');
   if (problems.length) throw new InputError(problems);
 
-  const sealIf = async (field: SealedField, value: string | null | undefined): Promise<string | undefined> => {
+  const sealIf = async (
+    field: SealedField,
+    value: string | null | undefined,
+    previous: string | undefined = prev?.[field as (typeof SEALED_FIELDS)[number]],
+  ): Promise<string | undefined> => {
     if (value === null) return undefined;
-    if (value === undefined) return prev?.[field];
+    if (value === undefined) return previous;
     return seal(publicKey, id, field, value.trim());
+  };
+  const entryOf = async (vendor: VendorId): Promise<VendorEntry> => {
+    if (vendor === 'idv') return prevIdv ?? { vendor };
+    return {
+      vendor,
+      ...opt('secretKey', await sealIf(STRIPE_SEALED_FIELDS.secretKey, input.stripeSecretKey, prevStripe?.secretKey)),
+      ...opt('webhookSecret', await sealIf(STRIPE_SEALED_FIELDS.webhookSecret, input.stripeWebhookSecret, prevStripe?.webhookSecret)),
+    };
   };
   const keep = (value: string | null | undefined, previous: string | undefined) => (value === null ? undefined : value?.trim() || previous);
   const record: PartnerRecord = {
@@ -144,8 +237,8 @@ export async function buildRecord(
     partnerId: id,
     displayName: input.displayName?.trim() ?? prev!.displayName,
     origins: origins ? [...new Set(origins.map((o) => exactOrigin(o)!))] : prev!.origins,
-    childId: input.childId?.trim() ?? prev!.childId,
-    apiKey: (await sealIf('apiKey', input.apiKey))!,
+    ...opt('childId', input.childId?.trim() ?? prev?.childId),
+    ...opt('apiKey', await sealIf('apiKey', input.apiKey)),
     ...opt('flowId', keep(input.flowId, prev?.flowId)),
     ...opt('smsSenderName', keep(input.smsSenderName, prev?.smsSenderName)),
     ...opt('smsTemplateId', keep(input.smsTemplateId, prev?.smsTemplateId)),
@@ -155,10 +248,7 @@ export async function buildRecord(
     ...opt('webhookUrl', webhookUrl),
     ...opt('webhookSecret', await sealIf('webhookSecret', input.webhookSecret)),
     ...opt('serverKeyHashes', input.serverKeyHashes ?? prev?.serverKeyHashes),
-    ...opt(
-      'vendors',
-      vendors?.filter(isVendorId).map((vendor) => ({ vendor })),
-    ),
+    ...opt('vendors', vendors && (await Promise.all(vendors.filter(isVendorId).map(entryOf)))),
     ...opt('failover', failover as FailoverMode | undefined),
     updatedAt: (options.now ?? new Date()).toISOString(),
   };
@@ -207,17 +297,23 @@ export async function removeRecord(store: RegistryStore, id: string): Promise<bo
   return true;
 }
 
-/** A record as it may be shown: secrets only as "set (sealed to <kid>)". */
-export function describe(record: PartnerRecord): Record<string, unknown> {
+const sealedShown = (v: string) => `set (sealed to ${sealedKid(v) ?? 'an unknown key'})`;
+
+/**
+ * A record as it may be shown: secrets only as "set (sealed to <kid>)", and
+ * where each vendor's credentials come from (`vendorCredentials`), never a value.
+ */
+export function describe(record: PartnerRecord, deployment?: DeploymentVendors): Record<string, unknown> {
   const shown: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) {
     if (k === 'v') continue;
     if (k === 'serverKeyHashes') shown.serverKeys = `${(v as string[]).length} (SHA-256 only)`;
-    else
-      shown[k] =
-        (SEALED_FIELDS as readonly string[]).includes(k) && typeof v === 'string'
-          ? `set (sealed to ${sealedKid(v) ?? 'an unknown key'})`
-          : v;
+    else if (k === 'vendors')
+      shown.vendors = vendorEntries(record)!.map((e) =>
+        Object.fromEntries(Object.entries(e).map(([f, x]) => [f, f === 'vendor' || f === 'childId' ? x : sealedShown(x)])),
+      );
+    else shown[k] = (SEALED_FIELDS as readonly string[]).includes(k) && typeof v === 'string' ? sealedShown(v) : v;
   }
+  shown.vendorCredentials = vendorCredentials(record, deployment);
   return shown;
 }

@@ -45,6 +45,8 @@ export interface Partner {
   webhookSecret?: string;
   /** SHA-256 (hex) of its `/v1` server keys: at most two (a rotation's overlap). Registry partners only. */
   serverKeyHashes?: readonly string[];
+  /** Its own Stripe credentials (a registry `vendors` entry); unset: the deployment's STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET. */
+  stripe?: { secretKey?: string; webhookSecret?: string };
   /** Its vendors in priority order (registry `vendors`, the demo's switch); unset: the deployment's KYC_VENDOR. */
   vendors?: readonly VendorId[];
   /** Whether a link may go to its next vendor on a vendor fault (registry `failover`); unset: VENDOR_FAILOVER. */
@@ -60,7 +62,9 @@ export const PARTNER_ID = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** The fields of a record that are sealed (their names are part of the sealing's associated data). */
 export const SEALED_FIELDS = ['apiKey', 'turnstileSecret', 'webhookSecret'] as const;
-export type SealedField = (typeof SEALED_FIELDS)[number];
+/** The sealed fields of a Stripe `vendors` entry, by the names they are sealed under (an idv entry's `apiKey` is sealed as `apiKey`). */
+export const STRIPE_SEALED_FIELDS = { secretKey: 'stripeSecretKey', webhookSecret: 'stripeWebhookSecret' } as const;
+export type SealedField = (typeof SEALED_FIELDS)[number] | (typeof STRIPE_SEALED_FIELDS)[keyof typeof STRIPE_SEALED_FIELDS];
 
 /** KV keys of the registry. */
 export const partnerKey = (id: string) => `partner:${id}`;
@@ -91,6 +95,21 @@ const sealed = z
   .string()
   .check(z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'must be a sealed value'));
 
+/** A registry `vendors` entry for idv: its own child and key, when not the record's. */
+const IdvEntry = z.strictObject({ vendor: z.literal('idv'), childId: z.optional(text(128)), apiKey: z.optional(sealed) });
+/** A registry `vendors` entry for Stripe: the partner's own key and its endpoint's signing secret, when not the deployment's. */
+const StripeEntry = z.strictObject({ vendor: z.literal('stripe'), secretKey: z.optional(sealed), webhookSecret: z.optional(sealed) });
+export type IdvEntry = z.infer<typeof IdvEntry>;
+export type StripeEntry = z.infer<typeof StripeEntry>;
+export type VendorEntry = IdvEntry | StripeEntry;
+
+const vendorOfEntry = (e: VendorId | VendorEntry): VendorId => (typeof e === 'string' ? e : e.vendor);
+
+/** A record's `vendors` as entries (a bare id, the older form, is an entry without credentials). */
+export function vendorEntries(record: Pick<PartnerRecord, 'vendors'>): VendorEntry[] | undefined {
+  return record.vendors?.map((e) => (typeof e === 'string' ? { vendor: e } : e));
+}
+
 export const PartnerRecord = z.strictObject({
   v: z.literal(1),
   partnerId: z.string().check(z.regex(PARTNER_ID, 'must be lower-case letters, digits and dashes (at most 63)')),
@@ -102,8 +121,9 @@ export const PartnerRecord = z.strictObject({
         .check(z.refine((o) => exactOrigin(o) === o, 'must be an origin such as https://shop.example (no path, no trailing slash)')),
     )
     .check(z.minLength(1, 'needs at least one origin'), z.maxLength(20)),
-  childId: text(128),
-  apiKey: sealed,
+  /** The idv vendor's child id and key (an idv `vendors` entry may hold its own, which win); needed while idv is one of its vendors. */
+  childId: z.optional(text(128)),
+  apiKey: z.optional(sealed),
   flowId: z.optional(text(128)),
   smsSenderName: z.optional(text(64)),
   smsTemplateId: z.optional(text(128)),
@@ -119,15 +139,17 @@ export const PartnerRecord = z.strictObject({
   ),
   /**
    * Its vendors in priority order, each once (unset: the deployment's
-   * KYC_VENDOR). An entry holds the vendor's id only: idv works with the
-   * record's `childId` and `apiKey`, Stripe with the deployment's STRIPE_*
-   * settings (docs/partners.md).
+   * KYC_VENDOR), each with its own credentials where it has them: idv its
+   * `childId` and sealed `apiKey` (else the record's), Stripe its sealed
+   * `secretKey` and `webhookSecret` (else the deployment's STRIPE_*). A bare
+   * vendor id (records written before entries held credentials) is read as
+   * an entry without any (docs/partners.md).
    */
   vendors: z.optional(
-    z.array(z.strictObject({ vendor: z.enum(VENDOR_IDS) })).check(
+    z.array(z.union([z.enum(VENDOR_IDS), IdvEntry, StripeEntry])).check(
       z.minLength(1, 'needs at least one vendor'),
       z.maxLength(VENDOR_IDS.length),
-      z.refine((l) => new Set(l.map((e) => e.vendor)).size === l.length, 'names a vendor twice'),
+      z.refine((l) => new Set(l.map(vendorOfEntry)).size === l.length, 'names a vendor twice'),
     ),
   ),
   /** `before_start`: a link goes to the next vendor on a vendor fault (unset: VENDOR_FAILOVER). */

@@ -12,7 +12,19 @@
 import { config, type Config } from '../config';
 import { bindingIfAny, type Env } from '../lib/env';
 import type { SandboxDefaults } from '../ports';
-import { originKey, partnerKey, PartnerRecord, SEALED_FIELDS, type Partner, type SealedField } from './partner';
+import {
+  originKey,
+  partnerKey,
+  PartnerRecord,
+  SEALED_FIELDS,
+  STRIPE_SEALED_FIELDS,
+  vendorEntries,
+  type IdvEntry,
+  type Partner,
+  type SealedField,
+  type StripeEntry,
+} from './partner';
+import { partnerStripeKeyProblem } from '../vendors/settings';
 import { open, SealingError, sealingKeys } from './sealing';
 import { systemClock } from '../lib/clock';
 import { minAgeOf, minAgeSetting } from '../lib/min-age';
@@ -46,8 +58,8 @@ export function clearPartnerCache(): void {
   misses.clear();
 }
 
-function configKey({ secrets, operator, vendor }: Config): string {
-  return `${secrets.partnerSealingKey ?? ''}|${operator.customerId ?? ''}|${vendor.baseUrl ?? ''}|${operator.flowId ?? ''}|${operator.smsSenderName ?? ''}|${operator.smsTemplateId ?? ''}|${secrets.turnstileSecretKey ?? ''}`;
+function configKey({ secrets, operator, vendor, vendors, livemode }: Config): string {
+  return `${livemode}|${vendors.stripe.sandbox}|${secrets.partnerSealingKey ?? ''}|${operator.customerId ?? ''}|${vendor.baseUrl ?? ''}|${operator.flowId ?? ''}|${operator.smsSenderName ?? ''}|${operator.smsTemplateId ?? ''}|${secrets.turnstileSecretKey ?? ''}`;
 }
 
 async function cached(env: Env, key: string, load: () => Promise<Partner | null>, now: number): Promise<Partner | null> {
@@ -116,6 +128,18 @@ export async function openRecord(env: Env, record: PartnerRecord, defaults?: San
     const value = record[field];
     if (value !== undefined) opened[field] = await open(keys, record.partnerId, field, value);
   }
+  const entries = vendorEntries(record);
+  const idv = entries?.find((e): e is IdvEntry => e.vendor === 'idv');
+  const stripe = entries?.find((e): e is StripeEntry => e.vendor === 'stripe');
+  const stripeOwn: NonNullable<Partner['stripe']> = {};
+  for (const [field, sealedAs] of Object.entries(STRIPE_SEALED_FIELDS) as [keyof typeof STRIPE_SEALED_FIELDS, SealedField][]) {
+    const value = stripe?.[field];
+    if (value !== undefined) stripeOwn[field] = await open(keys, record.partnerId, sealedAs, value);
+  }
+  // One deployment, one mode: a record written for another (or before the deployment changed) is never used.
+  const keyProblem = stripeOwn.secretKey && partnerStripeKeyProblem(stripeOwn.secretKey, cfg.vendors.stripe.sandbox, cfg.livemode);
+  if (keyProblem) throw new RegistryError(`the registry record of ${record.partnerId}: vendors.stripe.secretKey ${keyProblem}`);
+  const idvKey = idv?.apiKey !== undefined ? await open(keys, record.partnerId, 'apiKey', idv.apiKey) : opened.apiKey;
   const { operator, secrets } = cfg;
   return {
     id: record.partnerId,
@@ -123,8 +147,9 @@ export async function openRecord(env: Env, record: PartnerRecord, defaults?: San
     source: 'registry',
     origins: record.origins,
     customerId: operator.customerId ?? (cfg.vendor.sandbox ? (defaults?.customerId ?? '') : ''),
-    childId: record.childId,
-    apiKey: opened.apiKey!,
+    ...((idv?.childId ?? record.childId) ? { childId: idv?.childId ?? record.childId } : {}),
+    // A partner without idv credentials (Stripe only) has none to send; `npm run partners` refuses one that needs them.
+    apiKey: idvKey ?? '',
     // Flow and SMS settings fall back to the environment's; the webhook does
     // not (another partner's events must never reach the operator's default).
     flowId: record.flowId ?? operator.flowId,
@@ -138,7 +163,8 @@ export async function openRecord(env: Env, record: PartnerRecord, defaults?: San
     webhookSecret: opened.webhookSecret,
     ...(record.serverKeyHashes ? { serverKeyHashes: record.serverKeyHashes } : {}),
     // The record's own choice wins over the deployment's KYC_VENDOR and VENDOR_FAILOVER (docs/partners.md).
-    ...(record.vendors ? { vendors: record.vendors.map((e) => e.vendor) } : {}),
+    ...(entries ? { vendors: entries.map((e) => e.vendor) } : {}),
+    ...(Object.keys(stripeOwn).length ? { stripe: stripeOwn } : {}),
     ...(record.failover ? { failover: record.failover } : {}),
   };
 }

@@ -18,7 +18,7 @@ import { trustedOwnOrigin } from '../config';
 import { readJson } from '../lib/validation';
 import { isAdapterError, vendorApiError } from '../vendors/errors';
 import { adapterOf, failoverOf, vendorsOf } from '../vendors/for-partner';
-import { use, VendorMismatchError, type SearchMatch } from '../vendors/adapter';
+import { isVendorId, use, VendorMismatchError, type SearchMatch } from '../vendors/adapter';
 import { clientSecretFor } from '../verifications/client-secret';
 import { issueResultToken } from '../verifications/issue-token';
 import { newVerificationId, VERIFICATION_ID, vendorOf, type Verification } from '../verifications/verification';
@@ -56,6 +56,8 @@ function fromRow(r: IndexRow): VerificationSummary {
     ...(r.check_status !== null ? { checkStatus: r.check_status } : {}),
     ...(r.customer_ref !== null ? { customerRef: r.customer_ref } : {}),
     customerRefSource: r.customer_ref_source === 'server' ? 'server' : 'page',
+    // As the single read: once linked (a row written before migrations/0005 reads idv, as its record does).
+    ...(r.link_created_at !== null ? { vendor: isVendorId(r.vendor) ? r.vendor : 'idv' } : {}),
     createdAt: iso(r.created_at)!,
     ...(r.link_created_at !== null ? { linkCreatedAt: iso(r.link_created_at) } : {}),
     ...(r.final_at !== null ? { finalAt: iso(r.final_at) } : {}),
@@ -81,6 +83,7 @@ export function summary(v: Verification, livemode: boolean): VerificationSummary
     ...(v.customerRef !== undefined ? { customerRef: v.customerRef } : {}),
     customerRefSource: v.customerRefSource ?? 'page',
     ...(v.entityId !== undefined ? { entityId: v.entityId } : {}),
+    ...(v.linkCreatedAt !== undefined || v.entityId !== undefined ? { vendor: vendorOf(v) } : {}),
     ...(v.partnerOrigin ? { partnerOrigin: v.partnerOrigin } : {}),
     livemode,
   };

@@ -163,58 +163,56 @@ export const WebhookStatus = meta(
 
 const text = () => z.optional(z.string());
 
+/**
+ * The person's fields `/v1` shows, in our words: the one allow-list. A
+ * vendor's adapter fills them from its own record (idv: vendors/idv/person.ts
+ * takes these lists), never passing anything else on.
+ */
+export const PERSON_FIELDS = {
+  name: ['familyName', 'givenName', 'middleName', 'honourific', 'displayName'],
+  dateOfBirth: ['dateOfBirth', 'yearOfBirth', 'country', 'locality', 'unstructuredDateOfBirth'],
+  address: [
+    'addressType',
+    'buildingName',
+    'careOf',
+    'unitNumber',
+    'streetNumber',
+    'streetName',
+    'streetType',
+    'suburb',
+    'town',
+    'region',
+    'state',
+    'postalCode',
+    'country',
+    'startDate',
+    'endDate',
+    'longForm',
+    'unstructuredLongForm',
+  ],
+  identityDoc: ['idType', 'country', 'idNumber'],
+} as const;
+
+/** Each of `keys` an optional string. */
+const texts = <K extends string>(keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, text()])) as unknown as { [P in K]: ReturnType<typeof text> };
+
 export const Person = meta(
   z.strictObject({
     entityId: meta(z.string(), { description: "The vendor's entity id (the same as the verification's `entityId`)." }),
-    name: z.optional(
-      z.strictObject({
-        familyName: z.string(),
-        givenName: text(),
-        middleName: text(),
-        honourific: text(),
-        displayName: text(),
-      }),
-    ),
+    name: z.optional(z.strictObject({ ...texts(PERSON_FIELDS.name), familyName: z.string() })),
     dateOfBirth: z.optional(
-      z.strictObject({
-        dateOfBirth: meta(text(), { description: 'YYYY-MM-DD' }),
-        yearOfBirth: text(),
-        country: text(),
-        locality: text(),
-        unstructuredDateOfBirth: text(),
-      }),
+      z.strictObject({ ...texts(PERSON_FIELDS.dateOfBirth), dateOfBirth: meta(text(), { description: 'YYYY-MM-DD' }) }),
     ),
-    addresses: z.optional(
-      z.array(
-        z.strictObject({
-          addressType: text(),
-          buildingName: text(),
-          careOf: text(),
-          unitNumber: text(),
-          streetNumber: text(),
-          streetName: text(),
-          streetType: text(),
-          suburb: text(),
-          town: text(),
-          region: text(),
-          state: text(),
-          postalCode: text(),
-          country: text(),
-          startDate: text(),
-          endDate: text(),
-          longForm: text(),
-          unstructuredLongForm: text(),
-        }),
-      ),
-    ),
-    identityDocs: meta(z.optional(z.array(z.strictObject({ idType: text(), country: text(), idNumber: text() }))), {
-      description: "Each identity document's type, country and number only: no scans, no `extraData`.",
+    addresses: z.optional(z.array(z.strictObject(texts(PERSON_FIELDS.address)))),
+    identityDocs: meta(z.optional(z.array(z.strictObject(texts(PERSON_FIELDS.identityDoc)))), {
+      description: "Each identity document's type, country and number only: no scans, no other data read from it.",
     }),
   }),
   {
     id: 'Person',
     description:
-      "The verified person, an allow-list of the vendor's entity (the vendor's field names): name, date of birth, addresses, and each identity document's type, country and number. Never `extraData` (a vendor may put a selfie or OCR values there), scans, flags or any other field the vendor returns. Fetched from the vendor when you ask: the worker never stores or logs it.",
+      "The verified person as the vendor recorded it, an allow-list: name, date of birth, addresses, and each identity document's type, country and number. Never images, scans, data read from a document, flags or any other field the vendor returns. Fetched from the vendor when you ask: the worker never stores or logs it.",
   },
 );
 export type Person = z.output<typeof Person>;
@@ -249,6 +247,9 @@ const verificationFields = {
     description: '`server`: set by `POST /v1/verifications`; `page`: set by a page (`customer-ref`).',
   }),
   entityId: meta(z.optional(z.string()), { description: "The vendor's entity id, once a link was made." }),
+  vendor: meta(z.optional(z.enum(VENDOR_IDS)), {
+    description: 'The vendor it is made with, once a link was made: recorded at the first link, it never changes (docs/vendors.md).',
+  }),
   partnerOrigin: meta(z.optional(z.string()), { description: "The page origin that made the link (the result token's `aud`)." }),
   createdAt: isoTime('Created'),
   linkCreatedAt: z.optional(isoTime('The first link was made')),

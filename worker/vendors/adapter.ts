@@ -14,6 +14,8 @@
  *   before any I/O;
  * - every fault is a `VendorError` (errors.ts), whatever the vendor's shape.
  */
+import type { Person } from '../server-api/schemas';
+
 /** The vendors this build knows, in the order docs/vendors.md lists them. */
 export const VENDOR_IDS = ['idv', 'stripe'] as const;
 export type VendorId = (typeof VENDOR_IDS)[number];
@@ -171,34 +173,11 @@ export interface VendorEvent {
 }
 
 /**
- * The person as `/v1` shows one (`include=person`, entity search; its schema is server-api/schemas.ts `Person`):
- * an allow-list the adapter fills from its vendor's record, never the record itself.
+ * The person as `/v1` shows one (`include=person`, entity search): its schema
+ * is server-api/schemas.ts `Person`, the one allow-list the adapter fills
+ * from its vendor's record, never the record itself.
  */
-export interface VendorPerson {
-  entityId: string;
-  name?: { familyName: string; givenName?: string; middleName?: string; honourific?: string; displayName?: string };
-  dateOfBirth?: { dateOfBirth?: string; yearOfBirth?: string; country?: string; locality?: string; unstructuredDateOfBirth?: string };
-  addresses?: Partial<Record<AddressField, string>>[];
-  identityDocs?: { idType?: string; country?: string; idNumber?: string }[];
-}
-type AddressField =
-  | 'addressType'
-  | 'buildingName'
-  | 'careOf'
-  | 'unitNumber'
-  | 'streetNumber'
-  | 'streetName'
-  | 'streetType'
-  | 'suburb'
-  | 'town'
-  | 'region'
-  | 'state'
-  | 'postalCode'
-  | 'country'
-  | 'startDate'
-  | 'endDate'
-  | 'longForm'
-  | 'unstructuredLongForm';
+export type VendorPerson = Person;
 
 /** One match of an entity search: the vendor's subject, its confidence, and (unless only ids were asked for) the person. */
 export interface SearchMatch {

@@ -2,8 +2,9 @@
  * A partner's adapters, built from the worker's configuration: its vendors
  * in priority order (`vendorsOf`: the partner's own `vendors`, from the
  * registry or the demo's switch, else the deployment's KYC_VENDOR), idv with
- * the partner's credentials and Stripe with the deployment's STRIPE_*
- * settings. The doubles are called in process (the `inProcessVendor` port,
+ * the partner's credentials and Stripe with the partner's own key and
+ * signing secret where its registry record has them, else the deployment's
+ * STRIPE_* settings. The doubles are called in process (the `inProcessVendor` port,
  * on the worker's own origin). Every route and the verification's polls
  * reach a vendor through `adapterFor` (never a vendor's client directly).
  */
@@ -28,15 +29,17 @@ import { idvAdapter } from './idv/adapter';
 export function stripeSettingsOf(
   cfg: Pick<Config, 'vendors' | 'secrets'>,
   ports: Pick<Ports, 'inProcessVendor' | 'sandboxDefaults'>,
-  partner: { id?: string; vendors?: readonly VendorId[] | undefined },
+  partner: { id?: string; vendors?: readonly VendorId[] | undefined; stripe?: Partner['stripe'] },
   origin: string,
   anyOrder = false,
 ): StripeSettings | undefined {
   if (!anyOrder && !vendorsOf(cfg, partner).includes('stripe')) return undefined;
   const double = cfg.vendors.stripe.sandbox;
   const base = double ? (ports.inProcessVendor ? `${origin}${ports.inProcessVendor.path}/stripe` : undefined) : cfg.vendors.stripe.base;
-  const secretKey = cfg.secrets.stripeSecretKey ?? (double ? ports.sandboxDefaults?.stripeKey : undefined);
-  const webhookSecret = cfg.secrets.stripeWebhookSecret ?? (double ? ports.sandboxDefaults?.stripeWebhookSecret : undefined);
+  // Each its own: a partner's key with the deployment's signing secret is one endpoint of its account, and the other way round.
+  const secretKey = partner.stripe?.secretKey ?? cfg.secrets.stripeSecretKey ?? (double ? ports.sandboxDefaults?.stripeKey : undefined);
+  const webhookSecret =
+    partner.stripe?.webhookSecret ?? cfg.secrets.stripeWebhookSecret ?? (double ? ports.sandboxDefaults?.stripeWebhookSecret : undefined);
   if (!base || !secretKey) return undefined; // the configuration guard names what is missing
   return {
     base,
@@ -128,7 +131,7 @@ export interface AdapterOptions {
 export function adapterFor(
   env: Env,
   ports: Pick<Ports, 'inProcessVendor' | 'sandboxDefaults'>,
-  partner: Pick<Partner, 'customerId' | 'childId' | 'apiKey' | 'flowId' | 'vendors'> & { id?: string },
+  partner: Pick<Partner, 'customerId' | 'childId' | 'apiKey' | 'flowId' | 'vendors' | 'stripe'> & { id?: string },
   vendor: VendorId,
   { origin, clock = systemClock, ctx, onStatus, partnerId, waitUntil }: AdapterOptions,
 ): VendorAdapter {
@@ -182,7 +185,7 @@ export function adapterOf(
 export function stripeFor(
   env: Env,
   ports: Pick<Ports, 'inProcessVendor' | 'sandboxDefaults'>,
-  partner: Pick<Partner, 'id' | 'vendors'>,
+  partner: Pick<Partner, 'id' | 'vendors' | 'stripe'>,
   origin: string,
   clock: Clock = systemClock,
   ctx?: ExecutionContext,

@@ -21,6 +21,26 @@ export function isLive(cfg: Pick<Config, 'vendor' | 'vendors' | 'secrets'>, v: V
   return v === 'idv' || isLiveStripeKey(cfg.secrets.stripeSecretKey);
 }
 
+/** A Stripe secret or restricted key, test or live. */
+export const STRIPE_KEY = /^(sk|rk)_(test|live)_[A-Za-z0-9]+$/;
+
+/**
+ * What is wrong with a registry partner's own Stripe key in this deployment,
+ * or undefined. One deployment is one mode: a live key where outcomes are
+ * tests (a double, a test key, the sandbox) is refused, and a test key where
+ * they are real. `live`: the deployment's mode; undefined when unknown (the
+ * CLI against a deployment whose own key it cannot read), judged by the worker.
+ */
+export function partnerStripeKeyProblem(key: string, stripeDouble: boolean, live: boolean | undefined): string | undefined {
+  if (!STRIPE_KEY.test(key)) return 'must be a Stripe secret or restricted key (sk_… or rk_…, test or live)';
+  const liveKey = isLiveStripeKey(key);
+  if (liveKey && stripeDouble) return 'is a live key beside the Stripe double (one deployment is one mode)';
+  if (live === undefined || liveKey === live) return undefined;
+  return liveKey
+    ? 'is a live key in a test deployment (one deployment is one mode)'
+    : 'is a test key in a live deployment (one deployment is one mode)';
+}
+
 function httpsOrLoopback(url: string | undefined): boolean {
   try {
     const u = new URL(url ?? '');
@@ -32,19 +52,25 @@ function httpsOrLoopback(url: string | undefined): boolean {
 
 /**
  * Problems of the vendor settings. `hasDoubles`: this deployment composed the
- * sandbox (and with it the Stripe double); `deployed`: it runs off loopback.
+ * sandbox (and with it the Stripe double); `deployed`: it runs off loopback;
+ * `hasRegistry`: it has a partner registry (the PARTNERS binding).
  */
 export function vendorSettingsProblems(
-  cfg: Pick<Config, 'vendor' | 'vendors' | 'secrets' | 'demo' | 'demoExplicit'>,
+  cfg: Pick<Config, 'vendor' | 'vendors' | 'secrets' | 'demo' | 'demoExplicit' | 'allowedOrigins'>,
   hasDoubles: boolean,
   deployed: boolean,
+  hasRegistry = false,
 ): Issue[] {
   const issues: Issue[] = [];
   const add = (issueLocation: string, issue: string) => issues.push({ issue, issueLocation });
   const { order, unknown, failover, stripe } = cfg.vendors;
   if (unknown.length) add('KYC_VENDOR', 'names a vendor this worker does not have: a comma list of idv, stripe in priority order');
   if (failover === undefined) add('VENDOR_FAILOVER', 'must be off or before_start');
-  else if (failover === 'before_start' && order.length < 2) add('VENDOR_FAILOVER', 'before_start needs a second vendor in KYC_VENDOR');
+  // Judged for the environment's partner only: with a registry and no
+  // ALLOWED_ORIGINS it is the default of registry partners, each judged by its
+  // own `vendors` (`npm run partners` refuses one with a single vendor).
+  else if (failover === 'before_start' && order.length < 2 && (cfg.allowedOrigins.length > 0 || !hasRegistry))
+    add('VENDOR_FAILOVER', 'before_start needs a second vendor in KYC_VENDOR');
   if (order.includes('stripe')) {
     const key = cfg.secrets.stripeSecretKey;
     if (!stripe.verificationType) add('STRIPE_VERIFICATION_TYPE', 'must be document or id_number');
@@ -58,8 +84,7 @@ export function vendorSettingsProblems(
         add('STRIPE_SECRET_KEY', 'must be a Stripe test key (sk_test_ or rk_test_) for the double');
     } else {
       if (!key) add('STRIPE_SECRET_KEY', 'is not set (required with Stripe)');
-      else if (!/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/.test(key))
-        add('STRIPE_SECRET_KEY', 'must be a Stripe secret or restricted key (sk_… or rk_…, test or live)');
+      else if (!STRIPE_KEY.test(key)) add('STRIPE_SECRET_KEY', 'must be a Stripe secret or restricted key (sk_… or rk_…, test or live)');
       else if (isLiveStripeKey(key) && cfg.demo)
         add('STRIPE_SECRET_KEY', 'is a live key while DEMO is on (the demo partners would verify real people)');
       if (!httpsOrLoopback(stripe.base)) add('STRIPE_API_BASE', 'must be an https URL (http only to a loopback host), or "sandbox"');

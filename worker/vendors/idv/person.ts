@@ -5,31 +5,11 @@
  * `extraData` (a vendor may put a selfie or OCR values there), scans, flags,
  * organisation data or any field a vendor adds later.
  */
-import type { Person } from '../../server-api/schemas';
+import { PERSON_FIELDS, type Person } from '../../server-api/schemas';
 import type { Entity } from './schemas';
 
-const NAME = ['familyName', 'givenName', 'middleName', 'honourific', 'displayName'] as const;
-const DATE_OF_BIRTH = ['dateOfBirth', 'yearOfBirth', 'country', 'locality', 'unstructuredDateOfBirth'] as const;
-const ADDRESS = [
-  'addressType',
-  'buildingName',
-  'careOf',
-  'unitNumber',
-  'streetNumber',
-  'streetName',
-  'streetType',
-  'suburb',
-  'town',
-  'region',
-  'state',
-  'postalCode',
-  'country',
-  'startDate',
-  'endDate',
-  'longForm',
-  'unstructuredLongForm',
-] as const;
-const IDENTITY_DOC = ['idType', 'country', 'idNumber'] as const;
+// The product's allow-list is the one list: the vendor's entity uses the same names for these fields.
+const { name: NAME, dateOfBirth: DATE_OF_BIRTH, address: ADDRESS, identityDoc: IDENTITY_DOC } = PERSON_FIELDS;
 
 /** The listed fields of `from` that are strings; undefined when none is. */
 function pick<K extends string>(from: unknown, keys: readonly K[]): Partial<Record<K, string>> | undefined {
