@@ -54,8 +54,6 @@ export interface OverheadOptions {
   repeats: number;
   /** Rounds per item 6 level (the item 3 level reuses item 3's rounds). */
   scalingRepeats: number;
-  /** Seconds per run of the `stripe` round-robin (--quick keeps it short). */
-  stripeDurationS: number;
   /** Also measure the link route under wrangler dev (a context row; slow to start). */
   wranglerDev: boolean;
   log: (s: string) => void;
@@ -229,18 +227,18 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
       o.log,
     );
 
-    o.log(`  item 3 for a partner on stripe (the Stripe double behind it), ${o.connections} and 1 conn., ${o.stripeDurationS} s each`);
+    o.log(`  item 3 for a partner on stripe (the Stripe double behind it), ${o.connections} and 1 conn., ${o.durationS} s each`);
     const sm = await rounds(
       { stripeLink: st.stripeLink, stripeLinkIdem: st.stripeLinkIdem, stripeDurable: st.stripeDurable, stripeDirect: st.stripeDirect },
       o.connections,
-      o.stripeDurationS,
+      o.durationS,
       o.repeats,
       o.log,
     );
     const s1 = await rounds(
       { stripeLink: st.stripeLink, stripeRuok: st.stripeRuok, stripeDurable: st.stripeDurable },
       1,
-      o.stripeDurationS,
+      o.durationS,
       Math.min(o.repeats, 3),
       o.log,
     );
@@ -293,7 +291,7 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
           ofDurableFloor: ratio(sm.stripeLink.rps, sm.stripeDurable.rps, 3),
           idempotentOfKeyless: ratio(sm.stripeLinkIdem.rps, sm.stripeLink.rps, 3),
         },
-        durationS: o.stripeDurationS,
+        durationS: o.durationS,
       },
       ...(md ? { wranglerDev: against(c, md.devLink, md.directLink) } : {}),
       scaling,
