@@ -18,7 +18,6 @@
  * Each link must be made by stripe (its url is the double's hosted page),
  * or the item fails.
  */
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { ROOT } from '../test/support/wrangler';
 import { VENDOR_DOWN_MS } from '../worker/vendors/health';
@@ -27,6 +26,7 @@ import { startVendorProcess } from './lib/vendor-process';
 import type { Row } from './lib/table';
 import { ms, ratio, round, sleep } from './lib/stats';
 import { LINK_BODY, PARTNER_ORIGIN, preflight, rounds, type Summary, type Target } from './load';
+import { VARS } from './overhead';
 
 export interface FailoverOptions {
   /** KYC_TIMEOUT_MS of both workers. */
@@ -69,12 +69,7 @@ export interface FailoverResult {
 const STRIPE_BENCH_LIVE_KEY = 'sk_live_kyconboardbench';
 
 const vars = (idvUrl: string, stripeApi: string, timeoutMs: number) => ({
-  ALLOWED_ORIGINS: PARTNER_ORIGIN,
-  LIMIT_OPEN_PER_PARTNER: '10000000',
-  RESULT_POLL_SECONDS: '3600',
-  KYC_API_KEY: 'bench-key',
-  KYC_CUSTOMER_ID: 'bench-customer',
-  SESSION_SECRET: `bench-${randomUUID()}`,
+  ...VARS,
   KYC_BASE_URL: idvUrl,
   KYC_TIMEOUT_MS: String(timeoutMs),
   KYC_VENDOR: 'idv,stripe',

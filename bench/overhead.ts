@@ -116,7 +116,8 @@ export interface OverheadResult {
   scalingRepeats: number;
 }
 
-const VARS = {
+/** The bench's worker settings (item 10 starts its workers with them too). */
+export const VARS = {
   ALLOWED_ORIGINS: PARTNER_ORIGIN,
   // One partner sends every request of the run (tens of thousands in a full run): its open budget is sized for that,
   // as an operator sizes a busy partner's (the default, 5,000 open at once, would answer 429 midway).
