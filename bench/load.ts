@@ -43,6 +43,19 @@ export function vendorLinkBody(origin: string): string {
   });
 }
 
+/** Roughly what the worker sends Stripe for the same link (a VerificationSession create, form-encoded). */
+export function stripeSessionBody(origin: string): string {
+  return new URLSearchParams({
+    type: 'document',
+    client_reference_id: 'vrf_01JBENCH00000000000000000',
+    return_url: `${origin}/?kyc_return=done`,
+    'metadata[verification_id]': 'vrf_01JBENCH00000000000000000',
+  }).toString();
+}
+
+/** The key the Stripe double takes in test mode (sandbox/stripe/app.ts's STRIPE_SANDBOX_KEY). */
+export const STRIPE_TEST_KEY = 'sk_test_kyconboardsandbox';
+
 export const VENDOR_HEADERS = { api_key: 'bench-key', 'X-Service-CustomerID': 'bench-customer', 'X-Service-Channel': 'api' };
 
 export interface Target {

@@ -16,6 +16,9 @@
  *     `npm start` stack), to show what the dev tooling adds.
  * Then the same at one connection (no queueing): the link route against
  * /api/ruok through the same stack and against both floors.
+ * Item 3 once more for a partner on `stripe` (KYC_VENDOR=stripe), the Stripe
+ * double behind it (lib/vendor-server.ts) and behind the durable floor
+ * (`?vendor=stripe`), in a round-robin of its own, with the same goals.
  * Requests come from a partner page (PARTNER_ORIGIN, in ALLOWED_ORIGINS, as a
  * partner's origin is configured), each with its own CF-Connecting-IP.
  */
@@ -29,6 +32,8 @@ import { ratio, round } from './lib/stats';
 import {
   against,
   LINK_BODY,
+  STRIPE_TEST_KEY,
+  stripeSessionBody,
   PARTNER_ORIGIN,
   preflight,
   rounds,
@@ -90,6 +95,18 @@ export interface OverheadResult {
     /** With an Idempotency-Key / keyless, throughput at `connections`: ≥ 0.8. */
     idempotentOfKeyless: number;
   };
+  /** Item 3 for a partner on `stripe`: the Stripe double behind the worker and behind the durable floor (absent in runs recorded before it). */
+  stripe?: {
+    /** The link route vs the double called directly, at `connections`. */
+    link: Compared;
+    linkIdempotent: Compared;
+    /** The durable floor making Stripe's call vs the double directly. */
+    durable: Compared;
+    /** At one connection: the link route vs /api/ruok of the same worker, and the durable floor. */
+    one: { link: Compared; durable: Summary };
+    goals: OverheadResult['goals'];
+    durationS: number;
+  };
   /** The link route of the same worker under `wrangler dev` (the npm start stack), vs the vendor directly; not in --quick. */
   wranglerDev?: Compared;
   scaling: Compared[];
@@ -99,7 +116,8 @@ export interface OverheadResult {
   scalingRepeats: number;
 }
 
-const VARS = {
+/** The bench's worker settings (item 10 starts its workers with them too). */
+export const VARS = {
   ALLOWED_ORIGINS: PARTNER_ORIGIN,
   // One partner sends every request of the run (tens of thousands in a full run): its open budget is sized for that,
   // as an operator sizes a busy partner's (the default, 5,000 open at once, would answer 429 midway).
@@ -118,11 +136,23 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
   let worker: MiniflareWorker | undefined;
   let floor: MiniflareWorker | undefined;
   let durableFloor: MiniflareWorker | undefined;
+  let stripeWorker: MiniflareWorker | undefined;
   let dev: Awaited<ReturnType<typeof startWorker>> | undefined;
   try {
     worker = await startMiniflareWorker(join(ROOT, 'wrangler.toml'), { ...VARS, KYC_BASE_URL: vendor.url });
     floor = await startMiniflareWorker(join(ROOT, 'bench/fixtures/wrangler-floor.toml'), { VENDOR_URL: vendor.url });
-    durableFloor = await startMiniflareWorker(join(ROOT, 'bench/fixtures/wrangler-durable-floor.toml'), { VENDOR_URL: vendor.url });
+    const stripeApi = `${vendor.url}/sandbox/stripe`;
+    durableFloor = await startMiniflareWorker(join(ROOT, 'bench/fixtures/wrangler-durable-floor.toml'), {
+      VENDOR_URL: vendor.url,
+      STRIPE_URL: stripeApi,
+    });
+    stripeWorker = await startMiniflareWorker(join(ROOT, 'wrangler.toml'), {
+      ...VARS,
+      KYC_BASE_URL: vendor.url,
+      KYC_VENDOR: 'stripe',
+      STRIPE_API_BASE: stripeApi,
+      STRIPE_SECRET_KEY: STRIPE_TEST_KEY,
+    });
     if (o.wranglerDev) dev = await startWorker({ vars: { ...VARS, KYC_BASE_URL: vendor.url }, timeoutMs: 60_000 });
 
     const json = { 'content-type': 'application/json' };
@@ -149,7 +179,21 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
       durable: { method: 'POST', url: `${durableFloor.url}/durable`, headers: json, body: directLink.body } satisfies Target,
       durableRunning: { method: 'POST', url: `${durableFloor.url}/durable-running`, headers: json, body: directLink.body } satisfies Target,
     };
-    for (const x of Object.values(t)) await preflight(x);
+    const stripeBody = stripeSessionBody(stripeWorker.url);
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const st = {
+      stripeLink: link(stripeWorker.url),
+      stripeLinkIdem: { ...link(stripeWorker.url), idempotencyKey: true },
+      stripeDirect: {
+        method: 'POST',
+        url: `${stripeApi}/v1/identity/verification_sessions`,
+        headers: { ...form, authorization: `Bearer ${STRIPE_TEST_KEY}` },
+        body: stripeBody,
+      } satisfies Target,
+      stripeDurable: { method: 'POST', url: `${durableFloor.url}/durable?vendor=stripe`, headers: form, body: stripeBody } satisfies Target,
+      stripeRuok: { method: 'GET', url: `${stripeWorker.url}/api/ruok`, headers: {} } satisfies Target,
+    };
+    for (const x of [...Object.values(t), ...Object.values(st)]) await preflight(x);
     if (dev) await preflight(link(dev.url));
 
     // Warm-up: JIT in workerd, the vendor and the load generator; discarded.
@@ -178,6 +222,22 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
         durableRunning: t.durableRunning,
         directLink: t.directLink,
       },
+      1,
+      o.durationS,
+      Math.min(o.repeats, 3),
+      o.log,
+    );
+
+    o.log(`  item 3 for a partner on stripe (the Stripe double behind it), ${o.connections} and 1 conn., ${o.durationS} s each`);
+    const sm = await rounds(
+      { stripeLink: st.stripeLink, stripeLinkIdem: st.stripeLinkIdem, stripeDurable: st.stripeDurable, stripeDirect: st.stripeDirect },
+      o.connections,
+      o.durationS,
+      o.repeats,
+      o.log,
+    );
+    const s1 = await rounds(
+      { stripeLink: st.stripeLink, stripeRuok: st.stripeRuok, stripeDurable: st.stripeDurable },
       1,
       o.durationS,
       Math.min(o.repeats, 3),
@@ -222,6 +282,18 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
         ofDurableFloor: ratio(m.workerLink.rps, m.durable.rps, 3),
         idempotentOfKeyless: ratio(m.workerLinkIdem.rps, m.workerLink.rps, 3),
       },
+      stripe: {
+        link: against(c, sm.stripeLink, sm.stripeDirect),
+        linkIdempotent: against(c, sm.stripeLinkIdem, sm.stripeLink),
+        durable: against(c, sm.stripeDurable, sm.stripeDirect),
+        one: { link: against(1, s1.stripeLink, s1.stripeRuok), durable: s1.stripeDurable },
+        goals: {
+          addedOverRuokP50: round(s1.stripeLink.p50 - s1.stripeRuok.p50, 3),
+          ofDurableFloor: ratio(sm.stripeLink.rps, sm.stripeDurable.rps, 3),
+          idempotentOfKeyless: ratio(sm.stripeLinkIdem.rps, sm.stripeLink.rps, 3),
+        },
+        durationS: o.durationS,
+      },
       ...(md ? { wranglerDev: against(c, md.devLink, md.directLink) } : {}),
       scaling,
       ruokNote:
@@ -232,6 +304,7 @@ export async function workerOverhead(o: OverheadOptions): Promise<OverheadResult
     };
   } finally {
     await dev?.stop();
+    await stripeWorker?.stop();
     await durableFloor?.stop();
     await floor?.stop();
     await worker?.stop();

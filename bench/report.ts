@@ -1,4 +1,5 @@
 /** The one table's rows, built from the results (rendered by lib/table.ts; the results' shape is types.ts). */
+import { failoverRows } from './failover';
 import { opsRows } from './ops';
 import type { Row } from './lib/table';
 import { kb, ms, pct, round } from './lib/stats';
@@ -188,6 +189,56 @@ export function rows(r: BenchResults): Row[] {
       '',
       `context: creating the object costs ${ms(fd.worker.p50 - fr.worker.p50)} p50 (verifications stay one object each)`,
     ]);
+    // Runs recorded before the second vendor have no stripe part.
+    const sp = o.stripe;
+    if (sp) {
+      const sg = sp.goals;
+      out.push([
+        '3',
+        `stripe: /api/onboarding-link p50, 1 conn. (the Stripe double behind it)`,
+        ms(sp.one.link.worker.p50),
+        `/api/ruok, same stack ${ms(sp.one.link.direct.p50)}`,
+        `+${ms(sg.addedOverRuokP50)}`,
+        '≤ +3 ms over /api/ruok',
+        sg.addedOverRuokP50 <= 3 ? 'met' : `missed by ${ms(sg.addedOverRuokP50 - 3)}`,
+      ]);
+      out.push([
+        '3',
+        `stripe: ↳ the durable floor making Stripe's call, 1 conn.`,
+        ms(sp.one.durable.p50),
+        `link route ${ms(sp.one.link.worker.p50)}`,
+        '',
+        '',
+        `our code ${ms(sp.one.link.worker.p50 - sp.one.durable.p50)} over the durable floor`,
+      ]);
+      out.push([
+        '3',
+        `stripe: /api/onboarding-link throughput, ${sp.link.connections} conn.`,
+        rps(sp.link.worker.rps),
+        `durable floor ${rps(sp.durable.worker.rps)}`,
+        pct(sg.ofDurableFloor),
+        '≥ 70% of the durable floor',
+        sg.ofDurableFloor >= 0.7 ? 'met' : `missed by ${round((0.7 - sg.ofDurableFloor) * 100, 1)} points`,
+      ]);
+      out.push([
+        '3',
+        `stripe: ↳ with an Idempotency-Key, ${sp.link.connections} conn.`,
+        `${rps(sp.linkIdempotent.worker.rps)}, p50 ${ms(sp.linkIdempotent.worker.p50)}`,
+        `keyless ${rps(sp.link.worker.rps)}, p50 ${ms(sp.link.worker.p50)}`,
+        pct(sg.idempotentOfKeyless),
+        '≥ 80% of keyless',
+        sg.idempotentOfKeyless >= 0.8 ? 'met' : `missed by ${round((0.8 - sg.idempotentOfKeyless) * 100, 1)} points`,
+      ]);
+      out.push([
+        '3',
+        `stripe: /api/onboarding-link vs the Stripe double directly, ${sp.link.connections} conn.`,
+        `${rps(sp.link.worker.rps)}, p50 ${ms(sp.link.worker.p50)}`,
+        `double direct ${rps(sp.link.direct.rps)}, p50 ${ms(sp.link.direct.p50)}`,
+        pct(sp.link.throughputRatio),
+        '',
+        `context: ${sp.durationS} s per run; the double in node, its store in memory`,
+      ]);
+    }
     const wd = o.wranglerDev;
     if (wd)
       out.push([
@@ -280,6 +331,7 @@ export function rows(r: BenchResults): Row[] {
     ]);
   } else if (oc) err('7', 'trusted outcomes', oc.error);
   out.push(...opsRows(r.items.ops));
+  out.push(...failoverRows(r.items.failover));
 
   const pl = r.items.polling;
   if (pl && 'backoff' in pl) {

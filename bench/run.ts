@@ -17,7 +17,7 @@
  *
  *   npm run bench                   everything (about 10 minutes)
  *   npm run bench -- --quick        fewer, shorter runs (a step of npm test: a broken item turns it red)
- *   npm run bench -- --only=size,start,overhead,e2e,outcomes,polling,ops
+ *   npm run bench -- --only=size,start,overhead,e2e,outcomes,polling,ops,failover
  *   npm run bench -- --build        npm run build first (otherwise only when dist/ is missing)
  *   npm run bench -- --break=polling   make an item fail on purpose (the bench's own test)
  *   npm run bench -- --no-write     write nothing (print the table only)
@@ -35,6 +35,7 @@ import { cleanupAll, installSignalHandlers, onCleanup } from './lib/cleanup';
 import { workerOverhead } from './overhead';
 import { outcomes } from './outcomes';
 import { opsCost } from './ops';
+import { vendorDown } from './failover';
 import { markdownTable, textTable } from './lib/table';
 import { rows } from './report';
 import type { BenchResults, Outcome } from './types';
@@ -255,6 +256,19 @@ async function main(): Promise<number> {
           wranglerDev: !quick,
           log,
         }),
+    );
+  }
+
+  if (want('failover')) {
+    it.failover = await step('failover', '10 a link while the first vendor is down (idv, stripe, failover before start)', () =>
+      vendorDown({
+        // Long beside a link's own time on a busy machine (a first link of a fresh isolate varies by a few hundred ms).
+        timeoutMs: 2000,
+        durationS: quick ? 1 : P.durationS,
+        repeats: quick ? 1 : 5,
+        firsts: quick ? 1 : 3,
+        log,
+      }),
     );
   }
 

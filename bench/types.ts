@@ -4,6 +4,7 @@
  * run.ts fills it, compare.ts compares two), importing only the items' types.
  */
 import type { E2eResult } from './e2e';
+import type { FailoverResult } from './failover';
 import type { OverheadResult } from './overhead';
 import type { OutcomesResult } from './outcomes';
 import type { OpsBenchResult } from './ops';
@@ -32,6 +33,7 @@ export interface BenchResults {
     outcomes?: Outcome<OutcomesResult>;
     polling?: Outcome<PollingResult>;
     ops?: Outcome<OpsBenchResult>;
+    failover?: Outcome<FailoverResult>;
   };
   budgets: { widgetGzip?: boolean; workerGzip?: boolean };
   /** Items that could not measure (each fails the run). */

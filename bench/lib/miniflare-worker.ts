@@ -39,11 +39,30 @@ function dryRunBundle(config: string): { dir: string; main: string } {
   return { dir, main: join(dir, main) };
 }
 
+/**
+ * One bundle per config for the whole run: the items start several workers of
+ * the same wrangler.toml with different settings (the vendors, failover), and
+ * each dry run takes seconds. Removed at the end of the run.
+ */
+const bundles = new Map<string, { dir: string; main: string }>();
+function bundleOf(config: string): { dir: string; main: string } {
+  let b = bundles.get(config);
+  if (!b) {
+    const made = dryRunBundle(config);
+    bundles.set(config, made);
+    onCleanup(async () => rmSync(made.dir, { recursive: true, force: true }));
+    b = made;
+  }
+  return b;
+}
+
 export async function startMiniflareWorker(config: string, vars: Record<string, string>): Promise<MiniflareWorker> {
   Object.assign(process.env, WRANGLER_ENV);
+  // wrangler refuses to read the config without the assets dir (a fresh clone running `--only=overhead`).
+  mkdirSync(join(ROOT, 'dist/public'), { recursive: true });
   const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
   const { workerOptions } = unstable_getMiniflareWorkerOptions(config);
-  const bundle = dryRunBundle(config);
+  const bundle = bundleOf(config);
   const port = await freePort();
   // A real (fake) vendor needs result-signing keys and PUBLIC_ORIGIN, as in production.
   if (vars.KYC_BASE_URL && vars.KYC_BASE_URL !== 'sandbox') {
@@ -70,7 +89,6 @@ export async function startMiniflareWorker(config: string, vars: Record<string, 
   const stop = async () => {
     forget();
     await mf.dispose().catch(() => {});
-    rmSync(bundle.dir, { recursive: true, force: true });
   };
   const forget = onCleanup(stop);
   try {

@@ -1,4 +1,4 @@
-/** Starts lib/vendor-server.ts as a child process group on 127.0.0.1 and stops it again. */
+/** Starts lib/vendor-server.ts (the fake vendors) as a child process group on 127.0.0.1 and stops it again. */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from '../../test/support/wrangler';
@@ -6,7 +6,10 @@ import { onCleanup } from './cleanup';
 import { sleep } from './stats';
 
 export interface VendorProcess {
+  /** The fake spec vendor at its paths, the Stripe double under `/sandbox/stripe`. */
   url: string;
+  /** A server that never answers (a vendor down the slow way). */
+  silent: string;
   pid: number;
   stop: () => Promise<void>;
 }
@@ -44,7 +47,10 @@ export async function startVendorProcess(): Promise<VendorProcess> {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline && !exited) {
     const line = out.split('\n').find((l) => l.startsWith('{'));
-    if (line) return { url: (JSON.parse(line) as { url: string }).url, pid: child.pid!, stop };
+    if (line) {
+      const { url, silent } = JSON.parse(line) as { url: string; silent: string };
+      return { url, silent, pid: child.pid!, stop };
+    }
     await sleep(50);
   }
   await stop();

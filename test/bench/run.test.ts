@@ -44,4 +44,12 @@ describe('npm run bench', () => {
     assert.match(r.out, /^7\s+trusted outcomes\s+error/m);
     assert.match(r.out, /^9\s+an abandoned verification.*\bwithin\b/m);
   });
+
+  it('exits non-zero when item 10 (a link while the first vendor is down) is broken, naming it', () => {
+    const r = bench('--only=polling,failover', '--break=failover');
+    assert.equal(r.status, 3, r.err);
+    assert.match(r.err, /FAILED: 10 a link while the first vendor is down/);
+    assert.match(r.out, /^10\s+a link while the first vendor is down\s+error/m);
+    assert.match(r.out, /^9\s+an abandoned verification.*\bwithin\b/m);
+  });
 });

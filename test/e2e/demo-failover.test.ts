@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ALICE, assertStopped, fillForm, openBrowser, startStack, submit, waitForState } from './helpers';
+import { ALICE, fillForm, submit, withDemoPage } from './helpers';
 import { until } from '../support/wait';
 
 interface Funnel {
@@ -16,12 +16,7 @@ interface Funnel {
 
 describe("the demo's failover", () => {
   it('idv, then Stripe; take idv down; the link is made by Stripe and /ops counts one failover', { timeout: 120_000 }, async () => {
-    const worker = await startStack();
-    const browser = await openBrowser();
-    try {
-      const { page } = browser;
-      await page.goto(worker.url + '/');
-      await waitForState(page, 'idle');
+    await withDemoPage(async ({ worker, browser, page }) => {
       const panel = page.getByRole('region', { name: 'Vendors and failover' });
       await panel.getByText(/idv, as configured/).waitFor();
 
@@ -53,10 +48,6 @@ describe("the demo's failover", () => {
         [],
         'no console errors or CSP violations',
       );
-    } finally {
-      await browser.close();
-      await worker.stop();
-    }
-    await assertStopped(worker.url);
+    });
   });
 });

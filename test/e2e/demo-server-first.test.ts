@@ -8,16 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertStopped, openBrowser, startStack, submit, waitForState, widget } from './helpers';
+import { submit, waitForState, widget, withDemoPage } from './helpers';
 
 describe('the demo started from the server', () => {
   it('demo: start from the server, with a prefill, and the verified person read back', { timeout: 120_000 }, async () => {
-    const worker = await startStack();
-    const browser = await openBrowser();
-    try {
-      const { page } = browser;
-      await page.goto(worker.url + '/');
-      await waitForState(page, 'idle');
+    await withDemoPage(async ({ worker, browser, page }) => {
       await page.getByLabel('Start from the server (client secret and prefill)').check();
       await page.getByText(/Your server started vrf_/).waitFor();
       await page.waitForFunction(
@@ -40,10 +35,6 @@ describe('the demo started from the server', () => {
       await page.getByText('verifiedName: "Alex Rivera"').waitFor();
       assert.match((await page.locator('#server-key').textContent()) ?? '', /Bearer kyc_sk_test_[A-Za-z0-9_-]{43}/);
       assert.deepEqual(browser.problems, []);
-    } finally {
-      await browser.close();
-      await worker.stop();
-    }
-    await assertStopped(worker.url);
+    });
   });
 });

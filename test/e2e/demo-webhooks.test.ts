@@ -6,16 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ALICE, assertStopped, axeViolations, fillForm, openBrowser, startStack, submit, waitForState } from './helpers';
+import { ALICE, axeViolations, fillForm, submit, waitForState, withDemoPage } from './helpers';
 
 describe("the demo's webhooks", () => {
   it('demo: the partner server panel shows the signed webhook verified, and refuses a forged one', { timeout: 90_000 }, async () => {
-    const worker = await startStack();
-    const browser = await openBrowser();
-    try {
-      const { page } = browser;
-      await page.goto(worker.url + '/');
-      await waitForState(page, 'idle');
+    await withDemoPage(async ({ worker, browser, page }) => {
       await fillForm(page, ALICE);
       await submit(page);
       await page.waitForURL(/\/sandbox\/flow\//);
@@ -37,10 +32,6 @@ describe("the demo's webhooks", () => {
         [],
         'no console errors or CSP violations but the refused forgery',
       );
-    } finally {
-      await browser.close();
-      await worker.stop();
-    }
-    await assertStopped(worker.url);
+    });
   });
 });

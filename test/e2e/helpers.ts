@@ -111,6 +111,32 @@ export async function withLaptopAndPhone(
   await assertStopped(worker.url);
 }
 
+/**
+ * One test's demo page: the stack as `npm start` runs it (with `vars`), a
+ * fresh browser on its page, the widget idle (its events recorded first, with
+ * `recordEvents`). The browser is closed and the worker stopped after `run`,
+ * whatever happened, and nothing answers on its port afterwards.
+ */
+export async function withDemoPage(
+  run: (s: { worker: RunningWorker; browser: Browser; page: Page }) => Promise<void>,
+  vars: Record<string, string> = {},
+  options: { recordEvents?: boolean } = {},
+): Promise<void> {
+  const worker = await startStack(vars);
+  const browser = await openBrowser();
+  try {
+    const { page } = browser;
+    if (options.recordEvents) await recordEvents(page);
+    await page.goto(worker.url + '/');
+    await waitForState(page, 'idle');
+    await run({ worker, browser, page });
+  } finally {
+    await browser.close();
+    await worker.stop();
+  }
+  await assertStopped(worker.url);
+}
+
 export interface Person {
   givenName?: string;
   familyName?: string;

@@ -5,16 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ALICE, en, assertStopped, eventLog, fillForm, openBrowser, startStack, submit, waitForState, widget } from './helpers';
+import { ALICE, en, eventLog, fillForm, submit, waitForState, widget, withDemoPage } from './helpers';
 
 describe('the redirect path', () => {
   it('redirect path: form → hosted flow → "Complete verification" → back to complete', { timeout: 90_000 }, async () => {
-    const worker = await startStack();
-    const browser = await openBrowser();
-    try {
-      const { page } = browser;
-      await page.goto(worker.url + '/');
-      await waitForState(page, 'idle');
+    await withDemoPage(async ({ worker, browser, page }) => {
       await page.getByRole('heading', { name: 'Open your Everyday account' }).waitFor();
 
       await fillForm(page, ALICE);
@@ -40,10 +35,6 @@ describe('the redirect path', () => {
       // The return parameters are gone from the address bar once read.
       assert.equal(new URL(page.url()).search, '');
       assert.deepEqual(browser.problems, [], 'no console errors or CSP violations');
-    } finally {
-      await browser.close();
-      await worker.stop();
-    }
-    await assertStopped(worker.url);
+    });
   });
 });

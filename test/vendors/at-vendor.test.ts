@@ -12,48 +12,13 @@ import assert from 'node:assert/strict';
 import type { Env } from '../../worker/lib/env';
 import { sandbox } from '../../sandbox/app';
 import { STRIPE_SANDBOX_KEY } from '../../sandbox/stripe/app';
-import { nodeApp } from '../support/node-app';
-import { nodeEnv } from '../support/node-env';
-import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
-import { adultDateOfBirth } from '../support/dates';
+import type { MemoryVerifications } from '../support/node-twins';
+import { details, PAGE, post, stripePartnerStack, WORKER } from '../support/stripe-partner';
 
-const WORKER = 'http://127.0.0.1:8787';
-const PAGE = 'https://partner.example';
 const SERVER_KEY = `kyc_sk_test_${'v'.repeat(43)}`;
 const asServer = { Authorization: `Bearer ${SERVER_KEY}` };
 
-function stack() {
-  const env = nodeEnv({
-    KYC_VENDOR: 'stripe',
-    ALLOWED_ORIGINS: PAGE,
-    SESSION_SECRET: 'at-vendor-test-session-secret-0123456',
-    PARTNER_SERVER_KEYS: SERVER_KEY,
-    LIMIT_OPEN_PER_IP: '1000000',
-  });
-  const store = new MemoryVerifications(env, { now: () => Date.now() });
-  useNodeTwins(env, { verifications: store });
-  return { env, store };
-}
-
-async function post(env: Env, path: string, json: unknown, headers: Record<string, string> = { Origin: PAGE }) {
-  const res = await nodeApp.request(
-    `${WORKER}${path}`,
-    {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...headers },
-      body: JSON.stringify(json),
-    },
-    env,
-  );
-  return { status: res.status, json: (await res.json()) as Record<string, any> };
-}
-
-const details = {
-  name: { givenName: 'Ann', familyName: 'Lee' },
-  dateOfBirth: adultDateOfBirth(),
-  phone: { code: '+61', number: '0412 345 678' },
-  consent: true,
-};
+const stack = () => stripePartnerStack('at-vendor', SERVER_KEY);
 
 /** The session as Stripe (the double) has it. */
 async function atStripe(id: string) {

@@ -8,52 +8,16 @@
  */
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Env } from '../../worker/lib/env';
-import { nodeApp } from '../support/node-app';
-import { nodeEnv } from '../support/node-env';
-import { MemoryVerifications, useNodeTwins } from '../support/node-twins';
-import { adultDateOfBirth } from '../support/dates';
+import type { MemoryVerifications } from '../support/node-twins';
+import { details, PAGE, post, stripePartnerStack, WORKER, request } from '../support/stripe-partner';
 import { STRIPE_SANDBOX_KEY } from '../../sandbox/stripe/app';
 
-const WORKER = 'http://127.0.0.1:8787';
-const PAGE = 'https://partner.example';
 const SERVER_KEY = `kyc_sk_test_${'h'.repeat(43)}`;
 /** The double's hosted page: every URL of it is a one-time credential. */
 const FLOW = /\/sandbox\/stripe\/flow\/[A-Za-z0-9]+/;
 const FLOWS = new RegExp(FLOW.source, 'g');
 
-function stack() {
-  const env = nodeEnv({
-    KYC_VENDOR: 'stripe',
-    ALLOWED_ORIGINS: PAGE,
-    SESSION_SECRET: 'hosted-url-test-session-secret-012345',
-    PARTNER_SERVER_KEYS: SERVER_KEY,
-    LIMIT_OPEN_PER_IP: '1000000',
-  });
-  const store = new MemoryVerifications(env, { now: () => Date.now() });
-  useNodeTwins(env, { verifications: store });
-  return { env, store };
-}
-
-async function request(env: Env, path: string, init: RequestInit = {}) {
-  return nodeApp.request(path.startsWith('http') ? path : `${WORKER}${path}`, init, env);
-}
-
-async function post(env: Env, path: string, json: unknown, headers: Record<string, string> = { Origin: PAGE }) {
-  const res = await request(env, path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: JSON.stringify(json),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, any> };
-}
-
-const details = {
-  name: { givenName: 'Ann', familyName: 'Lee' },
-  dateOfBirth: adultDateOfBirth(),
-  phone: { code: '+61', number: '0412 345 678' },
-  consent: true,
-};
+const stack = () => stripePartnerStack('hosted-url', SERVER_KEY);
 
 /** Every line the worker logged during the test. */
 let lines: string[] = [];

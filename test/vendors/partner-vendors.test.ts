@@ -7,7 +7,6 @@
  */
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,8 +26,8 @@ import { PartnerRecord } from '../../worker/partners/partner';
 import { seal } from '../../worker/partners/seal';
 import { DEV_SEALING_KEY, publicJwk } from '../../worker/partners/sealing';
 import type { SandboxDefaults } from '../../worker/ports';
+import { partnersCli } from '../support/partners-cli';
 
-const ROOT = join(import.meta.dirname, '../..');
 const WORKER = 'http://127.0.0.1:8787';
 const ORIGIN = 'https://registry-vendors.example';
 const GLOBEX = 'https://globex-vendors.example';
@@ -36,24 +35,7 @@ const SIGNING_JWK = await newSigningJwk('partner-vendors-key');
 
 let dir: string;
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((ok) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'scripts/partners.ts'), ...args, '--persist-to', join(dir, 'state')],
-      {
-        cwd: ROOT,
-        env: { ...process.env, PARTNERS_DEV_VARS: join(dir, 'dev.vars'), ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => ok({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cli = (args: string[], env: Record<string, string> = {}) => partnersCli(dir, args, env);
 
 /** The registry as the CLI left it in the local state: every key (records, origin and server-key index entries). */
 async function registryKv(): Promise<KVNamespace> {

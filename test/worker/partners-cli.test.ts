@@ -5,16 +5,16 @@
  * refused before anything is written; no output of the CLI holds a secret.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { adultDateOfBirth } from '../support/dates';
 import { startFakeVendor, type FakeVendor } from '../support/fake-vendor';
-import { ROOT, startWorker, type RunningWorker } from '../support/wrangler';
+import { startWorker, type RunningWorker } from '../support/wrangler';
 import { isoInstantAfter } from '../support/dates';
 import { until } from '../support/wait';
+import { partnersCli, type CliRun } from '../support/partners-cli';
 
 const ORIGIN = 'https://cli-partner.example';
 const OLD_KEY = 'cli-vendor-key-OLD-4Jr8';
@@ -34,33 +34,11 @@ let vendor: FakeVendor;
 let worker: RunningWorker;
 const outputs: string[] = [];
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}, stdin?: string): Promise<Run> {
-  return new Promise((ok) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'scripts/partners.ts'), ...args, '--persist-to', join(dir, 'state')],
-      {
-        cwd: ROOT,
-        env: { ...process.env, PARTNERS_DEV_VARS: join(dir, 'dev.vars'), ...env },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdin.end(stdin ?? '');
-    child.on('close', (code) => {
-      outputs.push(stdout, stderr);
-      ok({ code: code ?? -1, stdout, stderr });
-    });
-  });
+/** A run of the CLI in this suite's state; its output is kept for a failing test's message. */
+async function cli(args: string[], env: Record<string, string> = {}, stdin?: string): Promise<CliRun> {
+  const r = await partnersCli(dir, args, env, stdin);
+  outputs.push(r.stdout, r.stderr);
+  return r;
 }
 
 let ipCounter = 0;
