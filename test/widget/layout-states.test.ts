@@ -33,8 +33,8 @@ async function words(code: string): Promise<Strings> {
   return dictionaries.get(code)!;
 }
 
-/** Waits a frame at a time (144 renderings a test: the helpers' 50 ms polls would be most of its time). */
-async function frameUntil(done: () => boolean, what: string, ms = 5000): Promise<void> {
+/** Waits a frame at a time (144 renderings a test: the helpers' 50 ms polls would be most of its time); a language's dictionary loads within `ms` even on a loaded machine (WebKitGTK beside CI's worker tests once took over 5 s). */
+async function frameUntil(done: () => boolean, what: string, ms = 20_000): Promise<void> {
   const end = performance.now() + ms;
   while (!done()) {
     if (performance.now() > end) throw new Error(`Timeout: ${what}`);
