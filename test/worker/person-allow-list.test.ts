@@ -7,8 +7,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { personFrom } from '../../worker/vendors/idv/person';
 import { readFileSync } from 'node:fs';
-import { Person, PERSON_FIELDS } from '../../worker/server-api/schemas';
+import { Person } from '../../worker/server-api/schemas';
+import { PERSON_FIELDS, type Person as VendorPerson } from '../../worker/vendors/person';
 import { openapiDocument } from '../../worker/server-api/openapi';
+import type * as z from 'zod/mini';
+
+/** The adapter's `Person` type and `/v1`'s schema are one shape (a compile error otherwise). */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const oneShape: Same<VendorPerson, z.output<typeof Person>> = true;
 
 const extra = [{ kvpKey: 'selfie', kvpType: 'general.string', kvpValue: 'data:image/jpeg;base64,SELFIE' }];
 
@@ -38,6 +44,7 @@ const entity = {
 };
 
 describe('the verified person’s allow-list', () => {
+  it("the adapter interface's Person is the schema's output, both ways", () => assert.equal(oneShape, true));
   it('passes name, date of birth, addresses and documents’ type, country and number; nothing else', () => {
     const person = personFrom(entity);
     assert.deepEqual(person, {

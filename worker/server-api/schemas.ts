@@ -8,6 +8,7 @@
 import * as z from 'zod/mini';
 import { REASONS, VENDOR_IDS } from '../vendors/adapter';
 import { DEPRECATED_OPEN_STATUS } from '../vendors/result';
+import { PERSON_FIELDS } from '../vendors/person';
 
 /** Control characters and bidi overrides have no place in a reference (as in the browser API). */
 // eslint-disable-next-line no-control-regex -- refusing control characters is the point
@@ -162,36 +163,6 @@ export const WebhookStatus = meta(
 );
 
 const text = () => z.optional(z.string());
-
-/**
- * The person's fields `/v1` shows, in our words: the one allow-list. A
- * vendor's adapter fills them from its own record (idv: vendors/idv/person.ts
- * takes these lists), never passing anything else on.
- */
-export const PERSON_FIELDS = {
-  name: ['familyName', 'givenName', 'middleName', 'honourific', 'displayName'],
-  dateOfBirth: ['dateOfBirth', 'yearOfBirth', 'country', 'locality', 'unstructuredDateOfBirth'],
-  address: [
-    'addressType',
-    'buildingName',
-    'careOf',
-    'unitNumber',
-    'streetNumber',
-    'streetName',
-    'streetType',
-    'suburb',
-    'town',
-    'region',
-    'state',
-    'postalCode',
-    'country',
-    'startDate',
-    'endDate',
-    'longForm',
-    'unstructuredLongForm',
-  ],
-  identityDoc: ['idType', 'country', 'idNumber'],
-} as const;
 
 /** Each of `keys` an optional string. */
 const texts = <K extends string>(keys: readonly K[]) =>

@@ -14,7 +14,7 @@
  *   before any I/O;
  * - every fault is a `VendorError` (errors.ts), whatever the vendor's shape.
  */
-import type { Person } from '../server-api/schemas';
+import type { Person } from './person';
 
 /** The vendors this build knows, in the order docs/vendors.md lists them. */
 export const VENDOR_IDS = ['idv', 'stripe'] as const;

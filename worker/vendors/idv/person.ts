@@ -5,7 +5,7 @@
  * `extraData` (a vendor may put a selfie or OCR values there), scans, flags,
  * organisation data or any field a vendor adds later.
  */
-import { PERSON_FIELDS, type Person } from '../../server-api/schemas';
+import { PERSON_FIELDS, type Person } from '../person';
 import type { Entity } from './schemas';
 
 // The product's allow-list is the one list: the vendor's entity uses the same names for these fields.
