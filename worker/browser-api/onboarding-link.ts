@@ -359,7 +359,7 @@ async function stored(
         holds,
         // This device's hosted flow, kept as a server-started one's is, so "Continue the check" gets the same
         // link again (for a vendor whose URL works once, a fresh one) rather than a new one (docs/decisions.md).
-        ...(handoff ? { handoff } : { link: kept }),
+        ...(handoff ? { handoff } : { link: { ...kept, returnTo: a.returnUrl } }),
         ...(partner.maxAttempts ? { maxAttempts: partner.maxAttempts } : {}),
         ...(body.formKey ? { formKey: body.formKey } : {}),
       },

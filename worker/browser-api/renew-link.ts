@@ -98,11 +98,13 @@ export const RENEW_BEFORE_MS = 60_000;
  * no next attempt. A texted link is never this way: its renewal is "Send
  * again", which texts (to the same number only).
  */
-function linkStillGood(v: Verification, now: number): boolean {
+function linkStillGood(v: Verification, now: number, r: Relink): boolean {
   if (requiresInput(v) || v.linkExpiresAt - now < RENEW_BEFORE_MS) return false;
   const h = v.handoff;
   if (h?.kind === 'link') return !h.opened && !h.browserKey;
-  return !h && v.link !== undefined && v.flowReturnedAt === undefined;
+  // A link made on the page returns to that page: asked for another page, it is a new link.
+  const samePage = v.link?.returnTo === undefined || r.returnUrl === undefined || r.returnUrl === v.link.returnTo;
+  return !h && v.link !== undefined && v.flowReturnedAt === undefined && samePage;
 }
 
 /**
@@ -164,7 +166,7 @@ export async function relink(c: Context<AppEnv>, asked: Verification & { entityI
       ]);
     }
     // A link still good for a while is answered again, with no vendor call (issue 40: renewals made links nobody needed).
-    if (!r.phone && linkStillGood(v, turn.at ?? c.var.clock())) {
+    if (!r.phone && linkStillGood(v, turn.at ?? c.var.clock(), r)) {
       const same = await sameLink(c, v, c.var.clock(), r.lang);
       if (same) return same;
     }
@@ -201,7 +203,16 @@ async function newLink(c: Context<AppEnv>, v: Verification & { entityId: string 
     ...(openToken && returnSecret ? { link: { openToken, hostedUrl: kept, returnSecret } } : {}),
     ...(texted && returnSecret ? { sms: { returnSecret } } : {}),
     // A server-started verification keeps its link, so a resume answers the new one.
-    ...(v.link && !h ? { sameDevice: { url: kept, urlExpiry: link.urlExpiry, status: link.status } } : {}),
+    ...(v.link && !h
+      ? {
+          sameDevice: {
+            url: kept,
+            urlExpiry: link.urlExpiry,
+            status: link.status,
+            ...(v.link.returnTo !== undefined ? { returnTo: returnTo } : {}),
+          },
+        }
+      : {}),
     ...(r.formKey ? { formKey: r.formKey } : {}),
   };
   const after = await store.execute(v.id, { type: 'renew', renewal, fence });

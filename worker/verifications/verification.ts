@@ -76,7 +76,7 @@ export interface Verification {
    * The vendor's answer for a link made on this device, so a resume answers the same link again (for a vendor
    * whose URL is one-time, `url` is the flow's origin only: a resume asks the vendor for a fresh one).
    */
-  link?: { url: string; urlExpiry: string; status: string };
+  link?: SameDeviceLink;
   /** `customerRef` and `entityId` forgotten (`POST /v1/…/redact`). */
   redactedAt?: number;
   /**
@@ -258,7 +258,7 @@ export interface LinkStart {
   /** The vendor's link expiry (the lifecycle caps it and derives the deadline). */
   urlExpiry: string;
   handoff?: Handoff;
-  link?: { url: string; urlExpiry: string; status: string };
+  link?: SameDeviceLink;
   /** The open-verification allowances this link holds (given back when it ends). */
   holds?: string[];
   /** The widget's form key of this link request. */
@@ -317,4 +317,17 @@ export interface WebhookEvent {
   partnerId: string;
   /** The worker's own origin when the verification was made (to find its partner again). */
   workerOrigin: string;
+}
+
+/**
+ * This device's hosted flow: its URL (for a vendor whose URL works once, its
+ * origin only) and, for a link made on the page, the page it returns to, so a
+ * renewal to the same page answers the same link and one to another page
+ * makes a new one.
+ */
+export interface SameDeviceLink {
+  url: string;
+  urlExpiry: string;
+  status: string;
+  returnTo?: string;
 }
