@@ -74,6 +74,9 @@ describe('the demo partner on Stripe', () => {
           const claims = JSON.parse(Buffer.from(String(complete.resultToken).split('.')[1]!, 'base64url').toString()) as Json;
           assert.deepEqual(claims.result, { outcome: 'verified', vendor: 'stripe', vendorStatus: 'verified' });
           assert.equal(claims.vendor, 'stripe');
+          // The bank's next step for a failed check (its outcome-failed slot) is not shown to a verified person.
+          await page.getByText('Thanks, you’re verified.').waitFor();
+          assert.equal(await page.getByText(/visit any Harbourline branch/).isVisible(), false, 'no failure next step on success');
 
           // The partner's server reads the same.
           const after = await v1(`/verifications/${id}`, partner.serverKey);
